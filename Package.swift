@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Arrows point one way: executables → adapters → cores. The cores (CoreMath, Stage,
+// Panorama) use no Foundation and no C, so they also build in Embedded Swift (`make embedded`).
+let libm: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux]))]
+
+let package = Package(
+  name: "ImageStage",
+  products: [
+    .library(name: "Stage", targets: ["Stage"]),
+    .executable(name: "imagestage", targets: ["imagestage"]),
+  ],
+  targets: [
+    // Cores
+    .target(name: "CoreMath", linkerSettings: libm),
+    .target(name: "Stage", dependencies: ["CoreMath"], linkerSettings: libm),
+    // Adapters
+    .target(name: "StageFiles", dependencies: ["Stage"]),
+    // Executables
+    .executableTarget(name: "imagestage", dependencies: ["Stage", "StageFiles"]),
+    // Tests
+    .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
+    .testTarget(name: "StageTests", dependencies: ["Stage"]),
+    .testTarget(name: "StageFilesTests", dependencies: ["StageFiles", "Stage"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,171 @@
+/// A place an item can be dropped on: the seed's location label (Locations) or a target
+/// image view (Shortcuts).
+public struct Slot: Hashable, Sendable {
+  /// Caller-chosen identifier, unique on the board; shown in status text (`location #<id>`).
+  public var id: String
+  /// Frame in board points.
+  public var frame: Rect
+  /// The item id whose image this slot shows (Shortcuts); `nil` when empty.
+  public var content: String?
+  /// Tags an item must carry (any one of them) to be dropped here; `nil` accepts every item.
+  public var accepts: [String]?
+  /// How many items may sit on the slot at once (Locations). Shortcuts ignore it: a drop
+  /// replaces the content.
+  public var capacity: Int
+
+  public init(id: String, frame: Rect, content: String? = nil, accepts: [String]? = nil, capacity: Int = 1) {
+    self.id = id
+    self.frame = frame
+    self.content = content
+    self.accepts = accepts
+    self.capacity = capacity
+  }
+
+  /// Whether an item with `tags` may be dropped here.
+  @inlinable public func accepts(tags: [String]) -> Bool {
+    guard let accepts else { return true }
+    for tag in tags where accepts.contains(tag) { return true }
+    return false
+  }
+}
+
+/// A draggable image.
+public struct Item: Hashable, Sendable {
+  public var id: String
+  /// Size of the image in points; the engine moves its centre.
+  public var size: Size
+  /// Where the item is drawn now (its centre), updated by every event and clock step.
+  public var center: Point
+  /// Index in `Board.slots` of the slot the item belongs to (Locations), or `nil`.
+  public var slot: Int?
+  /// Where the item rests when it has no slot: its centre as first placed.
+  public var restingCenter: Point
+  /// Tags matched against `Slot.accepts`.
+  public var tags: [String]
+
+  public init(id: String, frame: Rect, tags: [String] = []) {
+    self.id = id
+    self.size = frame.size
+    self.center = frame.center
+    self.restingCenter = frame.center
+    self.slot = nil
+    self.tags = tags
+  }
+
+  /// The frame the item is drawn in.
+  @inlinable public var frame: Rect { Rect(center: center, size: size) }
+}
+
+/// The static part of a scene: slots, items and the canvas they live on.
+///
+/// Build one, then hand it to ``Engine``, which owns it from then on. Ids are resolved to
+/// indices once here, so the engine's hot paths never hash strings.
+public struct Board: Sendable {
+  public var canvas: Size
+  public internal(set) var slots: [Slot]
+  public internal(set) var items: [Item]
+  /// Item indices from bottom to top; the last is drawn last and wins a hit.
+  public internal(set) var zOrder: [Int]
+  @usableFromInline var slotIndex: [String: Int]
+  @usableFromInline var itemIndex: [String: Int]
+
+  /// Creates a board.
+  ///
+  /// - Throws: ``BoardError`` for duplicate ids, negative sizes, or an item naming a slot
+  ///   that does not exist.
+  /// - Complexity: O(slots + items).
+  public init(canvas: Size, slots: [Slot], items: [Item], itemSlots: [String?] = []) throws(BoardError) {
+    precondition(itemSlots.isEmpty || itemSlots.count == items.count, "itemSlots must match items")
+    self.canvas = canvas
+    self.slots = slots
+    self.items = items
+    self.zOrder = Array(items.indices)
+    var slotIndex: [String: Int] = [:]
+    slotIndex.reserveCapacity(slots.count)
+    for (i, slot) in slots.enumerated() {
+      guard slot.frame.size.width >= 0, slot.frame.size.height >= 0 else {
+        throw BoardError(.negativeSize, "slots[\(i)].frame")
+      }
+      guard slot.capacity >= 0 else { throw BoardError(.invalidValue, "slots[\(i)].capacity") }
+      guard slotIndex.updateValue(i, forKey: slot.id) == nil else {
+        throw BoardError(.duplicateID(slot.id), "slots[\(i)].id")
+      }
+    }
+    var itemIndex: [String: Int] = [:]
+    for (i, item) in items.enumerated() {
+      guard item.size.width >= 0, item.size.height >= 0 else {
+        throw BoardError(.negativeSize, "items[\(i)].frame")
+      }
+      guard itemIndex.updateValue(i, forKey: item.id) == nil else {
+        throw BoardError(.duplicateID(item.id), "items[\(i)].id")
+      }
+    }
+    self.slotIndex = slotIndex
+    self.itemIndex = itemIndex
+    for (i, name) in itemSlots.enumerated() {
+      guard let name else { continue }
+      guard let s = slotIndex[name] else { throw BoardError(.unknownSlot(name), "items[\(i)].slot") }
+      self.items[i].slot = s
+      self.items[i].center = slots[s].frame.center
+    }
+    for (i, slot) in slots.enumerated() {
+      if let content = slot.content, itemIndex[content] == nil {
+        throw BoardError(.unknownItem(content), "slots[\(i)].content")
+      }
+    }
+  }
+
+  /// Index of the slot with `id`, if any.
+  @inlinable public func slotIndex(of id: String) -> Int? { slotIndex[id] }
+  /// Index of the item with `id`, if any.
+  @inlinable public func itemIndex(of id: String) -> Int? { itemIndex[id] }
+
+  /// Puts item `item` on slot `slot` (or its resting point when `nil`), without animation:
+  /// for restoring saved state before an engine takes the board.
+  public mutating func place(item: Int, on slot: Int?) {
+    items[item].slot = slot
+    items[item].center = slot.map { slots[$0].frame.center } ?? items[item].restingCenter
+  }
+
+  /// Sets the content of slot `slot` to the item id `content` (Shortcuts).
+  public mutating func setContent(_ content: String?, of slot: Int) {
+    slots[slot].content = content
+  }
+
+  /// Number of items whose slot is `slot`.
+  /// - Complexity: O(items).
+  public func occupants(of slot: Int) -> Int {
+    var n = 0
+    for item in items where item.slot == slot { n += 1 }
+    return n
+  }
+}
+
+/// Why a board could not be built: what is wrong, and where (`slots[3].frame`).
+public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
+  public enum Kind: Equatable, Sendable {
+    case negativeSize
+    case duplicateID(String)
+    case unknownSlot(String)
+    case unknownItem(String)
+    case invalidValue
+  }
+  public var kind: Kind
+  /// Path of the offending field, as in the scenario JSON.
+  public var path: String
+
+  public init(_ kind: Kind, _ path: String) {
+    self.kind = kind
+    self.path = path
+  }
+
+  public var description: String {
+    switch kind {
+    case .negativeSize: return "\(path): width and height must not be negative"
+    case .duplicateID(let id): return "\(path): duplicate id \"\(id)\""
+    case .unknownSlot(let id): return "\(path): no slot has id \"\(id)\""
+    case .unknownItem(let id): return "\(path): no item has id \"\(id)\""
+    case .invalidValue: return "\(path): invalid value"
+    }
+  }
+}

@@ -1,0 +1,182 @@
+/// Keyboard operation, for people who cannot drag (after dnd-kit's keyboard sensor): Tab
+/// focuses the next item, Space or Enter picks it up, arrows move it to the neighbouring slot
+/// in that direction, Space or Enter drops it, Escape cancels. Every step announces itself.
+extension Engine {
+  mutating func handleKey(_ key: Key, _ events: inout [StageEvent]) {
+    switch key {
+    case .undo: undo(&events)
+    case .redo: redo(&events)
+    case .tab:
+      guard keyboardDrag == nil, !board.items.isEmpty else { return }
+      let next = focus.map { ($0 + 1) % board.items.count } ?? 0
+      focus = next
+      events.append(.announce("Focused \(describe(item: next))."))
+    case .space, .enter:
+      if keyboardDrag != nil { keyboardDrop(&events) } else { keyboardPickup(&events) }
+    case .escape:
+      guard let k = keyboardDrag else { return }
+      keyboardDrag = nil
+      let id = board.items[k.item].id
+      events.append(.cancel(item: id))
+      if k.over != nil { events.append(.hover(item: id, slot: nil)) }
+      sendHome(item: k.item, ghost: k.ghost)
+      let home = board.items[k.item].slot.map { " to " + Self.locationText(board.slots[$0].id) } ?? ""
+      events.append(.announce("Movement cancelled. \(id) returned\(home)."))
+    case .left, .right, .up, .down:
+      keyboardMove(key, &events)
+    }
+  }
+
+  func describe(item i: Int) -> String {
+    let item = board.items[i]
+    if let s = item.slot { return "\(item.id), in \(Self.locationText(board.slots[s].id))" }
+    return item.id
+  }
+
+  mutating func keyboardPickup(_ events: inout [StageEvent]) {
+    guard !board.items.isEmpty else { return }
+    let i = focus ?? 0
+    focus = i
+    guard !drags.contains(where: { $0.item == i }) else { return }
+    var k = KeyboardDrag(item: i, ghost: nil, over: nil)
+    if options.style == .ghost {
+      let ghost = Ghost(id: nextGhostID, item: i, center: board.items[i].center, motion: nil)
+      nextGhostID += 1
+      ghosts.append(ghost)
+      k.ghost = ghost.id
+    } else {
+      k.over = board.items[i].slot
+    }
+    keyboardDrag = k
+    events.append(.pickup(item: board.items[i].id, pointer: nil))
+    events.append(
+      .announce("Picked up \(describe(item: i)). Use the arrow keys to move, Space to drop, Escape to cancel."))
+  }
+
+  mutating func keyboardMove(_ key: Key, _ events: inout [StageEvent]) {
+    guard var k = keyboardDrag else { return }
+    let from: Point
+    if let g = k.ghost, let ghost = ghosts.first(where: { $0.id == g }) {
+      from = ghost.center
+    } else {
+      from = k.over.map { board.slots[$0].frame.center } ?? board.items[k.item].center
+    }
+    guard let next = neighbour(of: from, toward: key, item: k.item, excluding: k.over) else {
+      events.append(.announce("No location \(Self.directionWord(key))."))
+      return
+    }
+    k.over = next
+    keyboardDrag = k
+    let slotID = board.slots[next].id
+    if let g = k.ghost, let gi = ghosts.firstIndex(where: { $0.id == g }) {
+      ghosts[gi].center = board.slots[next].frame.center
+    } else {
+      animate(item: k.item, to: .slot(next), duration: options.snapDuration)
+    }
+    let id = board.items[k.item].id
+    events.append(.hover(item: id, slot: slotID))
+    events.append(.announce("\(id) is over \(Self.locationText(slotID))."))
+  }
+
+  static func directionWord(_ key: Key) -> String {
+    switch key {
+    case .left: return "to the left"
+    case .right: return "to the right"
+    case .up: return "above"
+    default: return "below"
+    }
+  }
+
+  /// The eligible slot nearest `p` in the arrow's direction, favouring slots in line with it.
+  /// - Complexity: O(slots); a key press is rare next to pointer moves.
+  func neighbour(of p: Point, toward key: Key, item: Int, excluding current: Int?) -> Int? {
+    var best: Int?
+    var bestScore = Double.infinity
+    for s in board.slots.indices where s != current {
+      let c = board.slots[s].frame.center
+      let along: Double, across: Double
+      switch key {
+      case .left: (along, across) = (p.x - c.x, c.y - p.y)
+      case .right: (along, across) = (c.x - p.x, c.y - p.y)
+      case .up: (along, across) = (p.y - c.y, c.x - p.x)
+      default: (along, across) = (c.y - p.y, c.x - p.x)
+      }
+      guard along > 0.5 else { continue }
+      let score = along + 2 * abs(across)
+      if score < bestScore, isEligible(item: item, slot: s) {
+        best = s
+        bestScore = score
+      }
+    }
+    return best
+  }
+
+  mutating func keyboardDrop(_ events: inout [StageEvent]) {
+    guard let k = keyboardDrag else { return }
+    keyboardDrag = nil
+    let id = board.items[k.item].id
+    guard let s = k.over else {
+      events.append(.returned(item: id, slot: nil))
+      sendHome(item: k.item, ghost: k.ghost)
+      events.append(.announce("\(id) was dropped on no location and returned."))
+      return
+    }
+    let slotID = board.slots[s].id
+    events.append(.drop(item: id, slot: slotID))
+    if let g = k.ghost {
+      ghosts.removeAll { $0.id == g }
+      let change = SlotChange(slot: s, old: board.slots[s].content, new: id)
+      apply([change], &events)
+      record(.assign([change]))
+    } else {
+      moveItem(k.item, to: s, record: true, duration: options.snapDuration)
+      setStatus(Self.locationText(slotID), &events)
+    }
+    events.append(.announce("\(id) was dropped on \(Self.locationText(slotID))."))
+  }
+
+  // MARK: - Undo
+
+  /// Whether an undo would do something (and nothing is being dragged).
+  public var canUndo: Bool { !history.isEmpty && drags.isEmpty && keyboardDrag == nil }
+  public var canRedo: Bool { !undone.isEmpty && drags.isEmpty && keyboardDrag == nil }
+
+  mutating func undo(_ events: inout [StageEvent]) {
+    guard canUndo, let op = history.popLast() else {
+      events.append(.announce("Nothing to undo."))
+      return
+    }
+    perform(op, reversed: true, &events)
+    undone.append(op)
+  }
+
+  mutating func redo(_ events: inout [StageEvent]) {
+    guard canRedo, let op = undone.popLast() else {
+      events.append(.announce("Nothing to redo."))
+      return
+    }
+    perform(op, reversed: false, &events)
+    history.append(op)
+  }
+
+  mutating func perform(_ op: Operation, reversed: Bool, _ events: inout [StageEvent]) {
+    switch op {
+    case .move(let item, let from, let to):
+      let target = reversed ? from : to
+      let id = board.items[item].id
+      let slotID = target.map { board.slots[$0].id }
+      // A slot filled since then keeps its item; the undo then goes to the resting point.
+      let fits = target.map { isEligible(item: item, slot: $0) } ?? true
+      moveItem(item, to: fits ? target : nil, record: false, duration: options.snapDuration)
+      events.append(.returned(item: id, slot: fits ? slotID : nil))
+      if fits, let slotID { setStatus(Self.locationText(slotID), &events) }
+      events.append(.announce("\(reversed ? "Undid" : "Redid") move of \(id)."))
+    case .assign(let changes):
+      let applied = changes.map {
+        reversed ? SlotChange(slot: $0.slot, old: $0.new, new: $0.old) : $0
+      }
+      apply(reversed ? applied.reversed() : applied, &events)
+      events.append(.announce("\(reversed ? "Undid" : "Redid") \(changes.count == 1 ? "assignment" : "\(changes.count) assignments")."))
+    }
+  }
+}

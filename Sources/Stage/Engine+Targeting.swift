@@ -1,0 +1,84 @@
+extension Engine {
+  /// Whether item `i` may land on slot `s`: the slot accepts its tags and, when items move
+  /// onto slots, has room (its own slot always has).
+  @inlinable public func isEligible(item i: Int, slot s: Int) -> Bool {
+    let slot = board.slots[s]
+    guard slot.accepts(tags: board.items[i].tags) else { return false }
+    if options.style == .ghost { return true }
+    return board.items[i].slot == s || occupancy[s] < slot.capacity
+  }
+
+  /// The single slot a drop of item `i` with `frame` (pointer at `pointer`) lands on, by the
+  /// exact rule of the board's strategy. For `allIntersecting` in move mode, where an item
+  /// can only sit on one slot, the one it overlaps most.
+  /// - Complexity: O(slots near the frame) through the spatial index.
+  public func dropTarget(item i: Int, frame: Rect, pointer: Point) -> Int? {
+    switch options.strategy {
+    case .nearestCenter:
+      return index.nearestCenter(to: frame.center, within: options.snapRadius) { isEligible(item: i, slot: $0) }
+    case .largestOverlap, .allIntersecting:
+      return largestOverlap(item: i, frame: frame).slot
+    case .pointerWithin:
+      return slotUnderPointer(item: i, pointer)
+    }
+  }
+
+  /// Every slot a drop lands on: all overlapped ones for `allIntersecting`, else at most one.
+  public func dropTargets(item i: Int, frame: Rect, pointer: Point) -> [Int] {
+    guard options.strategy == .allIntersecting else {
+      return dropTarget(item: i, frame: frame, pointer: pointer).map { [$0] } ?? []
+    }
+    var result: [Int] = []
+    index.forEachOverlapping(frame) { s in if isEligible(item: i, slot: s) { result.append(s) } }
+    return result.sorted()
+  }
+
+  /// The hover target: the exact rule, except that the `current` target is kept while it
+  /// still qualifies with `hoverHysteresis` points of slack and no other slot beats it by
+  /// more than that slack.
+  public func hoverTarget(item i: Int, frame: Rect, pointer: Point, current: Int?) -> Int? {
+    let h = max(0, options.hoverHysteresis)
+    let best = dropTarget(item: i, frame: frame, pointer: pointer)
+    guard let current, h > 0, best != current, isEligible(item: i, slot: current) else { return best }
+    let currentFrame = board.slots[current].frame
+    switch options.strategy {
+    case .nearestCenter:
+      let dc = currentFrame.center.distance(to: frame.center)
+      guard dc < options.snapRadius + h else { return best }
+      guard let best else { return current }
+      let db = board.slots[best].frame.center.distance(to: frame.center)
+      return db < dc - h ? best : current
+    case .largestOverlap, .allIntersecting:
+      let ac = currentFrame.overlapArea(with: frame)
+      guard ac > 0 else { return best }
+      guard let best else { return current }
+      let ab = board.slots[best].frame.overlapArea(with: frame)
+      // Slack: a strip h points wide along the frame's shorter side.
+      return ab > ac + h * min(frame.size.width, frame.size.height) ? best : current
+    case .pointerWithin:
+      return currentFrame.insetBy(-h).contains(pointer) ? current : best
+    }
+  }
+
+  func largestOverlap(item i: Int, frame: Rect) -> (slot: Int?, area: Double) {
+    var best: Int?
+    var bestArea = 0.0
+    index.forEachOverlapping(frame) { s in
+      let a = board.slots[s].frame.overlapArea(with: frame)
+      if a > bestArea || (a == bestArea && a > 0 && s < (best ?? Int.max)), isEligible(item: i, slot: s) {
+        best = s
+        bestArea = a
+      }
+    }
+    return (best, bestArea)
+  }
+
+  /// The last-declared eligible slot containing the pointer (later slots draw on top).
+  func slotUnderPointer(item i: Int, _ p: Point) -> Int? {
+    var best: Int?
+    index.forEachContaining(p) { s in
+      if s > (best ?? -1), isEligible(item: i, slot: s) { best = s }
+    }
+    return best
+  }
+}

@@ -1,0 +1,453 @@
+/// The interaction engine: a board plus everything in flight (drags, animations, ghosts,
+/// keyboard operation, undo history). A value; the host owns the clock.
+///
+/// ```swift
+/// var engine = Engine(board: board, options: .preset(.locations))
+/// var events = engine.handle(.pointer(.down, id: 0, at: Point(x: 60, y: 60)), at: 0)
+/// events += engine.handle(.pointer(.up, id: 0, at: Point(x: 160, y: 60)), at: 0.1)
+/// events += engine.advance(to: 0.4)   // the snap animation has finished
+/// ```
+public struct Engine: Sendable {
+  public internal(set) var board: Board
+  public var options: Options
+  /// The last time the host passed in, in seconds.
+  public internal(set) var now: Double = 0
+  /// Ghost copies on screen (Shortcuts), dragged or flying home.
+  public internal(set) var ghosts: [Ghost] = []
+  /// The status label's text (`location #<id>` for Locations).
+  public internal(set) var status: String = ""
+  /// The keyboard focus, an item index.
+  public internal(set) var focus: Int?
+
+  @usableFromInline var index: SpatialIndex
+  @usableFromInline var occupancy: [Int]
+  var drags: [Drag] = []
+  var motions: [ItemMotion] = []
+  var keyboardDrag: KeyboardDrag?
+  var history: [Operation] = []
+  var undone: [Operation] = []
+  var nextGhostID = 0
+
+  /// A ghost copy of an item.
+  public struct Ghost: Hashable, Sendable {
+    public var id: Int
+    /// The source item's index.
+    public var item: Int
+    public var center: Point
+    var motion: Motion?
+  }
+
+  struct Drag: Sendable {
+    var pointer: Int
+    var item: Int
+    var grabOffset: Vector
+    var pressedAt: Point
+    var startCenter: Point
+    var active: Bool
+    var ghost: Int?
+    var hover: Int?
+    var pointerAt: Point
+  }
+
+  struct ItemMotion: Sendable {
+    var item: Int
+    var motion: Motion
+  }
+
+  struct KeyboardDrag: Sendable {
+    var item: Int
+    var ghost: Int?
+    var over: Int?
+  }
+
+  struct SlotChange: Sendable {
+    var slot: Int
+    var old: String?
+    var new: String?
+  }
+
+  enum Operation: Sendable {
+    case move(item: Int, from: Int?, to: Int?)
+    case assign([SlotChange])
+  }
+
+  /// - Complexity: O(slots + items) to build the spatial index and occupancy.
+  public init(board: Board, options: Options) {
+    self.board = board
+    self.options = options
+    self.index = SpatialIndex(frames: board.slots.map(\.frame))
+    var occupancy = [Int](repeating: 0, count: board.slots.count)
+    for item in board.items { if let s = item.slot { occupancy[s] += 1 } }
+    self.occupancy = occupancy
+    if options.style == .moveItem, let s = board.items.first?.slot {
+      status = Self.locationText(board.slots[s].id)
+    }
+  }
+
+  static func locationText(_ id: String) -> String { "location #\(id)" }
+
+  // MARK: - Reading the state
+
+  /// Whether nothing moves: no drag, no animation, no ghost.
+  public var isIdle: Bool { drags.isEmpty && motions.isEmpty && ghosts.isEmpty && keyboardDrag == nil }
+
+  /// Whether an animation is running.
+  public var isAnimating: Bool { !motions.isEmpty || ghosts.contains { $0.motion != nil } }
+
+  /// When the last running animation ends, or `nil` when none runs.
+  public var animationsEnd: Double? {
+    var end: Double?
+    for m in motions { end = max(end ?? m.motion.end, m.motion.end) }
+    for g in ghosts { if let m = g.motion { end = max(end ?? m.end, m.end) } }
+    return end
+  }
+
+  /// Indices of items being dragged by a pointer or the keyboard, or animating.
+  public var movingItems: [Int] {
+    var result: [Int] = []
+    for d in drags where d.active && d.ghost == nil { result.append(d.item) }
+    for m in motions where !result.contains(m.item) { result.append(m.item) }
+    return result.sorted()
+  }
+
+  /// Slots to highlight: the hover target of every drag in flight.
+  public var highlightedSlots: [Int] {
+    var result: [Int] = []
+    for d in drags { if let h = d.hover { result.append(h) } }
+    if let k = keyboardDrag, let s = k.over { result.append(s) }
+    return result
+  }
+
+  /// The hover target of the drag held by `pointer`, if any.
+  public func hoverTarget(ofPointer pointer: Int) -> Int? {
+    drags.first { $0.pointer == pointer }?.hover
+  }
+
+  /// Slot indices whose content is `item`'s id.
+  /// - Complexity: O(slots).
+  public func slots(showing item: String) -> [Int] {
+    board.slots.indices.filter { board.slots[$0].content == item }
+  }
+
+  // MARK: - The step function
+
+  /// Applies `input` at time `t` (seconds, never earlier than the last), after running
+  /// animations up to `t`. Returns what happened, in order.
+  public mutating func handle(_ input: Input, at t: Double) -> [StageEvent] {
+    var events = advance(to: t)
+    switch input {
+    case .pointer(let phase, let id, let p):
+      switch phase {
+      case .down: pointerDown(id, at: p, &events)
+      case .move: pointerMove(id, to: p, &events)
+      case .up: pointerUp(id, at: p, &events)
+      case .cancel: cancelDrag(pointer: id, &events)
+      }
+    case .layout(let frames, let canvas):
+      relayout(frames, canvas: canvas)
+    case .key(let key):
+      handleKey(key, &events)
+    case .cancelAll:
+      for d in drags { cancelDrag(pointer: d.pointer, &events) }
+      if keyboardDrag != nil { handleKey(.escape, &events) }
+    case .clearContents:
+      clearContents(&events)
+    }
+    return events
+  }
+
+  /// Runs animations up to time `t`; items that arrive settle exactly on their targets.
+  public mutating func advance(to t: Double) -> [StageEvent] {
+    if t > now { now = t }
+    var i = 0
+    while i < motions.count {
+      let m = motions[i]
+      let target = point(of: m.motion.target)
+      if now >= m.motion.end {
+        board.items[m.item].center = target
+        motions.remove(at: i)
+      } else {
+        board.items[m.item].center = m.motion.position(at: now, targetPoint: target)
+        i += 1
+      }
+    }
+    var g = 0
+    while g < ghosts.count {
+      if let m = ghosts[g].motion {
+        if now >= m.end {
+          ghosts.remove(at: g)
+          continue
+        }
+        ghosts[g].center = m.position(at: now, targetPoint: point(of: m.target))
+      }
+      g += 1
+    }
+    return []
+  }
+
+  /// Where an animation target is right now.
+  func point(of target: AnimationTarget) -> Point {
+    switch target {
+    case .slot(let s): return board.slots[s].frame.center
+    case .point(let p): return p
+    case .item(let i): return board.items[i].center
+    }
+  }
+
+  /// Where item `i` rests when no drag or animation holds it.
+  func home(of i: Int) -> AnimationTarget {
+    if let s = board.items[i].slot { return .slot(s) }
+    return .point(board.items[i].restingCenter)
+  }
+
+  // MARK: - Pointer
+
+  mutating func pointerDown(_ pointer: Int, at p: Point, _ events: inout [StageEvent]) {
+    guard !drags.contains(where: { $0.pointer == pointer }) else { return }
+    guard let item = hitTest(p) else { return }
+    // A second pointer on an item already held is ignored.
+    if drags.contains(where: { $0.item == item && options.style == .moveItem }) { return }
+    if let k = keyboardDrag, k.item == item { return }
+    if options.style == .moveItem {
+      // Picked up where it is drawn, mid-animation or not (UIKit's beginsFromCurrentState).
+      motions.removeAll { $0.item == item }
+      if let z = board.zOrder.firstIndex(of: item) {
+        board.zOrder.remove(at: z)
+        board.zOrder.append(item)
+      }
+    }
+    let center = board.items[item].center
+    var drag = Drag(
+      pointer: pointer, item: item, grabOffset: center - p, pressedAt: p,
+      startCenter: center, active: false, ghost: nil, hover: nil, pointerAt: p)
+    if options.activationDistance <= 0 { activate(&drag, &events) }
+    drags.append(drag)
+  }
+
+  mutating func activate(_ drag: inout Drag, _ events: inout [StageEvent]) {
+    drag.active = true
+    let item = board.items[drag.item]
+    if options.style == .ghost {
+      let ghost = Ghost(id: nextGhostID, item: drag.item, center: item.center, motion: nil)
+      nextGhostID += 1
+      ghosts.append(ghost)
+      drag.ghost = ghost.id
+    }
+    events.append(.pickup(item: item.id, pointer: drag.pointer))
+  }
+
+  /// The topmost item whose drawn frame contains `p`.
+  /// - Complexity: O(items).
+  public func hitTest(_ p: Point) -> Int? {
+    for i in board.zOrder.reversed() where board.items[i].frame.contains(p) { return i }
+    return nil
+  }
+
+  mutating func pointerMove(_ pointer: Int, to p: Point, _ events: inout [StageEvent]) {
+    guard let d = drags.firstIndex(where: { $0.pointer == pointer }) else { return }
+    drags[d].pointerAt = p
+    if !drags[d].active {
+      guard p.distance(to: drags[d].pressedAt) >= options.activationDistance else { return }
+      var drag = drags[d]
+      activate(&drag, &events)
+      drags[d] = drag
+    }
+    let center = constrainedCenter(drags[d], pointer: p)
+    place(drags[d], at: center)
+    updateHover(d, &events)
+  }
+
+  mutating func pointerUp(_ pointer: Int, at p: Point, _ events: inout [StageEvent]) {
+    guard let d = drags.firstIndex(where: { $0.pointer == pointer }) else { return }
+    guard drags[d].active else {
+      drags.remove(at: d)
+      return
+    }
+    drags[d].pointerAt = p
+    place(drags[d], at: constrainedCenter(drags[d], pointer: p))
+    let drag = drags.remove(at: d)
+    finishDrop(item: drag.item, ghost: drag.ghost, frame: draggedFrame(drag), pointer: p, &events)
+  }
+
+  mutating func cancelDrag(pointer: Int, _ events: inout [StageEvent]) {
+    guard let d = drags.firstIndex(where: { $0.pointer == pointer }) else { return }
+    let drag = drags.remove(at: d)
+    guard drag.active else { return }
+    let id = board.items[drag.item].id
+    events.append(.cancel(item: id))
+    if drag.hover != nil { events.append(.hover(item: id, slot: nil)) }
+    sendHome(item: drag.item, ghost: drag.ghost)
+  }
+
+  /// The dragged centre after the modifiers: axis lock, grid, canvas bounds.
+  func constrainedCenter(_ drag: Drag, pointer p: Point) -> Point {
+    var c = p + drag.grabOffset
+    switch options.axisLock {
+    case .horizontal: c.y = drag.startCenter.y
+    case .vertical: c.x = drag.startCenter.x
+    case nil: break
+    }
+    let size = board.items[drag.item].size
+    if let g = options.grid, g > 0 {
+      c.x = ((c.x - size.width / 2) / g).rounded() * g + size.width / 2
+      c.y = ((c.y - size.height / 2) / g).rounded() * g + size.height / 2
+    }
+    if options.restrictToCanvas {
+      let halfW = size.width / 2, halfH = size.height / 2
+      c.x = min(max(c.x, halfW), max(halfW, board.canvas.width - halfW))
+      c.y = min(max(c.y, halfH), max(halfH, board.canvas.height - halfH))
+    }
+    return c
+  }
+
+  mutating func place(_ drag: Drag, at center: Point) {
+    if let g = drag.ghost, let gi = ghosts.firstIndex(where: { $0.id == g }) {
+      ghosts[gi].center = center
+    } else {
+      board.items[drag.item].center = center
+    }
+  }
+
+  func draggedFrame(_ drag: Drag) -> Rect {
+    let size = board.items[drag.item].size
+    if let g = drag.ghost, let ghost = ghosts.first(where: { $0.id == g }) {
+      return Rect(center: ghost.center, size: size)
+    }
+    return Rect(center: board.items[drag.item].center, size: size)
+  }
+
+  mutating func updateHover(_ d: Int, _ events: inout [StageEvent]) {
+    let drag = drags[d]
+    let next = hoverTarget(
+      item: drag.item, frame: draggedFrame(drag), pointer: drag.pointerAt, current: drag.hover)
+    guard next != drag.hover else { return }
+    drags[d].hover = next
+    events.append(.hover(item: board.items[drag.item].id, slot: next.map { board.slots[$0].id }))
+  }
+
+  // MARK: - Drops
+
+  mutating func finishDrop(item: Int, ghost: Int?, frame: Rect, pointer: Point, _ events: inout [StageEvent]) {
+    let id = board.items[item].id
+    switch options.style {
+    case .moveItem:
+      if let s = dropTarget(item: item, frame: frame, pointer: pointer) {
+        events.append(.drop(item: id, slot: board.slots[s].id))
+        moveItem(item, to: s, record: true, duration: options.snapDuration)
+        setStatus(Self.locationText(board.slots[s].id), &events)
+      } else {
+        events.append(.returned(item: id, slot: board.items[item].slot.map { board.slots[$0].id }))
+        sendHome(item: item, ghost: nil)
+        if let s = board.items[item].slot { setStatus(Self.locationText(board.slots[s].id), &events) }
+      }
+    case .ghost:
+      let targets = dropTargets(item: item, frame: frame, pointer: pointer)
+      if targets.isEmpty {
+        events.append(.returned(item: id, slot: nil))
+        sendHome(item: item, ghost: ghost)
+        return
+      }
+      // The seed removes the drag view at once on a hit.
+      if let ghost { ghosts.removeAll { $0.id == ghost } }
+      var changes: [SlotChange] = []
+      for s in targets {
+        events.append(.drop(item: id, slot: board.slots[s].id))
+        changes.append(SlotChange(slot: s, old: board.slots[s].content, new: id))
+      }
+      apply(changes, &events)
+      record(.assign(changes))
+    }
+  }
+
+  /// Moves item `i` onto slot `s` (or its resting point when `nil`), animating.
+  mutating func moveItem(_ i: Int, to s: Int?, record shouldRecord: Bool, duration: Double) {
+    let old = board.items[i].slot
+    if let old { occupancy[old] -= 1 }
+    if let s { occupancy[s] += 1 }
+    board.items[i].slot = s
+    animate(item: i, to: home(of: i), duration: duration)
+    if shouldRecord && old != s { record(.move(item: i, from: old, to: s)) }
+  }
+
+  mutating func animate(item i: Int, to target: AnimationTarget, duration: Double) {
+    motions.removeAll { $0.item == i }
+    let d = options.reducedMotion ? 0 : options.curve.settlingDuration(default: duration)
+    if d <= 0 {
+      board.items[i].center = point(of: target)
+      return
+    }
+    let m = Motion(from: board.items[i].center, target: target, start: now, duration: d, curve: options.curve)
+    motions.append(ItemMotion(item: i, motion: m))
+  }
+
+  /// Sends an item (or its ghost) back where it came from.
+  mutating func sendHome(item: Int, ghost: Int?) {
+    if let ghost, let g = ghosts.firstIndex(where: { $0.id == ghost }) {
+      let d = options.reducedMotion ? 0 : options.curve.settlingDuration(default: options.returnDuration)
+      if d <= 0 {
+        ghosts.remove(at: g)
+      } else {
+        ghosts[g].motion = Motion(
+          from: ghosts[g].center, target: .item(item), start: now, duration: d, curve: options.curve)
+      }
+    } else if options.style == .moveItem {
+      animate(item: item, to: home(of: item), duration: options.returnDuration)
+    }
+  }
+
+  mutating func apply(_ changes: [SlotChange], _ events: inout [StageEvent]) {
+    for c in changes {
+      board.slots[c.slot].content = c.new
+      events.append(.assign(item: c.new, slot: board.slots[c.slot].id))
+    }
+    if let last = changes.last {
+      setStatus("slot #\(board.slots[last.slot].id): \(last.new ?? "empty")", &events)
+    }
+  }
+
+  mutating func clearContents(_ events: inout [StageEvent]) {
+    var changes: [SlotChange] = []
+    for (s, slot) in board.slots.enumerated() where slot.content != nil {
+      changes.append(SlotChange(slot: s, old: slot.content, new: nil))
+    }
+    guard !changes.isEmpty else { return }
+    apply(changes, &events)
+    record(.assign(changes))
+    events.append(.announce("Cleared \(changes.count) slot\(changes.count == 1 ? "" : "s")."))
+  }
+
+  mutating func setStatus(_ text: String, _ events: inout [StageEvent]) {
+    guard text != status else { return }
+    status = text
+    events.append(.status(text))
+  }
+
+  mutating func record(_ op: Operation) {
+    history.append(op)
+    undone.removeAll()
+  }
+
+  // MARK: - Layout
+
+  mutating func relayout(_ frames: [SlotFrame], canvas: Size?) {
+    if let canvas { board.canvas = canvas }
+    guard !frames.isEmpty else { return }
+    for f in frames { board.slots[f.slot].frame = f.frame }
+    index = SpatialIndex(frames: board.slots.map(\.frame))
+    // Settled items sit on their slots' new centres; animations resolve their targets live,
+    // and drags keep following their pointers.
+    for i in board.items.indices {
+      guard let s = board.items[i].slot else { continue }
+      if motions.contains(where: { $0.item == i }) { continue }
+      if drags.contains(where: { $0.item == i && $0.ghost == nil }) { continue }
+      board.items[i].center = board.slots[s].frame.center
+    }
+    if let k = keyboardDrag, let over = k.over {
+      if let g = k.ghost, let gi = ghosts.firstIndex(where: { $0.id == g }) {
+        ghosts[gi].center = board.slots[over].frame.center
+      } else if !motions.contains(where: { $0.item == k.item }) {
+        board.items[k.item].center = board.slots[over].frame.center
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/// Phases of a pointer (mouse button, finger, pen) as the host reports them.
+public enum PointerPhase: String, Hashable, Sendable {
+  case down, move, up, cancel
+}
+
+/// Keys of the keyboard operation (dnd-kit's keyboard sensor, plus undo and redo).
+public enum Key: String, Hashable, Sendable, CaseIterable {
+  case tab, space, enter, escape, left, right, up, down, undo, redo
+}
+
+/// Something the host tells the engine.
+public enum Input: Hashable, Sendable {
+  /// A pointer event at a board position. Ids tell simultaneous pointers apart.
+  case pointer(PointerPhase, id: Int, at: Point)
+  /// New frames for some slots (by slot index), and optionally a new canvas size: a window
+  /// resize or rotation (the seed's `viewDidLayoutSubviews`).
+  case layout([SlotFrame], canvas: Size?)
+  case key(Key)
+  /// Cancels every drag in flight: the window lost focus, or the pointer left for good.
+  case cancelAll
+  /// Empties every slot's content (Shortcuts), undoably.
+  case clearContents
+}
+
+/// A slot's new frame in a layout input.
+public struct SlotFrame: Hashable, Sendable {
+  public var slot: Int
+  public var frame: Rect
+  public init(slot: Int, frame: Rect) {
+    self.slot = slot
+    self.frame = frame
+  }
+}
+
+/// What the engine reports. Ids are the board's string ids.
+public enum StageEvent: Hashable, Sendable {
+  /// A drag began (after the activation distance, if any). `pointer` is `nil` for keyboard.
+  case pickup(item: String, pointer: Int?)
+  /// The would-be target of a drag changed; `slot` is `nil` when there is none.
+  case hover(item: String, slot: String?)
+  /// A drag ended on `slot`.
+  case drop(item: String, slot: String)
+  /// The item (or its ghost) goes back where it came from; `slot` is its home, if any.
+  case returned(item: String, slot: String?)
+  /// A slot's content changed to `item` (`nil`: emptied).
+  case assign(item: String?, slot: String)
+  /// A drag was cancelled (Escape, pointer cancel, lost focus).
+  case cancel(item: String)
+  /// Text for a screen reader.
+  case announce(String)
+  /// The status label's new text.
+  case status(String)
+}

@@ -1,0 +1,112 @@
+/// A position on the board, in points, with y growing downwards (as UIKit and SDL do).
+public struct Point: Hashable, Sendable {
+  public var x: Double
+  public var y: Double
+
+  @inlinable public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
+
+  public static let zero = Point(x: 0, y: 0)
+
+  /// Euclidean distance to `other`, in points.
+  @inlinable public func distance(to other: Point) -> Double {
+    (self - other).length
+  }
+
+  /// Squared distance: cheaper, and orders the same as `distance(to:)`.
+  @inlinable public func distanceSquared(to other: Point) -> Double {
+    let d = self - other
+    return d.dx * d.dx + d.dy * d.dy
+  }
+
+  @inlinable public static func + (p: Point, v: Vector) -> Point { Point(x: p.x + v.dx, y: p.y + v.dy) }
+  @inlinable public static func - (p: Point, v: Vector) -> Point { Point(x: p.x - v.dx, y: p.y - v.dy) }
+  @inlinable public static func - (a: Point, b: Point) -> Vector { Vector(dx: a.x - b.x, dy: a.y - b.y) }
+
+  /// Linear interpolation: `self` at `f == 0`, `other` at `f == 1`.
+  @inlinable public func interpolated(to other: Point, by f: Double) -> Point {
+    Point(x: x + (other.x - x) * f, y: y + (other.y - y) * f)
+  }
+}
+
+/// A displacement between two points, in points.
+public struct Vector: Hashable, Sendable {
+  public var dx: Double
+  public var dy: Double
+
+  @inlinable public init(dx: Double, dy: Double) {
+    self.dx = dx
+    self.dy = dy
+  }
+
+  public static let zero = Vector(dx: 0, dy: 0)
+
+  @inlinable public var length: Double { (dx * dx + dy * dy).squareRoot() }
+
+  @inlinable public static func + (a: Vector, b: Vector) -> Vector { Vector(dx: a.dx + b.dx, dy: a.dy + b.dy) }
+  @inlinable public static func * (v: Vector, s: Double) -> Vector { Vector(dx: v.dx * s, dy: v.dy * s) }
+}
+
+/// A width and height, in points; never negative on a valid board.
+public struct Size: Hashable, Sendable {
+  public var width: Double
+  public var height: Double
+
+  @inlinable public init(width: Double, height: Double) {
+    self.width = width
+    self.height = height
+  }
+}
+
+/// An axis-aligned rectangle: origin at the top-left corner, in points.
+public struct Rect: Hashable, Sendable {
+  public var origin: Point
+  public var size: Size
+
+  @inlinable public init(origin: Point, size: Size) {
+    self.origin = origin
+    self.size = size
+  }
+
+  @inlinable public init(x: Double, y: Double, width: Double, height: Double) {
+    self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
+  }
+
+  /// The rectangle of `size` whose centre is `center`.
+  @inlinable public init(center: Point, size: Size) {
+    self.init(
+      x: center.x - size.width / 2, y: center.y - size.height / 2,
+      width: size.width, height: size.height)
+  }
+
+  @inlinable public var minX: Double { origin.x }
+  @inlinable public var minY: Double { origin.y }
+  @inlinable public var maxX: Double { origin.x + size.width }
+  @inlinable public var maxY: Double { origin.y + size.height }
+  @inlinable public var center: Point { Point(x: origin.x + size.width / 2, y: origin.y + size.height / 2) }
+  @inlinable public var area: Double { size.width * size.height }
+
+  /// Whether `p` lies inside; the top and left edges are inside, the bottom and right are not,
+  /// so that a point on a shared edge belongs to exactly one of two neighbouring slots.
+  @inlinable public func contains(_ p: Point) -> Bool {
+    p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
+  }
+
+  /// Area shared with `other`; 0 when they only touch along an edge or not at all.
+  @inlinable public func overlapArea(with other: Rect) -> Double {
+    let w = min(maxX, other.maxX) - max(minX, other.minX)
+    let h = min(maxY, other.maxY) - max(minY, other.minY)
+    return w > 0 && h > 0 ? w * h : 0
+  }
+
+  /// Whether the two rectangles share a region of positive area (as `CGRectIntersectsRect`
+  /// does for rectangles of positive size).
+  @inlinable public func intersects(_ other: Rect) -> Bool { overlapArea(with: other) > 0 }
+
+  /// The rectangle grown by `d` points on every side (shrunk when `d` is negative).
+  @inlinable public func insetBy(_ d: Double) -> Rect {
+    Rect(x: minX + d, y: minY + d, width: max(0, size.width - 2 * d), height: max(0, size.height - 2 * d))
+  }
+}

@@ -1,0 +1,79 @@
+/// The two behaviours the seeds describe.
+public enum Preset: String, Hashable, Sendable, CaseIterable {
+  /// Seed 000: the image itself moves and snaps to the nearest location within 50 pt in
+  /// 0.2 s, or returns to where it came from.
+  case locations
+  /// Seed 001: a ghost copy follows the pointer; the slot it lands on receives the image; a
+  /// miss sends the ghost home in 0.5 s.
+  case shortcuts
+}
+
+/// What a drag moves.
+public enum DragStyle: Hashable, Sendable {
+  /// The item itself moves and ends up on a slot (Locations).
+  case moveItem
+  /// A ghost copy moves; the source stays; slots receive the item as content (Shortcuts).
+  case ghost
+}
+
+/// How the slot under a dragged item is chosen.
+public enum TargetStrategy: String, Hashable, Sendable, CaseIterable {
+  /// Slot whose centre is nearest the item's centre, if closer than `snapRadius` (seed 000).
+  case nearestCenter = "nearest-center"
+  /// Slot sharing the largest area with the item's frame (dnd-kit's `rectIntersection`).
+  case largestOverlap = "largest-overlap"
+  /// Slot under the pointer (dnd-kit's `pointerWithin`).
+  case pointerWithin = "pointer-within"
+  /// Every slot the frame overlaps (seed 001's exact rule: each receives the image).
+  case allIntersecting = "all-intersecting"
+}
+
+/// An axis a drag can be locked to.
+public enum Axis: String, Hashable, Sendable {
+  case horizontal
+  case vertical
+}
+
+/// Everything about a board's behaviour that is not geometry. Start from a preset; every
+/// field beyond the seeds' is opt-in.
+public struct Options: Hashable, Sendable {
+  public var style: DragStyle
+  public var strategy: TargetStrategy
+  /// Greatest centre distance (points, exclusive) for `nearestCenter`.
+  public var snapRadius: Double = 50
+  /// Seconds a drop animates to its slot.
+  public var snapDuration: Double = 0.2
+  /// Seconds a missed drop animates back.
+  public var returnDuration: Double
+  public var curve: TimingCurve = .easeInOut
+  /// Points the pointer must travel before a press becomes a drag (0: at once, as the seeds).
+  public var activationDistance: Double = 0
+  /// When set, a dragged item's top-left corner snaps to multiples of this many points.
+  public var grid: Double? = nil
+  /// Keeps a dragged frame inside the canvas.
+  public var restrictToCanvas = false
+  /// Keeps a drag on one axis through its starting position.
+  public var axisLock: Axis? = nil
+  /// Makes every animation instant (the platform's "reduce motion" setting).
+  public var reducedMotion = false
+  /// Points the hover target's rule is relaxed by before the target switches, so it does
+  /// not flicker between two slots at their boundary. The drop itself uses the exact rule.
+  public var hoverHysteresis: Double = 8
+
+  public init(style: DragStyle, strategy: TargetStrategy, returnDuration: Double) {
+    self.style = style
+    self.strategy = strategy
+    self.returnDuration = returnDuration
+  }
+
+  /// The seeds' behaviour, exactly: Locations snaps within 50 pt in 0.2 s, returns in 0.2 s;
+  /// Shortcuts fills the slot the ghost overlaps most, returns in 0.5 s.
+  public static func preset(_ preset: Preset) -> Options {
+    switch preset {
+    case .locations:
+      return Options(style: .moveItem, strategy: .nearestCenter, returnDuration: 0.2)
+    case .shortcuts:
+      return Options(style: .ghost, strategy: .largestOverlap, returnDuration: 0.5)
+    }
+  }
+}

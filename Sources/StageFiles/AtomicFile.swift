@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An I/O failure: the operation, the path, and the system's own message.
+public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var operation: String
+  public var path: String
+  public var reason: String
+  public var description: String { "\(operation) \(path): \(reason)" }
+
+  static func fromErrno(_ operation: String, _ path: String) -> FileError {
+    FileError(operation: operation, path: path, reason: String(cString: strerror(errno)))
+  }
+}
+
+/// Whole-file reads and crash-safe writes.
+public enum FileIO {
+  /// Reads the whole file, refusing files larger than `limit` bytes before allocating.
+  public static func read(_ path: String, limit: Int = 256 << 20) throws(FileError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw .fromErrno("cannot open", path) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { throw .fromErrno("cannot stat", path) }
+    guard (st.st_mode & S_IFMT) == S_IFREG else {
+      throw FileError(operation: "cannot read", path: path, reason: "not a regular file")
+    }
+    guard Int(st.st_size) <= limit else {
+      throw FileError(operation: "refusing to read", path: path, reason: "\(st.st_size) bytes is over the limit of \(limit)")
+    }
+    var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+    var filled = 0
+    while filled < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { buffer in
+        Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { throw .fromErrno("cannot read", path) }
+      if n == 0 { break }
+      filled += n
+    }
+    return Array(bytes[0..<filled])
+  }
+
+  /// Whether a file exists at `path`.
+  public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+  /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old file or
+  /// the new one, never a torn or empty file: write a temporary file beside it, fsync it,
+  /// rename it over the old one, fsync the directory.
+  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    let tmp = "\(path).tmp-\(getpid())"
+    let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw .fromErrno("cannot create", tmp) }
+    var written = 0
+    while written < bytes.count {
+      let n = bytes.withUnsafeBytes { buffer in
+        write(fd, buffer.baseAddress! + written, buffer.count - written)
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        let error = FileError.fromErrno("cannot write", tmp)
+        close(fd)
+        unlink(tmp)
+        throw error
+      }
+      written += n
+    }
+    guard fsync(fd) == 0 else {
+      let error = FileError.fromErrno("cannot sync", tmp)
+      close(fd)
+      unlink(tmp)
+      throw error
+    }
+    close(fd)
+    guard rename(tmp, path) == 0 else {
+      let error = FileError.fromErrno("cannot rename over", path)
+      unlink(tmp)
+      throw error
+    }
+    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    let dfd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if dfd >= 0 {
+      fsync(dfd)
+      close(dfd)
+    }
+  }
+
+  /// Creates `path` and its missing parents (as `mkdir -p`).
+  public static func makeDirectories(_ path: String) throws(FileError) {
+    var current = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+      current += "/" + part
+      if mkdir(current, 0o755) != 0 && errno != EEXIST { throw .fromErrno("cannot create directory", current) }
+    }
+  }
+
+  /// Moves `path` aside to `path.corrupt` (keeping a bad settings file for the user).
+  public static func moveAside(_ path: String) -> String? {
+    let aside = path + ".corrupt"
+    return rename(path, aside) == 0 ? aside : nil
+  }
+}

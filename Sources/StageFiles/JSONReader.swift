@@ -1,0 +1,136 @@
+import Stage
+
+/// What is wrong with an input file's content, and where: the JSON path (`events[3].t`) and
+/// the line and column in the file.
+public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var path: String
+  public var message: String
+  public var line: Int
+  public var column: Int
+
+  public init(path: String, message: String, line: Int = 0, column: Int = 0) {
+    self.path = path
+    self.message = message
+    self.line = line
+    self.column = column
+  }
+
+  public var description: String {
+    let place = line > 0 ? " (line \(line), column \(column))" : ""
+    return path.isEmpty ? "\(message)\(place)" : "\(path): \(message)\(place)"
+  }
+}
+
+/// Walks a parsed document keeping the path, so every type error names its field.
+struct JSONReader {
+  let json: JSON
+  let path: String
+
+  init(_ json: JSON, path: String = "") {
+    self.json = json
+    self.path = path
+  }
+
+  func fail(_ message: String) -> InputError {
+    InputError(path: path, message: message, line: json.line, column: json.column)
+  }
+
+  func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+  /// Checks this is an object with no keys beyond `allowed` (a typo is an error, not ignored).
+  func object(allowed: [String]) throws(InputError) {
+    guard case .object(let members) = json.value else { throw fail("expected an object, found \(json.typeName)") }
+    for m in members where !allowed.contains(m.key) {
+      throw JSONReader(m.value, path: child(m.key)).fail(
+        "unknown key; expected one of: \(allowed.joined(separator: ", "))")
+    }
+  }
+
+  func optional(_ key: String) -> JSONReader? {
+    guard let v = json[key] else { return nil }
+    if case .null = v.value { return nil }
+    return JSONReader(v, path: child(key))
+  }
+
+  func require(_ key: String) throws(InputError) -> JSONReader {
+    guard let r = optional(key) else { throw fail("missing required key \"\(key)\"") }
+    return r
+  }
+
+  func double() throws(InputError) -> Double {
+    guard case .number(let d) = json.value else { throw fail("expected a number, found \(json.typeName)") }
+    return d
+  }
+
+  func nonNegative() throws(InputError) -> Double {
+    let d = try double()
+    guard d >= 0 else { throw fail("must not be negative (found \(JSONText.number(d)))") }
+    return d
+  }
+
+  func int() throws(InputError) -> Int {
+    let d = try double()
+    guard d == d.rounded(), abs(d) < 1e15 else { throw fail("expected an integer, found \(JSONText.number(d))") }
+    return Int(d)
+  }
+
+  func bool() throws(InputError) -> Bool {
+    guard case .bool(let b) = json.value else { throw fail("expected true or false, found \(json.typeName)") }
+    return b
+  }
+
+  func string() throws(InputError) -> String {
+    guard case .string(let s) = json.value else { throw fail("expected a string, found \(json.typeName)") }
+    return s
+  }
+
+  /// An id: a string, or an integer (remembered in `numeric` so output can keep its type).
+  func id(numeric: inout Set<String>) throws(InputError) -> String {
+    switch json.value {
+    case .string(let s):
+      guard !s.isEmpty else { throw fail("an id must not be empty") }
+      return s
+    case .number:
+      let n = try int()
+      numeric.insert(String(n))
+      return String(n)
+    default:
+      throw fail("expected a string or integer id, found \(json.typeName)")
+    }
+  }
+
+  func oneOf<T>(_ choices: [(String, T)]) throws(InputError) -> T {
+    let s = try string()
+    for (name, value) in choices where name == s { return value }
+    throw fail("unknown value \"\(s)\"; expected one of: \(choices.map(\.0).joined(separator: ", "))")
+  }
+
+  func array() throws(InputError) -> [JSONReader] {
+    guard case .array(let elements) = json.value else { throw fail("expected an array, found \(json.typeName)") }
+    return elements.enumerated().map { JSONReader($0.element, path: "\(path)[\($0.offset)]") }
+  }
+
+  func strings() throws(InputError) -> [String] {
+    var out: [String] = []
+    for e in try array() { out.append(try e.string()) }
+    return out
+  }
+
+  /// A frame `[x, y, width, height]` with non-negative size.
+  func rect() throws(InputError) -> Rect {
+    let parts = try array()
+    guard parts.count == 4 else { throw fail("expected [x, y, width, height], found \(parts.count) numbers") }
+    let x = try parts[0].double(), y = try parts[1].double()
+    let w = try parts[2].double(), h = try parts[3].double()
+    guard w >= 0, h >= 0 else { throw fail("width and height must not be negative") }
+    return Rect(x: x, y: y, width: w, height: h)
+  }
+
+  /// A size `{"width": w, "height": h}`, both positive.
+  func size() throws(InputError) -> Size {
+    try object(allowed: ["width", "height"])
+    let w = try require("width").double(), h = try require("height").double()
+    guard w > 0, h > 0 else { throw fail("width and height must be positive") }
+    return Size(width: w, height: h)
+  }
+}

@@ -1,0 +1,53 @@
+import Stage
+import StageFiles
+
+/// `imagestage board run FILE.json [--frames HZ] [--state FILE]`.
+enum BoardCommand {
+  static func run(_ args: [String]) -> Int32 {
+    do {
+      let parsed = try Arguments(args, valued: ["frames", "state"], switches: [])
+      guard parsed.positional.count == 1 else {
+        Console.error("board run needs exactly one scenario file")
+        return 2
+      }
+      let file = parsed.positional[0]
+      let frameRate = try parsed.number("frames", in: 1...1000)
+      let bytes: [UInt8]
+      do { bytes = try FileIO.read(file) } catch {
+        Console.error(error.description)
+        return 2
+      }
+      var scenario: Scenario
+      do { scenario = try Scenario.decode(bytes) } catch {
+        Console.error("\(file): \(error)")
+        return 2
+      }
+      let statePath = parsed.value("state")
+      if let statePath, FileIO.exists(statePath) {
+        do {
+          try SavedState.apply(try FileIO.read(statePath), to: &scenario.board, file: statePath)
+        } catch let error as InputError {
+          Console.error("\(error)")
+          return 2
+        } catch {
+          Console.error("\(error)")
+          return 2
+        }
+      }
+      let engine = ScenarioRunner(scenario: scenario, frameRate: frameRate).run { Console.line($0) }
+      Console.flush()
+      if let statePath {
+        do {
+          try FileIO.writeAtomically(Array(SavedState.encode(engine, numericIDs: scenario.numericIDs).utf8), to: statePath)
+        } catch {
+          Console.error(error.description)
+          return 1
+        }
+      }
+      return 0
+    } catch {
+      Console.error(error.description)
+      return 2
+    }
+  }
+}
