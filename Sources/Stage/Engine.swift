@@ -75,7 +75,7 @@ public struct Engine: Sendable {
   public init(board: Board, options: Options) {
     self.board = board
     self.options = options
-    self.index = SpatialIndex(frames: board.slots.map(\.frame))
+    self.index = SpatialIndex(frames: board.slots.map { $0.frame })
     var occupancy = [Int](repeating: 0, count: board.slots.count)
     for item in board.items { if let s = item.slot { occupancy[s] += 1 } }
     self.occupancy = occupancy
@@ -208,14 +208,6 @@ public struct Engine: Sendable {
     // A second pointer on an item already held is ignored.
     if drags.contains(where: { $0.item == item && options.style == .moveItem }) { return }
     if let k = keyboardDrag, k.item == item { return }
-    if options.style == .moveItem {
-      // Picked up where it is drawn, mid-animation or not (UIKit's beginsFromCurrentState).
-      motions.removeAll { $0.item == item }
-      if let z = board.zOrder.firstIndex(of: item) {
-        board.zOrder.remove(at: z)
-        board.zOrder.append(item)
-      }
-    }
     let center = board.items[item].center
     var drag = Drag(
       pointer: pointer, item: item, grabOffset: center - p, pressedAt: p,
@@ -227,6 +219,17 @@ public struct Engine: Sendable {
   mutating func activate(_ drag: inout Drag, _ events: inout [StageEvent]) {
     drag.active = true
     let item = board.items[drag.item]
+    if options.style == .moveItem {
+      // Picked up where it is drawn, mid-animation or not (UIKit's beginsFromCurrentState).
+      // Until a drag activates, a press is only a possible click and the item keeps moving.
+      motions.removeAll { $0.item == drag.item }
+      drag.grabOffset = item.center - drag.pressedAt
+      drag.startCenter = item.center
+      if let z = board.zOrder.firstIndex(of: drag.item) {
+        board.zOrder.remove(at: z)
+        board.zOrder.append(drag.item)
+      }
+    }
     if options.style == .ghost {
       let ghost = Ghost(id: nextGhostID, item: drag.item, center: item.center, motion: nil)
       nextGhostID += 1
@@ -433,13 +436,13 @@ public struct Engine: Sendable {
     if let canvas { board.canvas = canvas }
     guard !frames.isEmpty else { return }
     for f in frames { board.slots[f.slot].frame = f.frame }
-    index = SpatialIndex(frames: board.slots.map(\.frame))
+    index = SpatialIndex(frames: board.slots.map { $0.frame })
     // Settled items sit on their slots' new centres; animations resolve their targets live,
     // and drags keep following their pointers.
     for i in board.items.indices {
       guard let s = board.items[i].slot else { continue }
       if motions.contains(where: { $0.item == i }) { continue }
-      if drags.contains(where: { $0.item == i && $0.ghost == nil }) { continue }
+      if drags.contains(where: { $0.item == i && $0.active && $0.ghost == nil }) { continue }
       board.items[i].center = board.slots[s].frame.center
     }
     if let k = keyboardDrag, let over = k.over {

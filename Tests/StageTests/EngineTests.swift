@@ -1,1 +1,323 @@
-import Stage
+import Testing
+
+@testable import Stage
+
+@Suite("Locations (seed 000)")
+struct LocationsTests {
+  @Test func dropNearASlotSnapsToItInPointTwoSeconds() {
+    var engine = locationsEngine()
+    let events = engine.drag(from: P(60, 60), to: P(150, 70))
+    #expect(events.contains(.pickup(item: "photo", pointer: 0)))
+    #expect(events.contains(.drop(item: "photo", slot: "1")))
+    #expect(events.last == .status("location #1"))
+    #expect(engine.board.items[0].slot == 1)
+    // The seed animates 0.2 s with UIKit's ease-in-out: half way in time is half way in space.
+    let released = engine.now
+    _ = engine.advance(to: released + 0.1)
+    #expect(abs(engine.board.items[0].center.x - 155) < 1e-9)
+    #expect(abs(engine.board.items[0].center.y - 65) < 1e-9)
+    _ = engine.advance(to: released + 0.2)
+    #expect(engine.board.items[0].center == P(160, 60))
+    #expect(engine.isIdle)
+  }
+
+  @Test(arguments: [
+    (P(160, 109.9), 1),  // 49.9 pt from slot 1's centre: snaps
+    (P(160, 110), 0),  // exactly 50 pt: the seed's test is `< 50`, so it returns
+    (P(300, 300), 0),
+  ])
+  func snapRadiusIsExclusive(release: Point, expectedSlot: Int) {
+    var engine = locationsEngine()
+    engine.drag(from: P(60, 60), to: release)
+    engine.settle()
+    #expect(engine.board.items[0].slot == expectedSlot)
+    #expect(engine.board.items[0].center == engine.board.slots[expectedSlot].frame.center)
+  }
+
+  @Test func missReturnsToTheSlotItCameFrom() {
+    var engine = locationsEngine()
+    engine.drag(from: P(60, 60), to: P(150, 70))
+    engine.settle()
+    let events = engine.drag(from: P(160, 60), to: P(160, 300), at: 1)
+    #expect(events.contains(.returned(item: "photo", slot: "1")))
+    engine.settle()
+    #expect(engine.board.items[0].center == P(160, 60))
+  }
+
+  @Test func equalDistancesGoToTheLaterSlotAsTheSeedsLoopDoes() {
+    var engine = locationsEngine { $0.snapRadius = 60 }
+    engine.drag(from: P(60, 60), to: P(110, 60))
+    #expect(engine.board.items[0].slot == 1)
+  }
+
+  @Test func secondPointerOnAHeldItemIsIgnoredAndEmptyPressesDoNothing() {
+    var engine = locationsEngine()
+    _ = engine.handle(.pointer(.down, id: 0, at: P(60, 60)), at: 0)
+    #expect(engine.handle(.pointer(.down, id: 1, at: P(65, 65)), at: 0.01).isEmpty)
+    #expect(engine.handle(.pointer(.move, id: 1, at: P(300, 300)), at: 0.02).isEmpty)
+    #expect(engine.board.items[0].center == P(60, 60))
+    #expect(engine.handle(.pointer(.down, id: 2, at: P(300, 400)), at: 0.03).isEmpty)
+  }
+
+  @Test func grabbingMidAnimationPicksTheItemUpWhereItIsDrawn() {
+    var engine = locationsEngine()
+    engine.drag(from: P(60, 60), to: P(150, 70))
+    _ = engine.advance(to: engine.now + 0.1)
+    let drawn = engine.board.items[0].center
+    _ = engine.handle(.pointer(.down, id: 0, at: drawn), at: engine.now)
+    #expect(engine.board.items[0].center == drawn)
+    _ = engine.advance(to: engine.now + 1)
+    #expect(engine.board.items[0].center == drawn, "the animation must stop when the item is grabbed")
+    _ = engine.handle(.pointer(.move, id: 0, at: drawn + Vector(dx: 10, dy: 0)), at: engine.now)
+    #expect(engine.board.items[0].center == drawn + Vector(dx: 10, dy: 0))
+  }
+
+  @Test func relayoutKeepsSettledAndFlyingItemsOnTheirSlots() {
+    var engine = locationsEngine()
+    let moved = [SlotFrame(slot: 0, frame: Rect(x: 20, y: 200, width: 80, height: 80))]
+    _ = engine.handle(.layout(moved, canvas: Size(width: 480, height: 320)), at: 0)
+    #expect(engine.board.items[0].center == P(60, 240))
+    #expect(engine.board.canvas == Size(width: 480, height: 320))
+
+    engine.drag(from: P(60, 240), to: P(150, 70), at: 1)
+    _ = engine.advance(to: engine.now + 0.1)
+    let relaid = [SlotFrame(slot: 1, frame: Rect(x: 120, y: 300, width: 80, height: 80))]
+    _ = engine.handle(.layout(relaid, canvas: nil), at: engine.now)
+    engine.settle()
+    #expect(engine.board.items[0].center == P(160, 340))
+  }
+
+  @Test func reducedMotionMakesDropsInstant() {
+    var engine = locationsEngine { $0.reducedMotion = true }
+    engine.drag(from: P(60, 60), to: P(150, 70))
+    #expect(engine.board.items[0].center == P(160, 60))
+    #expect(!engine.isAnimating)
+  }
+
+  @Test func fullSlotsAndFilteredSlotsAreNotTargets() {
+    var slots = (0..<3).map { Slot(id: String($0), frame: Rect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80)) }
+    slots[2].accepts = ["video"]
+    let items = [
+      Item(id: "a", frame: Rect(x: 0, y: 0, width: 60, height: 60)),
+      Item(id: "b", frame: Rect(x: 0, y: 0, width: 60, height: 60)),
+    ]
+    let board = try! Board(canvas: Size(width: 320, height: 480), slots: slots, items: items, itemSlots: ["0", "1"])
+    var engine = Engine(board: board, options: .preset(.locations))
+    engine.drag(from: P(60, 60), to: P(155, 60))  // onto b's slot
+    #expect(engine.board.items[0].slot == 0)
+    engine.settle()
+    engine.drag(from: P(60, 60), to: P(255, 60), at: 1)  // slot 2 takes videos only
+    #expect(engine.board.items[0].slot == 0)
+  }
+}
+
+@Suite("Shortcuts (seed 001)")
+struct ShortcutsTests {
+  @Test func ghostFollowsThePointerAndTheSlotUnderItReceivesTheImage() {
+    var engine = shortcutsEngine()
+    _ = engine.handle(.pointer(.down, id: 0, at: P(60, 60)), at: 0)
+    #expect(engine.ghosts.count == 1)
+    _ = engine.handle(.pointer(.move, id: 0, at: P(240, 160)), at: 0.1)
+    #expect(engine.ghosts[0].center == P(240, 160))
+    #expect(engine.board.items[0].center == P(60, 60), "the source stays")
+    #expect(engine.highlightedSlots == [1])
+    let events = engine.handle(.pointer(.up, id: 0, at: P(240, 160)), at: 0.2)
+    #expect(events.contains(.drop(item: "mail", slot: "t1")))
+    #expect(events.contains(.assign(item: "mail", slot: "t1")))
+    #expect(engine.board.slots[1].content == "mail")
+    #expect(engine.ghosts.isEmpty)
+  }
+
+  @Test func missAnimatesTheGhostHomeInHalfASecondThenRemovesIt() {
+    var engine = shortcutsEngine()
+    let events = engine.drag(from: P(60, 60), to: P(120, 400))
+    #expect(events.contains(.returned(item: "mail", slot: nil)))
+    let released = engine.now
+    _ = engine.advance(to: released + 0.25)
+    #expect(engine.ghosts.count == 1)
+    #expect(abs(engine.ghosts[0].center.y - 230) < 1e-9)
+    _ = engine.advance(to: released + 0.5)
+    #expect(engine.ghosts.isEmpty)
+    #expect(engine.board.slots.allSatisfy { $0.content == nil })
+  }
+
+  @Test func seedRuleFillsEveryIntersectingSlotAndLargestOverlapFillsOne() {
+    var seedRule = shortcutsEngine { $0.strategy = .allIntersecting }
+    seedRule.drag(from: P(60, 60), to: P(240, 110))
+    #expect(seedRule.board.slots.map(\.content) == ["mail", "mail", nil])
+
+    var overlap = shortcutsEngine()
+    overlap.drag(from: P(60, 60), to: P(240, 115))
+    #expect(overlap.board.slots.map(\.content) == [nil, "mail", nil])
+  }
+
+  @Test func pointerWithinUsesThePointerNotTheFrame() {
+    var engine = shortcutsEngine { $0.strategy = .pointerWithin }
+    // Grabbed near the source's right edge: the ghost mostly covers t0, the pointer is in t1's column but above it.
+    engine.drag(from: P(95, 60), to: P(250, 150))
+    #expect(engine.board.slots.map(\.content) == [nil, "mail", nil])
+  }
+
+  @Test func twoPointersDragTwoItemsAtOnce() {
+    var engine = shortcutsEngine()
+    _ = engine.handle(.pointer(.down, id: 1, at: P(60, 60)), at: 0)
+    _ = engine.handle(.pointer(.down, id: 2, at: P(60, 160)), at: 0)
+    #expect(engine.ghosts.count == 2)
+    _ = engine.handle(.pointer(.move, id: 1, at: P(240, 60)), at: 0.1)
+    _ = engine.handle(.pointer(.move, id: 2, at: P(240, 260)), at: 0.1)
+    _ = engine.handle(.pointer(.up, id: 2, at: P(240, 260)), at: 0.2)
+    _ = engine.handle(.pointer(.up, id: 1, at: P(240, 60)), at: 0.2)
+    #expect(engine.board.slots.map(\.content) == ["mail", nil, "maps"])
+  }
+
+  @Test func undoAndRedoRestoreAssignments() {
+    var engine = shortcutsEngine()
+    engine.drag(from: P(60, 60), to: P(240, 60))
+    engine.drag(from: P(60, 160), to: P(240, 60), at: 1)
+    #expect(engine.board.slots[0].content == "maps")
+    _ = engine.handle(.key(.undo), at: 2)
+    #expect(engine.board.slots[0].content == "mail")
+    _ = engine.handle(.key(.undo), at: 2)
+    #expect(engine.board.slots[0].content == nil)
+    let none = engine.handle(.key(.undo), at: 2)
+    #expect(none == [.announce("Nothing to undo.")])
+    _ = engine.handle(.key(.redo), at: 2)
+    _ = engine.handle(.key(.redo), at: 2)
+    #expect(engine.board.slots[0].content == "maps")
+    _ = engine.handle(.clearContents, at: 3)
+    #expect(engine.board.slots.allSatisfy { $0.content == nil })
+    _ = engine.handle(.key(.undo), at: 3)
+    #expect(engine.board.slots[0].content == "maps")
+  }
+
+  @Test func cancelAllSendsEveryGhostHome() {
+    var engine = shortcutsEngine()
+    engine.drag(from: P(60, 60), to: P(240, 160), release: false)
+    let events = engine.handle(.cancelAll, at: 1)
+    #expect(events.contains(.cancel(item: "mail")))
+    engine.settle()
+    #expect(engine.isIdle)
+    #expect(engine.board.slots.allSatisfy { $0.content == nil })
+  }
+}
+
+@Suite("Modifiers")
+struct ModifierTests {
+  @Test func activationDistanceTurnsShortPressesIntoClicks() {
+    var engine = locationsEngine { $0.activationDistance = 10 }
+    var events = engine.handle(.pointer(.down, id: 0, at: P(60, 60)), at: 0)
+    events += engine.handle(.pointer(.move, id: 0, at: P(65, 60)), at: 0.1)
+    #expect(events.isEmpty)
+    #expect(engine.board.items[0].center == P(60, 60))
+    events += engine.handle(.pointer(.move, id: 0, at: P(75, 60)), at: 0.2)
+    #expect(events.first == .pickup(item: "photo", pointer: 0))
+    #expect(engine.board.items[0].center == P(75, 60))
+
+    var clicked = locationsEngine { $0.activationDistance = 10 }
+    _ = clicked.handle(.pointer(.down, id: 0, at: P(60, 60)), at: 0)
+    #expect(clicked.handle(.pointer(.up, id: 0, at: P(62, 60)), at: 0.1).isEmpty)
+    #expect(clicked.isIdle)
+  }
+
+  @Test func axisLockGridAndCanvasBounds() {
+    var locked = locationsEngine { $0.axisLock = .horizontal }
+    locked.drag(from: P(60, 60), to: P(150, 200), release: false)
+    #expect(locked.board.items[0].center == P(150, 60))
+
+    var grid = locationsEngine { $0.grid = 25 }
+    grid.drag(from: P(60, 60), to: P(73, 91), release: false)
+    // Top-left corner (43, 61) snaps to (50, 50).
+    #expect(grid.board.items[0].center == P(80, 80))
+
+    var bounded = locationsEngine { $0.restrictToCanvas = true }
+    bounded.drag(from: P(60, 60), to: P(-100, 900), release: false)
+    #expect(bounded.board.items[0].center == P(30, 450))
+  }
+
+  @Test func hoverHasHysteresisButTheDropUsesTheExactRule() {
+    var engine = locationsEngine()
+    _ = engine.handle(.pointer(.down, id: 0, at: P(60, 60)), at: 0)
+    var hovers: [StageEvent] = []
+    func move(_ x: Double, _ t: Double) {
+      hovers += engine.handle(.pointer(.move, id: 0, at: P(x, 60)), at: t).filter {
+        if case .hover = $0 { return true } else { return false }
+      }
+    }
+    move(100, 0.1)  // 40 pt from slot 0
+    move(111, 0.2)  // slot 1 is now nearer (49 vs 51), but not by the 8 pt slack
+    move(109, 0.3)
+    move(111, 0.4)
+    #expect(hovers == [.hover(item: "photo", slot: "0")], "no flicker at the boundary")
+    move(116, 0.5)
+    #expect(hovers.last == .hover(item: "photo", slot: "1"))
+    move(111, 0.6)
+    #expect(hovers.count == 2)
+    var exact = locationsEngine()
+    exact.drag(from: P(60, 60), to: P(111, 60))
+    #expect(exact.board.items[0].slot == 1)
+  }
+
+  @Test func springsOvershootAndStillEnd() {
+    let spring = TimingCurve.spring(response: 0.4, dampingRatio: 0.5)
+    let duration = spring.settlingDuration(default: 0.2)
+    #expect(duration > 0.2 && duration < 10)
+    var peak = 0.0
+    var t = 0.0
+    while t < duration {
+      peak = max(peak, spring.progress(at: t, duration: duration))
+      t += 0.005
+    }
+    #expect(peak > 1.05)
+    #expect(spring.progress(at: duration, duration: duration) == 1)
+    #expect(TimingCurve.easeInOut.progress(at: 0.05, duration: 0.2) < 0.25)
+  }
+}
+
+@Suite("Keyboard operation")
+struct KeyboardTests {
+  @Test func pickUpMoveAndDropWithAnnouncements() {
+    var engine = locationsEngine()
+    var events: [StageEvent] = []
+    for key in [Key.tab, .space, .right, .right, .enter] { events += engine.handle(.key(key), at: 0) }
+    #expect(events.contains(.announce("Focused photo, in location #0.")))
+    #expect(events.contains(.pickup(item: "photo", pointer: nil)))
+    #expect(events.contains(.announce("photo is over location #1.")))
+    #expect(events.contains(.drop(item: "photo", slot: "2")))
+    #expect(events.contains(.status("location #2")))
+    engine.settle()
+    #expect(engine.board.items[0].center == P(260, 60))
+    let edge = engine.handle(.key(.space), at: 1) + engine.handle(.key(.right), at: 1)
+    #expect(edge.last == .announce("No location to the right."))
+  }
+
+  @Test func escapeCancelsAndReturnsHome() {
+    var engine = locationsEngine()
+    var events: [StageEvent] = []
+    for key in [Key.space, .right, .escape] { events += engine.handle(.key(key), at: 0) }
+    #expect(events.contains(.cancel(item: "photo")))
+    engine.settle()
+    #expect(engine.board.items[0].slot == 0)
+    #expect(engine.board.items[0].center == P(60, 60))
+  }
+
+  @Test func keyboardAssignsInShortcuts() {
+    var engine = shortcutsEngine()
+    for key in [Key.tab, .space, .right, .down, .enter] { _ = engine.handle(.key(key), at: 0) }
+    #expect(engine.board.slots.map(\.content) == [nil, "mail", nil])
+    #expect(engine.ghosts.isEmpty)
+  }
+
+  @Test func undoMovesTheItemBack() {
+    var engine = locationsEngine()
+    engine.drag(from: P(60, 60), to: P(150, 60))
+    engine.settle()
+    _ = engine.handle(.key(.undo), at: 1)
+    engine.settle()
+    #expect(engine.board.items[0].slot == 0)
+    #expect(engine.board.items[0].center == P(60, 60))
+    let redo = engine.handle(.key(.redo), at: 2)
+    #expect(redo.contains(.status("location #1")))
+    engine.settle()
+    #expect(engine.board.items[0].center == P(160, 60))
+  }
+}

@@ -1,0 +1,25 @@
+# Convenience targets. The Swift package is the build; these wrap what it cannot express.
+SWIFTC ?= swiftc
+EMBEDDED_LIB := $(shell dirname $$(dirname $$(command -v $(SWIFTC))))/lib/swift/embedded/wasm32-unknown-none-wasm
+WASM_FLAGS := -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo \
+  -parse-as-library -Xfrontend -disable-stack-protector -Osize
+OUT := build/embedded
+
+.PHONY: embedded clean
+
+# Compiles the cores (CoreMath, Stage) with Embedded Swift for wasm32, links them with
+# wasi-libc, and runs embedded/check.mjs under node against the result.
+embedded:
+	@mkdir -p $(OUT)
+	$(SWIFTC) $(WASM_FLAGS) -module-name CoreMath -emit-module -emit-module-path $(OUT)/CoreMath.swiftmodule \
+	  Sources/CoreMath/*.swift -c -o $(OUT)/CoreMath.o
+	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name Stage -emit-module -emit-module-path $(OUT)/Stage.swiftmodule \
+	  Sources/Stage/*.swift -c -o $(OUT)/Stage.o
+	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name StageWasm embedded/StageWasm.swift -c -o $(OUT)/StageWasm.o
+	wasm-ld --no-entry --export=stage_drop_slot --export=stage_center_x_after_release \
+	  $(OUT)/CoreMath.o $(OUT)/Stage.o $(OUT)/StageWasm.o $(EMBEDDED_LIB)/*.a \
+	  -L/usr/lib/wasm32-wasi -lc -o $(OUT)/stage.wasm
+	node embedded/check.mjs $(OUT)/stage.wasm
+
+clean:
+	rm -rf build
