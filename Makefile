@@ -23,3 +23,20 @@ embedded:
 
 clean:
 	rm -rf build
+
+.PHONY: deps build test lint
+deps:
+	scripts/install-deps
+
+build: deps
+	swift build --build-tests
+
+# The README's test command: dependencies, one build, the whole suite in one process,
+# the Embedded Swift check, and the format lint.
+test: build
+	swift test --skip-build
+	$(MAKE) embedded
+	$(MAKE) lint
+
+lint:
+	swift format lint --strict -r Sources Tests embedded Package.swift

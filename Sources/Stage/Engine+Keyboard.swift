@@ -176,7 +176,8 @@ extension Engine {
         reversed ? SlotChange(slot: $0.slot, old: $0.new, new: $0.old) : $0
       }
       apply(reversed ? applied.reversed() : applied, &events)
-      events.append(.announce("\(reversed ? "Undid" : "Redid") \(changes.count == 1 ? "assignment" : "\(changes.count) assignments")."))
+      events.append(
+        .announce("\(reversed ? "Undid" : "Redid") \(changes.count == 1 ? "assignment" : "\(changes.count) assignments")."))
     }
   }
 }

@@ -185,10 +185,13 @@ public struct JSONParser {
       while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
       return i - s
     }
-    guard digits() > 0 else {
+    let intStart = i
+    let intDigits = digits()
+    guard intDigits > 0 else {
       i = start
       throw error("expected a value")
     }
+    if intDigits > 1 && bytes[intStart] == UInt8(ascii: "0") { throw error("leading zeros are not allowed") }
     if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
       i += 1
       guard digits() > 0 else { throw error("expected digits after '.'") }

@@ -107,7 +107,9 @@ public struct Scenario: Sendable {
     }
     if let r = o.optional("restrictToCanvas") { options.restrictToCanvas = try r.bool() }
     if let r = o.optional("reducedMotion") { options.reducedMotion = try r.bool() }
-    if let r = o.optional("axisLock") { options.axisLock = try r.oneOf([("horizontal", Axis.horizontal), ("vertical", .vertical)]) }
+    if let r = o.optional("axisLock") {
+      options.axisLock = try r.oneOf([("horizontal", Axis.horizontal), ("vertical", .vertical)])
+    }
     if let c = o.optional("curve") {
       let name = try c.oneOf([("linear", 0), ("ease-in-out", 1), ("spring", 2)])
       switch name {

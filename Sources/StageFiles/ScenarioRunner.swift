@@ -98,7 +98,8 @@ public struct EventLines: Sendable {
     let ghosts = engine.ghosts.map { g in
       "{\"item\":\(id(engine.board.items[g.item].id)),\"center\":\(point(g.center))}"
     }
-    return "{\"type\":\"frame\",\"t\":\(JSONText.number(t)),\"items\":[\(items.joined(separator: ","))],\"ghosts\":[\(ghosts.joined(separator: ","))]}"
+    return
+      "{\"type\":\"frame\",\"t\":\(JSONText.number(t)),\"items\":[\(items.joined(separator: ","))],\"ghosts\":[\(ghosts.joined(separator: ","))]}"
   }
 
   /// Every item's slot and centre and every slot's content.

@@ -1,7 +1,8 @@
+import StageFiles
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import StageFiles
 
 /// `imagestage`: the command-line tool. Thin: parse arguments, call the adapters and cores,
 /// print. Exit codes: 0 success, 1 failure while running, 2 bad input or usage.

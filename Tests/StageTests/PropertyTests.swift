@@ -10,7 +10,8 @@ struct SpatialIndexTests {
       let big = Int.random(in: 0..<20, using: &rng) == 0
       let w = big ? Double.random(in: 300...900, using: &rng) : Double.random(in: 5...60, using: &rng)
       let h = big ? Double.random(in: 300...900, using: &rng) : Double.random(in: 5...60, using: &rng)
-      return Rect(x: Double.random(in: -200...1000, using: &rng), y: Double.random(in: -200...800, using: &rng), width: w, height: h)
+      return Rect(
+        x: Double.random(in: -200...1000, using: &rng), y: Double.random(in: -200...800, using: &rng), width: w, height: h)
     }
   }
 
@@ -34,7 +35,8 @@ struct SpatialIndexTests {
       }
       #expect(index.nearestCenter(to: p, within: radius, accept: accept) == expected)
 
-      let q = Rect(center: p, size: Size(width: Double.random(in: 1...120, using: &rng), height: Double.random(in: 1...120, using: &rng)))
+      let q = Rect(
+        center: p, size: Size(width: Double.random(in: 1...120, using: &rng), height: Double.random(in: 1...120, using: &rng)))
       var overlapping: [Int] = []
       index.forEachOverlapping(q) { overlapping.append($0) }
       #expect(overlapping.sorted() == frames.indices.filter { frames[$0].intersects(q) })
@@ -59,7 +61,9 @@ struct ModelTests {
       var slots: [Slot] = []
       for s in 0..<slotCount {
         var slot = Slot(
-          id: "s\(s)", frame: Rect(x: Double.random(in: 0...500, using: &rng), y: Double.random(in: 0...500, using: &rng), width: 60, height: 60))
+          id: "s\(s)",
+          frame: Rect(
+            x: Double.random(in: 0...500, using: &rng), y: Double.random(in: 0...500, using: &rng), width: 60, height: 60))
         slot.capacity = Int.random(in: 1...2, using: &rng)
         if Int.random(in: 0..<5, using: &rng) == 0 { slot.accepts = ["b"] }
         slots.append(slot)
@@ -85,12 +89,16 @@ struct ModelTests {
         let p = Point(x: Double.random(in: -50...650, using: &rng), y: Double.random(in: -50...650, using: &rng))
         let input: Input
         switch Int.random(in: 0..<20, using: &rng) {
-        case 0..<5: input = .pointer(.down, id: pointer, at: engine.board.items[Int.random(in: 0..<itemCount, using: &rng)].center)
+        case 0..<5:
+          input = .pointer(.down, id: pointer, at: engine.board.items[Int.random(in: 0..<itemCount, using: &rng)].center)
         case 5..<12: input = .pointer(.move, id: pointer, at: p)
         case 12..<15: input = .pointer(.up, id: pointer, at: p)
         case 15: input = .pointer(.cancel, id: pointer, at: p)
         case 16: input = .key(Key.allCases.randomElement(using: &rng)!)
-        case 17: input = .layout([SlotFrame(slot: Int.random(in: 0..<slotCount, using: &rng), frame: Rect(x: p.x, y: p.y, width: 60, height: 60))], canvas: nil)
+        case 17:
+          input = .layout(
+            [SlotFrame(slot: Int.random(in: 0..<slotCount, using: &rng), frame: Rect(x: p.x, y: p.y, width: 60, height: 60))],
+            canvas: nil)
         case 18: input = .cancelAll
         default: input = .key(.undo)
         }
