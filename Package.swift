@@ -19,6 +19,8 @@ let package = Package(
     .target(name: "StageFiles", dependencies: ["Stage"]),
     // Executables
     .executableTarget(name: "imagestage", dependencies: ["Stage", "StageFiles"]),
+    // Benchmarks (bench/*.sh run them in release mode)
+    .executableTarget(name: "stage-bench", dependencies: ["Stage"]),
     // Tests
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage"]),
