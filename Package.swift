@@ -15,15 +15,22 @@ let package = Package(
     // Cores
     .target(name: "CoreMath", linkerSettings: libm),
     .target(name: "Stage", dependencies: ["CoreMath"], linkerSettings: libm),
+    .target(name: "Panorama", dependencies: ["CoreMath"], linkerSettings: libm),
+    // C libraries from Debian, through thin module maps
+    .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+    .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+    .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
     // Adapters
+    .target(name: "Raster", dependencies: ["Panorama", "StageFiles", "CTurboJPEG", "CSpng"]),
     .target(name: "StageFiles", dependencies: ["Stage"]),
     // Executables
-    .executableTarget(name: "imagestage", dependencies: ["Stage", "StageFiles"]),
+    .executableTarget(name: "imagestage", dependencies: ["Stage", "StageFiles", "Panorama", "Raster"]),
     // Benchmarks (bench/*.sh run them in release mode)
     .executableTarget(name: "stage-bench", dependencies: ["Stage"]),
     // Tests
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage"]),
+    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "Raster", "StageFiles"]),
     .testTarget(name: "StageFilesTests", dependencies: ["StageFiles", "Stage"]),
   ],
   swiftLanguageModes: [.v6]

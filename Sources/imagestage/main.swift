@@ -8,9 +8,18 @@ import StageFiles
 /// print. Exit codes: 0 success, 1 failure while running, 2 bad input or usage.
 let usage = """
   usage: imagestage board run FILE.json [--frames HZ] [--state FILE]
+         imagestage pano info IN
+         imagestage pano render IN -o OUT.png|.jpg [--yaw D] [--pitch D] [--roll D] [--hfov D]
+                [--size WxH] [--projection equirect|cylindrical] [--mode perspective|strip]
+                [--edges clamp|repeat] [--threads N]
+         imagestage pano video IN --motion LOG.csv -o OUT.mp4|DIR|- [--fps N] [--size WxH]
+                [--hfov D] [--mode perspective|strip] [--camera-log FILE] [--raw-motion]
+         imagestage pano sample -o OUT.jpg|.png [--size WxH]
          imagestage help
 
-  board run   run a scenario headless; JSON Lines on stdout (docs/scenario.md)
+  IN is a JPEG or PNG file, or "sample" for the built-in panorama. Angles in degrees:
+  yaw 0 looks at the image's centre column, positive yaw turns right, positive pitch up.
+  See docs/cli.md, docs/scenario.md and docs/motion.md.
   """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -18,6 +27,8 @@ let command = arguments.prefix(2).joined(separator: " ")
 switch command {
 case "board run":
   exit(BoardCommand.run(Array(arguments.dropFirst(2))))
+case _ where arguments.first == "pano" && arguments.count >= 2:
+  exit(PanoCommand.run(arguments[1], Array(arguments.dropFirst(2))))
 default:
   if arguments.first == "help" || arguments.first == "--help" || arguments.isEmpty {
     print(usage)

@@ -1,0 +1,67 @@
+/// An 8-bit RGBA image, rows top to bottom, no padding. Each pixel is one `UInt32` holding
+/// the bytes R, G, B, A in memory order (so `0xAABBGGRR` read as a little-endian integer),
+/// which is what codecs write and what the renderer reads four channels at a time.
+public struct RGBAImage: Sendable, Equatable {
+  public let width: Int
+  public let height: Int
+  public var pixels: [UInt32]
+
+  /// A `width`×`height` image filled with `fill`.
+  public init(width: Int, height: Int, fill: UInt32 = 0xFF00_0000) {
+    precondition(width >= 0 && height >= 0, "image size must not be negative")
+    self.width = width
+    self.height = height
+    self.pixels = [UInt32](repeating: fill, count: width * height)
+  }
+
+  /// Wraps existing pixels; `pixels.count` must be `width * height`.
+  public init(width: Int, height: Int, pixels: [UInt32]) {
+    precondition(pixels.count == width * height, "pixel count does not match the size")
+    self.width = width
+    self.height = height
+    self.pixels = pixels
+  }
+
+  /// Packs channels into a pixel value.
+  @inlinable public static func pack(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) -> UInt32 {
+    UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
+  }
+
+  /// The channels of a pixel value.
+  @inlinable public static func unpack(_ p: UInt32) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+    (
+      UInt8(truncatingIfNeeded: p), UInt8(truncatingIfNeeded: p >> 8), UInt8(truncatingIfNeeded: p >> 16),
+      UInt8(truncatingIfNeeded: p >> 24)
+    )
+  }
+
+  @inlinable public subscript(x: Int, y: Int) -> UInt32 {
+    get { pixels[y * width + x] }
+    set { pixels[y * width + x] = newValue }
+  }
+
+  /// The image turned by an EXIF orientation (1–8), so that it displays upright.
+  public func oriented(exif orientation: Int) -> RGBAImage {
+    guard (2...8).contains(orientation) else { return self }
+    let swaps = orientation >= 5
+    let w = swaps ? height : width, h = swaps ? width : height
+    var out = RGBAImage(width: w, height: h)
+    for y in 0..<h {
+      for x in 0..<w {
+        // Source coordinates of output (x, y) for each EXIF case.
+        let (sx, sy): (Int, Int)
+        switch orientation {
+        case 2: (sx, sy) = (width - 1 - x, y)
+        case 3: (sx, sy) = (width - 1 - x, height - 1 - y)
+        case 4: (sx, sy) = (x, height - 1 - y)
+        case 5: (sx, sy) = (y, x)
+        case 6: (sx, sy) = (y, height - 1 - x)
+        case 7: (sx, sy) = (width - 1 - y, height - 1 - x)
+        default: (sx, sy) = (width - 1 - y, x)
+        }
+        out.pixels[y * w + x] = pixels[sy * width + sx]
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,82 @@
+import CoreMath
+
+/// How a panorama image maps directions to pixels.
+public enum SourceProjection: String, Hashable, Sendable, CaseIterable {
+  /// Longitude linear in x over the full width, latitude linear in y (2:1 for a full sphere).
+  case equirectangular = "equirect"
+  /// Longitude linear in x; y proportional to tan(latitude), as a photo wrapped on a cylinder.
+  case cylindrical
+}
+
+/// Where an image sits inside the full panorama it was cropped from: Google's GPano fields
+/// (`FullPanoWidthPixels`, `CroppedAreaLeftPixels`, …). A full 360°×180° equirectangular
+/// image is its own full panorama.
+public struct PanoramaGeometry: Hashable, Sendable {
+  public var projection: SourceProjection
+  public var fullWidth: Double
+  public var fullHeight: Double
+  public var croppedLeft: Double
+  public var croppedTop: Double
+  public var croppedWidth: Double
+  public var croppedHeight: Double
+
+  /// An uncropped panorama of `width`×`height` pixels.
+  public init(projection: SourceProjection = .equirectangular, width: Int, height: Int) {
+    self.projection = projection
+    fullWidth = Double(width)
+    fullHeight = projection == .equirectangular ? Double(width) / 2 : Double(height)
+    croppedLeft = 0
+    croppedTop = projection == .equirectangular ? (fullHeight - Double(height)) / 2 : 0
+    croppedWidth = Double(width)
+    croppedHeight = Double(height)
+  }
+
+  /// A crop inside a larger panorama, in pixels of the full panorama.
+  public init(
+    projection: SourceProjection, fullWidth: Double, fullHeight: Double, croppedLeft: Double, croppedTop: Double,
+    croppedWidth: Double, croppedHeight: Double
+  ) {
+    self.projection = projection
+    self.fullWidth = fullWidth
+    self.fullHeight = fullHeight
+    self.croppedLeft = croppedLeft
+    self.croppedTop = croppedTop
+    self.croppedWidth = croppedWidth
+    self.croppedHeight = croppedHeight
+  }
+
+  /// Horizontal field of view the image covers, radians (2π for a full panorama).
+  public var horizontalFOV: Double { Elementary.twoPi * croppedWidth / fullWidth }
+
+  /// Vertical field of view, radians.
+  public var verticalFOV: Double {
+    switch projection {
+    case .equirectangular:
+      return Elementary.pi * croppedHeight / fullHeight
+    case .cylindrical:
+      let radius = fullWidth / Elementary.twoPi
+      let top = (fullHeight / 2 - croppedTop) / radius
+      let bottom = (croppedTop + croppedHeight - fullHeight / 2) / radius
+      return Elementary.atan(top) + Elementary.atan(bottom)
+    }
+  }
+
+  /// Whether the image wraps all the way round, so x wraps.
+  public var wraps: Bool { croppedWidth >= fullWidth - 0.5 }
+
+  /// Position in full-panorama pixels (continuous, x not wrapped) of a direction given as
+  /// longitude (radians, 0 at the centre column, positive right) and the direction's
+  /// vertical component over its length (sin latitude) and horizontal length.
+  func fullPosition(longitude: Double, sinLatitude: Double, horizontal: Double) -> (x: Double, y: Double) {
+    let x = (longitude / Elementary.twoPi + 0.5) * fullWidth
+    switch projection {
+    case .equirectangular:
+      let lat = Elementary.atan2(sinLatitude, horizontal)
+      return (x, (0.5 - lat / Elementary.pi) * fullHeight)
+    case .cylindrical:
+      let radius = fullWidth / Elementary.twoPi
+      let t = horizontal > 1e-9 ? sinLatitude / horizontal : (sinLatitude >= 0 ? 1e9 : -1e9)
+      return (x, fullHeight / 2 - t * radius)
+    }
+  }
+}

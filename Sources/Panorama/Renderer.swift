@@ -1,0 +1,412 @@
+import CoreMath
+
+/// Runs bands of rows, possibly in parallel. The core has no threads: the host injects one
+/// (the CLI and app use Dispatch's `concurrentPerform`); `InlineRows` runs them in order.
+public protocol RowExecutor: Sendable {
+  /// Calls `body(i)` for every `i` in `0..<count` and returns when all calls have returned.
+  /// Calls may run concurrently; each writes disjoint rows.
+  func run(_ count: Int, _ body: @Sendable (Int) -> Void)
+}
+
+/// Runs every band on the calling thread, in order.
+public struct InlineRows: RowExecutor {
+  public init() {}
+  public func run(_ count: Int, _ body: @Sendable (Int) -> Void) {
+    for i in 0..<count { body(i) }
+  }
+}
+
+/// A raw pointer handed to bands that write disjoint rows of one buffer.
+@usableFromInline struct SharedPixels: @unchecked Sendable {
+  @usableFromInline let base: UnsafeMutablePointer<UInt32>
+  @usableFromInline let source: UnsafePointer<UInt32>
+}
+
+/// How the strip camera treats a panorama narrower than 360°.
+public enum StripEdges: String, Hashable, Sendable {
+  /// Stop at the image's edges (default).
+  case clamp
+  /// Repeat the image side by side, as the seed's three image views do.
+  case `repeat`
+}
+
+/// Draws views of a panorama on the CPU with bilinear filtering.
+///
+/// Perspective views map each output pixel to a direction and the direction to a source
+/// pixel. That mapping is evaluated exactly on a grid every `gridSpacing` pixels and
+/// interpolated linearly in between, so per-pixel work is a few integer adds and the
+/// bilinear fetch: no trigonometry per pixel. The grid is computed for yaw 0 and cached:
+/// while only yaw changes (a turning user), a frame is a horizontal shift of the cached
+/// grid. Blocks where the mapping bends too much to interpolate (near the poles) are
+/// evaluated per pixel.
+public struct PanoramaRenderer: Sendable {
+  public let source: RGBAImage
+  public let geometry: PanoramaGeometry
+  /// Pixels between exact evaluations of the perspective mapping.
+  public var gridSpacing = 16
+  /// Colour outside a partial panorama.
+  public var background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0)
+
+  struct GridKey: Equatable {
+    var width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, spacing: Int
+  }
+  var gridKey: GridKey?
+  var columns: [Int] = []
+  var rows: [Int] = []
+  /// Source-pixel coordinates at yaw 0 of each grid point, x unwrapped.
+  var gridU: [Double] = []
+  var gridV: [Double] = []
+
+  public init(source: RGBAImage, geometry: PanoramaGeometry) {
+    precondition(source.width > 0 && source.height > 0, "empty panorama")
+    self.source = source
+    self.geometry = geometry
+  }
+
+  var scaleX: Double { Double(source.width) / geometry.croppedWidth }
+  var scaleY: Double { Double(source.height) / geometry.croppedHeight }
+  /// The wrap period in source pixels.
+  var period: Double { geometry.fullWidth * scaleX }
+
+  // MARK: - Perspective
+
+  /// The camera-to-panorama rotation for pitch and roll (yaw is a shift), and the focal
+  /// length in pixels.
+  struct Camera {
+    var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
+    var focal: Double
+    var cx: Double
+    var cy: Double
+
+    init(width: Int, height: Int, pitch: Double, roll: Double, hfov: Double) {
+      let (sr, cr) = Elementary.sinCos(roll)
+      let (sp, cp) = Elementary.sinCos(pitch)
+      // Where the camera's x (right), y (up) and z (forward) axes go, after roll then pitch:
+      // roll turns right → (cr, −sr, 0) and up → (sr, cr, 0); pitch turns y → (0, cp, −sp)
+      // and z → (0, sp, cp). Stored as three columns.
+      m = (cr, -sr * cp, sr * sp, sr, cr * cp, -cr * sp, 0, sp, cp)
+      focal = Double(width) / 2 / Elementary.sin(hfov / 2) * Elementary.cos(hfov / 2)
+      cx = Double(width) / 2
+      cy = Double(height) / 2
+    }
+
+    /// Direction in the panorama frame (x right, y up, z forward at yaw 0) of pixel (px, py).
+    func direction(_ px: Double, _ py: Double) -> Vector3 {
+      let x = (px + 0.5 - cx) / focal, y = (cy - py - 0.5) / focal
+      return Vector3(m.0 * x + m.3 * y + m.6, m.1 * x + m.4 * y + m.7, m.2 * x + m.5 * y + m.8)
+    }
+  }
+
+  /// Source coordinates (x unwrapped) of direction `d` at yaw 0.
+  func sourcePosition(_ d: Vector3) -> (u: Double, v: Double) {
+    let horizontal = (d.x * d.x + d.z * d.z).squareRoot()
+    let p = geometry.fullPosition(longitude: Elementary.atan2(d.x, d.z), sinLatitude: d.y, horizontal: horizontal)
+    return ((p.x - geometry.croppedLeft) * scaleX - 0.5, (p.y - geometry.croppedTop) * scaleY - 0.5)
+  }
+
+  static func gridLines(_ size: Int, _ spacing: Int) -> [Int] {
+    var lines = Array(stride(from: 0, to: max(size - 1, 1), by: spacing))
+    if lines.last != size - 1 && size > 1 { lines.append(size - 1) }
+    if lines.isEmpty { lines = [0] }
+    return lines
+  }
+
+  mutating func prepareGrid(width: Int, height: Int, view: ViewAngles, hfov: Double) {
+    let key = GridKey(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, spacing: gridSpacing)
+    guard key != gridKey else { return }
+    gridKey = key
+    columns = Self.gridLines(width, max(gridSpacing, 2))
+    rows = Self.gridLines(height, max(gridSpacing, 2))
+    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov)
+    gridU = []
+    gridV = []
+    gridU.reserveCapacity(columns.count * rows.count)
+    gridV.reserveCapacity(columns.count * rows.count)
+    for y in rows {
+      for x in columns {
+        let p = sourcePosition(camera.direction(Double(x), Double(y)))
+        gridU.append(p.u)
+        gridV.append(p.v)
+      }
+    }
+  }
+
+  /// Renders a rectilinear view into `output` (its size is the view's size).
+  /// - Parameters:
+  ///   - view: yaw, pitch, roll in radians.
+  ///   - hfov: horizontal field of view in radians, in (0, π).
+  /// - Complexity: O(output pixels); the grid costs O(pixels / spacing²) when pitch, roll,
+  ///   zoom or size changed since the last frame.
+  public mutating func renderPerspective<E: RowExecutor>(
+    view: ViewAngles, hfov: Double, into output: inout RGBAImage, executor: E
+  ) {
+    let width = output.width, height = output.height
+    guard width > 0, height > 0 else { return }
+    let fov = min(max(hfov, 0.01), Elementary.pi - 0.01)
+    prepareGrid(width: width, height: height, view: view, hfov: fov)
+    let shift = view.yaw / Elementary.twoPi * period
+    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov)
+    let context = BlockContext(renderer: self, shift: shift, camera: camera, width: width)
+    let bandCount = rows.count - 1 == 0 ? 1 : rows.count - 1
+    source.pixels.withUnsafeBufferPointer { src in
+      output.pixels.withUnsafeMutableBufferPointer { out in
+        let shared = SharedPixels(base: out.baseAddress!, source: src.baseAddress!)
+        executor.run(bandCount) { band in
+          context.renderBand(band, shared)
+        }
+      }
+    }
+  }
+
+  /// What a band needs, copied out of the renderer so bands share nothing mutable.
+  struct BlockContext: Sendable {
+    let columns: [Int], rows: [Int], gridU: [Double], gridV: [Double]
+    let shift: Double, period: Double, wraps: Bool
+    let srcW: Int, srcH: Int, width: Int
+    let background: UInt32
+    let renderer: PanoramaRenderer
+    let camera: Camera
+
+    init(renderer: PanoramaRenderer, shift: Double, camera: Camera, width: Int) {
+      columns = renderer.columns
+      rows = renderer.rows
+      gridU = renderer.gridU
+      gridV = renderer.gridV
+      self.shift = shift
+      period = renderer.period
+      wraps = renderer.geometry.wraps
+      srcW = renderer.source.width
+      srcH = renderer.source.height
+      self.width = width
+      background = renderer.background
+      self.renderer = renderer
+      self.camera = camera
+    }
+
+    func renderBand(_ band: Int, _ px: SharedPixels) {
+      let nc = columns.count
+      let y0 = rows[band]
+      let y1 = band + 1 < rows.count ? rows[band + 1] : y0
+      let lastBand = band + 1 >= rows.count - 1
+      let yEnd = lastBand ? y1 : y1 - 1
+      for blockX in 0..<max(nc - 1, 1) {
+        let x0 = columns[blockX]
+        let x1 = blockX + 1 < nc ? columns[blockX + 1] : x0
+        let xEnd = blockX + 1 >= nc - 1 ? x1 : x1 - 1
+        let r0 = band * nc, r1 = (band + 1 < rows.count ? band + 1 : band) * nc
+        let c1 = blockX + 1 < nc ? blockX + 1 : blockX
+        var u00 = gridU[r0 + blockX] + shift, u01 = gridU[r0 + c1] + shift
+        var u10 = gridU[r1 + blockX] + shift, u11 = gridU[r1 + c1] + shift
+        let v00 = gridV[r0 + blockX], v01 = gridV[r0 + c1]
+        let v10 = gridV[r1 + blockX], v11 = gridV[r1 + c1]
+        // Unwrap the corners next to the first; a block spanning too much longitude (a pole
+        // is in it) cannot be interpolated.
+        let half = period / 2
+        func near(_ u: Double) -> Double { u - u00 > half ? u - period : (u00 - u > half ? u + period : u) }
+        u01 = near(u01)
+        u10 = near(u10)
+        u11 = near(u11)
+        let lo = min(min(u00, u01), min(u10, u11)), hi = max(max(u00, u01), max(u10, u11))
+        if hi - lo > period / 8 {
+          exactBlock(x0...xEnd, y0...yEnd, px)
+          continue
+        }
+        // Bring the block into [0, period) at its left-most point, so one subtraction wraps.
+        if wraps {
+          let k = (lo / period).rounded(.down) * period
+          u00 -= k
+          u01 -= k
+          u10 -= k
+          u11 -= k
+        }
+        let blockH = Double(max(y1 - y0, 1)), blockW = Double(max(x1 - x0, 1))
+        for y in y0...yEnd {
+          let t = Double(y - y0) / blockH
+          let uL = u00 + (u10 - u00) * t, uR = u01 + (u11 - u01) * t
+          let vL = v00 + (v10 - v00) * t, vR = v01 + (v11 - v01) * t
+          var u = Int(uL * 65536), v = Int(vL * 65536)
+          let du = Int((uR - uL) / blockW * 65536), dv = Int((vR - vL) / blockW * 65536)
+          var out = px.base + (y * width + x0)
+          for _ in x0...xEnd {
+            out.pointee = sample(u, v, px.source)
+            out += 1
+            u &+= du
+            v &+= dv
+          }
+        }
+      }
+    }
+
+    func exactBlock(_ xs: ClosedRange<Int>, _ ys: ClosedRange<Int>, _ px: SharedPixels) {
+      for y in ys {
+        for x in xs {
+          var p = renderer.sourcePosition(camera.direction(Double(x), Double(y)))
+          p.u += shift
+          if wraps {
+            p.u -= (p.u / period).rounded(.down) * period
+          }
+          px.base[y * width + x] = sample(Int(p.u * 65536), Int(p.v * 65536), px.source)
+        }
+      }
+    }
+
+    /// Bilinear fetch at 16.16 fixed-point source coordinates.
+    @inline(__always) func sample(_ u: Int, _ v: Int, _ src: UnsafePointer<UInt32>) -> UInt32 {
+      var xi = u >> 16
+      var yi = v >> 16
+      var fx = UInt32(truncatingIfNeeded: (u >> 8) & 255)
+      var fy = UInt32(truncatingIfNeeded: (v >> 8) & 255)
+      var xn: Int
+      if wraps {
+        if xi >= srcW { xi -= srcW } else if xi < 0 { xi += srcW }
+        xn = xi + 1 == srcW ? 0 : xi + 1
+      } else {
+        if xi < -1 || xi >= srcW { return background }
+        if xi < 0 {
+          xi = 0
+          fx = 0
+        }
+        xn = xi + 1 < srcW ? xi + 1 : xi
+      }
+      if yi < 0 {
+        if yi < -1 && !wrapsVertically { return background }
+        yi = 0
+        fy = 0
+      }
+      var yn = yi + 1
+      if yn >= srcH {
+        if yi >= srcH && !wrapsVertically { return background }
+        yi = srcH - 1
+        yn = yi
+        fy = 0
+      }
+      if xn < 0 { xn = 0 }
+      let row0 = src + yi * srcW, row1 = src + yn * srcW
+      let top = lerp(row0[xi], row0[xn], fx)
+      let bottom = lerp(row1[xi], row1[xn], fx)
+      return lerp(top, bottom, fy)
+    }
+
+    /// Full-sphere panoramas clamp at the poles instead of showing background.
+    var wrapsVertically: Bool { wraps }
+  }
+
+  // MARK: - Strip
+
+  /// Renders the seed's strip camera: the image fitted to the view's height, moved sideways
+  /// by `yaw / fieldOfView × strip width`, wrapping for 360° images and clamped or repeated
+  /// for partial ones.
+  public func renderStrip<E: RowExecutor>(
+    yaw: Double, edges: StripEdges = .clamp, into output: inout RGBAImage, executor: E
+  ) {
+    let width = output.width, height = output.height
+    guard width > 0, height > 0 else { return }
+    let strip = StripCamera(
+      imageWidth: source.width, imageHeight: source.height, viewWidth: width, viewHeight: height,
+      fieldOfView: geometry.horizontalFOV)
+    let repeats = geometry.wraps || edges == .repeat
+    let offset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
+    let scale = Double(source.height) / Double(height)
+    let srcW = source.width, srcH = source.height
+    // Per-column and per-row source coordinates (16.16): the strip is separable.
+    var us = [Int](repeating: 0, count: width)
+    for x in 0..<width {
+      var u = (Double(x) + 0.5 - Double(width) / 2 + strip.stripWidth / 2 + offset) * scale - 0.5
+      if repeats { u -= (u / Double(srcW)).rounded(.down) * Double(srcW) }
+      us[x] = Int(u * 65536)
+    }
+    var vs = [Int](repeating: 0, count: height)
+    for y in 0..<height { vs[y] = Int(((Double(y) + 0.5) * scale - 0.5) * 65536) }
+    let context = BlockContext(
+      renderer: self, shift: 0,
+      camera: Camera(width: width, height: height, pitch: 0, roll: 0, hfov: 1), width: width)
+    let stripContext = StripContext(block: context, us: us, vs: vs, repeats: repeats, srcW: srcW, srcH: srcH)
+    let bands = (height + 15) / 16
+    source.pixels.withUnsafeBufferPointer { src in
+      output.pixels.withUnsafeMutableBufferPointer { out in
+        let shared = SharedPixels(base: out.baseAddress!, source: src.baseAddress!)
+        executor.run(bands) { band in stripContext.render(band, shared) }
+      }
+    }
+  }
+
+  struct StripContext: Sendable {
+    let block: BlockContext
+    let us: [Int], vs: [Int]
+    let repeats: Bool
+    let srcW: Int, srcH: Int
+
+    func render(_ band: Int, _ px: SharedPixels) {
+      let width = us.count
+      for y in (band * 16)..<min(band * 16 + 16, vs.count) {
+        let v = vs[y]
+        for x in 0..<width {
+          let u = us[x]
+          if !repeats && (u < -65536 || (u >> 16) >= srcW) {
+            px.base[y * width + x] = block.background
+          } else {
+            px.base[y * width + x] = block.sampleStrip(u, v, px.source, repeats: repeats)
+          }
+        }
+      }
+    }
+  }
+}
+
+extension PanoramaRenderer.BlockContext {
+  @inline(__always) func sampleStrip(_ u: Int, _ v: Int, _ src: UnsafePointer<UInt32>, repeats: Bool) -> UInt32 {
+    var xi = u >> 16
+    var fx = UInt32(truncatingIfNeeded: (u >> 8) & 255)
+    if xi < 0 {
+      xi = repeats ? srcW - 1 : 0
+      if !repeats { fx = 0 }
+    }
+    let xn = xi + 1 < srcW ? xi + 1 : (repeats ? 0 : xi)
+    var yi = v >> 16
+    var fy = UInt32(truncatingIfNeeded: (v >> 8) & 255)
+    if yi < 0 {
+      yi = 0
+      fy = 0
+    }
+    var yn = yi + 1
+    if yn >= srcH {
+      yi = min(yi, srcH - 1)
+      yn = yi
+      fy = 0
+    }
+    let row0 = src + yi * srcW, row1 = src + yn * srcW
+    return lerp(lerp(row0[xi], row0[xn], fx), lerp(row1[xi], row1[xn], fx), fy)
+  }
+}
+
+/// Blends two RGBA pixels: `a` at f = 0, `b` at f = 256, two channels per multiply.
+@inline(__always) func lerp(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
+  let g = 256 &- f
+  let rb = (((a & 0x00FF_00FF) &* g &+ (b & 0x00FF_00FF) &* f) >> 8) & 0x00FF_00FF
+  let ga = (((a >> 8) & 0x00FF_00FF) &* g &+ ((b >> 8) & 0x00FF_00FF) &* f) & 0xFF00_FF00
+  return rb | ga
+}
+
+/// The seed's strip arithmetic (PanViewer): the image fitted to the view height; the strip
+/// moves by `yaw / fieldOfView` of its width.
+public struct StripCamera: Hashable, Sendable {
+  /// Width of the fitted image, in view pixels (`image.width × view.height / image.height`).
+  public var stripWidth: Double
+  public var viewWidth: Double
+  public var fieldOfView: Double
+
+  public init(imageWidth: Int, imageHeight: Int, viewWidth: Int, viewHeight: Int, fieldOfView: Double) {
+    stripWidth = Double(imageWidth) * Double(viewHeight) / Double(imageHeight)
+    self.viewWidth = Double(viewWidth)
+    self.fieldOfView = fieldOfView
+  }
+
+  /// How far the strip has moved, in view pixels, for `yaw` radians: `yaw / fov × width`,
+  /// clamped so a partial image never leaves a blank edge when `edges` is `.clamp`.
+  public func offset(yaw: Double, edges: StripEdges) -> Double {
+    let raw = yaw / fieldOfView * stripWidth
+    guard edges == .clamp else { return raw }
+    let limit = max(0, (stripWidth - viewWidth) / 2)
+    return min(max(raw, -limit), limit)
+  }
+}

@@ -1,0 +1,223 @@
+import CSpng
+import CTurboJPEG
+import Panorama
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Why an image could not be read or written. `message` carries the codec's own words,
+/// copied when the call failed.
+public struct RasterError: Error, Equatable, Sendable, CustomStringConvertible {
+  public enum Kind: Equatable, Sendable {
+    case unknownFormat
+    case tooLarge
+    case empty
+    case corrupt
+    case encode
+  }
+  public var kind: Kind
+  public var message: String
+
+  public init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+/// Limits checked against the header before anything is allocated.
+public struct ImageLimits: Hashable, Sendable {
+  /// Largest width or height.
+  public var maxDimension: Int
+  /// Largest width × height.
+  public var maxPixels: Int
+
+  /// 32 768 px a side, 160 M pixels (a 16384×8192 panorama fits; 640 MB decoded).
+  public init(maxDimension: Int = 32_768, maxPixels: Int = 160_000_000) {
+    self.maxDimension = maxDimension
+    self.maxPixels = maxPixels
+  }
+
+  func check(width: Int, height: Int) throws(RasterError) {
+    guard width > 0, height > 0 else { throw RasterError(.empty, "the image is empty (\(width)×\(height))") }
+    guard width <= maxDimension, height <= maxDimension, width * height <= maxPixels else {
+      throw RasterError(
+        .tooLarge,
+        "the image is \(width)×\(height), over the limit of \(maxDimension) px a side and \(maxPixels / 1_000_000) M pixels")
+    }
+  }
+}
+
+/// A decoded image with what its file said about itself.
+public struct DecodedImage: Sendable {
+  public enum Format: String, Sendable { case jpeg, png }
+  public var image: RGBAImage
+  public var format: Format
+  /// The EXIF orientation that was applied (1 = none).
+  public var orientation: Int
+  /// Google Photo Sphere XMP fields, if present.
+  public var gpano: GPano?
+}
+
+/// Image files in and out: JPEG through TurboJPEG, PNG through libspng.
+public enum Raster {
+  /// Decodes a JPEG or PNG (detected from its first bytes), applying the EXIF orientation.
+  public static func decode(_ bytes: [UInt8], limits: ImageLimits = ImageLimits()) throws(RasterError) -> DecodedImage {
+    if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF {
+      return try decodeJPEG(bytes, limits: limits)
+    }
+    if bytes.count >= 8 && bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+      return try decodePNG(bytes, limits: limits)
+    }
+    throw RasterError(.unknownFormat, bytes.isEmpty ? "the file is empty" : "not a JPEG or PNG file")
+  }
+
+  // MARK: JPEG
+
+  final class TurboJPEG {
+    let handle: tjhandle
+    init(compress: Bool) throws(RasterError) {
+      guard let h = compress ? tjInitCompress() : tjInitDecompress() else {
+        throw RasterError(.corrupt, "TurboJPEG: cannot initialise: \(String(cString: tjGetErrorStr2(nil)))")
+      }
+      handle = h
+    }
+    deinit { tjDestroy(handle) }
+
+    /// Throws with TurboJPEG's own message when `status` is a failure.
+    func check(_ status: Int32, _ what: String, kind: RasterError.Kind = .corrupt) throws(RasterError) {
+      guard status != 0 else { return }
+      throw RasterError(kind, "\(what): \(String(cString: tjGetErrorStr2(handle)))")
+    }
+  }
+
+  static func decodeJPEG(_ bytes: [UInt8], limits: ImageLimits) throws(RasterError) -> DecodedImage {
+    let tj = try TurboJPEG(compress: false)
+    var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+    let header = bytes.withUnsafeBufferPointer {
+      tjDecompressHeader3(tj.handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
+    }
+    try tj.check(header, "invalid JPEG header")
+    try limits.check(width: Int(width), height: Int(height))
+    var image = RGBAImage(width: Int(width), height: Int(height))
+    // Stop on warnings too: a truncated file is an error, not a grey-bottomed picture.
+    let status = bytes.withUnsafeBufferPointer { src in
+      image.pixels.withUnsafeMutableBytes { dst in
+        tjDecompress2(
+          tj.handle, src.baseAddress, UInt(src.count), dst.baseAddress!.assumingMemoryBound(to: UInt8.self),
+          width, 0, height, Int32(TJPF_RGBA.rawValue), TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
+      }
+    }
+    try tj.check(status, "corrupt JPEG data")
+    let metadata = JPEGMetadata(bytes)
+    return DecodedImage(
+      image: image.oriented(exif: metadata.orientation), format: .jpeg, orientation: metadata.orientation,
+      gpano: metadata.xmp.flatMap(GPano.init(xmp:)))
+  }
+
+  /// Encodes RGBA pixels as a baseline JPEG (4:2:0, `quality` 1–100).
+  public static func encodeJPEG(_ image: RGBAImage, quality: Int = 90) throws(RasterError) -> [UInt8] {
+    let tj = try TurboJPEG(compress: true)
+    var buffer: UnsafeMutablePointer<UInt8>?
+    var size: UInt = 0
+    let status = image.pixels.withUnsafeBytes { src in
+      tjCompress2(
+        tj.handle, src.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(image.width), 0, Int32(image.height),
+        Int32(TJPF_RGBA.rawValue), &buffer, &size, Int32(TJSAMP_420.rawValue), Int32(min(max(quality, 1), 100)), 0)
+    }
+    defer { if let buffer { tjFree(buffer) } }
+    try tj.check(status, "cannot encode JPEG", kind: .encode)
+    guard let buffer else { throw RasterError(.encode, "cannot encode JPEG: no output") }
+    return Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+  }
+
+  // MARK: PNG
+
+  final class SpngContext {
+    let ctx: OpaquePointer
+    init(encoder: Bool) throws(RasterError) {
+      guard let c = spng_ctx_new(encoder ? Int32(SPNG_CTX_ENCODER.rawValue) : 0) else {
+        throw RasterError(.corrupt, "libspng: cannot create a context")
+      }
+      ctx = c
+    }
+    deinit { spng_ctx_free(ctx) }
+
+    func check(_ status: Int32, _ what: String, kind: RasterError.Kind = .corrupt) throws(RasterError) {
+      guard status != 0 else { return }
+      throw RasterError(kind, "\(what): \(String(cString: spng_strerror(status)))")
+    }
+  }
+
+  static func decodePNG(_ bytes: [UInt8], limits: ImageLimits) throws(RasterError) -> DecodedImage {
+    let png = try SpngContext(encoder: false)
+    try png.check(spng_set_image_limits(png.ctx, UInt32(limits.maxDimension), UInt32(limits.maxDimension)), "PNG limits")
+    // Ancillary chunks (text, ICC…) may not make us allocate more than this.
+    try png.check(spng_set_chunk_limits(png.ctx, 16 << 20, 64 << 20), "PNG limits")
+    // The C context keeps a pointer into the buffer, so all of decoding runs inside this closure.
+    let result = bytes.withUnsafeBytes { raw in
+      Result { () throws(RasterError) -> DecodedImage in
+        try png.check(spng_set_png_buffer(png.ctx, raw.baseAddress, raw.count), "invalid PNG")
+        var ihdr = spng_ihdr()
+        try png.check(spng_get_ihdr(png.ctx, &ihdr), "invalid PNG header")
+        try limits.check(width: Int(ihdr.width), height: Int(ihdr.height))
+        var size = 0
+        try png.check(spng_decoded_image_size(png.ctx, Int32(SPNG_FMT_RGBA8.rawValue), &size), "invalid PNG")
+        guard size == Int(ihdr.width) * Int(ihdr.height) * 4 else { throw RasterError(.corrupt, "invalid PNG: unexpected size") }
+        var image = RGBAImage(width: Int(ihdr.width), height: Int(ihdr.height))
+        let status = image.pixels.withUnsafeMutableBytes {
+          spng_decode_image(png.ctx, $0.baseAddress, size, Int32(SPNG_FMT_RGBA8.rawValue), Int32(SPNG_DECODE_TRNS.rawValue))
+        }
+        try png.check(status, "corrupt PNG data")
+        return DecodedImage(image: image, format: .png, orientation: 1, gpano: pngXMP(png).flatMap(GPano.init(xmp:)))
+      }
+    }
+    return try result.get()
+  }
+
+  static func pngXMP(_ png: SpngContext) -> String? {
+    var count: UInt32 = 0
+    guard spng_get_text(png.ctx, nil, &count) == 0, count > 0, count < 1000 else { return nil }
+    var texts = [spng_text](repeating: spng_text(), count: Int(count))
+    guard spng_get_text(png.ctx, &texts, &count) == 0 else { return nil }
+    for var t in texts {
+      let keyword = withUnsafeBytes(of: &t.keyword) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if keyword == "XML:com.adobe.xmp", let text = t.text {
+        return String(decoding: UnsafeRawBufferPointer(start: text, count: t.length), as: UTF8.self)
+      }
+    }
+    return nil
+  }
+
+  /// Encodes RGBA pixels as PNG. `compression` 0–9 trades size for speed (zlib levels).
+  public static func encodePNG(_ image: RGBAImage, compression: Int = 6) throws(RasterError) -> [UInt8] {
+    let png = try SpngContext(encoder: true)
+    try png.check(spng_set_option(png.ctx, SPNG_ENCODE_TO_BUFFER, 1), "PNG encoder", kind: .encode)
+    try png.check(spng_set_option(png.ctx, SPNG_IMG_COMPRESSION_LEVEL, Int32(compression)), "PNG encoder", kind: .encode)
+    var ihdr = spng_ihdr(
+      width: UInt32(image.width), height: UInt32(image.height), bit_depth: 8,
+      color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue), compression_method: 0, filter_method: 0, interlace_method: 0)
+    try png.check(spng_set_ihdr(png.ctx, &ihdr), "PNG encoder", kind: .encode)
+    let status = image.pixels.withUnsafeBytes {
+      spng_encode_image(png.ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+    }
+    try png.check(status, "cannot encode PNG", kind: .encode)
+    var length = 0
+    var error: Int32 = 0
+    guard let buffer = spng_get_png_buffer(png.ctx, &length, &error) else {
+      throw RasterError(.encode, "cannot encode PNG: \(String(cString: spng_strerror(error)))")
+    }
+    defer { free(buffer) }
+    return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+  }
+
+  /// Encodes by the file name's extension (`.png`, `.jpg`, `.jpeg`).
+  public static func encode(_ image: RGBAImage, forPath path: String) throws(RasterError) -> [UInt8] {
+    let lower = path.lowercased()
+    if lower.hasSuffix(".png") { return try encodePNG(image) }
+    if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { return try encodeJPEG(image) }
+    throw RasterError(.unknownFormat, "\(path): unknown image extension; use .png, .jpg or .jpeg")
+  }
+}

@@ -1,0 +1,77 @@
+import Dispatch
+import Panorama
+import StageFiles
+
+/// Runs the renderer's row bands on `threads` threads through Dispatch.
+public struct ThreadedRows: RowExecutor {
+  public let threads: Int
+
+  public init(threads: Int) { self.threads = max(1, threads) }
+
+  public func run(_ count: Int, _ body: @Sendable (Int) -> Void) {
+    guard threads > 1, count > 1 else {
+      for i in 0..<count { body(i) }
+      return
+    }
+    // Interleaved bands balance the load when one part of the view costs more (the poles).
+    let workers = min(threads, count)
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      var band = worker
+      while band < count {
+        body(band)
+        band += workers
+      }
+    }
+  }
+}
+
+/// A panorama loaded from a file (or the built-in sample) with its geometry.
+public struct LoadedPanorama: Sendable {
+  public var image: RGBAImage
+  public var geometry: PanoramaGeometry
+  public var format: String
+  public var gpano: GPano?
+  public var orientation: Int
+
+  /// Reads `path` ("sample" for the built-in panorama), with `projection` unless the file's
+  /// GPano fields say otherwise.
+  public static func load(
+    _ path: String, projection: SourceProjection? = nil, limits: ImageLimits = ImageLimits()
+  ) throws(PanoramaLoadError) -> LoadedPanorama {
+    if path == "sample" {
+      let image = SamplePanorama.make(width: 4096)
+      return LoadedPanorama(
+        image: image, geometry: PanoramaGeometry(width: image.width, height: image.height), format: "sample", gpano: nil,
+        orientation: 1)
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try FileIO.read(path, limit: 1 << 30)
+    } catch {
+      throw PanoramaLoadError(message: error.description)
+    }
+    let decoded: DecodedImage
+    do {
+      decoded = try Raster.decode(bytes, limits: limits)
+    } catch {
+      throw PanoramaLoadError(message: "\(path): \(error.message)")
+    }
+    let projectionFromFile: SourceProjection? =
+      decoded.gpano?.projectionType.flatMap {
+        $0 == "cylindrical" ? .cylindrical : ($0 == "equirectangular" ? .equirectangular : nil)
+      }
+    let chosen = projection ?? projectionFromFile ?? .equirectangular
+    let geometry =
+      decoded.gpano?.geometry(width: decoded.image.width, height: decoded.image.height, projection: chosen)
+      ?? PanoramaGeometry(projection: chosen, width: decoded.image.width, height: decoded.image.height)
+    return LoadedPanorama(
+      image: decoded.image, geometry: geometry, format: decoded.format.rawValue, gpano: decoded.gpano,
+      orientation: decoded.orientation)
+  }
+}
+
+/// Why a panorama could not be loaded, with the path.
+public struct PanoramaLoadError: Error, Sendable, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
+}

@@ -1,0 +1,119 @@
+import Panorama
+
+/// Google's Photo Sphere XMP fields (namespace `GPano`), which tell a partial panorama where
+/// it sits in the full sphere.
+public struct GPano: Hashable, Sendable {
+  public var projectionType: String?
+  public var fullPanoWidth: Int?
+  public var fullPanoHeight: Int?
+  public var croppedLeft: Int?
+  public var croppedTop: Int?
+  public var croppedWidth: Int?
+  public var croppedHeight: Int?
+
+  /// Reads the fields from an XMP packet, as attributes (`GPano:X="1"`) or elements
+  /// (`<GPano:X>1</GPano:X>`). `nil` when none is there.
+  public init?(xmp: String) {
+    func field(_ name: String) -> String? {
+      let text = xmp
+      if let r = text.range(of: "GPano:\(name)=\"") {
+        let rest = text[r.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+      }
+      if let r = text.range(of: "<GPano:\(name)>") {
+        let rest = text[r.upperBound...]
+        return rest.firstIndex(of: "<").map { String(rest[..<$0]) }
+      }
+      return nil
+    }
+    func int(_ name: String) -> Int? { field(name).flatMap { Int($0.trimmingSpaces) } }
+    projectionType = field("ProjectionType")
+    fullPanoWidth = int("FullPanoWidthPixels")
+    fullPanoHeight = int("FullPanoHeightPixels")
+    croppedLeft = int("CroppedAreaLeftPixels")
+    croppedTop = int("CroppedAreaTopPixels")
+    croppedWidth = int("CroppedAreaImageWidthPixels")
+    croppedHeight = int("CroppedAreaImageHeightPixels")
+    if projectionType == nil && fullPanoWidth == nil && croppedWidth == nil { return nil }
+  }
+
+  /// The panorama geometry of an image of `width`×`height` carrying these fields; plain
+  /// full-panorama geometry for fields that are missing or inconsistent.
+  public func geometry(width: Int, height: Int, projection: SourceProjection = .equirectangular) -> PanoramaGeometry {
+    guard let fw = fullPanoWidth, fw > 0 else { return PanoramaGeometry(projection: projection, width: width, height: height) }
+    let cw = croppedWidth ?? width, ch = croppedHeight ?? height
+    let fh = fullPanoHeight ?? fw / 2
+    guard cw > 0, ch > 0, cw <= fw, ch <= fh else {
+      return PanoramaGeometry(projection: projection, width: width, height: height)
+    }
+    return PanoramaGeometry(
+      projection: projection, fullWidth: Double(fw), fullHeight: Double(fh), croppedLeft: Double(croppedLeft ?? (fw - cw) / 2),
+      croppedTop: Double(croppedTop ?? (fh - ch) / 2), croppedWidth: Double(cw), croppedHeight: Double(ch))
+  }
+}
+
+extension String {
+  var trimmingSpaces: String {
+    var s = Substring(self)
+    while s.first == " " || s.first == "\n" { s = s.dropFirst() }
+    while s.last == " " || s.last == "\n" { s = s.dropLast() }
+    return String(s)
+  }
+
+  func range(of needle: String) -> Range<String.Index>? {
+    guard !needle.isEmpty else { return nil }
+    var i = startIndex
+    while i < endIndex {
+      if self[i...].hasPrefix(needle) { return i..<index(i, offsetBy: needle.count) }
+      i = index(after: i)
+    }
+    return nil
+  }
+}
+
+/// The bits of a JPEG's APP1 segments we use: EXIF orientation and the XMP packet.
+struct JPEGMetadata {
+  var orientation = 1
+  var xmp: String?
+
+  init(_ bytes: [UInt8]) {
+    var i = 2
+    // Walk the marker segments up to the start of scan; every length is bounds-checked.
+    while i + 4 <= bytes.count, bytes[i] == 0xFF {
+      let marker = bytes[i + 1]
+      if marker == 0xDA || marker == 0xD9 { break }
+      let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+      guard length >= 2, i + 2 + length <= bytes.count else { break }
+      let body = Array(bytes[(i + 4)..<(i + 2 + length)])
+      if marker == 0xE1 {
+        if body.starts(with: Array("Exif\0\0".utf8)) {
+          orientation = Self.exifOrientation(Array(body.dropFirst(6))) ?? 1
+        } else if body.starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) {
+          xmp = String(decoding: body.dropFirst(29), as: UTF8.self)
+        }
+      }
+      i += 2 + length
+    }
+  }
+
+  /// Tag 0x0112 of IFD0 in a TIFF block, either byte order.
+  static func exifOrientation(_ tiff: [UInt8]) -> Int? {
+    guard tiff.count >= 8 else { return nil }
+    let little = tiff[0] == 0x49
+    func u16(_ o: Int) -> Int? {
+      guard o + 2 <= tiff.count else { return nil }
+      return little ? Int(tiff[o]) | Int(tiff[o + 1]) << 8 : Int(tiff[o]) << 8 | Int(tiff[o + 1])
+    }
+    func u32(_ o: Int) -> Int? {
+      guard let a = u16(o), let b = u16(o + 2) else { return nil }
+      return little ? a | b << 16 : a << 16 | b
+    }
+    guard let ifd = u32(4), let count = u16(ifd), count < 1000 else { return nil }
+    for e in 0..<count {
+      let entry = ifd + 2 + e * 12
+      guard let tag = u16(entry) else { return nil }
+      if tag == 0x0112, let value = u16(entry + 8), (1...8).contains(value) { return value }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,312 @@
+import CoreMath
+import Panorama
+import Raster
+import StageFiles
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `imagestage pano info|render|video|sample` (docs/cli.md).
+enum PanoCommand {
+  struct Failure: Error {
+    var message: String
+    var code: Int32 = 2
+  }
+
+  static func run(_ sub: String, _ args: [String]) -> Int32 {
+    do {
+      switch sub {
+      case "info": try info(args)
+      case "render": try render(args)
+      case "video": try video(args)
+      case "sample": try sample(args)
+      default: throw Failure(message: "unknown pano command \"\(sub)\"; expected info, render, video or sample")
+      }
+      return 0
+    } catch let failure as Failure {
+      Console.flush()
+      Console.error(failure.message)
+      return failure.code
+    } catch {
+      Console.flush()
+      Console.error("\(error)")
+      return 2
+    }
+  }
+
+  static let cameraOptions = ["yaw", "pitch", "roll", "hfov", "size", "projection", "mode", "edges", "threads", "output"]
+
+  static func parse(_ args: [String], valued: [String], switches: [String] = []) throws -> Arguments {
+    do {
+      return try Arguments(args, valued: valued, switches: switches, aliases: ["o": "output"])
+    } catch {
+      throw Failure(message: error.description)
+    }
+  }
+
+  static func input(_ parsed: Arguments, projection: SourceProjection?) throws -> LoadedPanorama {
+    guard parsed.positional.count == 1 else { throw Failure(message: "expected one input image (or \"sample\")") }
+    do {
+      return try LoadedPanorama.load(parsed.positional[0], projection: projection)
+    } catch {
+      throw Failure(message: error.message)
+    }
+  }
+
+  static func projection(_ parsed: Arguments) throws -> SourceProjection? {
+    guard let name = parsed.value("projection") else { return nil }
+    guard let p = SourceProjection(rawValue: name) else {
+      throw Failure(message: "--projection: \"\(name)\" is not equirect or cylindrical")
+    }
+    return p
+  }
+
+  // MARK: info
+
+  static func info(_ args: [String]) throws {
+    let parsed = try parse(args, valued: ["projection"])
+    let pano = try input(parsed, projection: try projection(parsed))
+    let g = pano.geometry
+    var fields = [
+      "\"width\":\(pano.image.width)", "\"height\":\(pano.image.height)", "\"format\":\"\(pano.format)\"",
+      "\"projection\":\"\(g.projection.rawValue)\"",
+      "\"hfov\":\(JSONText.number(Angle(radians: g.horizontalFOV).degrees))",
+      "\"vfov\":\(JSONText.number(Angle(radians: g.verticalFOV).degrees))", "\"wraps\":\(g.wraps)",
+      "\"exifOrientation\":\(pano.orientation)",
+    ]
+    if let gp = pano.gpano {
+      func n(_ v: Int?) -> String { v.map(String.init) ?? "null" }
+      fields.append(
+        "\"gpano\":{\"ProjectionType\":\(gp.projectionType.map(JSONText.quoted) ?? "null"),\"FullPanoWidthPixels\":\(n(gp.fullPanoWidth)),\"FullPanoHeightPixels\":\(n(gp.fullPanoHeight)),\"CroppedAreaLeftPixels\":\(n(gp.croppedLeft)),\"CroppedAreaTopPixels\":\(n(gp.croppedTop)),\"CroppedAreaImageWidthPixels\":\(n(gp.croppedWidth)),\"CroppedAreaImageHeightPixels\":\(n(gp.croppedHeight))}"
+      )
+    } else {
+      fields.append("\"gpano\":null")
+    }
+    Console.line("{" + fields.joined(separator: ",") + "}")
+    Console.flush()
+  }
+
+  // MARK: render
+
+  struct Camera {
+    var view: ViewAngles
+    var hfov: Double
+    var width: Int
+    var height: Int
+    var strip: Bool
+    var edges: StripEdges
+    var threads: Int
+  }
+
+  static func camera(_ parsed: Arguments) throws -> Camera {
+    do {
+      let yaw = try parsed.number("yaw", in: -1e6...1e6) ?? 0
+      let pitch = try parsed.number("pitch", in: -90...90) ?? 0
+      let roll = try parsed.number("roll", in: -360...360) ?? 0
+      let hfov = try parsed.number("hfov", in: 1...179) ?? 90
+      let size = try parsed.size("size") ?? (1280, 720)
+      let threads = Int(try parsed.number("threads", in: 1...64) ?? 2)
+      let mode = parsed.value("mode") ?? "perspective"
+      guard mode == "perspective" || mode == "strip" else {
+        throw Failure(message: "--mode: \"\(mode)\" is not perspective or strip")
+      }
+      let edgesName = parsed.value("edges") ?? "clamp"
+      guard let edges = StripEdges(rawValue: edgesName) else {
+        throw Failure(message: "--edges: \"\(edgesName)\" is not clamp or repeat")
+      }
+      return Camera(
+        view: ViewAngles(
+          yaw: Angle(degrees: yaw).radians, pitch: Angle(degrees: pitch).radians, roll: Angle(degrees: roll).radians),
+        hfov: Angle(degrees: hfov).radians, width: size.width, height: size.height, strip: mode == "strip", edges: edges,
+        threads: threads)
+    } catch let error as Arguments.Error {
+      throw Failure(message: error.description)
+    }
+  }
+
+  static func draw(_ renderer: inout PanoramaRenderer, _ camera: Camera, view: ViewAngles, into frame: inout RGBAImage) {
+    let executor = ThreadedRows(threads: camera.threads)
+    if camera.strip {
+      renderer.renderStrip(yaw: view.yaw, edges: camera.edges, into: &frame, executor: executor)
+    } else {
+      renderer.renderPerspective(view: view, hfov: camera.hfov, into: &frame, executor: executor)
+    }
+  }
+
+  static func write(_ image: RGBAImage, to path: String) throws {
+    do {
+      let bytes = try Raster.encode(image, forPath: path)
+      try FileIO.writeAtomically(bytes, to: path)
+    } catch let error as RasterError {
+      throw Failure(message: error.message)
+    } catch let error as FileError {
+      throw Failure(message: error.description, code: 1)
+    }
+  }
+
+  static func render(_ args: [String]) throws {
+    let parsed = try parse(args, valued: cameraOptions)
+    guard let output = parsed.value("output") else { throw Failure(message: "pano render needs -o OUT.png|.jpg") }
+    let camera = try camera(parsed)
+    let pano = try input(parsed, projection: try projection(parsed))
+    var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+    var frame = RGBAImage(width: camera.width, height: camera.height)
+    draw(&renderer, camera, view: camera.view, into: &frame)
+    try write(frame, to: output)
+  }
+
+  // MARK: sample
+
+  static func sample(_ args: [String]) throws {
+    let parsed = try parse(args, valued: ["size", "output"])
+    guard let output = parsed.value("output") else { throw Failure(message: "pano sample needs -o OUT.jpg|.png") }
+    let size: (width: Int, height: Int)
+    do { size = try parsed.size("size") ?? (4096, 2048) } catch { throw Failure(message: error.description) }
+    guard size.width == size.height * 2 else {
+      throw Failure(message: "--size: the sample is equirectangular, 2:1 (e.g. 4096x2048)")
+    }
+    try write(SamplePanorama.make(width: size.width), to: output)
+  }
+
+  // MARK: video
+
+  static func video(_ args: [String]) throws {
+    let parsed = try parse(args, valued: cameraOptions + ["motion", "fps", "camera-log"], switches: ["raw-motion"])
+    guard let output = parsed.value("output") else { throw Failure(message: "pano video needs -o OUT.mp4|DIR|-") }
+    guard let motionPath = parsed.value("motion") else { throw Failure(message: "pano video needs --motion LOG.csv") }
+    let camera = try camera(parsed)
+    let fps: Double
+    do { fps = try parsed.number("fps", in: 1...240) ?? 30 } catch { throw Failure(message: error.description) }
+    let log: MotionLog
+    do {
+      log = try MotionLog.parse(try FileIO.read(motionPath))
+    } catch let error as MotionLog.ParseError {
+      throw Failure(message: "\(motionPath): \(error)")
+    } catch let error as FileError {
+      throw Failure(message: error.description)
+    }
+    let pano = try input(parsed, projection: try projection(parsed))
+    var sink = try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps)
+    var cameraLog: [UInt8] = []
+
+    var tracker = MotionTracker(smoothing: !parsed.flag("raw-motion"))
+    var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+    var frame = RGBAImage(width: camera.width, height: camera.height)
+    let duration = log.samples.map(\.t).max() ?? 0
+    let frameCount = max(1, Int((duration * fps).rounded(.down)) + 1)
+    var next = 0
+    let progress = Progress(total: frameCount)
+    for f in 0..<frameCount {
+      let t = Double(f) / fps
+      while next < log.samples.count && log.samples[next].t <= t {
+        tracker.feed(log.samples[next])
+        next += 1
+      }
+      var view = tracker.view
+      view.yaw += camera.view.yaw
+      view.pitch = min(max(view.pitch + camera.view.pitch, -Elementary.halfPi), Elementary.halfPi)
+      view.roll += camera.view.roll
+      draw(&renderer, camera, view: view, into: &frame)
+      try sink.write(frame, index: f)
+      cameraLog += Array(
+        "{\"frame\":\(f),\"t\":\(JSONText.number(t)),\"yaw\":\(JSONText.number(Angle(radians: view.yaw).degrees)),\"pitch\":\(JSONText.number(Angle(radians: view.pitch).degrees)),\"roll\":\(JSONText.number(Angle(radians: view.roll).degrees))}\n"
+          .utf8)
+      progress.update(f + 1)
+    }
+    try sink.finish()
+    progress.finish()
+    let dropped = tracker.dropped
+    if dropped.total > 0 {
+      Console.error(
+        "dropped \(dropped.total) motion samples (out of order: \(dropped.outOfOrder), not finite: \(dropped.notFinite), not unit: \(dropped.notUnit))"
+      )
+    }
+    if let path = parsed.value("camera-log") {
+      do { try FileIO.writeAtomically(cameraLog, to: path) } catch { throw Failure(message: error.description, code: 1) }
+    }
+  }
+}
+
+/// Where video frames go: ffmpeg (`.mp4`), numbered PNGs (a directory), or raw RGBA (`-`).
+struct FrameSink {
+  enum Kind {
+    case ffmpeg(UnsafeMutablePointer<FILE>)
+    case directory(String)
+    case stdout
+  }
+  var kind: Kind
+
+  init(output: String, width: Int, height: Int, fps: Double) throws {
+    if output == "-" {
+      kind = .stdout
+    } else if output.lowercased().hasSuffix(".mp4") {
+      guard Self.findInPath("ffmpeg") else {
+        throw PanoCommand.Failure(
+          message: "ffmpeg not found on PATH: install it (apt-get install ffmpeg) or write PNGs to a directory")
+      }
+      let command =
+        "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s \(width)x\(height) -r \(JSONText.number(fps)) -i - -pix_fmt yuv420p -c:v libx264 -preset veryfast '\(output.replacingQuotes)'"
+      guard let pipe = popen(command, "w") else { throw PanoCommand.Failure(message: "cannot start ffmpeg", code: 1) }
+      kind = .ffmpeg(pipe)
+    } else {
+      do { try FileIO.makeDirectories(output) } catch { throw PanoCommand.Failure(message: error.description, code: 1) }
+      kind = .directory(output)
+    }
+  }
+
+  static func findInPath(_ name: String) -> Bool {
+    guard let path = getenv("PATH") else { return false }
+    for dir in String(cString: path).split(separator: ":") where access("\(dir)/\(name)", X_OK) == 0 { return true }
+    return false
+  }
+
+  mutating func write(_ frame: RGBAImage, index: Int) throws {
+    switch kind {
+    case .ffmpeg(let pipe):
+      let written = frame.pixels.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, pipe) }
+      guard written == frame.pixels.count * 4 else {
+        throw PanoCommand.Failure(message: "ffmpeg stopped accepting frames", code: 1)
+      }
+    case .directory(let dir):
+      let name = String(index + 1)
+      let path = "\(dir)/frame-\(String(repeating: "0", count: max(0, 5 - name.count)))\(name).png"
+      do {
+        try FileIO.writeAtomically(try Raster.encodePNG(frame, compression: 1), to: path)
+      } catch {
+        throw PanoCommand.Failure(message: "\(path): \(error)", code: 1)
+      }
+    case .stdout:
+      frame.pixels.withUnsafeBytes { Console.writeAll(1, Array($0)) }
+    }
+  }
+
+  func finish() throws {
+    if case .ffmpeg(let pipe) = kind {
+      let status = pclose(pipe)
+      guard status == 0 else { throw PanoCommand.Failure(message: "ffmpeg failed (status \(status))", code: 1) }
+    }
+  }
+}
+
+/// A progress bar on stderr when it is a terminal.
+struct Progress {
+  let total: Int
+  let enabled = isatty(2) != 0
+
+  func update(_ done: Int) {
+    guard enabled else { return }
+    let width = 30
+    let filled = total > 0 ? done * width / total : width
+    let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+    Console.writeAll(2, Array("\r[\(bar)] \(done)/\(total) frames".utf8))
+  }
+
+  func finish() {
+    if enabled { Console.writeAll(2, Array("\n".utf8)) }
+  }
+}
+
+extension String {
+  var replacingQuotes: String { split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") }
+}
