@@ -7,7 +7,7 @@ OUT := build/embedded
 
 .PHONY: embedded clean
 
-# Compiles the cores (CoreMath, Stage) with Embedded Swift for wasm32, links them with
+# Compiles the cores (CoreMath, Stage, Panorama) with Embedded Swift for wasm32, links them with
 # wasi-libc, and runs embedded/check.mjs under node against the result.
 embedded:
 	@mkdir -p $(OUT)
@@ -15,9 +15,13 @@ embedded:
 	  Sources/CoreMath/*.swift -c -o $(OUT)/CoreMath.o
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name Stage -emit-module -emit-module-path $(OUT)/Stage.swiftmodule \
 	  Sources/Stage/*.swift -c -o $(OUT)/Stage.o
+	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name Panorama -emit-module -emit-module-path $(OUT)/Panorama.swiftmodule \
+	  Sources/Panorama/*.swift -c -o $(OUT)/Panorama.o
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name StageWasm embedded/StageWasm.swift -c -o $(OUT)/StageWasm.o
+	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name PanoramaWasm embedded/PanoramaWasm.swift -c -o $(OUT)/PanoramaWasm.o
 	wasm-ld --no-entry --export=stage_drop_slot --export=stage_center_x_after_release \
-	  $(OUT)/CoreMath.o $(OUT)/Stage.o $(OUT)/StageWasm.o $(EMBEDDED_LIB)/*.a \
+	  --export=pano_yaw_from_attitude --export=pano_parse_log --export=pano_render_center \
+	  $(OUT)/CoreMath.o $(OUT)/Stage.o $(OUT)/Panorama.o $(OUT)/StageWasm.o $(OUT)/PanoramaWasm.o $(EMBEDDED_LIB)/*.a \
 	  -L/usr/lib/wasm32-wasi -lc -o $(OUT)/stage.wasm
 	node embedded/check.mjs $(OUT)/stage.wasm
 

@@ -30,7 +30,7 @@ let package = Package(
     // Tests
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage"]),
-    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "Raster", "StageFiles"]),
+    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "Raster", "StageFiles"], resources: [.copy("Data")]),
     .testTarget(name: "StageFilesTests", dependencies: ["StageFiles", "Stage"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import CoreMath
+
 /// Motion logs in CSV, the format detected from the header (see `docs/motion.md`):
 /// Sensor Logger's `Orientation.csv` and `Gyroscope.csv`, SensorLog's export, and our own
 /// `t,qx,qy,qz,qw` / `t,gx,gy,gz`.
@@ -27,8 +29,8 @@ public struct MotionLog: Sendable {
     var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
     guard let headerBytes = lines.first else { throw ParseError(line: 1, message: "empty file") }
     lines.removeFirst()
-    let header = Self.fields(headerBytes).map { $0.lowercased() }
-    func column(_ name: String) -> Int? { header.firstIndex(of: name.lowercased()) }
+    let header = Self.fields(headerBytes).map(Self.asciiLowercased)
+    func column(_ name: String) -> Int? { header.firstIndex(of: Self.asciiLowercased(name)) }
 
     let format: Format
     var columns: [Int]
@@ -78,7 +80,7 @@ public struct MotionLog: Sendable {
           throw ParseError(line: lineNumber, message: "expected \(header.count) columns, found \(fields.count)")
         }
         // Non-finite values are parsed and passed on: the tracker drops and counts them.
-        guard let v = Double(fields[c]) else {
+        guard let v = DecimalText.parse(Substring(fields[c])) else {
           throw ParseError(line: lineNumber, message: "column \"\(header[c])\": \"\(fields[c])\" is not a number")
         }
         values.append(v)
@@ -94,6 +96,11 @@ public struct MotionLog: Sendable {
     }
     guard !samples.isEmpty else { throw ParseError(line: 0, message: "no samples after the header") }
     return MotionLog(format: format, samples: samples)
+  }
+
+  /// ASCII-only lowercasing: headers are ASCII, and Unicode case tables are not in Embedded Swift.
+  static func asciiLowercased(_ s: String) -> String {
+    String(decoding: s.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
   }
 
   static func fields(_ line: ArraySlice<UInt8>) -> [String] {

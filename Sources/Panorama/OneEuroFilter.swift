@@ -13,7 +13,6 @@ public struct OneEuroFilter: Sendable {
   public var derivativeCutoff: Double
 
   private var lastTime: Double?
-  private var lastRaw = 0.0
   private var lastValue = 0.0
   private var lastDerivative = 0.0
 
@@ -34,22 +33,20 @@ public struct OneEuroFilter: Sendable {
   public mutating func filter(_ x: Double, at t: Double) -> Double {
     guard let previous = lastTime else {
       lastTime = t
-      lastRaw = x
       lastValue = x
       lastDerivative = 0
       return x
     }
     let period = t - previous
     guard period > 0 else { return lastValue }
-    // The reference takes the speed from the raw samples, not the filtered ones.
-    let dx = (x - lastRaw) / period
+    // As the reference: speed from the new sample against the previous *filtered* value.
+    let dx = (x - lastValue) / period
     let ad = Self.alpha(cutoff: derivativeCutoff, period: period)
     let edx = ad * dx + (1 - ad) * lastDerivative
     let cutoff = minCutoff + beta * abs(edx)
     let a = Self.alpha(cutoff: cutoff, period: period)
     let filtered = a * x + (1 - a) * lastValue
     lastTime = t
-    lastRaw = x
     lastValue = filtered
     lastDerivative = edx
     return filtered

@@ -1,0 +1,114 @@
+import CoreMath
+import Foundation
+import Panorama
+import Testing
+
+@testable import Raster
+
+@Suite("Codecs")
+struct CodecTests {
+  static let image: RGBAImage = {
+    var image = RGBAImage(width: 64, height: 48)
+    for y in 0..<48 {
+      for x in 0..<64 { image[x, y] = RGBAImage.pack(r: UInt8(x * 4), g: UInt8(y * 5), b: UInt8((x + y) * 2), a: 255) }
+    }
+    return image
+  }()
+
+  @Test func pngRoundTripIsExact() throws {
+    let decoded = try Raster.decode(try Raster.encodePNG(Self.image))
+    #expect(decoded.format == .png)
+    #expect(decoded.image == Self.image)
+  }
+
+  @Test func jpegRoundTripIsClose() throws {
+    let decoded = try Raster.decode(try Raster.encodeJPEG(Self.image, quality: 95))
+    #expect(decoded.format == .jpeg)
+    #expect(decoded.image.width == 64 && decoded.image.height == 48)
+    #expect(psnr(decoded.image, Self.image) > 30)
+  }
+
+  /// A JPEG with an extra APP1 segment inserted after SOI.
+  static func jpeg(withAPP1 body: [UInt8]) throws -> [UInt8] {
+    var bytes = try Raster.encodeJPEG(Self.image)
+    let length = body.count + 2
+    bytes.insert(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body, at: 2)
+    return bytes
+  }
+
+  @Test func exifOrientationIsApplied() throws {
+    // Big-endian TIFF, one IFD0 entry: Orientation (0x0112), SHORT, 1, value 6 (rotate 90° CW).
+    let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0]
+    let decoded = try Raster.decode(try Self.jpeg(withAPP1: Array("Exif\0\0".utf8) + tiff))
+    #expect(decoded.orientation == 6)
+    #expect(decoded.image.width == 48 && decoded.image.height == 64)
+    // The source's top-left corner ends up top-right.
+    let corner = RGBAImage.unpack(decoded.image[47, 0])
+    #expect(corner.r < 16 && corner.g < 16)
+  }
+
+  @Test func gpanoFieldsGiveThePartialPanoramasFieldOfView() throws {
+    let xmp = """
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+      <rdf:Description xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular"
+       GPano:FullPanoWidthPixels="256" GPano:FullPanoHeightPixels="128" GPano:CroppedAreaLeftPixels="96"
+       GPano:CroppedAreaTopPixels="40"><GPano:CroppedAreaImageWidthPixels>64</GPano:CroppedAreaImageWidthPixels>
+       <GPano:CroppedAreaImageHeightPixels>48</GPano:CroppedAreaImageHeightPixels></rdf:Description></rdf:RDF></x:xmpmeta>
+      """
+    let decoded = try Raster.decode(try Self.jpeg(withAPP1: Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xmp.utf8)))
+    let gpano = try #require(decoded.gpano)
+    #expect(gpano.fullPanoWidth == 256 && gpano.croppedLeft == 96 && gpano.croppedHeight == 48)
+    let geometry = gpano.geometry(width: 64, height: 48)
+    #expect(abs(Angle(radians: geometry.horizontalFOV).degrees - 90) < 1e-9)
+    #expect(abs(Angle(radians: geometry.verticalFOV).degrees - 67.5) < 1e-9)
+    #expect(!geometry.wraps)
+  }
+
+  @Test func hugeHeadersAreRefusedBeforeAllocating() throws {
+    // Rewrite the JPEG's SOF0 size to 60000×60000 (3.6 gigapixels).
+    var jpeg = try Raster.encodeJPEG(Self.image)
+    let sof = try #require(jpeg.indices.first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+    jpeg[sof + 5] = 0xEA
+    jpeg[sof + 6] = 0x60
+    jpeg[sof + 7] = 0xEA
+    jpeg[sof + 8] = 0x60
+    #expect(throws: RasterError.self) { try Raster.decode(jpeg) }
+    do {
+      _ = try Raster.decode(jpeg)
+    } catch {
+      #expect(error.kind == .tooLarge)
+      #expect(error.message.contains("60000×60000"))
+    }
+    // And a PNG whose IHDR claims 100000×100000, with a valid CRC.
+    var png = try Raster.encodePNG(Self.image)
+    png.replaceSubrange(16..<24, with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
+    let crc = crc32(Array(png[12..<29]))
+    png.replaceSubrange(
+      29..<33, with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+    #expect(throws: RasterError.self) { try Raster.decode(png, limits: ImageLimits(maxDimension: 200_000)) }
+    #expect(throws: RasterError.self) { try Raster.decode(png) }
+  }
+
+  @Test func truncatedCorruptAndEmptyInputsAreErrors() throws {
+    let jpeg = try Raster.encodeJPEG(Self.image)
+    let png = try Raster.encodePNG(Self.image)
+    for bad in [
+      Array(jpeg.prefix(jpeg.count / 2)), Array(png.prefix(png.count - 20)), Array(png.prefix(40)), [], Array("hello".utf8),
+    ] {
+      #expect(throws: RasterError.self) { try Raster.decode(bad) }
+    }
+    var corrupt = png
+    corrupt[60] ^= 0xFF
+    #expect(throws: RasterError.self) { try Raster.decode(corrupt) }
+    #expect(throws: RasterError.self) { try Raster.encode(Self.image, forPath: "x.gif") }
+  }
+}
+
+func crc32(_ bytes: [UInt8]) -> UInt32 {
+  var crc: UInt32 = 0xFFFF_FFFF
+  for b in bytes {
+    crc ^= UInt32(b)
+    for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+  }
+  return ~crc
+}

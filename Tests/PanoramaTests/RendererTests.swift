@@ -1,0 +1,159 @@
+import CoreMath
+import Dispatch
+import Testing
+
+@testable import Panorama
+
+@Suite("Perspective renderer")
+struct RendererTests {
+  /// A black 2:1 equirectangular image with a white square centred on direction (lon, lat).
+  static func marker(lonDegrees: Double, latDegrees: Double, width: Int = 1024) -> RGBAImage {
+    var image = RGBAImage(width: width, height: width / 2, fill: RGBAImage.pack(r: 0, g: 0, b: 0))
+    let cx = Int(((lonDegrees / 360 + 0.5) * Double(width)).rounded(.down))
+    let cy = Int(((0.5 - latDegrees / 180) * Double(width / 2)).rounded(.down))
+    for y in (cy - 3)...(cy + 3) {
+      for x in (cx - 3)...(cx + 3) {
+        image[(x + width) % width, min(max(y, 0), width / 2 - 1)] = RGBAImage.pack(r: 255, g: 255, b: 255)
+      }
+    }
+    return image
+  }
+
+  /// Centroid of bright pixels, in pixel-centre coordinates.
+  static func centroid(_ image: RGBAImage) -> (x: Double, y: Double)? {
+    var sx = 0.0, sy = 0.0, n = 0.0
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let w = Double(RGBAImage.unpack(image[x, y]).r) / 255
+        if w > 0.1 {
+          sx += (Double(x) + 0.5) * w
+          sy += (Double(y) + 0.5) * w
+          n += w
+        }
+      }
+    }
+    return n > 0 ? (sx / n, sy / n) : nil
+  }
+
+  @Test(arguments: [(0.0, 0.0), (90, 0), (-135, 20), (179, -30), (45, 60)])
+  func lookingAtADirectionPutsItInTheCentre(lon: Double, lat: Double) {
+    var renderer = PanoramaRenderer(
+      source: Self.marker(lonDegrees: lon, latDegrees: lat), geometry: PanoramaGeometry(width: 1024, height: 512))
+    var out = RGBAImage(width: 320, height: 240)
+    renderer.renderPerspective(
+      view: ViewAngles(yaw: degrees(lon), pitch: degrees(lat)), hfov: degrees(60), into: &out, executor: InlineRows())
+    let c = Self.centroid(out)!
+    #expect(abs(c.x - 160) < 1 && abs(c.y - 120) < 1, "centroid \(c)")
+  }
+
+  @Test func offCentreDirectionsLandWhereTheMathsSays() {
+    // 20° right of the view on the horizon: x = cx + f·tan 20°, f = (W/2) / tan(hfov/2).
+    var renderer = PanoramaRenderer(
+      source: Self.marker(lonDegrees: 20, latDegrees: 0), geometry: PanoramaGeometry(width: 1024, height: 512))
+    var out = RGBAImage(width: 400, height: 300)
+    renderer.renderPerspective(view: ViewAngles(), hfov: degrees(90), into: &out, executor: InlineRows())
+    let f = 200 / Elementary.sin(degrees(45)) * Elementary.cos(degrees(45))
+    let c = Self.centroid(out)!
+    #expect(abs(c.x - (200 + f * Elementary.sin(degrees(20)) / Elementary.cos(degrees(20)))) < 1, "\(c)")
+    #expect(abs(c.y - 150) < 1)
+    // Rolled 90° clockwise, the marker that was to the right is now above the centre.
+    renderer.renderPerspective(view: ViewAngles(roll: degrees(90)), hfov: degrees(90), into: &out, executor: InlineRows())
+    let r = Self.centroid(out)!
+    #expect(abs(r.x - 200) < 1.5 && r.y < 150 - 60, "\(r)")
+  }
+
+  @Test func yawOnlyFramesMatchAFreshRenderAndThreadsMatchInline() {
+    let source = SamplePanorama.make(width: 1024)
+    var cached = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    var scratch = RGBAImage(width: 300, height: 200)
+    cached.renderPerspective(view: ViewAngles(yaw: 1, pitch: 0.2), hfov: 1.2, into: &scratch, executor: InlineRows())
+    var a = RGBAImage(width: 300, height: 200)
+    cached.renderPerspective(view: ViewAngles(yaw: 2.5, pitch: 0.2), hfov: 1.2, into: &a, executor: InlineRows())
+    var fresh = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    var b = RGBAImage(width: 300, height: 200)
+    fresh.renderPerspective(view: ViewAngles(yaw: 2.5, pitch: 0.2), hfov: 1.2, into: &b, executor: ConcurrentForTest())
+    #expect(a == b)
+  }
+
+  @Test func gridInterpolationStaysWithinAPixelOfTheExactMapping() {
+    // Same view with the grid every 16 px and every 2 px (nearly exact): nearly the same image.
+    let source = SamplePanorama.make(width: 2048)
+    var coarse = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    var fine = coarse
+    fine.gridSpacing = 2
+    for view in [ViewAngles(yaw: 0.3, pitch: 0.5, roll: 0.2), ViewAngles(yaw: -2, pitch: 1.4)] {
+      var a = RGBAImage(width: 320, height: 200), b = a
+      coarse.renderPerspective(view: view, hfov: 1.6, into: &a, executor: InlineRows())
+      fine.renderPerspective(view: view, hfov: 1.6, into: &b, executor: InlineRows())
+      #expect(psnr(a, b) > 35, "PSNR \(psnr(a, b))")
+    }
+  }
+
+  @Test func partialPanoramasShowBackgroundOutside() {
+    // A 90°-wide crop: looking behind shows only background.
+    let crop = PanoramaGeometry(
+      projection: .equirectangular, fullWidth: 4096, fullHeight: 2048, croppedLeft: 1536, croppedTop: 512, croppedWidth: 1024,
+      croppedHeight: 1024)
+    #expect(close(crop.horizontalFOV, degrees(90)))
+    #expect(close(crop.verticalFOV, degrees(90)))
+    var renderer = PanoramaRenderer(
+      source: RGBAImage(width: 1024, height: 1024, fill: RGBAImage.pack(r: 200, g: 0, b: 0)), geometry: crop)
+    var out = RGBAImage(width: 64, height: 64)
+    renderer.renderPerspective(view: ViewAngles(yaw: degrees(180)), hfov: degrees(60), into: &out, executor: InlineRows())
+    #expect(out.pixels.allSatisfy { $0 == renderer.background })
+    renderer.renderPerspective(view: ViewAngles(), hfov: degrees(60), into: &out, executor: InlineRows())
+    #expect(out.pixels.allSatisfy { RGBAImage.unpack($0).r == 200 })
+  }
+}
+
+@Suite("Strip camera (seed 003)")
+struct StripTests {
+  @Test func seedArithmetic() {
+    // A 4000×1000 photo in a 300×500 view: fitted width 4000·500/1000 = 2000.
+    let strip = StripCamera(imageWidth: 4000, imageHeight: 1000, viewWidth: 300, viewHeight: 500, fieldOfView: degrees(360))
+    #expect(strip.stripWidth == 2000)
+    #expect(close(strip.offset(yaw: degrees(90), edges: .repeat), 500))
+    #expect(close(strip.offset(yaw: degrees(-720), edges: .repeat), -4000))
+    // A 180° photo: the seed's `360 / angle` factor doubles the move.
+    let half = StripCamera(imageWidth: 4000, imageHeight: 1000, viewWidth: 300, viewHeight: 500, fieldOfView: degrees(180))
+    #expect(close(half.offset(yaw: degrees(45), edges: .repeat), 500))
+    // Clamped, the window stays inside the image: at most (2000 − 300) / 2.
+    #expect(close(half.offset(yaw: degrees(170), edges: .clamp), 850))
+  }
+
+  @Test func wrapsWithNoBlankEdge() {
+    let source = SamplePanorama.make(width: 512)
+    let renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 512, height: 256))
+    var out = RGBAImage(width: 400, height: 100)
+    for yaw in stride(from: -20.0, to: 20, by: 0.37) {
+      renderer.renderStrip(yaw: yaw, into: &out, executor: InlineRows())
+      #expect(!out.pixels.contains(renderer.background), "blank edge at yaw \(yaw)")
+    }
+    // A full turn later the view is the same.
+    var a = out, b = out
+    renderer.renderStrip(yaw: 0.5, into: &a, executor: InlineRows())
+    renderer.renderStrip(yaw: 0.5 + Elementary.twoPi, into: &b, executor: InlineRows())
+    #expect(psnr(a, b) > 45)
+  }
+}
+
+/// Peak signal-to-noise ratio over RGB, in dB.
+func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+  var sum = 0.0
+  for (p, q) in zip(a.pixels, b.pixels) {
+    let x = RGBAImage.unpack(p), y = RGBAImage.unpack(q)
+    for (c, d) in [(x.r, y.r), (x.g, y.g), (x.b, y.b)] {
+      let e = Double(c) - Double(d)
+      sum += e * e
+    }
+  }
+  let mse = sum / Double(a.pixels.count * 3)
+  return mse == 0 ? 99 : 10 * Elementary.log(255 * 255 / mse) / Elementary.log(10)
+}
+
+/// Runs bands on several threads, as the hosts do.
+struct ConcurrentForTest: RowExecutor {
+  func run(_ count: Int, _ body: @Sendable (Int) -> Void) {
+    DispatchQueue.concurrentPerform(iterations: count) { body($0) }
+  }
+}

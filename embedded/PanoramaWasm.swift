@@ -1,0 +1,33 @@
+import CoreMath
+import Panorama
+
+/// Exports of the Panorama core for the Embedded Swift (wasm32) check.
+
+/// Yaw in degrees recovered from the attitude of a device at (yaw, pitch, roll) degrees.
+@_cdecl("pano_yaw_from_attitude")
+public func panoYawFromAttitude(_ yaw: Double, _ pitch: Double, _ roll: Double) -> Double {
+  let q = ViewAngles(yaw: Angle(degrees: yaw).radians, pitch: Angle(degrees: pitch).radians, roll: Angle(degrees: roll).radians)
+    .attitude
+  return Angle(radians: ViewAngles(attitude: q).yaw).degrees
+}
+
+/// Number of samples in a small Sensor Logger log parsed by the core.
+@_cdecl("pano_parse_log")
+public func panoParseLog() -> Int32 {
+  let csv = "time,seconds_elapsed,qz,qy,qx,qw,roll,pitch,yaw\n1,0,0,0,0,1,0,0,0\n2,0.5,0,0,0.7071068,0.7071068,0,0,0\n"
+  guard let log = try? MotionLog.parse(Array(csv.utf8)) else { return -1 }
+  return Int32(log.samples.count)
+}
+
+/// RGB (0xBBGGRR) at the centre of a perspective view of the built-in sample: the sample
+/// marks north (yaw 0) with a red N below the horizon and east (yaw 90) with a white E.
+@_cdecl("pano_render_center")
+public func panoRenderCenter(_ yaw: Double, _ pitch: Double) -> Int32 {
+  let source = SamplePanorama.make(width: 512)
+  var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 512, height: 256))
+  var out = RGBAImage(width: 64, height: 48)
+  renderer.renderPerspective(
+    view: ViewAngles(yaw: Angle(degrees: yaw).radians, pitch: Angle(degrees: pitch).radians), hfov: 1,
+    into: &out, executor: InlineRows())
+  return Int32(out[32, 24] & 0xFF_FFFF)
+}
