@@ -27,6 +27,7 @@ let package = Package(
     .executableTarget(name: "imagestage", dependencies: ["Stage", "StageFiles", "Panorama", "Raster"]),
     // Benchmarks (bench/*.sh run them in release mode)
     .executableTarget(name: "stage-bench", dependencies: ["Stage"]),
+    .executableTarget(name: "pano-bench", dependencies: ["Panorama", "Raster", "StageFiles", "CoreMath"]),
     // Tests
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage"]),

@@ -220,6 +220,10 @@ public struct PanoramaRenderer: Sendable {
           u11 -= k
         }
         let blockH = Double(max(y1 - y0, 1)), blockW = Double(max(x1 - x0, 1))
+        let ulo = min(min(u00, u01), min(u10, u11)), uhi = max(max(u00, u01), max(u10, u11))
+        let vlo = min(min(v00, v01), min(v10, v11)), vhi = max(max(v00, v01), max(v10, v11))
+        // Most blocks need no wrapping or clamping: every sample and its neighbours are inside.
+        let inside = ulo >= 0.01 && uhi < Double(srcW - 1) - 0.01 && vlo >= 0.01 && vhi < Double(srcH - 1) - 0.01
         for y in y0...yEnd {
           let t = Double(y - y0) / blockH
           let uL = u00 + (u10 - u00) * t, uR = u01 + (u11 - u01) * t
@@ -227,9 +231,20 @@ public struct PanoramaRenderer: Sendable {
           var u = Int(uL * 65536), v = Int(vL * 65536)
           let du = Int((uR - uL) / blockW * 65536), dv = Int((vR - vL) / blockW * 65536)
           var out = px.base + (y * width + x0)
-          for _ in x0...xEnd {
+          var x = x0
+          if inside {
+            while x + 3 <= xEnd {
+              blendFour(u, v, du, dv, px.source, out)
+              out += 4
+              x += 4
+              u &+= du &* 4
+              v &+= dv &* 4
+            }
+          }
+          while x <= xEnd {
             out.pointee = sample(u, v, px.source)
             out += 1
+            x += 1
             u &+= du
             v &+= dv
           }
@@ -285,6 +300,43 @@ public struct PanoramaRenderer: Sendable {
       let top = lerp(row0[xi], row0[xn], fx)
       let bottom = lerp(row1[xi], row1[xn], fx)
       return lerp(top, bottom, fy)
+    }
+
+    /// Four bilinear samples along a row, all known to lie inside the source: texels
+    /// widened to 16-bit lanes, weighted and summed four pixels at a time (SSE2 `pmullw`).
+    @inline(__always) func blendFour(
+      _ u: Int, _ v: Int, _ du: Int, _ dv: Int, _ src: UnsafePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>
+    ) {
+      // Coordinates of the four pixels in 16.16 fixed point; inside blocks they are positive
+      // and below 2^32, so 32-bit lanes hold them.
+      let lane = SIMD4<UInt32>(0, 1, 2, 3)
+      let us = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: u)) &+ lane &* UInt32(truncatingIfNeeded: du)
+      let vs = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: v)) &+ lane &* UInt32(truncatingIfNeeded: dv)
+      let fx = (us &>> 8) & 255, fy = (vs &>> 8) & 255
+      let both = (fx &* fy) &>> 8
+      let xi = us &>> 16, yi = vs &>> 16
+      let w = srcW
+      let p0 = src + (Int(yi[0]) &* w &+ Int(xi[0])), p1 = src + (Int(yi[1]) &* w &+ Int(xi[1]))
+      let p2 = src + (Int(yi[2]) &* w &+ Int(xi[2])), p3 = src + (Int(yi[3]) &* w &+ Int(xi[3]))
+      let t00 = SIMD4<UInt32>(p0[0], p1[0], p2[0], p3[0])
+      let t01 = SIMD4<UInt32>(p0[1], p1[1], p2[1], p3[1])
+      let t10 = SIMD4<UInt32>(p0[w], p1[w], p2[w], p3[w])
+      let t11 = SIMD4<UInt32>(p0[w &+ 1], p1[w &+ 1], p2[w &+ 1], p3[w &+ 1])
+      // One weight per pixel, repeated in its four 16-bit channel lanes; they sum to 256.
+      func lanes(_ x: SIMD4<UInt32>) -> SIMD16<UInt16> {
+        let pair = x | (x &<< 16)
+        let wide = SIMD4<UInt64>(truncatingIfNeeded: pair)
+        return unsafeBitCast(wide | (wide &<< 32), to: SIMD16<UInt16>.self)
+      }
+      func widen(_ t: SIMD4<UInt32>) -> SIMD16<UInt16> {
+        SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(t, to: SIMD16<UInt8>.self))
+      }
+      let w11 = lanes(both), w01 = lanes(fx &- both), w10 = lanes(fy &- both)
+      let w00 = lanes(SIMD4<UInt32>(repeating: 256) &- fx &- fy &+ both)
+      // Each channel × weight ≤ 255 × 256, and the weights sum to 256: no lane overflows.
+      let sum = widen(t00) &* w00 &+ widen(t01) &* w01 &+ widen(t10) &* w10 &+ widen(t11) &* w11
+      let packed = SIMD16<UInt8>(truncatingIfNeeded: sum &>> 8)
+      UnsafeMutableRawPointer(out).storeBytes(of: unsafeBitCast(packed, to: SIMD4<UInt32>.self), as: SIMD4<UInt32>.self)
     }
 
     /// Full-sphere panoramas clamp at the poles instead of showing background.

@@ -1,0 +1,97 @@
+import CoreMath
+import Panorama
+import Raster
+import StageFiles
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Perspective rendering speed, for `bench/pano.sh`: a panorama → 1920×1080 at hfov 90°,
+/// bilinear, for a fixed view, yaw changing every frame, and yaw and pitch changing every
+/// frame, at 1 and 2 threads. Prints ms per frame (min / median over runs) and peak memory.
+/// Usage: pano-bench IN.jpg FRAMES OUT.png  (OUT: the frame at yaw 30°, pitch 10°, for PSNR)
+
+let args = CommandLine.arguments
+guard args.count == 4, let frames = Int(args[2]) else {
+  Console.error("usage: pano-bench IN.jpg FRAMES OUT.png")
+  exit(2)
+}
+let pano: LoadedPanorama
+do { pano = try LoadedPanorama.load(args[1]) } catch {
+  Console.error(error.message)
+  exit(2)
+}
+let width = 1920, height = 1080
+let hfov = Angle(degrees: 90).radians
+
+func now() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func peakMemoryMB() -> Double {
+  guard let f = fopen("/proc/self/status", "r") else { return 0 }
+  defer { fclose(f) }
+  var line = [CChar](repeating: 0, count: 256)
+  while fgets(&line, 256, f) != nil {
+    let s = String(cString: line)
+    if s.hasPrefix("VmHWM:") {
+      let kb = s.split(separator: " ").compactMap { Double($0) }.first ?? 0
+      return kb / 1024
+    }
+  }
+  return 0
+}
+
+var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+var frame = RGBAImage(width: width, height: height)
+
+// The frame to compare with ffmpeg's.
+renderer.renderPerspective(
+  view: ViewAngles(yaw: Angle(degrees: 30).radians, pitch: Angle(degrees: 10).radians), hfov: hfov, into: &frame,
+  executor: ThreadedRows(threads: 2))
+do { try FileIO.writeAtomically(try Raster.encodePNG(frame, compression: 1), to: args[3]) } catch {
+  Console.error("\(error)")
+  exit(1)
+}
+
+print(
+  "source \(pano.image.width)×\(pano.image.height) → \(width)×\(height), hfov 90°, bilinear, \(frames) frames per run, 5 runs")
+print("case                     threads   ms/frame min   median")
+for (name, moving) in [("fixed view", 0), ("yaw every frame", 1), ("yaw+pitch every frame", 2)] {
+  for threads in [1, 2] {
+    let executor = ThreadedRows(threads: threads)
+    var samples: [Double] = []
+    for run in 0..<5 {
+      let start = now()
+      for f in 0..<frames {
+        let k = Double(run * frames + f)
+        let view: ViewAngles
+        switch moving {
+        case 0: view = ViewAngles(yaw: 0.5, pitch: 0.17)
+        case 1: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17)
+        default: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17 + 0.3 * Elementary.sin(k * 0.05))
+        }
+        renderer.renderPerspective(view: view, hfov: hfov, into: &frame, executor: executor)
+      }
+      samples.append((now() - start) * 1000 / Double(frames))
+    }
+    samples.sort()
+    let pad = name + String(repeating: " ", count: max(0, 25 - name.count))
+    print("\(pad)\(threads)         \(fmt(samples[0]))         \(fmt(samples[2]))")
+    print("RESULT ours \(moving) \(threads) \(samples[0]) \(samples[2])")
+  }
+}
+let sourceMB = Double(pano.image.pixels.count * 4) / 1_048_576
+let frameMB = Double(width * height * 4) / 1_048_576
+print(
+  "peak memory \(fmt(peakMemoryMB())) MB; decoded source \(fmt(sourceMB)) MB + two frames \(fmt(2 * frameMB)) MB = \(fmt(sourceMB + 2 * frameMB)) MB"
+)
+print("RESULT memory \(peakMemoryMB()) \(sourceMB + 2 * frameMB)")
+
+func fmt(_ v: Double) -> String {
+  let r = (v * 100).rounded() / 100
+  return String(r)
+}
