@@ -10,6 +10,7 @@ let package = Package(
   products: [
     .library(name: "Stage", targets: ["Stage"]),
     .executable(name: "imagestage", targets: ["imagestage"]),
+    .executable(name: "imagestage-app", targets: ["imagestage-app"]),
   ],
   targets: [
     // Cores
@@ -22,9 +23,12 @@ let package = Package(
     .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
     // Adapters
     .target(name: "Raster", dependencies: ["Panorama", "StageFiles", "CTurboJPEG", "CSpng"]),
+    .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"]),
     .target(name: "StageFiles", dependencies: ["Stage"]),
     // Executables
     .executableTarget(name: "imagestage", dependencies: ["Stage", "StageFiles", "Panorama", "Raster"]),
+    .executableTarget(
+      name: "imagestage-app", dependencies: ["Stage", "StageFiles", "Panorama", "Raster", "StageSDL", "CSDL2", "CoreMath"]),
     // Benchmarks (bench/*.sh run them in release mode)
     .executableTarget(name: "stage-bench", dependencies: ["Stage"]),
     .executableTarget(name: "pano-bench", dependencies: ["Panorama", "Raster", "StageFiles", "CoreMath"]),

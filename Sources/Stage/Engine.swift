@@ -432,6 +432,15 @@ public struct Engine: Sendable {
 
   // MARK: - Layout
 
+  /// Gives item `i` a new size and resting place (the host laid out its palette again). A
+  /// settled item without a slot moves there at once; items on slots stay centred on them.
+  public mutating func relayoutItem(_ i: Int, frame: Rect) {
+    board.items[i].size = frame.size
+    board.items[i].restingCenter = frame.center
+    let held = drags.contains { $0.item == i && $0.active && $0.ghost == nil } || motions.contains { $0.item == i }
+    if board.items[i].slot == nil && !held { board.items[i].center = frame.center }
+  }
+
   mutating func relayout(_ frames: [SlotFrame], canvas: Size?) {
     if let canvas { board.canvas = canvas }
     guard !frames.isEmpty else { return }

@@ -8,6 +8,7 @@ public struct Arguments: Sendable {
   /// What went wrong with the command line.
   public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String
+    public init(description: String) { self.description = description }
   }
 
   /// Parses `args` (without the program name). `valued` lists options taking a value,

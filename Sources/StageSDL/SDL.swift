@@ -1,0 +1,216 @@
+import CSDL2
+import Panorama
+
+/// An SDL failure, with `SDL_GetError()` read at the moment the call failed.
+public struct SDLError: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public var description: String { message }
+
+  static func current(_ what: String) -> SDLError {
+    SDLError(message: "\(what): \(String(cString: SDL_GetError()))")
+  }
+}
+
+/// A rectangle in window pixels (SDL's integer rectangles, built from doubles).
+public struct PixelRect: Sendable {
+  public var x: Int32, y: Int32, w: Int32, h: Int32
+  public init(x: Double, y: Double, w: Double, h: Double) {
+    self.x = Int32(x.rounded())
+    self.y = Int32(y.rounded())
+    self.w = Int32(w.rounded())
+    self.h = Int32(h.rounded())
+  }
+  var sdl: SDL_Rect { SDL_Rect(x: x, y: y, w: w, h: h) }
+}
+
+/// An RGBA colour.
+public struct Color: Sendable, Equatable {
+  public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+  public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
+    self.r = r
+    self.g = g
+    self.b = b
+    self.a = a
+  }
+}
+
+/// The SDL window and its renderer. Owns both; `deinit` destroys them and quits SDL.
+public final class Window {
+  public let window: OpaquePointer
+  public let renderer: OpaquePointer
+  var fonts: [Int: OpaquePointer] = [:]
+  var textCache: [String: (texture: OpaquePointer, w: Int32, h: Int32)] = [:]
+  let fontPath: String?
+
+  /// Opens a resizable, high-DPI-aware window with a vsynced renderer.
+  public init(title: String, width: Int, height: Int, fontPath: String?) throws(SDLError) {
+    SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")  // fingers arrive as fingers, not also as a mouse
+    SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+    SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "1")
+    guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw .current("cannot start SDL video (is DISPLAY set?)") }
+    // Game controllers and sensors are optional: their absence is not an error.
+    _ = SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER | SDL_INIT_SENSOR)
+    let centered = Int32(bitPattern: 0x2FFF_0000)
+    let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | SDL_WINDOW_SHOWN.rawValue
+    guard let w = SDL_CreateWindow(title, centered, centered, Int32(width), Int32(height), flags) else {
+      let error = SDLError.current("cannot open a window")
+      SDL_Quit()
+      throw error
+    }
+    var r = SDL_CreateRenderer(w, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
+    if r == nil { r = SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) }
+    guard let r else {
+      let error = SDLError.current("cannot create a renderer")
+      SDL_DestroyWindow(w)
+      SDL_Quit()
+      throw error
+    }
+    window = w
+    renderer = r
+    SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
+    if let fontPath, TTF_Init() == 0 {
+      self.fontPath = fontPath
+    } else {
+      self.fontPath = nil
+    }
+  }
+
+  deinit {
+    for (_, t) in textCache { SDL_DestroyTexture(t.texture) }
+    for (_, f) in fonts { TTF_CloseFont(f) }
+    if fontPath != nil { TTF_Quit() }
+    SDL_DestroyRenderer(renderer)
+    SDL_DestroyWindow(window)
+    SDL_Quit()
+  }
+
+  /// Window size in points (what mouse events use).
+  public var size: (width: Int, height: Int) {
+    var w: Int32 = 0, h: Int32 = 0
+    SDL_GetWindowSize(window, &w, &h)
+    return (Int(w), Int(h))
+  }
+
+  /// Drawable size in pixels; larger than `size` on high-DPI screens.
+  public var pixelSize: (width: Int, height: Int) {
+    var w: Int32 = 0, h: Int32 = 0
+    SDL_GetRendererOutputSize(renderer, &w, &h)
+    return (Int(w), Int(h))
+  }
+
+  /// Draws in window points whatever the pixel density.
+  public func matchScaleToWindow() {
+    let (w, _) = size
+    let (pw, _) = pixelSize
+    let scale = w > 0 ? Float(pw) / Float(w) : 1
+    SDL_RenderSetScale(renderer, scale, scale)
+  }
+
+  public func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
+
+  public func clear(_ c: Color) {
+    SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, c.a)
+    SDL_RenderClear(renderer)
+  }
+
+  public func fill(_ rect: PixelRect, _ c: Color) {
+    SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, c.a)
+    var r = rect.sdl
+    SDL_RenderFillRect(renderer, &r)
+  }
+
+  public func outline(_ rect: PixelRect, _ c: Color, thickness: Int32 = 1) {
+    SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, c.a)
+    for i in 0..<thickness {
+      var r = SDL_Rect(x: rect.x + i, y: rect.y + i, w: rect.w - 2 * i, h: rect.h - 2 * i)
+      SDL_RenderDrawRect(renderer, &r)
+    }
+  }
+
+  public func present() { SDL_RenderPresent(renderer) }
+
+  /// The frame drawn so far, as RGBA (for screenshots).
+  public func readPixels() throws(SDLError) -> RGBAImage {
+    let (w, h) = pixelSize
+    var image = RGBAImage(width: w, height: h)
+    let status = image.pixels.withUnsafeMutableBytes {
+      SDL_RenderReadPixels(renderer, nil, SDL_PIXELFORMAT_ABGR8888.rawValue, $0.baseAddress, Int32(w * 4))
+    }
+    guard status == 0 else { throw .current("cannot read the frame") }
+    return image
+  }
+
+  // MARK: Text
+
+  func font(size: Int) -> OpaquePointer? {
+    if let f = fonts[size] { return f }
+    guard let fontPath, let f = TTF_OpenFont(fontPath, Int32(size)) else { return nil }
+    fonts[size] = f
+    return f
+  }
+
+  /// Draws `text` with its top-left at (x, y); textures are cached per string, size and colour.
+  /// Returns the width drawn (0 without a font).
+  @discardableResult
+  public func text(_ text: String, x: Double, y: Double, size: Int = 16, color: Color = Color(20, 20, 20), centered: Bool = false)
+    -> Int
+  {
+    guard !text.isEmpty else { return 0 }
+    let key = "\(size)|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)"
+    var entry = textCache[key]
+    if entry == nil {
+      guard let f = font(size: size),
+        let surface = TTF_RenderUTF8_Blended(f, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a))
+      else { return 0 }
+      defer { SDL_FreeSurface(surface) }
+      guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return 0 }
+      entry = (texture, surface.pointee.w, surface.pointee.h)
+      if textCache.count > 512 {
+        for (_, t) in textCache { SDL_DestroyTexture(t.texture) }
+        textCache.removeAll()
+      }
+      textCache[key] = entry
+    }
+    guard let entry else { return 0 }
+    let left = centered ? x - Double(entry.w) / 2 : x
+    var dst = SDL_Rect(x: Int32(left.rounded()), y: Int32(y.rounded()), w: entry.w, h: entry.h)
+    SDL_RenderCopy(renderer, entry.texture, nil, &dst)
+    return Int(entry.w)
+  }
+}
+
+/// A GPU texture holding an RGBA image. Owned; destroyed in `deinit`.
+public final class Texture {
+  public let texture: OpaquePointer
+  public let width: Int
+  public let height: Int
+
+  /// A texture for `image`; `streaming` ones can be updated every frame.
+  public init(_ window: Window, image: RGBAImage, streaming: Bool = false) throws(SDLError) {
+    guard
+      let t = SDL_CreateTexture(
+        window.renderer, SDL_PIXELFORMAT_ABGR8888.rawValue,
+        Int32(streaming ? SDL_TEXTUREACCESS_STREAMING.rawValue : SDL_TEXTUREACCESS_STATIC.rawValue), Int32(image.width),
+        Int32(image.height))
+    else { throw .current("cannot create a \(image.width)×\(image.height) texture") }
+    texture = t
+    width = image.width
+    height = image.height
+    SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
+    update(image)
+  }
+
+  deinit { SDL_DestroyTexture(texture) }
+
+  public func update(_ image: RGBAImage) {
+    precondition(image.width == width && image.height == height, "texture size mismatch")
+    image.pixels.withUnsafeBytes { _ = SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(width * 4)) }
+  }
+
+  /// Draws the texture into `rect`, with `alpha` 0–255.
+  public func draw(_ window: Window, in rect: PixelRect, alpha: UInt8 = 255) {
+    SDL_SetTextureAlphaMod(texture, alpha)
+    var dst = rect.sdl
+    SDL_RenderCopy(window.renderer, texture, nil, &dst)
+  }
+}
