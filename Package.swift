@@ -36,7 +36,7 @@ let package = Package(
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage"]),
     .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "Raster", "StageFiles"], resources: [.copy("Data")]),
-    .testTarget(name: "StageFilesTests", dependencies: ["StageFiles", "Stage"]),
+    .testTarget(name: "ToolTests", dependencies: ["StageFiles", "Stage", "Raster", "Panorama"]),
   ],
   swiftLanguageModes: [.v6]
 )

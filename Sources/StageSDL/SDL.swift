@@ -48,6 +48,13 @@ public final class Window {
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "1")
     guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw .current("cannot start SDL video (is DISPLAY set?)") }
+    // Without a display SDL may fall back to an off-screen driver: a window nobody sees.
+    // Refuse unless the user chose that driver.
+    let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+    if getenv("SDL_VIDEODRIVER") == nil && ["offscreen", "dummy", "evdev"].contains(driver) {
+      SDL_Quit()
+      throw SDLError(message: "cannot start SDL video: no display (found only the \(driver) driver; is DISPLAY set?)")
+    }
     // Game controllers and sensors are optional: their absence is not an error.
     _ = SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER | SDL_INIT_SENSOR)
     let centered = Int32(bitPattern: 0x2FFF_0000)

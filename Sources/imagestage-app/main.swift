@@ -47,6 +47,11 @@ do {
   exit(2)
 }
 
+// A parent may start us with signals blocked (threads of test runners do); SIGTERM must
+// reach SDL (it becomes a quit event) and SIGUSR1 our screenshot request.
+var allSignals = sigset_t()
+sigfillset(&allSignals)
+sigprocmask(SIG_UNBLOCK, &allSignals, nil)
 signal(SIGUSR1) { _ in screenshotSignal = 1 }
 do {
   let app = try App(options: options)

@@ -1,0 +1,280 @@
+import Foundation
+import Panorama
+import Raster
+import Testing
+
+/// The app in a real X server (Xvfb), driven by real mouse events from xdotool: press,
+/// drag in steps, release. Checks the event lines it prints and the pixels it draws.
+@Suite("imagestage-app under Xvfb", .serialized)
+struct AppGUITests {
+  /// A private X display for one test.
+  final class Display {
+    let number: Int
+    let server: Process
+
+    init() throws {
+      number = 90 + Int.random(in: 0..<400)
+      server = Process()
+      server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+      server.arguments = [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"]
+      server.standardOutput = FileHandle.nullDevice
+      server.standardError = FileHandle.nullDevice
+      try server.run()
+      let socket = "/tmp/.X11-unix/X\(number)"
+      for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
+    }
+
+    var name: String { ":\(number)" }
+
+    /// Runs xdotool against this display.
+    @discardableResult
+    func xdotool(_ args: [String]) throws -> String {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+      p.arguments = args
+      p.environment = ["DISPLAY": name]
+      let out = Pipe()
+      p.standardOutput = out
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    deinit {
+      // Children of test threads may inherit blocked signals; SIGKILL always arrives.
+      kill(server.processIdentifier, SIGKILL)
+      server.waitUntilExit()
+    }
+  }
+
+  /// The running app, its event lines collected as they arrive.
+  final class RunningApp: @unchecked Sendable {
+    let process = Process()
+    let lock = NSLock()
+    var buffer = Data()
+    var lines: [[String: Any]] = []
+    let directory: URL
+
+    init(display: Display, arguments: [String], directory: URL) throws {
+      self.directory = directory
+      process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
+      process.arguments = arguments + ["--events", "--window", "800x600", "--config-dir", directory.path]
+      process.currentDirectoryURL = directory
+      process.environment = ["DISPLAY": display.name, "HOME": directory.path, "PATH": "/usr/bin:/bin"]
+      let out = Pipe()
+      process.standardOutput = out
+      process.standardError = FileHandle.nullDevice
+      out.fileHandleForReading.readabilityHandler = { [unowned self] handle in
+        let data = handle.availableData
+        lock.lock()
+        buffer.append(data)
+        while let newline = buffer.firstIndex(of: 0x0A) {
+          let line = buffer[buffer.startIndex..<newline]
+          buffer.removeSubrange(buffer.startIndex...newline)
+          if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { lines.append(object) }
+        }
+        lock.unlock()
+      }
+      try process.run()
+    }
+
+    /// Waits up to 10 s for a line matching `predicate`, after the first `skip` lines.
+    func wait(after skip: Int = 0, for predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+      for _ in 0..<200 {
+        lock.lock()
+        let found = lines.dropFirst(skip).first(where: predicate)
+        lock.unlock()
+        if let found { return found }
+        usleep(50_000)
+      }
+      return nil
+    }
+
+    var count: Int {
+      lock.lock()
+      defer { lock.unlock() }
+      return lines.count
+    }
+
+    func lines(ofType type: String, after skip: Int = 0) -> [[String: Any]] {
+      lock.lock()
+      defer { lock.unlock() }
+      return lines.dropFirst(skip).filter { $0["type"] as? String == type }
+    }
+
+    /// Asks for a screenshot (SIGUSR1) and decodes it.
+    func screenshot() throws -> RGBAImage {
+      let before = count
+      kill(process.processIdentifier, SIGUSR1)
+      let line = try #require(wait(after: before) { $0["type"] as? String == "screenshot" })
+      let path = directory.appendingPathComponent(line["path"] as! String).path
+      return try Raster.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).image
+    }
+
+    /// Asks the app to quit (SIGTERM becomes SDL's quit event); kills it after 5 s.
+    func stop() {
+      process.terminate()
+      for _ in 0..<100 where process.isRunning { usleep(50_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
+  }
+
+  static var available: Bool {
+    FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb")
+      && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool")
+  }
+
+  static func center(_ entry: [String: Any]) -> (Int, Int) {
+    let f = entry["frame"] as! [Double]
+    return (Int(f[0] + f[2] / 2), Int(f[1] + f[3] / 2))
+  }
+
+  /// Press at `from`, move in ten steps to `to`, release: real X pointer events.
+  static func drag(_ display: Display, window: String, from: (Int, Int), to: (Int, Int)) throws {
+    try display.xdotool(["mousemove", "--window", window, "\(from.0)", "\(from.1)"])
+    usleep(100_000)
+    try display.xdotool(["mousedown", "1"])
+    usleep(100_000)
+    for k in 1...10 {
+      let x = from.0 + (to.0 - from.0) * k / 10, y = from.1 + (to.1 - from.1) * k / 10
+      try display.xdotool(["mousemove", "--window", window, "\(x)", "\(y)"])
+      usleep(40_000)
+    }
+    try display.xdotool(["mouseup", "1"])
+  }
+
+  static func rgb(_ image: RGBAImage, _ p: (Int, Int)) -> (Int, Int, Int) {
+    let c = RGBAImage.unpack(image[p.0, p.1])
+    return (Int(c.r), Int(c.g), Int(c.b))
+  }
+
+  @Test(.enabled(if: available))
+  func locationsDragSnapsAndReturns() throws {
+    let display = try Display()
+    let app = try RunningApp(display: display, arguments: ["--scene", "locations"], directory: try Tool.temporaryDirectory())
+    defer { app.stop() }
+    let layout = try #require(app.wait { $0["type"] as? String == "layout" })
+    let slots = layout["slots"] as! [[String: Any]]
+    let item = (layout["items"] as! [[String: Any]])[0]
+    let window =
+      try display.xdotool(["search", "--sync", "--name", "ImageStage"]).split(separator: "\n").first.map(String.init) ?? ""
+    #expect(!window.isEmpty)
+
+    // Drop 20 px from slot 1's centre: within the seed's 50 pt, so it snaps there.
+    let target = Self.center(slots[1])
+    try Self.drag(display, window: window, from: Self.center(item), to: (target.0 + 20, target.1 + 10))
+    let status = try #require(app.wait { $0["type"] as? String == "status" && $0["text"] as? String == "location #1" })
+    _ = status
+    #expect(app.lines(ofType: "pickup").count == 1)
+    #expect(app.lines(ofType: "hover").contains { $0["slot"] as? Int == 1 })
+    #expect(app.lines(ofType: "drop").first?["slot"] as? Int == 1)
+    usleep(400_000)  // the 0.2 s snap animation
+    let image = try app.screenshot()
+    let onTarget = Self.rgb(image, target), onStart = Self.rgb(image, Self.center(slots[0]))
+    #expect(onStart == (226, 230, 236), "slot 0 is empty again: \(onStart)")
+    #expect(onTarget != (226, 230, 236), "the photo is drawn on slot 1: \(onTarget)")
+
+    // Drop far from every slot: it returns to slot 1.
+    let before = app.count
+    try Self.drag(display, window: window, from: target, to: (target.0 + 60, 585))
+    #expect(app.wait(after: before) { $0["type"] as? String == "return" && $0["slot"] as? Int == 1 } != nil)
+  }
+
+  @Test(.enabled(if: available))
+  func shortcutsGhostAssignsPersistsAndSurvivesACorruptFile() throws {
+    let display = try Display()
+    let directory = try Tool.temporaryDirectory()
+    do {
+      let app = try RunningApp(display: display, arguments: ["--scene", "shortcuts"], directory: directory)
+      defer { app.stop() }
+      let layout = try #require(app.wait { $0["type"] as? String == "layout" })
+      let slots = layout["slots"] as! [[String: Any]]
+      let mail = (layout["items"] as! [[String: Any]])[0]
+      let window =
+        try display.xdotool(["search", "--sync", "--name", "ImageStage"]).split(separator: "\n").first.map(String.init) ?? ""
+      let target = Self.center(slots[1])
+      try Self.drag(display, window: window, from: Self.center(mail), to: target)
+      #expect(
+        app.wait { $0["type"] as? String == "assign" && $0["slot"] as? String == "slot2" && $0["item"] as? String == "mail" }
+          != nil)
+      #expect(app.lines(ofType: "hover").contains { $0["slot"] as? String == "slot2" })
+      let image = try app.screenshot()
+      // Left of the white letter, inside the tile: the icon's blue.
+      func leftOfCentre(_ entry: [String: Any]) -> (Int, Int) {
+        let f = entry["frame"] as! [Double]
+        return (Int(f[0] + f[2] * 0.2), Int(f[1] + f[3] / 2))
+      }
+      #expect(Self.rgb(image, leftOfCentre(slots[1])) == (52, 120, 246), "the mail icon fills slot 2")
+      #expect(Self.rgb(image, leftOfCentre(mail)) == (52, 120, 246), "the source stays")
+      #expect(Self.rgb(image, leftOfCentre(slots[0])) == (210, 212, 218), "slot 1 stays empty")
+      // A miss: the ghost flies home and nothing is assigned.
+      let before = app.count
+      try Self.drag(display, window: window, from: Self.center(mail), to: (300, 560))
+      #expect(app.wait(after: before) { $0["type"] as? String == "return" } != nil)
+      #expect(app.lines(ofType: "assign", after: before).isEmpty)
+    }
+    let saved = try String(contentsOf: directory.appendingPathComponent("shortcuts.json"), encoding: .utf8)
+    #expect(saved.contains(#"{"id":"slot2","content":"mail"}"#))
+
+    // A restart restores it.
+    do {
+      let app = try RunningApp(display: display, arguments: ["--scene", "shortcuts"], directory: directory)
+      defer { app.stop() }
+      let layout = try #require(app.wait { $0["type"] as? String == "layout" })
+      #expect((layout["slots"] as! [[String: Any]])[1]["content"] as? String == "mail")
+    }
+
+    // A corrupt file is kept aside, not overwritten, and the app starts empty.
+    try "{not json".write(to: directory.appendingPathComponent("shortcuts.json"), atomically: true, encoding: .utf8)
+    do {
+      let app = try RunningApp(display: display, arguments: ["--scene", "shortcuts"], directory: directory)
+      defer { app.stop() }
+      let layout = try #require(app.wait { $0["type"] as? String == "layout" })
+      #expect((layout["slots"] as! [[String: Any]]).allSatisfy { $0["content"] is NSNull })
+    }
+    #expect(try String(contentsOf: directory.appendingPathComponent("shortcuts.json.corrupt"), encoding: .utf8) == "{not json")
+  }
+
+  @Test(.enabled(if: available))
+  func panoramaFrameShowsSkyAboveGround() throws {
+    let display = try Display()
+    let directory = try Tool.temporaryDirectory()
+    let shot = directory.appendingPathComponent("pano.png").path
+    let p = Process()
+    p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
+    p.arguments = ["--scene", "panorama", "--window", "640x480", "--screenshot", shot]
+    p.environment = ["DISPLAY": display.name, "HOME": directory.path]
+    try p.run()
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    let image = try Raster.decode(Array(try Data(contentsOf: URL(fileURLWithPath: shot)))).image
+    let sky = Self.rgb(image, (320, 80)), ground = Self.rgb(image, (100, 400))
+    #expect(sky.2 > sky.0 + 40, "blue sky at the top: \(sky)")
+    #expect(ground.1 > ground.0 && ground.1 > ground.2, "green ground below: \(ground)")
+    // Yaw 0 faces north: the red N sits on the centre column just below the horizon.
+    var red = false
+    for y in 240..<330 where !red {
+      let c = Self.rgb(image, (320, y))
+      red = c.0 > 180 && c.1 < 90
+    }
+    #expect(red, "the red N is centred")
+  }
+
+  @Test func noDisplayIsAClearError() throws {
+    let p = Process()
+    p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
+    p.arguments = ["--window", "100x100"]
+    p.environment = ["DISPLAY": ":9999", "PATH": "/usr/bin:/bin"]
+    let err = Pipe()
+    p.standardError = err
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 1)
+    #expect(message.contains("cannot start SDL video"))
+  }
+}
