@@ -28,7 +28,19 @@ embedded:
 clean:
 	rm -rf build
 
-.PHONY: deps build test lint
+.PHONY: deps build test lint app
+
+# The README's main command: dependencies, a release build, and the app on its bundled
+# (generated) images. Without a display it runs under Xvfb and saves a screenshot instead.
+app: deps
+	swift build -c release --product imagestage-app
+	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then \
+	  .build/release/imagestage-app $(ARGS); \
+	else \
+	  echo "No display: running under Xvfb and saving imagestage-app.png"; \
+	  xvfb-run -a -s "-screen 0 1280x1024x24" .build/release/imagestage-app --screenshot imagestage-app.png $(ARGS) \
+	    && echo "wrote imagestage-app.png"; \
+	fi
 deps:
 	scripts/install-deps
 

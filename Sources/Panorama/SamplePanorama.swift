@@ -57,7 +57,8 @@ public enum SamplePanorama {
           b = 70
           let lonDeg = (lon / Elementary.pi * 180 + 360).truncatingRemainder(dividingBy: 15)
           let latDeg = (-lat / Elementary.pi * 180).truncatingRemainder(dividingBy: 10)
-          let lineWidth = 0.25 / max(cosLat, 0.05)
+          // Meridians keep a constant width on screen, up to a limit near the nadir.
+          let lineWidth = min(0.25 / max(cosLat, 0.05), 1.5)
           if lonDeg < lineWidth || lonDeg > 15 - lineWidth || latDeg < 0.25 || latDeg > 9.75 {
             r = 60
             g = 90
