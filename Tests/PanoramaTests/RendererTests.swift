@@ -89,6 +89,24 @@ struct RendererTests {
     }
   }
 
+  @Test func cylindricalSourcesMapLatitudeThroughTheTangent() {
+    // A 360° cylinder 1024 wide (radius 1024/2π) and 400 high, with a marker 20° up at 45°.
+    let width = 1024, height = 400
+    let radius = Double(width) / Elementary.twoPi
+    var source = RGBAImage(width: width, height: height, fill: RGBAImage.pack(r: 0, g: 0, b: 0))
+    let cx = Int((45.0 / 360 + 0.5) * Double(width))
+    let cy = Int(Double(height) / 2 - Elementary.sin(degrees(20)) / Elementary.cos(degrees(20)) * radius)
+    for y in (cy - 3)...(cy + 3) { for x in (cx - 3)...(cx + 3) { source[x, y] = RGBAImage.pack(r: 255, g: 255, b: 255) } }
+    let geometry = PanoramaGeometry(projection: .cylindrical, width: width, height: height)
+    #expect(geometry.wraps)
+    var renderer = PanoramaRenderer(source: source, geometry: geometry)
+    var out = RGBAImage(width: 200, height: 200)
+    renderer.renderPerspective(
+      view: ViewAngles(yaw: degrees(45), pitch: degrees(20)), hfov: degrees(40), into: &out, executor: InlineRows())
+    let c = Self.centroid(out)!
+    #expect(abs(c.x - 100) < 1.5 && abs(c.y - 100) < 1.5, "\(c)")
+  }
+
   @Test func partialPanoramasShowBackgroundOutside() {
     // A 90°-wide crop: looking behind shows only background.
     let crop = PanoramaGeometry(

@@ -181,6 +181,19 @@ struct AppGUITests {
     let before = app.count
     try Self.drag(display, window: window, from: target, to: (target.0 + 60, 585))
     #expect(app.wait(after: before) { $0["type"] as? String == "return" && $0["slot"] as? Int == 1 } != nil)
+
+    // Resize the window: a new layout line, and the photo still sits on slot 1's new centre.
+    usleep(400_000)
+    let beforeResize = app.count
+    try display.xdotool(["windowsize", window, "600", "700"])
+    let relaid = try #require(
+      app.wait(after: beforeResize) {
+        $0["type"] as? String == "layout" && ($0["window"] as? [String: Int])?["width"] == 600
+      })
+    let newSlot = Self.center((relaid["slots"] as! [[String: Any]])[1])
+    let newItem = Self.center((relaid["items"] as! [[String: Any]])[0])
+    #expect(abs(newSlot.0 - newItem.0) <= 1 && abs(newSlot.1 - newItem.1) <= 1)
+    #expect(newSlot != target, "the slots moved")
   }
 
   @Test(.enabled(if: available))

@@ -22,6 +22,7 @@ enum Tool {
     var status: Int32
     var stdout: String
     var stderr: String
+    var stdoutBytes = 0
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
   }
 
@@ -48,7 +49,7 @@ enum Tool {
     while !errThread.isFinished { usleep(1000) }
     return Result(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+      stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: outData.count)
   }
 
   /// A fresh temporary directory.

@@ -1,0 +1,94 @@
+import Foundation
+import Panorama
+import Raster
+import Testing
+
+@Suite("imagestage pano", .serialized)
+struct PanoCommandTests {
+  static func decode(_ path: String) throws -> RGBAImage {
+    try Raster.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).image
+  }
+
+  @Test func sampleInfoAndRenderAgreeOnDirections() throws {
+    let dir = try Tool.temporaryDirectory()
+    let sample = dir.appendingPathComponent("s.png").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", sample, "--size", "1024x512"]).status == 0)
+    let info = try Tool.run("imagestage", ["pano", "info", sample])
+    let json = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as! [String: Any]
+    #expect(json["width"] as? Int == 1024 && json["hfov"] as? Int == 360 && json["wraps"] as? Bool == true)
+
+    // Yaw 0 looks at the centre column: the sample's red N, 5° below the horizon.
+    let view = dir.appendingPathComponent("v.png").path
+    let result = try Tool.run(
+      "imagestage", ["pano", "render", sample, "-o", view, "--pitch", "-5", "--hfov", "30", "--size", "200x100"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let image = try Self.decode(view)
+    #expect(image.width == 200 && image.height == 100)
+    let redColumns = (0..<200).filter { x in
+      (30..<70).contains { y in
+        let c = RGBAImage.unpack(image[x, y])
+        return c.r > 180 && c.g < 90
+      }
+    }
+    let mid = Double(redColumns.reduce(0, +)) / Double(max(redColumns.count, 1))
+    #expect(!redColumns.isEmpty && abs(mid - 100) < 6, "red N centred: \(redColumns)")
+  }
+
+  @Test func videoFollowsTheLogToPNGsRawFramesAndMP4() throws {
+    let dir = try Tool.temporaryDirectory()
+    let frames = dir.appendingPathComponent("frames").path
+    let camera = dir.appendingPathComponent("camera.jsonl").path
+    let args = ["pano", "video", "sample", "--motion", "docs/examples/turn.csv", "--fps", "5", "--size", "64x48"]
+    let result = try Tool.run("imagestage", args + ["-o", frames, "--camera-log", camera])
+    #expect(result.status == 0, "\(result.stderr)")
+    let pngs = try FileManager.default.contentsOfDirectory(atPath: frames).filter { $0.hasSuffix(".png") }.sorted()
+    #expect(pngs.count == 61 && pngs.first == "frame-00001.png")
+    // The log turns right at 30°/s for 12 s: yaw grows past 180° without a jump.
+    let lines = try String(contentsOfFile: camera, encoding: .utf8).split(separator: "\n")
+    let yaws = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }.map {
+      $0["yaw"] as! Double
+    }
+    #expect(yaws.count == 61)
+    #expect(abs(yaws[0]) < 1, "recentred at start")
+    #expect(yaws.last! > 300 && yaws.last! < 370, "\(yaws.last!)")
+    for (a, b) in zip(yaws, yaws.dropFirst()) { #expect(b - a > 0 && b - a < 12) }
+
+    let raw = try Tool.run("imagestage", args + ["-o", "-"])
+    #expect(raw.status == 0)
+    #expect(raw.stdoutBytes == 61 * 64 * 48 * 4)
+
+    let mp4 = dir.appendingPathComponent("v.mp4").path
+    let video = try Tool.run("imagestage", args + ["-o", mp4])
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") {
+      #expect(video.status == 0, "\(video.stderr)")
+      #expect((try FileManager.default.attributesOfItem(atPath: mp4)[.size] as? Int ?? 0) > 1000)
+    } else {
+      #expect(video.status == 2 && video.stderr.contains("ffmpeg not found"))
+    }
+  }
+
+  @Test(arguments: [
+    (["pano", "render", "/nonexistent.jpg", "-o", "/tmp/x.png"], "cannot open /nonexistent.jpg"),
+    (["pano", "render", "sample", "-o", "/tmp/x.png", "--pitch", "120"], "--pitch: 120 is outside"),
+    (["pano", "render", "sample", "-o", "/tmp/x.png", "--size", "0x10"], "--size"),
+    (["pano", "render", "sample", "-o", "/tmp/x.bmp", "--size", "10x10"], "unknown image extension"),
+    (["pano", "render", "sample"], "needs -o"),
+    (["pano", "video", "sample", "-o", "/tmp/f", "--motion", "Package.swift"], "unknown motion log header"),
+    (["pano", "sample", "-o", "/tmp/x.jpg", "--size", "300x300"], "2:1"),
+    (["pano", "spin"], "unknown pano command"),
+  ])
+  func badArgumentsAreClearErrors(args: [String], message: String) throws {
+    let result = try Tool.run("imagestage", args)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
+
+  @Test func corruptAndHugeImagesAreRefused() throws {
+    let dir = try Tool.temporaryDirectory()
+    let bad = dir.appendingPathComponent("bad.jpg")
+    try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array(repeating: 7, count: 100)).write(to: bad)
+    let result = try Tool.run("imagestage", ["pano", "info", bad.path])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("bad.jpg"))
+  }
+}
