@@ -162,7 +162,13 @@ final class App {
   }
 
   func emitLayout() {
-    guard options.events, active < 2 else { return }
+    guard options.events else { return }
+    guard active < 2 else {
+      let (w, h) = window.size
+      Console.line("{\"type\":\"layout\",\"scene\":\"panorama\",\"window\":{\"width\":\(w),\"height\":\(h)},\"slots\":[],\"items\":[]}")
+      Console.flush()
+      return
+    }
     let board = boards[active]
     Console.line(board.layoutLine(window: window.size, lines: EventLines(numericIDs: board.numericIDs)))
     Console.flush()
