@@ -165,7 +165,8 @@ final class App {
     guard options.events else { return }
     guard active < 2 else {
       let (w, h) = window.size
-      Console.line("{\"type\":\"layout\",\"scene\":\"panorama\",\"window\":{\"width\":\(w),\"height\":\(h)},\"slots\":[],\"items\":[]}")
+      Console.line(
+        "{\"type\":\"layout\",\"scene\":\"panorama\",\"window\":{\"width\":\(w),\"height\":\(h)},\"slots\":[],\"items\":[]}")
       Console.flush()
       return
     }

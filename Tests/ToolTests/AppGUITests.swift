@@ -197,6 +197,26 @@ struct AppGUITests {
   }
 
   @Test(.enabled(if: available))
+  func keyboardOperationAndUndo() throws {
+    let display = try Display()
+    let app = try RunningApp(display: display, arguments: ["--scene", "locations"], directory: try Tool.temporaryDirectory())
+    defer { app.stop() }
+    _ = try #require(app.wait { $0["type"] as? String == "layout" })
+    let window =
+      try display.xdotool(["search", "--sync", "--name", "ImageStage"]).split(separator: "\n").first.map(String.init) ?? ""
+    try display.xdotool(["windowfocus", "--sync", window])
+    try display.xdotool(["key", "--delay", "50", "Tab", "space", "Right", "Return"])
+    #expect(app.wait { $0["type"] as? String == "drop" && $0["slot"] as? Int == 1 } != nil)
+    let announcements = app.lines(ofType: "announce").compactMap { $0["text"] as? String }
+    #expect(
+      announcements.contains("Picked up photo, in location #0. Use the arrow keys to move, Space to drop, Escape to cancel."))
+    #expect(announcements.contains("photo is over location #1."))
+    #expect(app.lines(ofType: "pickup").first?["pointer"] is NSNull)
+    try display.xdotool(["key", "ctrl+z"])
+    #expect(app.wait { $0["type"] as? String == "status" && $0["text"] as? String == "location #0" } != nil)
+  }
+
+  @Test(.enabled(if: available))
   func shortcutsGhostAssignsPersistsAndSurvivesACorruptFile() throws {
     let display = try Display()
     let directory = try Tool.temporaryDirectory()
