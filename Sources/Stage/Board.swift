@@ -131,14 +131,6 @@ public struct Board: Sendable {
   public mutating func setContent(_ content: String?, of slot: Int) {
     slots[slot].content = content
   }
-
-  /// Number of items whose slot is `slot`.
-  /// - Complexity: O(items).
-  public func occupants(of slot: Int) -> Int {
-    var n = 0
-    for item in items where item.slot == slot { n += 1 }
-    return n
-  }
 }
 
 /// Why a board could not be built: what is wrong, and where (`slots[3].frame`).

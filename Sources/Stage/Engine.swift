@@ -118,17 +118,6 @@ public struct Engine: Sendable {
     return result
   }
 
-  /// The hover target of the drag held by `pointer`, if any.
-  public func hoverTarget(ofPointer pointer: Int) -> Int? {
-    drags.first { $0.pointer == pointer }?.hover
-  }
-
-  /// Slot indices whose content is `item`'s id.
-  /// - Complexity: O(slots).
-  public func slots(showing item: String) -> [Int] {
-    board.slots.indices.filter { board.slots[$0].content == item }
-  }
-
   // MARK: - The step function
 
   /// Applies `input` at time `t` (seconds, never earlier than the last), after running
