@@ -56,7 +56,7 @@ struct ModelTests {
   func randomSequencesKeepTheInvariants(preset: Preset) {
     var rng = SeededRandom(seed: preset == .locations ? 1 : 2)
     let strategies = TargetStrategy.allCases
-    for run in 0..<400 {
+    for run in 0..<1000 {
       let slotCount = Int.random(in: 1...12, using: &rng)
       var slots: [Slot] = []
       for s in 0..<slotCount {
