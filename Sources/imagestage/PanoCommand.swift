@@ -35,7 +35,9 @@ enum PanoCommand {
     }
   }
 
-  static let cameraOptions = ["yaw", "pitch", "roll", "hfov", "size", "projection", "mode", "edges", "threads", "output"]
+  static let cameraOptions = [
+    "yaw", "pitch", "roll", "hfov", "size", "projection", "mode", "edges", "threads", "output", "max-pixels",
+  ]
 
   static func parse(_ args: [String], valued: [String], switches: [String] = []) throws -> Arguments {
     do {
@@ -48,8 +50,12 @@ enum PanoCommand {
   static func input(_ parsed: Arguments, projection: SourceProjection?) throws -> LoadedPanorama {
     guard parsed.positional.count == 1 else { throw Failure(message: "expected one input image (or \"sample\")") }
     do {
-      return try LoadedPanorama.load(parsed.positional[0], projection: projection)
-    } catch {
+      var limits = ImageLimits()
+      if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
+      return try LoadedPanorama.load(parsed.positional[0], projection: projection, limits: limits)
+    } catch let error as Arguments.Error {
+      throw Failure(message: error.description)
+    } catch let error as PanoramaLoadError {
       throw Failure(message: error.message)
     }
   }
@@ -65,7 +71,7 @@ enum PanoCommand {
   // MARK: info
 
   static func info(_ args: [String]) throws {
-    let parsed = try parse(args, valued: ["projection"])
+    let parsed = try parse(args, valued: ["projection", "max-pixels"])
     let pano = try input(parsed, projection: try projection(parsed))
     let g = pano.geometry
     var fields = [

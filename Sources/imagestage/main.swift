@@ -17,7 +17,8 @@ let usage = """
          imagestage pano sample -o OUT.jpg|.png [--size WxH]
          imagestage help
 
-  IN is a JPEG or PNG file, or "sample" for the built-in panorama. Angles in degrees:
+  IN is a JPEG or PNG file, or "sample" for the built-in panorama; images over
+  --max-pixels MP megapixels (default 160) are refused before decoding. Angles in degrees:
   yaw 0 looks at the image's centre column, positive yaw turns right, positive pitch up.
   See docs/cli.md, docs/scenario.md and docs/motion.md.
   """

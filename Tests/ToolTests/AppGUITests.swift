@@ -296,6 +296,28 @@ struct AppGUITests {
     #expect(red, "the red N is centred")
   }
 
+  @Test(.enabled(if: available))
+  func unreadablePanoramaIsReportedAndTheSampleShown() throws {
+    let display = try Display()
+    let directory = try Tool.temporaryDirectory()
+    let bad = directory.appendingPathComponent("broken.jpg")
+    try Data([0xFF, 0xD8, 0xFF, 0xDB, 0, 4, 1, 2]).write(to: bad)
+    let p = Process()
+    p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
+    p.arguments = [
+      "--scene", "panorama", "--window", "320x240", "--panorama", bad.path, "--screenshot",
+      directory.appendingPathComponent("s.png").path,
+    ]
+    p.environment = ["DISPLAY": display.name, "HOME": directory.path]
+    let err = Pipe()
+    p.standardError = err
+    try p.run()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    #expect(message.contains("broken.jpg") && message.contains("showing the sample panorama"), "\(message)")
+  }
+
   @Test func noDisplayIsAClearError() throws {
     let p = Process()
     p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")

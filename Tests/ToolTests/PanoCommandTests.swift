@@ -76,6 +76,7 @@ struct PanoCommandTests {
     (["pano", "video", "sample", "-o", "/tmp/f", "--motion", "Package.swift"], "unknown motion log header"),
     (["pano", "sample", "-o", "/tmp/x.jpg", "--size", "300x300"], "2:1"),
     (["pano", "spin"], "unknown pano command"),
+    (["pano", "info", "docs/screenshots/locations.png", "--max-pixels", "0.1"], "over the limit"),
   ])
   func badArgumentsAreClearErrors(args: [String], message: String) throws {
     let result = try Tool.run("imagestage", args)
