@@ -111,24 +111,37 @@ public struct PanoramaRenderer: Sendable {
     return lines
   }
 
-  mutating func prepareGrid(width: Int, height: Int, view: ViewAngles, hfov: Double) {
+  mutating func prepareGrid<E: RowExecutor>(width: Int, height: Int, view: ViewAngles, hfov: Double, executor: E) {
     let key = GridKey(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, spacing: gridSpacing)
     guard key != gridKey else { return }
     gridKey = key
     columns = Self.gridLines(width, max(gridSpacing, 2))
     rows = Self.gridLines(height, max(gridSpacing, 2))
     let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov)
-    gridU = []
-    gridV = []
-    gridU.reserveCapacity(columns.count * rows.count)
-    gridV.reserveCapacity(columns.count * rows.count)
-    for y in rows {
-      for x in columns {
-        let p = sourcePosition(camera.direction(Double(x), Double(y)))
-        gridU.append(p.u)
-        gridV.append(p.v)
+    let count = columns.count * rows.count
+    var us = [Double](repeating: 0, count: count), vs = us
+    let renderer = self
+    let (columns, rows) = (self.columns, self.rows)
+    // Grid rows are independent: the executor spreads them like the pixel bands.
+    us.withUnsafeMutableBufferPointer { u in
+      vs.withUnsafeMutableBufferPointer { v in
+        let out = GridPointers(u: u.baseAddress!, v: v.baseAddress!)
+        executor.run(rows.count) { r in
+          for (c, x) in columns.enumerated() {
+            let p = renderer.sourcePosition(camera.direction(Double(x), Double(rows[r])))
+            out.u[r * columns.count + c] = p.u
+            out.v[r * columns.count + c] = p.v
+          }
+        }
       }
     }
+    gridU = us
+    gridV = vs
+  }
+
+  struct GridPointers: @unchecked Sendable {
+    let u: UnsafeMutablePointer<Double>
+    let v: UnsafeMutablePointer<Double>
   }
 
   /// Renders a rectilinear view into `output` (its size is the view's size).
@@ -143,7 +156,7 @@ public struct PanoramaRenderer: Sendable {
     let width = output.width, height = output.height
     guard width > 0, height > 0 else { return }
     let fov = min(max(hfov, 0.01), Elementary.pi - 0.01)
-    prepareGrid(width: width, height: height, view: view, hfov: fov)
+    prepareGrid(width: width, height: height, view: view, hfov: fov, executor: executor)
     let shift = view.yaw / Elementary.twoPi * period
     let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov)
     let context = BlockContext(renderer: self, shift: shift, camera: camera, width: width)
