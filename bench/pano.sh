@@ -92,7 +92,7 @@ mse = np.mean((a - b) ** 2)
 print(f"RESULT psnr {10 * np.log10(255 ** 2 / mse):.2f}")
 PY
 
-echo "== Summary (median ms/frame; ratio = baseline / ours, higher is better for us)"
+echo "== Summary (ms/frame, min and median of 5 runs; ratio = baseline / ours, higher is better for us)"
 python3 - "$out" <<'PY'
 import sys, re
 d = sys.argv[1]
@@ -106,14 +106,15 @@ for name in ("ours", "ffmpeg", "opencv", "psnr"):
             else:
                 r[" ".join(parts[1:-2])] = (float(parts[-2]), float(parts[-1]))
 for t in (1, 2):
-    ours_fixed = r[f"ours 0 {t}"][1]; ours_yaw = r[f"ours 1 {t}"][1]; ours_both = r[f"ours 2 {t}"][1]
-    dec = r[f"decode {t}"][1]
-    ff_fixed = r[f"v360-fixed {t}"][1] - dec; ff_yaw = r[f"v360-yaw {t}"][1] - dec
-    cv_fixed = r[f"opencv-fixed {t}"][1]; cv_yaw = r[f"opencv-yaw {t}"][1]
-    print(f"{t} thread(s): ours fixed {ours_fixed:.2f}, yaw {ours_yaw:.2f}, yaw+pitch {ours_both:.2f} | "
-          f"ffmpeg v360 fixed {ff_fixed:.2f}, yaw {ff_yaw:.2f} | opencv fixed {cv_fixed:.2f}, yaw-shift {cv_yaw:.2f}")
-    print(f"   ratios: fixed vs ffmpeg {ff_fixed / ours_fixed:.1f}x, vs opencv {cv_fixed / ours_fixed:.1f}x; "
-          f"yaw vs ffmpeg {ff_yaw / ours_yaw:.1f}x, yaw+pitch vs ffmpeg-yaw {ff_yaw / ours_both:.1f}x, yaw vs opencv {cv_yaw / ours_yaw:.1f}x")
+    for k, name in ((0, "min"), (1, "median")):
+        ours_fixed = r[f"ours 0 {t}"][k]; ours_yaw = r[f"ours 1 {t}"][k]; ours_both = r[f"ours 2 {t}"][k]
+        dec = r[f"decode {t}"][k]
+        ff_fixed = r[f"v360-fixed {t}"][k] - dec; ff_yaw = r[f"v360-yaw {t}"][k] - dec
+        cv_fixed = r[f"opencv-fixed {t}"][k]; cv_yaw = r[f"opencv-yaw {t}"][k]
+        print(f"{t} thread(s), {name}: ours fixed {ours_fixed:.2f}, yaw {ours_yaw:.2f}, yaw+pitch {ours_both:.2f} | "
+              f"ffmpeg v360 fixed {ff_fixed:.2f}, yaw {ff_yaw:.2f} | opencv fixed {cv_fixed:.2f}, yaw-shift {cv_yaw:.2f}")
+        print(f"   ratios: fixed vs ffmpeg {ff_fixed / ours_fixed:.1f}x, vs opencv {cv_fixed / ours_fixed:.1f}x; "
+              f"yaw vs ffmpeg {ff_yaw / ours_yaw:.1f}x, yaw+pitch vs ffmpeg-yaw {ff_yaw / ours_both:.1f}x, yaw vs opencv {cv_yaw / ours_yaw:.1f}x")
 print(f"PSNR ours vs ffmpeg: {r['psnr']:.2f} dB")
 mem = r["memory"]
 print(f"peak memory {mem[0]:.0f} MB vs decoded source + two frames {mem[1]:.0f} MB")
