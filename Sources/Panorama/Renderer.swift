@@ -317,6 +317,7 @@ public struct PanoramaRenderer: Sendable {
 
     /// Four bilinear samples along a row, all known to lie inside the source: texels
     /// widened to 16-bit lanes, weighted and summed four pixels at a time (SSE2 `pmullw`).
+    /// Four bilinear samples along a row, all known to lie inside the source.
     @inline(__always) func blendFour(
       _ u: Int, _ v: Int, _ du: Int, _ dv: Int, _ src: UnsafePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>
     ) {
@@ -326,30 +327,27 @@ public struct PanoramaRenderer: Sendable {
       let us = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: u)) &+ lane &* UInt32(truncatingIfNeeded: du)
       let vs = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: v)) &+ lane &* UInt32(truncatingIfNeeded: dv)
       let fx = (us &>> 8) & 255, fy = (vs &>> 8) & 255
-      let both = (fx &* fy) &>> 8
+      let gx = 256 &- fx, gy = 256 &- fy
       let xi = us &>> 16, yi = vs &>> 16
       let w = srcW
+      // Built from explicit loads: a loop writing lanes one by one goes through the stack.
       let p0 = src + (Int(yi[0]) &* w &+ Int(xi[0])), p1 = src + (Int(yi[1]) &* w &+ Int(xi[1]))
       let p2 = src + (Int(yi[2]) &* w &+ Int(xi[2])), p3 = src + (Int(yi[3]) &* w &+ Int(xi[3]))
       let t00 = SIMD4<UInt32>(p0[0], p1[0], p2[0], p3[0])
       let t01 = SIMD4<UInt32>(p0[1], p1[1], p2[1], p3[1])
       let t10 = SIMD4<UInt32>(p0[w], p1[w], p2[w], p3[w])
       let t11 = SIMD4<UInt32>(p0[w &+ 1], p1[w &+ 1], p2[w &+ 1], p3[w &+ 1])
-      // One weight per pixel, repeated in its four 16-bit channel lanes; they sum to 256.
-      func lanes(_ x: SIMD4<UInt32>) -> SIMD16<UInt16> {
-        let pair = x | (x &<< 16)
-        let wide = SIMD4<UInt64>(truncatingIfNeeded: pair)
-        return unsafeBitCast(wide | (wide &<< 32), to: SIMD16<UInt16>.self)
+      // Two channels per 32-bit lane (red and blue, then green and alpha): each product is
+      // at most 255 × 256, so the halves never carry into each other.
+      let mask = SIMD4<UInt32>(repeating: 0x00FF_00FF)
+      func lerp(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ g: SIMD4<UInt32>, _ f: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        ((a & mask) &* g &+ (b & mask) &* f) &>> 8 & mask
       }
-      func widen(_ t: SIMD4<UInt32>) -> SIMD16<UInt16> {
-        SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(t, to: SIMD16<UInt8>.self))
-      }
-      let w11 = lanes(both), w01 = lanes(fx &- both), w10 = lanes(fy &- both)
-      let w00 = lanes(SIMD4<UInt32>(repeating: 256) &- fx &- fy &+ both)
-      // Each channel × weight ≤ 255 × 256, and the weights sum to 256: no lane overflows.
-      let sum = widen(t00) &* w00 &+ widen(t01) &* w01 &+ widen(t10) &* w10 &+ widen(t11) &* w11
-      let packed = SIMD16<UInt8>(truncatingIfNeeded: sum &>> 8)
-      UnsafeMutableRawPointer(out).storeBytes(of: unsafeBitCast(packed, to: SIMD4<UInt32>.self), as: SIMD4<UInt32>.self)
+      let topRB = lerp(t00, t01, gx, fx), topGA = lerp(t00 &>> 8, t01 &>> 8, gx, fx)
+      let bottomRB = lerp(t10, t11, gx, fx), bottomGA = lerp(t10 &>> 8, t11 &>> 8, gx, fx)
+      let rb = lerp(topRB, bottomRB, gy, fy)
+      let ga = (topGA &* gy &+ bottomGA &* fy) & SIMD4<UInt32>(repeating: 0xFF00_FF00)
+      UnsafeMutableRawPointer(out).storeBytes(of: rb | ga, as: SIMD4<UInt32>.self)
     }
 
     /// Full-sphere panoramas clamp at the poles instead of showing background.
