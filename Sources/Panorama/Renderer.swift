@@ -236,7 +236,10 @@ public struct PanoramaRenderer: Sendable {
         let ulo = min(min(u00, u01), min(u10, u11)), uhi = max(max(u00, u01), max(u10, u11))
         let vlo = min(min(v00, v01), min(v10, v11)), vhi = max(max(v00, v01), max(v10, v11))
         // Most blocks need no wrapping or clamping: every sample and its neighbours are inside.
-        let inside = ulo >= 0.01 && uhi < Double(srcW - 1) - 0.01 && vlo >= 0.01 && vhi < Double(srcH - 1) - 0.01
+        // (The four-pixel path indexes the source with 32-bit lanes: up to 4 G pixels.)
+        let inside =
+          ulo >= 0.01 && uhi < Double(srcW - 1) - 0.01 && vlo >= 0.01 && vhi < Double(srcH - 1) - 0.01
+          && srcW * srcH < 1 << 32
         for y in y0...yEnd {
           let t = Double(y - y0) / blockH
           let uL = u00 + (u10 - u00) * t, uR = u01 + (u11 - u01) * t
@@ -331,8 +334,8 @@ public struct PanoramaRenderer: Sendable {
       let xi = us &>> 16, yi = vs &>> 16
       let w = srcW
       // Built from explicit loads: a loop writing lanes one by one goes through the stack.
-      let p0 = src + (Int(yi[0]) &* w &+ Int(xi[0])), p1 = src + (Int(yi[1]) &* w &+ Int(xi[1]))
-      let p2 = src + (Int(yi[2]) &* w &+ Int(xi[2])), p3 = src + (Int(yi[3]) &* w &+ Int(xi[3]))
+      let index = yi &* UInt32(truncatingIfNeeded: w) &+ xi
+      let p0 = src + Int(index[0]), p1 = src + Int(index[1]), p2 = src + Int(index[2]), p3 = src + Int(index[3])
       let t00 = SIMD4<UInt32>(p0[0], p1[0], p2[0], p3[0])
       let t01 = SIMD4<UInt32>(p0[1], p1[1], p2[1], p3[1])
       let t10 = SIMD4<UInt32>(p0[w], p1[w], p2[w], p3[w])
