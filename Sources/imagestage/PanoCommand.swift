@@ -199,7 +199,15 @@ enum PanoCommand {
     var tracker = MotionTracker(smoothing: !parsed.flag("raw-motion"))
     var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
     var frame = RGBAImage(width: camera.width, height: camera.height)
-    let duration = log.samples.map(\.t).max() ?? 0
+    let duration = log.samples.map(\.t).filter(\.isFinite).max() ?? 0
+    // A single bad timestamp must not turn into a years-long render.
+    let maxFrames = 1_000_000
+    guard duration * fps < Double(maxFrames) else {
+      throw Failure(
+        message:
+          "\(motionPath): the log spans \(JSONText.number(duration)) s, over \(maxFrames) frames at \(JSONText.number(fps)) fps; check its timestamps"
+      )
+    }
     let frameCount = max(1, Int((duration * fps).rounded(.down)) + 1)
     var next = 0
     let progress = Progress(total: frameCount)

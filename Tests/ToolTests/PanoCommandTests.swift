@@ -84,6 +84,18 @@ struct PanoCommandTests {
     #expect(result.stderr.contains(message), "\(result.stderr)")
   }
 
+  @Test func aLogWithAWildTimestampIsRefusedNotRenderedForever() throws {
+    let dir = try Tool.temporaryDirectory()
+    let log = dir.appendingPathComponent("wild.csv")
+    try "t,qx,qy,qz,qw\n0,0.7071068,0,0,0.7071068\n99999999,0.7071068,0,0,0.7071068\n".write(
+      to: log, atomically: true, encoding: .utf8)
+    let result = try Tool.run(
+      "imagestage",
+      ["pano", "video", "sample", "--motion", log.path, "-o", dir.appendingPathComponent("f").path, "--size", "32x16"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("check its timestamps"), "\(result.stderr)")
+  }
+
   @Test func corruptAndHugeImagesAreRefused() throws {
     let dir = try Tool.temporaryDirectory()
     let bad = dir.appendingPathComponent("bad.jpg")
