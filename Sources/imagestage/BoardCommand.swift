@@ -22,6 +22,11 @@ enum BoardCommand {
         Console.error("\(file): \(error)")
         return 2
       }
+      if let frameRate, let last = scenario.events.last, last.t * frameRate > 1_000_000 {
+        // A drag held over a long gap would print a frame line at every tick.
+        Console.error("--frames: \(file) spans \(last.t) s, over a million frames at \(frameRate) Hz")
+        return 2
+      }
       let statePath = parsed.value("state")
       if let statePath, FileIO.exists(statePath) {
         do {

@@ -93,6 +93,17 @@ struct BoardCommandTests {
     #expect(badFlag.stderr.contains("--frames"))
   }
 
+  @Test func framesOverALongScenarioAreRefused() throws {
+    let dir = try Tool.temporaryDirectory()
+    let file = dir.appendingPathComponent("long.json")
+    try
+      #"{"preset":"locations","canvas":{"width":1,"height":1},"slots":[],"items":[],"events":[{"t":5000000,"type":"key","key":"tab"}]}"#
+      .write(to: file, atomically: true, encoding: .utf8)
+    let result = try Tool.run("imagestage", ["board", "run", file.path, "--frames", "60"])
+    #expect(result.status == 2 && result.stdout.isEmpty)
+    #expect(result.stderr.contains("over a million frames"))
+  }
+
   @Test func stateIsSavedAtomicallyAndLoadedNextRun() throws {
     let dir = try Tool.temporaryDirectory()
     let state = dir.appendingPathComponent("state.json").path
