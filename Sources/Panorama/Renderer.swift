@@ -232,7 +232,8 @@ public struct PanoramaRenderer: Sendable {
           u10 -= k
           u11 -= k
         }
-        let blockH = Double(max(y1 - y0, 1)), blockW = Double(max(x1 - x0, 1))
+        // Reciprocals: a division per row costs more than the row's other setup together.
+        let perRow = 1 / Double(max(y1 - y0, 1)), perColumn = 65536 / Double(max(x1 - x0, 1))
         let ulo = min(min(u00, u01), min(u10, u11)), uhi = max(max(u00, u01), max(u10, u11))
         let vlo = min(min(v00, v01), min(v10, v11)), vhi = max(max(v00, v01), max(v10, v11))
         // Most blocks need no wrapping or clamping: every sample and its neighbours are inside.
@@ -241,11 +242,11 @@ public struct PanoramaRenderer: Sendable {
           ulo >= 0.01 && uhi < Double(srcW - 1) - 0.01 && vlo >= 0.01 && vhi < Double(srcH - 1) - 0.01
           && srcW * srcH < 1 << 32
         for y in y0...yEnd {
-          let t = Double(y - y0) / blockH
+          let t = Double(y - y0) * perRow
           let uL = u00 + (u10 - u00) * t, uR = u01 + (u11 - u01) * t
           let vL = v00 + (v10 - v00) * t, vR = v01 + (v11 - v01) * t
           var u = Int(uL * 65536), v = Int(vL * 65536)
-          let du = Int((uR - uL) / blockW * 65536), dv = Int((vR - vL) / blockW * 65536)
+          let du = Int((uR - uL) * perColumn), dv = Int((vR - vL) * perColumn)
           var out = px.base + (y * width + x0)
           var x = x0
           if inside {
