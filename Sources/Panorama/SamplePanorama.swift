@@ -34,8 +34,7 @@ public enum SamplePanorama {
           g = 225 - 120 * t
           b = 250 - 60 * t
           // Sun: angular distance from its direction.
-          let (sinD, cosD) = Elementary.sinCos(lon - sunLon)
-          _ = sinD
+          let cosD = Elementary.cos(lon - sunLon)
           let cosAngle = sinLat * Elementary.sin(sunLat) + cosLat * Elementary.cos(sunLat) * cosD
           if cosAngle > 0.9985 {
             (r, g, b) = (255, 244, 200)

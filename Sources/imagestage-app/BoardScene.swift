@@ -178,8 +178,7 @@ final class BoardScene {
       let item = engine.board.items[ghost.item]
       textures[item.id]?.draw(window, in: pixel(Rect(center: ghost.center, size: item.size)), alpha: 180)
     }
-    let (w, h) = (engine.board.canvas.width, engine.board.canvas.height)
-    _ = w
+    let h = engine.board.canvas.height
     window.text(engine.status, x: 20, y: h - Self.footerHeight + 8, size: 20)
     window.text(
       message.isEmpty ? announcement : message, x: 20, y: h - Self.footerHeight + 38, size: 14,
