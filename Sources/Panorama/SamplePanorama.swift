@@ -14,13 +14,17 @@ public enum SamplePanorama {
     let w = Double(width), h = Double(height)
     var horizonByColumn = [Double](repeating: 0, count: width)
     var shadeByColumn = [Double](repeating: 0, count: width)
+    var sunCosByColumn = [Double](repeating: 0, count: width)
     for x in 0..<width {
       let lon = (Double(x) + 0.5) / w * Elementary.twoPi - Elementary.pi
       horizonByColumn[x] =
         0.07 + 0.045 * Elementary.sin(3 * lon + 0.4) + 0.025 * Elementary.sin(7 * lon + 1.3) + 0.012 * Elementary.sin(17 * lon)
       shadeByColumn[x] = 0.75 + 0.25 * Elementary.cos(lon * 5)
+      sunCosByColumn[x] = Elementary.cos(lon - Elementary.pi / 4)
     }
-    let sunLon = Elementary.pi / 4, sunLat = 0.45
+    // The sun stands at north-east (45°), 0.45 rad up.
+    let sunLat = 0.45
+    let (sinSun, cosSun) = Elementary.sinCos(sunLat)
     for y in 0..<height {
       let lat = Elementary.halfPi - (Double(y) + 0.5) / h * Elementary.pi
       let (sinLat, cosLat) = Elementary.sinCos(lat)
@@ -34,8 +38,7 @@ public enum SamplePanorama {
           g = 225 - 120 * t
           b = 250 - 60 * t
           // Sun: angular distance from its direction.
-          let cosD = Elementary.cos(lon - sunLon)
-          let cosAngle = sinLat * Elementary.sin(sunLat) + cosLat * Elementary.cos(sunLat) * cosD
+          let cosAngle = sinLat * sinSun + cosLat * cosSun * sunCosByColumn[x]
           if cosAngle > 0.9985 {
             (r, g, b) = (255, 244, 200)
           } else if cosAngle > 0.99 {
