@@ -65,29 +65,33 @@ public enum Elementary {
     return 1.0 - r2 * p
   }
 
+  /// atan(k/8) for k = 0…8, correctly rounded.
+  static let atanEighths: [Double] = [
+    0.0, 0.12435499454676144, 0.24497866312686414, 0.35877067027057225, 0.4636476090008061, 0.5585993153435624,
+    0.6435011087932844, 0.7188299996216245, 0.7853981633974483,
+  ]
+
   /// Arc tangent of `x`, in radians, in (−π/2, π/2).
   public static func atan(_ x: Double) -> Double {
     if x.isNaN { return .nan }
     if x.isInfinite { return x > 0 ? halfPi : -halfPi }
     var t = x < 0 ? -x : x
-    var offset = 0.0
-    if t > 1 {
-      t = 1 / t
-      offset = halfPi
-    }
-    // Two half-angle steps, atan(t) = 2·atan(t / (1 + √(1+t²))), bring t below tan(π/16) ≈ 0.199,
-    // where the odd series converges fast.
-    t = t / (1 + (1 + t * t).squareRoot())
-    t = t / (1 + (1 + t * t).squareRoot())
-    let t2 = t * t
-    var p = 0.0
-    var n = 25.0
-    while n >= 3 {
-      p = (n.truncatingRemainder(dividingBy: 4) == 1 ? 1 : -1) / n + t2 * p
-      n -= 2
-    }
-    var a = 4 * (t + t * t2 * p)
-    if offset != 0 { a = offset - a }
+    let inverted = t > 1
+    if inverted { t = 1 / t }
+    // atan(t) = atan(c) + atan((t − c) / (1 + t·c)) with c the nearest eighth: the remainder
+    // is at most 1/16, where seven odd terms reach double precision. No square roots.
+    let k = (t * 8).rounded()
+    let c = k / 8
+    let r = (t - c) / (1 + t * c)
+    let r2 = r * r
+    var p = 1.0 / 13.0
+    p = p * r2 - 1.0 / 11.0
+    p = p * r2 + 1.0 / 9.0
+    p = p * r2 - 1.0 / 7.0
+    p = p * r2 + 1.0 / 5.0
+    p = p * r2 - 1.0 / 3.0
+    var a = atanEighths[Int(k)] + (r + r * r2 * p)
+    if inverted { a = halfPi - a }
     return x < 0 ? -a : a
   }
 
