@@ -384,10 +384,7 @@ public struct PanoramaRenderer: Sendable {
     }
     var vs = [Int](repeating: 0, count: height)
     for y in 0..<height { vs[y] = Int(((Double(y) + 0.5) * scale - 0.5) * 65536) }
-    let context = BlockContext(
-      renderer: self, shift: 0,
-      camera: Camera(width: width, height: height, pitch: 0, roll: 0, hfov: 1), width: width)
-    let stripContext = StripContext(block: context, us: us, vs: vs, repeats: repeats, srcW: srcW, srcH: srcH)
+    let stripContext = StripContext(us: us, vs: vs, repeats: repeats, srcW: srcW, srcH: srcH, background: background)
     let bands = (height + 15) / 16
     source.pixels.withUnsafeBufferPointer { src in
       output.pixels.withUnsafeMutableBufferPointer { out in
@@ -397,11 +394,12 @@ public struct PanoramaRenderer: Sendable {
     }
   }
 
+  /// What a strip band needs: the separable coordinate tables and the source's size.
   struct StripContext: Sendable {
-    let block: BlockContext
     let us: [Int], vs: [Int]
     let repeats: Bool
     let srcW: Int, srcH: Int
+    let background: UInt32
 
     func render(_ band: Int, _ px: SharedPixels) {
       let width = us.count
@@ -410,9 +408,9 @@ public struct PanoramaRenderer: Sendable {
         for x in 0..<width {
           let u = us[x]
           if !repeats && (u < -65536 || (u >> 16) >= srcW) {
-            px.base[y * width + x] = block.background
+            px.base[y * width + x] = background
           } else {
-            px.base[y * width + x] = block.sampleStrip(u, v, px.source, repeats: repeats)
+            px.base[y * width + x] = sample(u, v, px.source)
           }
         }
       }
@@ -420,8 +418,9 @@ public struct PanoramaRenderer: Sendable {
   }
 }
 
-extension PanoramaRenderer.BlockContext {
-  @inline(__always) func sampleStrip(_ u: Int, _ v: Int, _ src: UnsafePointer<UInt32>, repeats: Bool) -> UInt32 {
+extension PanoramaRenderer.StripContext {
+  /// Bilinear fetch at 16.16 coordinates; x repeats or clamps, y clamps.
+  @inline(__always) func sample(_ u: Int, _ v: Int, _ src: UnsafePointer<UInt32>) -> UInt32 {
     var xi = u >> 16
     var fx = UInt32(truncatingIfNeeded: (u >> 8) & 255)
     if xi < 0 {

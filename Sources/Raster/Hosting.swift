@@ -33,17 +33,20 @@ public struct LoadedPanorama: Sendable {
   public var gpano: GPano?
   public var orientation: Int
 
+  /// The built-in panorama, 4096×2048.
+  public static func sample() -> LoadedPanorama {
+    let image = SamplePanorama.make(width: 4096)
+    return LoadedPanorama(
+      image: image, geometry: PanoramaGeometry(width: image.width, height: image.height), format: "sample", gpano: nil,
+      orientation: 1)
+  }
+
   /// Reads `path` ("sample" for the built-in panorama), with `projection` unless the file's
   /// GPano fields say otherwise.
   public static func load(
     _ path: String, projection: SourceProjection? = nil, limits: ImageLimits = ImageLimits()
   ) throws(PanoramaLoadError) -> LoadedPanorama {
-    if path == "sample" {
-      let image = SamplePanorama.make(width: 4096)
-      return LoadedPanorama(
-        image: image, geometry: PanoramaGeometry(width: image.width, height: image.height), format: "sample", gpano: nil,
-        orientation: 1)
-    }
+    if path == "sample" { return sample() }
     let bytes: [UInt8]
     do {
       bytes = try FileIO.read(path, limit: 1 << 30)

@@ -42,7 +42,9 @@ public enum FileIO {
       if n == 0 { break }
       filled += n
     }
-    return Array(bytes[0..<filled])
+    // A file that shrank while we read it: drop the unread tail in place, without a copy.
+    if filled < bytes.count { bytes.removeSubrange(filled...) }
+    return bytes
   }
 
   /// Whether a file exists at `path`.

@@ -24,7 +24,7 @@ public struct ScenarioRunner {
     func isMoving(_ e: Engine) -> Bool { e.isAnimating || !e.movingItems.isEmpty || !e.ghosts.isEmpty }
 
     for timed in scenario.events {
-      if frameRate != nil {
+      if let rate = frameRate {
         while frameTime(frameIndex) < timed.t {
           let ft = frameTime(frameIndex)
           if isMoving(engine) {
@@ -34,7 +34,7 @@ public struct ScenarioRunner {
             frameIndex += 1
           } else {
             // Nothing moves: skip ahead to the first frame at or after the event.
-            frameIndex = max(frameIndex + 1, Int((timed.t * frameRate!).rounded(.up)))
+            frameIndex = max(frameIndex + 1, Int((timed.t * rate).rounded(.up)))
           }
         }
       }

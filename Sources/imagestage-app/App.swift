@@ -123,7 +123,7 @@ final class App {
         Console.error(message)
       }
     }
-    let scene = PanoramaScene(panorama: loaded ?? (try! LoadedPanorama.load("sample")), name: name)
+    let scene = PanoramaScene(panorama: loaded ?? LoadedPanorama.sample(), name: name)
     scene.message = message
     if let motion = options.motion {
       do {
@@ -262,7 +262,6 @@ final class App {
   // MARK: Drawing
 
   func draw() {
-    window.matchScaleToWindow()
     window.clear(Color(246, 247, 249))
     let (w, _) = window.size
     if active < 2 {

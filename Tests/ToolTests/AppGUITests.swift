@@ -26,6 +26,11 @@ struct AppGUITests {
 
     var name: String { ":\(number)" }
 
+    /// The app's window id (its title contains ImageStage).
+    func appWindow() throws -> String {
+      try xdotool(["search", "--sync", "--name", "ImageStage"]).split(separator: "\n").first.map(String.init) ?? ""
+    }
+
     /// Runs xdotool against this display.
     @discardableResult
     func xdotool(_ args: [String]) throws -> String {
@@ -160,7 +165,7 @@ struct AppGUITests {
     let slots = layout["slots"] as! [[String: Any]]
     let item = (layout["items"] as! [[String: Any]])[0]
     let window =
-      try display.xdotool(["search", "--sync", "--name", "ImageStage"]).split(separator: "\n").first.map(String.init) ?? ""
+      try display.appWindow()
     #expect(!window.isEmpty)
 
     // Drop 20 px from slot 1's centre: within the seed's 50 pt, so it snaps there.
@@ -203,7 +208,7 @@ struct AppGUITests {
     defer { app.stop() }
     _ = try #require(app.wait { $0["type"] as? String == "layout" })
     let window =
-      try display.xdotool(["search", "--sync", "--name", "ImageStage"]).split(separator: "\n").first.map(String.init) ?? ""
+      try display.appWindow()
     try display.xdotool(["windowfocus", "--sync", window])
     try display.xdotool(["key", "--delay", "50", "Tab", "space", "Right", "Return"])
     #expect(app.wait { $0["type"] as? String == "drop" && $0["slot"] as? Int == 1 } != nil)
@@ -226,8 +231,7 @@ struct AppGUITests {
       let layout = try #require(app.wait { $0["type"] as? String == "layout" })
       let slots = layout["slots"] as! [[String: Any]]
       let mail = (layout["items"] as! [[String: Any]])[0]
-      let window =
-        try display.xdotool(["search", "--sync", "--name", "ImageStage"]).split(separator: "\n").first.map(String.init) ?? ""
+      let window = try display.appWindow()
       let target = Self.center(slots[1])
       try Self.drag(display, window: window, from: Self.center(mail), to: target)
       #expect(
@@ -276,13 +280,10 @@ struct AppGUITests {
     let display = try Display()
     let directory = try Tool.temporaryDirectory()
     let shot = directory.appendingPathComponent("pano.png").path
-    let p = Process()
-    p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
-    p.arguments = ["--scene", "panorama", "--window", "640x480", "--screenshot", shot]
-    p.environment = ["DISPLAY": display.name, "HOME": directory.path]
-    try p.run()
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0)
+    let run = try Self.runApp(
+      ["--scene", "panorama", "--window", "640x480", "--screenshot", shot],
+      environment: ["DISPLAY": display.name, "HOME": directory.path])
+    #expect(run.status == 0)
     let image = try Raster.decode(Array(try Data(contentsOf: URL(fileURLWithPath: shot)))).image
     let sky = Self.rgb(image, (320, 80)), ground = Self.rgb(image, (100, 400))
     #expect(sky.2 > sky.0 + 40, "blue sky at the top: \(sky)")
@@ -302,34 +303,33 @@ struct AppGUITests {
     let directory = try Tool.temporaryDirectory()
     let bad = directory.appendingPathComponent("broken.jpg")
     try Data([0xFF, 0xD8, 0xFF, 0xDB, 0, 4, 1, 2]).write(to: bad)
-    let p = Process()
-    p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
-    p.arguments = [
-      "--scene", "panorama", "--window", "320x240", "--panorama", bad.path, "--screenshot",
-      directory.appendingPathComponent("s.png").path,
-    ]
-    p.environment = ["DISPLAY": display.name, "HOME": directory.path]
-    let err = Pipe()
-    p.standardError = err
-    try p.run()
-    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0)
+    let (status, message) = try Self.runApp(
+      [
+        "--scene", "panorama", "--window", "320x240", "--panorama", bad.path, "--screenshot",
+        directory.appendingPathComponent("s.png").path,
+      ], environment: ["DISPLAY": display.name, "HOME": directory.path])
+    #expect(status == 0)
     #expect(message.contains("broken.jpg") && message.contains("showing the sample panorama"), "\(message)")
   }
 
   @Test func noDisplayIsAClearError() throws {
+    let (status, message) = try Self.runApp(["--window", "100x100"], environment: ["DISPLAY": ":9999", "PATH": "/usr/bin:/bin"])
+    #expect(status == 1)
+    #expect(message.contains("cannot start SDL video"))
+  }
+
+  /// Runs the app to its end (a `--screenshot` run, or a start-up failure).
+  static func runApp(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
     let p = Process()
     p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
-    p.arguments = ["--window", "100x100"]
-    p.environment = ["DISPLAY": ":9999", "PATH": "/usr/bin:/bin"]
+    p.arguments = arguments
+    p.environment = environment
     let err = Pipe()
     p.standardError = err
     p.standardOutput = FileHandle.nullDevice
     try p.run()
     let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     p.waitUntilExit()
-    #expect(p.terminationStatus == 1)
-    #expect(message.contains("cannot start SDL video"))
+    return (p.terminationStatus, message)
   }
 }
