@@ -30,25 +30,44 @@ public enum StripEdges: String, Hashable, Sendable {
   case `repeat`
 }
 
+/// The size of the perspective renderer's blocks, in output pixels. The mapping is
+/// evaluated exactly at each block's corners, edge middles and centre, and interpolated
+/// biquadratically in between.
+///
+/// Wider than tall by default: each row of a block costs a fixed setup that a longer row
+/// amortises. At 64 × 32 the interpolation is 0.008 source pixels off for a 90° view of an
+/// 8192-wide panorama, 0.3 at hfov 150°: 2–3× closer than bilinear 16 × 16 blocks, with a
+/// quarter of the exact evaluations and 10 % fewer instructions per pixel.
+public struct GridSpacing: Hashable, Sendable {
+  public var columns: Int
+  public var rows: Int
+
+  public init(columns: Int, rows: Int) {
+    self.columns = columns
+    self.rows = rows
+  }
+}
+
 /// Draws views of a panorama on the CPU with bilinear filtering.
 ///
 /// Perspective views map each output pixel to a direction and the direction to a source
-/// pixel. That mapping is evaluated exactly on a grid every `gridSpacing` pixels and
-/// interpolated linearly in between, so per-pixel work is a few integer adds and the
-/// bilinear fetch: no trigonometry per pixel. The grid is computed for yaw 0 and cached:
+/// pixel. That mapping is evaluated exactly on a grid of `gridSpacing` blocks (3 × 3 points
+/// each) and interpolated biquadratically in between, so per-pixel work is a few integer
+/// adds and the bilinear fetch: no trigonometry per pixel. The grid is computed for yaw 0 and cached:
 /// while only yaw changes (a turning user), a frame is a horizontal shift of the cached
 /// grid. Blocks where the mapping bends too much to interpolate (near the poles) are
 /// evaluated per pixel.
 public struct PanoramaRenderer: Sendable {
   public let source: RGBAImage
   public let geometry: PanoramaGeometry
-  /// Pixels between exact evaluations of the perspective mapping.
-  public var gridSpacing = 16
+  /// Pixels between exact evaluations of the perspective mapping, across and down.
+  public var gridSpacing = defaultGridSpacing
+  public static let defaultGridSpacing = GridSpacing(columns: 64, rows: 32)
   /// Colour outside a partial panorama.
   public var background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0)
 
   struct GridKey: Equatable {
-    var width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, spacing: Int
+    var width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, spacing: GridSpacing
   }
   var gridKey: GridKey?
   var columns: [Int] = []
@@ -111,26 +130,38 @@ public struct PanoramaRenderer: Sendable {
     return lines
   }
 
+  /// Where a block's three node lines lie along one axis: each block's edges and its middle.
+  static func nodes(_ lines: [Int]) -> [Double] {
+    let blocks = max(lines.count - 1, 1)
+    var nodes = [Double](repeating: 0, count: 2 * blocks + 1)
+    for b in 0..<blocks {
+      let lo = Double(lines[b]), hi = Double(lines[min(b + 1, lines.count - 1)])
+      nodes[2 * b] = lo
+      nodes[2 * b + 1] = (lo + hi) / 2
+      nodes[2 * b + 2] = hi
+    }
+    return nodes
+  }
+
   mutating func prepareGrid<E: RowExecutor>(width: Int, height: Int, view: ViewAngles, hfov: Double, executor: E) {
     let key = GridKey(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, spacing: gridSpacing)
     guard key != gridKey else { return }
     gridKey = key
-    columns = Self.gridLines(width, max(gridSpacing, 2))
-    rows = Self.gridLines(height, max(gridSpacing, 2))
+    columns = Self.gridLines(width, max(gridSpacing.columns, 2))
+    rows = Self.gridLines(height, max(gridSpacing.rows, 2))
     let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov)
-    let count = columns.count * rows.count
-    var us = [Double](repeating: 0, count: count), vs = us
+    let (xs, ys) = (Self.nodes(columns), Self.nodes(rows))
+    var us = [Double](repeating: 0, count: xs.count * ys.count), vs = us
     let renderer = self
-    let (columns, rows) = (self.columns, self.rows)
-    // Grid rows are independent: the executor spreads them like the pixel bands.
+    // Node rows are independent: the executor spreads them like the pixel bands.
     us.withUnsafeMutableBufferPointer { u in
       vs.withUnsafeMutableBufferPointer { v in
         let out = GridPointers(u: u.baseAddress!, v: v.baseAddress!)
-        executor.run(rows.count) { r in
-          for (c, x) in columns.enumerated() {
-            let p = renderer.sourcePosition(camera.direction(Double(x), Double(rows[r])))
-            out.u[r * columns.count + c] = p.u
-            out.v[r * columns.count + c] = p.v
+        executor.run(ys.count) { r in
+          for (c, x) in xs.enumerated() {
+            let p = renderer.sourcePosition(camera.direction(x, ys[r]))
+            out.u[r * xs.count + c] = p.u
+            out.v[r * xs.count + c] = p.v
           }
         }
       }
@@ -196,93 +227,199 @@ public struct PanoramaRenderer: Sendable {
       self.camera = camera
     }
 
-    func renderBand(_ band: Int, _ px: SharedPixels) {
+    /// One block of the grid: its pixels and their mapping to the source.
+    struct Block {
+      let xs: ClosedRange<Int>, ys: ClosedRange<Int>
+      /// Source x and y across the block, or nil where a pole is in the block and the mapping
+      /// bends too much to interpolate.
+      let u: BlockStepper?, v: BlockStepper?
+      /// Every sample and its neighbours lie inside the source: no wrapping or clamping.
+      let inside: Bool
+    }
+
+    func block(band: Int, column blockX: Int) -> Block {
       let nc = columns.count
       let y0 = rows[band]
       let y1 = band + 1 < rows.count ? rows[band + 1] : y0
-      let lastBand = band + 1 >= rows.count - 1
-      let yEnd = lastBand ? y1 : y1 - 1
-      for blockX in 0..<max(nc - 1, 1) {
-        let x0 = columns[blockX]
-        let x1 = blockX + 1 < nc ? columns[blockX + 1] : x0
-        let xEnd = blockX + 1 >= nc - 1 ? x1 : x1 - 1
-        let r0 = band * nc, r1 = (band + 1 < rows.count ? band + 1 : band) * nc
-        let c1 = blockX + 1 < nc ? blockX + 1 : blockX
-        var u00 = gridU[r0 + blockX] + shift, u01 = gridU[r0 + c1] + shift
-        var u10 = gridU[r1 + blockX] + shift, u11 = gridU[r1 + c1] + shift
-        let v00 = gridV[r0 + blockX], v01 = gridV[r0 + c1]
-        let v10 = gridV[r1 + blockX], v11 = gridV[r1 + c1]
-        // Unwrap the corners next to the first; a block spanning too much longitude (a pole
-        // is in it) cannot be interpolated.
-        let half = period / 2
-        func near(_ u: Double) -> Double { u - u00 > half ? u - period : (u00 - u > half ? u + period : u) }
-        u01 = near(u01)
-        u10 = near(u10)
-        u11 = near(u11)
-        let lo = min(min(u00, u01), min(u10, u11)), hi = max(max(u00, u01), max(u10, u11))
-        if hi - lo > period / 8 {
-          exactBlock(x0...xEnd, y0...yEnd, px)
+      let yEnd = band + 1 >= rows.count - 1 ? y1 : y1 - 1
+      let x0 = columns[blockX]
+      let x1 = blockX + 1 < nc ? columns[blockX + 1] : x0
+      let xEnd = blockX + 1 >= nc - 1 ? x1 : x1 - 1
+      // The block's 3×3 nodes, row by row, in lanes 0–8 (the rest repeat lane 0). Vectors,
+      // not arrays: a heap allocation per block cost more than the block's pixels.
+      let nodesPerRow = 2 * max(nc - 1, 1) + 1
+      var u = SIMD16<Double>(), v = u
+      for j in 0..<3 {
+        for i in 0..<3 {
+          let g = (2 * band + j) * nodesPerRow + 2 * blockX + i
+          u[3 * j + i] = gridU[g] + shift
+          v[3 * j + i] = gridV[g]
+        }
+      }
+      // Unwrap the nodes next to the first; a block spanning too much longitude (a pole is
+      // in it) cannot be interpolated.
+      let half = period / 2
+      for k in 1..<9 {
+        if u[k] - u[0] > half { u[k] -= period } else if u[0] - u[k] > half { u[k] += period }
+      }
+      for k in 9..<16 {
+        u[k] = u[0]
+        v[k] = v[0]
+      }
+      var ulo = u.min(), uhi = u.max()
+      if uhi - ulo > period / 8 {
+        return Block(xs: x0...xEnd, ys: y0...yEnd, u: nil, v: nil, inside: false)
+      }
+      // Bring the block into [0, period) at its left-most point, so one subtraction wraps.
+      if wraps {
+        let k = (ulo / period).rounded(.down) * period
+        u -= SIMD16(repeating: k)
+        ulo -= k
+        uhi -= k
+      }
+      let vlo = v.min(), vhi = v.max()
+      // Between nodes the patch can bulge past them, by less than its second differences.
+      let margin = 1 + BlockStepper.bulge(u) + BlockStepper.bulge(v)
+      // Four-pixel groups hold 16.16 coordinates and source indices in 32-bit lanes.
+      let inside =
+        ulo - margin >= 0 && uhi + margin < Double(srcW - 1) && vlo - margin >= 0 && vhi + margin < Double(srcH - 1)
+        && srcW < 1 << 16 && srcW * srcH < 1 << 32
+      return Block(
+        xs: x0...xEnd, ys: y0...yEnd, u: BlockStepper(u, width: x1 - x0, height: y1 - y0),
+        v: BlockStepper(v, width: x1 - x0, height: y1 - y0), inside: inside)
+    }
+
+    func renderBand(_ band: Int, _ px: SharedPixels) {
+      for blockX in 0..<max(columns.count - 1, 1) {
+        let block = block(band: band, column: blockX)
+        guard let u = block.u, let v = block.v else {
+          exactBlock(block.xs, block.ys, px)
           continue
         }
-        // Bring the block into [0, period) at its left-most point, so one subtraction wraps.
-        if wraps {
-          let k = (lo / period).rounded(.down) * period
-          u00 -= k
-          u01 -= k
-          u10 -= k
-          u11 -= k
-        }
-        let ulo = min(min(u00, u01), min(u10, u11)), uhi = max(max(u00, u01), max(u10, u11))
-        let vlo = min(min(v00, v01), min(v10, v11)), vhi = max(max(v00, v01), max(v10, v11))
-        // Most blocks need no wrapping or clamping: every sample and its neighbours are inside.
-        // (The four-pixel path indexes the source with 32-bit lanes: up to 4 G pixels.)
-        let inside =
-          ulo >= 0.01 && uhi < Double(srcW - 1) - 0.01 && vlo >= 0.01 && vhi < Double(srcH - 1) - 0.01
-          && srcW * srcH < 1 << 32
-        // The block's bilinear mapping stepped in 32.32 fixed point: a row costs four integer
-        // adds instead of interpolating the corners in doubles (which cost a fifth of the frame).
-        let u = BlockStepper(u00, u01, u10, u11, width: x1 - x0, height: y1 - y0)
-        let v = BlockStepper(v00, v01, v10, v11, width: x1 - x0, height: y1 - y0)
-        var uRow = u.start, duRow = u.step, vRow = v.start, dvRow = v.step
-        let pixels = xEnd - x0 + 1
-        let groups = inside ? pixels >> 2 : 0
-        for y in y0...yEnd {
-          var uPixel = uRow >> 16, vPixel = vRow >> 16
-          let du = duRow >> 16, dv = dvRow >> 16
+        // The block's mapping is stepped in 32.32 fixed point: a row costs a few integer adds
+        // and a pixel none (interpolating in doubles per row cost a fifth of the frame).
+        var uRows = u, vRows = v
+        let x0 = block.xs.lowerBound
+        let pixels = block.xs.count
+        let groups = block.inside ? pixels >> 2 : 0
+        for y in block.ys {
           var out = px.base + (y &* width &+ x0)
-          for _ in 0..<groups {
-            blendFour(uPixel, vPixel, du, dv, px.source, out)
-            out += 4
-            uPixel &+= du &* 4
-            vPixel &+= dv &* 4
+          if groups > 0 {
+            var us = uRows.lanes(), vs = vRows.lanes()
+            var uStep = uRows.laneSteps(), vStep = vRows.laneSteps()
+            let uBend = uRows.laneBend(), vBend = vRows.laneBend()
+            for _ in 0..<groups {
+              blendFour(us, vs, px.source, out)
+              out += 4
+              us &+= uStep
+              vs &+= vStep
+              uStep &+= uBend
+              vStep &+= vBend
+            }
           }
-          for _ in (groups << 2)..<pixels {
-            out.pointee = sample(uPixel, vPixel, px.source)
+          for x in (groups << 2)..<pixels {
+            out.pointee = sample(uRows.at(x), vRows.at(x), px.source)
             out += 1
-            uPixel &+= du
-            vPixel &+= dv
           }
-          uRow &+= u.rowStep
-          duRow &+= u.stepPerRow
-          vRow &+= v.rowStep
-          dvRow &+= v.stepPerRow
+          uRows.nextRow()
+          vRows.nextRow()
         }
       }
     }
 
-    /// A bilinear patch between four corner values, stepped in 32.32 fixed point: `start`
-    /// at the top-left, `step` per pixel along the top row; each row down adds `rowStep` to
-    /// the row's start and `stepPerRow` to its step.
+    /// A biquadratic patch through a block's 3×3 nodes (edges and middles), stepped in 32.32
+    /// fixed point. Along a row the value is `a + b·x + c·x²`; `a`, `b` and `c` are quadratics
+    /// in the row, each stepped by forward differences (value, difference, second difference).
+    /// Bilinear patches were 10× further off near the poles and at wide angles.
     struct BlockStepper {
-      let start: Int, step: Int, rowStep: Int, stepPerRow: Int
+      var a: Quadratic, b: Quadratic, c: Quadratic
 
-      init(_ c00: Double, _ c01: Double, _ c10: Double, _ c11: Double, width: Int, height: Int) {
-        let one = 4_294_967_296.0
-        let perColumn = one / Double(max(width, 1)), perRow = one / Double(max(height, 1))
-        start = Int(c00 * one)
-        step = Int((c01 - c00) * perColumn)
-        rowStep = Int((c10 - c00) * perRow)
-        stepPerRow = Int((c11 - c10 - c01 + c00) * perColumn * perRow / one)
+      struct Quadratic {
+        var value: Int, difference: Int
+        let secondDifference: Int
+
+        /// Through `q0`, `q1`, `q2` at 0, n/2 and n, in steps of 1.
+        init(_ q0: Double, _ q1: Double, _ q2: Double, over n: Int) {
+          let one = 4_294_967_296.0, span = Double(max(n, 1))
+          let square = 2 * (q0 - 2 * q1 + q2) / (span * span), linear = (4 * q1 - 3 * q0 - q2) / span
+          value = Int(q0 * one)
+          difference = Int((linear + square) * one)
+          secondDifference = Int(2 * square * one)
+        }
+
+        mutating func step() {
+          value &+= difference
+          difference &+= secondDifference
+        }
+
+        /// The value `n` steps on, as `n` calls of `step()` would leave it.
+        func after(_ n: Int) -> Int {
+          value &+ difference &* n &+ secondDifference &* (n &* (n &- 1) / 2)
+        }
+      }
+
+      /// `nodes`: nine values, row by row, at x = 0, width/2, width and y = 0, height/2, height.
+      init(_ nodes: SIMD16<Double>, width: Int, height: Int) {
+        let w = Double(max(width, 1))
+        var rowA = SIMD4<Double>(), rowB = rowA, rowC = rowA
+        for j in 0..<3 {
+          let f0 = nodes[3 * j], f1 = nodes[3 * j + 1], f2 = nodes[3 * j + 2]
+          rowA[j] = f0
+          rowB[j] = (4 * f1 - 3 * f0 - f2) / w
+          rowC[j] = 2 * (f0 - 2 * f1 + f2) / (w * w)
+        }
+        a = Quadratic(rowA[0], rowA[1], rowA[2], over: height)
+        b = Quadratic(rowB[0], rowB[1], rowB[2], over: height)
+        c = Quadratic(rowC[0], rowC[1], rowC[2], over: height)
+      }
+
+      /// How far the patch can stray beyond its nodes: a bound from its second differences.
+      static func bulge(_ nodes: SIMD16<Double>) -> Double {
+        var most = 0.0
+        for k in 0..<3 {
+          most = max(most, abs(nodes[3 * k] - 2 * nodes[3 * k + 1] + nodes[3 * k + 2]))
+          most = max(most, abs(nodes[k] - 2 * nodes[k + 3] + nodes[k + 6]))
+        }
+        return 2 * most
+      }
+
+      mutating func nextRow() {
+        a.step()
+        b.step()
+        c.step()
+      }
+
+      /// The 16.16 value at column `x` of the current row.
+      func at(_ x: Int) -> Int { (a.value &+ b.value &* x &+ c.value &* x &* x) >> 16 }
+
+      /// The 16.16 values at columns 0–3 of the current row.
+      func lanes() -> SIMD4<UInt32> {
+        func lane(_ k: Int) -> UInt32 { UInt32(truncatingIfNeeded: at(k)) }
+        return SIMD4(lane(0), lane(1), lane(2), lane(3))
+      }
+
+      /// How far each lane moves over four columns from columns 0–3: 4b + c·(8k + 16).
+      func laneSteps() -> SIMD4<UInt32> {
+        func lane(_ k: Int) -> UInt32 {
+          UInt32(truncatingIfNeeded: (4 &* b.value &+ c.value &* (8 &* k &+ 16)) >> 16)
+        }
+        return SIMD4(lane(0), lane(1), lane(2), lane(3))
+      }
+
+      /// How much `laneSteps` grows every four columns: 32c.
+      func laneBend() -> SIMD4<UInt32> { SIMD4(repeating: UInt32(truncatingIfNeeded: (32 &* c.value) >> 16)) }
+
+      /// The 16.16 value at `column`, `row` as the render loop reaches it: through four-pixel
+      /// groups when `grouped`, else pixel by pixel.
+      func value(column: Int, row: Int, grouped: Bool) -> Int {
+        var moved = self
+        moved.a.value = a.after(row)
+        moved.b.value = b.after(row)
+        moved.c.value = c.after(row)
+        guard grouped else { return moved.at(column) }
+        let k = column & 3, g = column >> 2
+        let start = Int(moved.lanes()[k]), step = Int(moved.laneSteps()[k]), bend = Int(moved.laneBend()[k])
+        return Int(UInt32(truncatingIfNeeded: start &+ step &* g &+ bend &* (g &* (g &- 1) / 2)))
       }
     }
 
@@ -336,17 +473,11 @@ public struct PanoramaRenderer: Sendable {
       return lerp(top, bottom, fy)
     }
 
-    /// Four bilinear samples along a row, all known to lie inside the source: texels
-    /// widened to 16-bit lanes, weighted and summed four pixels at a time (SSE2 `pmullw`).
-    /// Four bilinear samples along a row, all known to lie inside the source.
+    /// Four bilinear samples along a row, all known to lie inside the source, at 16.16
+    /// coordinates in 32-bit lanes (inside blocks they are positive and below 2^32).
     @inline(__always) func blendFour(
-      _ u: Int, _ v: Int, _ du: Int, _ dv: Int, _ src: UnsafePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>
+      _ us: SIMD4<UInt32>, _ vs: SIMD4<UInt32>, _ src: UnsafePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>
     ) {
-      // Coordinates of the four pixels in 16.16 fixed point; inside blocks they are positive
-      // and below 2^32, so 32-bit lanes hold them.
-      let lane = SIMD4<UInt32>(0, 1, 2, 3)
-      let us = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: u)) &+ lane &* UInt32(truncatingIfNeeded: du)
-      let vs = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: v)) &+ lane &* UInt32(truncatingIfNeeded: dv)
       let fx = (us &>> 8) & 255, fy = (vs &>> 8) & 255
       let gx = 256 &- fx, gy = 256 &- fy
       let xi = us &>> 16, yi = vs &>> 16
