@@ -1,6 +1,7 @@
 import Dispatch
 import Panorama
 import StageFiles
+import Synchronization
 
 /// Runs the renderer's row bands on `threads` threads through Dispatch.
 public struct ThreadedRows: RowExecutor {
@@ -13,13 +14,14 @@ public struct ThreadedRows: RowExecutor {
       for i in 0..<count { body(i) }
       return
     }
-    // Interleaved bands balance the load when one part of the view costs more (the poles).
-    let workers = min(threads, count)
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-      var band = worker
-      while band < count {
+    // Workers take the next band as they finish one: a worker the machine stalls (or bands
+    // that cost more, near the poles) does not leave the other idle at the end.
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
+      while true {
+        let band = next.add(1, ordering: .relaxed).oldValue
+        guard band < count else { return }
         body(band)
-        band += workers
       }
     }
   }

@@ -9,14 +9,19 @@ import StageFiles
 
 /// Perspective rendering speed, for `bench/pano.sh`: a panorama → 1920×1080 at hfov 90°,
 /// bilinear, for a fixed view, yaw changing every frame, and yaw and pitch changing every
-/// frame, at 1 and 2 threads. Prints ms per frame (min / median over runs) and peak memory.
-/// Usage: pano-bench IN.jpg FRAMES OUT.png  (OUT: the frame at yaw 30°, pitch 10°, for PSNR)
+/// frame, at 1 and 2 threads. Prints ms per frame for each run (`RESULT ours CASE THREADS MS`,
+/// the script interleaves rounds of this with the baselines), a min/median table, and memory.
+/// Usage: pano-bench IN.jpg FRAMES OUT.png [RUNS]  (OUT: the frame at yaw 30°, pitch 10°)
 
 let args = CommandLine.arguments
-guard args.count == 4, let frames = Int(args[2]) else {
-  Console.error("usage: pano-bench IN.jpg FRAMES OUT.png")
+guard args.count == 4 || args.count == 5, let frames = Int(args[2]), frames > 0,
+  let runs = args.count == 5 ? Int(args[4]) : 5, runs > 0
+else {
+  Console.error("usage: pano-bench IN.jpg FRAMES OUT.png [RUNS]")
   exit(2)
 }
+/// What the process holds before the panorama: runtime, libraries, thread stacks.
+let baselineMB = residentMB()
 let pano: LoadedPanorama
 do { pano = try LoadedPanorama.load(args[1]) } catch {
   Console.error(error.message)
@@ -31,13 +36,17 @@ func now() -> Double {
   return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
-func peakMemoryMB() -> Double {
+func peakMemoryMB() -> Double { statusMB("VmHWM:") }
+func residentMB() -> Double { statusMB("VmRSS:") }
+
+/// A line of /proc/self/status, in MB.
+func statusMB(_ key: String) -> Double {
   guard let f = fopen("/proc/self/status", "r") else { return 0 }
   defer { fclose(f) }
   var line = [CChar](repeating: 0, count: 256)
   while fgets(&line, 256, f) != nil {
     let s = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    if s.hasPrefix("VmHWM:") {
+    if s.hasPrefix(key) {
       let kb = s.split(separator: " ").compactMap { Double($0) }.first ?? 0
       return kb / 1024
     }
@@ -58,13 +67,14 @@ do { try FileIO.writeAtomically(try Raster.encodePNG(frame, compression: 1), to:
 }
 
 print(
-  "source \(pano.image.width)×\(pano.image.height) → \(width)×\(height), hfov 90°, bilinear, \(frames) frames per run, 5 runs")
+  "source \(pano.image.width)×\(pano.image.height) → \(width)×\(height), hfov 90°, bilinear, \(frames) frames per run, \(runs) runs"
+)
 print("case                     threads   ms/frame min   median")
 for (name, moving) in [("fixed view", 0), ("yaw every frame", 1), ("yaw+pitch every frame", 2)] {
   for threads in [1, 2] {
     let executor = ThreadedRows(threads: threads)
     var samples: [Double] = []
-    for run in 0..<5 {
+    for run in 0..<runs {
       let start = now()
       for f in 0..<frames {
         let k = Double(run * frames + f)
@@ -77,19 +87,19 @@ for (name, moving) in [("fixed view", 0), ("yaw every frame", 1), ("yaw+pitch ev
         renderer.renderPerspective(view: view, hfov: hfov, into: &frame, executor: executor)
       }
       samples.append((now() - start) * 1000 / Double(frames))
+      print("RESULT ours-\(["fixed", "yaw", "yaw+pitch"][moving]) \(threads) \(samples.last!)")
     }
     samples.sort()
     let pad = name + String(repeating: " ", count: max(0, 25 - name.count))
-    print("\(pad)\(threads)         \(fmt(samples[0]))         \(fmt(samples[2]))")
-    print("RESULT ours \(moving) \(threads) \(samples[0]) \(samples[2])")
+    print("\(pad)\(threads)         \(fmt(samples[0]))         \(fmt(samples[samples.count / 2]))")
   }
 }
 let sourceMB = Double(pano.image.pixels.count * 4) / 1_048_576
 let frameMB = Double(width * height * 4) / 1_048_576
 print(
-  "peak memory \(fmt(peakMemoryMB())) MB; decoded source \(fmt(sourceMB)) MB + two frames \(fmt(2 * frameMB)) MB = \(fmt(sourceMB + 2 * frameMB)) MB"
+  "peak memory \(fmt(peakMemoryMB())) MB, of which \(fmt(baselineMB)) MB before loading; decoded source \(fmt(sourceMB)) MB + two frames \(fmt(2 * frameMB)) MB = \(fmt(sourceMB + 2 * frameMB)) MB"
 )
-print("RESULT memory \(peakMemoryMB()) \(sourceMB + 2 * frameMB)")
+print("RESULT memory \(peakMemoryMB()) \(baselineMB) \(sourceMB + 2 * frameMB)")
 
 func fmt(_ v: Double) -> String {
   let r = (v * 100).rounded() / 100
