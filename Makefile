@@ -55,4 +55,4 @@ test: build
 	$(MAKE) lint
 
 lint:
-	swift format lint --strict -r Sources Tests embedded Package.swift
+	swift format lint --strict -r Sources Tests embedded fuzz Package.swift

@@ -94,6 +94,7 @@ for ((round = 1; round <= rounds; round++)); do
   for threads in 1 2; do
     still "$threads" "$v360:yaw=28:pitch=10" "ffmpeg-fixed"
     still "$threads" "sendcmd=f=$out/yaw.cmd,$v360:pitch=10" "ffmpeg-yaw"
+    still "$threads" "$v360:yaw=28:pitch=80" "ffmpeg-pole"
     redecoded "$threads" "$v360:yaw=28:pitch=10" "ffmpeg-fixed-redecoded"
   done
   bench/.venv/bin/python "$out/opencv.py" "$out/pano-8k.jpg" "$frames"
@@ -120,6 +121,7 @@ for line in open(sys.argv[1]):
     elif p[1] == "memory": other["memory"] = [float(v) for v in p[2:]]
     else: runs.setdefault((p[1], int(p[2])), []).append(float(p[3]))
 rows = [("ours-fixed", "ours, fixed view"), ("ours-yaw", "ours, yaw every frame"), ("ours-yaw+pitch", "ours, yaw+pitch every frame"),
+        ("ours-pole", "ours, fixed, 80° up"), ("ffmpeg-pole", "ffmpeg v360, fixed, 80° up"),
         ("ffmpeg-fixed", "ffmpeg v360, fixed view"), ("ffmpeg-yaw", "ffmpeg v360, yaw every frame"),
         ("ffmpeg-fixed-redecoded", "ffmpeg v360, fixed, re-decoded"),
         ("opencv-fixed", "OpenCV remap, fixed maps"), ("opencv-yaw", "OpenCV remap, yaw-shifted maps")]
@@ -136,7 +138,8 @@ for t in (1, 2):
                                    ("fixed view vs OpenCV", "opencv-fixed", "ours-fixed", 2),
                                    ("yaw moving vs ffmpeg", "ffmpeg-yaw", "ours-yaw", 50),
                                    ("yaw+pitch moving vs ffmpeg", "ffmpeg-yaw", "ours-yaw+pitch", 50),
-                                   ("yaw moving vs OpenCV", "opencv-yaw", "ours-yaw", None)):
+                                   ("yaw moving vs OpenCV", "opencv-yaw", "ours-yaw", None),
+                                   ("80° up vs ffmpeg", "ffmpeg-pole", "ours-pole", None)):
         med, mins = ratio(base, ours)
         note = f"  (aim {aim}x at 2 threads)" if aim and t == 2 else ""
         print(f"  ratio {label:28s} {med:6.1f}x median of rounds, {mins:6.1f}x min/min{note}")

@@ -41,12 +41,18 @@ public struct SpatialIndex: Sendable {
       maxY = max(maxY, f.maxY)
       sumSide += (f.size.width + f.size.height) / 2
     }
-    let width = max(maxX - minX, 1), height = max(maxY - minY, 1)
+    var width = max(maxX - minX, 1), height = max(maxY - minY, 1)
     var cell = max(sumSide / Double(frames.count), 1)
+    if !(width.isFinite && height.isFinite && cell.isFinite) {
+      // Coordinates past Double's range: one cell, scanned linearly, rather than a trap.
+      (minX, minY, width, height, cell) = (0, 0, 1, 1, 1)
+    }
     let maxCells = Double(4 * frames.count + 16)
     if (width / cell) * (height / cell) > maxCells {
       cell = (width * height / maxCells).squareRoot()
     }
+    // A long thin board (one axis shorter than a cell) must respect the cap on its own.
+    cell = max(cell, width / maxCells, height / maxCells)
     self.cell = cell
     originX = minX
     originY = minY
@@ -97,12 +103,13 @@ public struct SpatialIndex: Sendable {
 
   @inlinable func column(_ x: Double) -> Int {
     let c = ((x - originX) / cell).rounded(.down)
-    return c < 0 ? 0 : (c >= Double(columns) ? columns - 1 : Int(c))
+    // Written so that NaN lands in cell 0 instead of trapping in Int(_:).
+    return c >= 0 ? (c < Double(columns) ? Int(c) : columns - 1) : 0
   }
 
   @inlinable func row(_ y: Double) -> Int {
     let r = ((y - originY) / cell).rounded(.down)
-    return r < 0 ? 0 : (r >= Double(rows) ? rows - 1 : Int(r))
+    return r >= 0 ? (r < Double(rows) ? Int(r) : rows - 1) : 0
   }
 
   @inlinable func cellOf(_ p: Point) -> Int { row(p.y) * columns + column(p.x) }

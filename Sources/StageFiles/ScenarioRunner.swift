@@ -34,7 +34,8 @@ public struct ScenarioRunner {
             frameIndex += 1
           } else {
             // Nothing moves: skip ahead to the first frame at or after the event.
-            frameIndex = max(frameIndex + 1, Int((timed.t * rate).rounded(.up)))
+            // (Capped: a far-off event time must not trap converting to Int.)
+            frameIndex = max(frameIndex + 1, Int(min((timed.t * rate).rounded(.up), 1e15)))
           }
         }
       }

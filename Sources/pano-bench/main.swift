@@ -70,7 +70,8 @@ print(
   "source \(pano.image.width)×\(pano.image.height) → \(width)×\(height), hfov 90°, bilinear, \(frames) frames per run, \(runs) runs"
 )
 print("case                     threads   ms/frame min   median")
-for (name, moving) in [("fixed view", 0), ("yaw every frame", 1), ("yaw+pitch every frame", 2)] {
+let cases = [("fixed view", 0), ("yaw every frame", 1), ("yaw+pitch every frame", 2), ("fixed, 80° up (pole)", 3)]
+for (name, moving) in cases {
   for threads in [1, 2] {
     let executor = ThreadedRows(threads: threads)
     var samples: [Double] = []
@@ -82,12 +83,13 @@ for (name, moving) in [("fixed view", 0), ("yaw every frame", 1), ("yaw+pitch ev
         switch moving {
         case 0: view = ViewAngles(yaw: 0.5, pitch: 0.17)
         case 1: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17)
-        default: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17 + 0.3 * Elementary.sin(k * 0.05))
+        case 2: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17 + 0.3 * Elementary.sin(k * 0.05))
+        default: view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 80).radians)
         }
         renderer.renderPerspective(view: view, hfov: hfov, into: &frame, executor: executor)
       }
       samples.append((now() - start) * 1000 / Double(frames))
-      print("RESULT ours-\(["fixed", "yaw", "yaw+pitch"][moving]) \(threads) \(samples.last!)")
+      print("RESULT ours-\(["fixed", "yaw", "yaw+pitch", "pole"][moving]) \(threads) \(samples.last!)")
     }
     samples.sort()
     let pad = name + String(repeating: " ", count: max(0, 25 - name.count))

@@ -47,6 +47,25 @@ struct SpatialIndexTests {
   }
 }
 
+extension SpatialIndexTests {
+  /// Found by fuzzing `board run`: a slot 10^300 points away made the grid ask for ~10^40
+  /// columns and trap converting that to Int. Far-off, long thin and NaN frames must index.
+  @Test func extremeCoordinatesDoNotTrap() {
+    let near = Rect(x: 0, y: 0, width: 10, height: 10)
+    for far in [
+      Rect(x: 1e300, y: 0, width: 10, height: 10), Rect(x: 1e9, y: 0, width: 10, height: 10),
+      Rect(x: -1e308, y: 1e308, width: 1e308, height: 1e308), Rect(x: .nan, y: 0, width: 10, height: 10),
+    ] {
+      let index = SpatialIndex(frames: [near, far])
+      #expect(index.columns * index.rows <= 4 * 2 + 16)
+      #expect(index.nearestCenter(to: Point(x: 4, y: 6), within: 50, accept: { _ in true }) == 0)
+      var containing: [Int] = []
+      index.forEachContaining(Point(x: 5, y: 5)) { containing.append($0) }
+      #expect(containing == [0])
+    }
+  }
+}
+
 @Suite("Engine invariants under random input")
 struct ModelTests {
   /// Thousands of random event sequences on random boards; after each, the engine must be

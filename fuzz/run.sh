@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (libFuzzer + AddressSanitizer, from the Swift toolchain) of what
+# reads the files users hand us: JSON, scenarios, motion logs, images (our wrapper around
+# TurboJPEG and libspng). The first byte of an input picks the reader. Usage: fuzz/run.sh [SECONDS]  (default 120). Crashes are written
+# to fuzz/out/ as crash-* files; replay one with `fuzz/out/fuzz fuzz/out/crash-…`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=fuzz/out
+mkdir -p "$out/corpus"
+flags=(-sanitize=fuzzer,address -O -parse-as-library -wmo -I "$out" -I Sources/CTurboJPEG -I Sources/CSpng)
+module() {  # name: compile Sources/NAME as a module with coverage instrumentation
+  swiftc "${flags[@]}" -module-name "$1" -emit-module -emit-module-path "$out/$1.swiftmodule" \
+    Sources/"$1"/*.swift -c -o "$out/$1.o"
+}
+for m in CoreMath Stage Panorama StageFiles Raster; do module "$m"; done
+swiftc "${flags[@]}" -module-name FuzzEntry fuzz/Entry.swift -c -o "$out/Entry.o"
+swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,StageFiles,Raster,Entry}.o \
+  -lturbojpeg -lspng -o "$out/fuzz" 2>/dev/null
+# Seeds: every scenario as JSON (0) and as a scenario (1), and a log of each format (2).
+i=0
+for f in Tests/Scenarios/*.json; do
+  i=$((i + 1))
+  { printf '\x00'; cat "$f"; } > "$out/corpus/json-$i"
+  { printf '\x01'; cat "$f"; } > "$out/corpus/scenario-$i"
+done
+{ printf '\x02'; head -50 docs/examples/turn.csv; } > "$out/corpus/log-ours"
+printf '\x02time,seconds_elapsed,qz,qy,qx,qw,roll,pitch,yaw\n1000000000,0.0,0,0,0,1,0,0,0\n' > "$out/corpus/log-orientation"
+printf '\x02time,seconds_elapsed,z,y,x\n1000000000,0.0,0.1,0,0\n1010000000,0.01,0.1,0,0\n' > "$out/corpus/log-gyroscope"
+printf '\x02t,gx,gy,gz\n0,0,0,1\n0.1,0,0,1\n' > "$out/corpus/log-rates"
+printf '\x02motionTimestamp_sinceReboot(s),motionQuaternionX(R),motionQuaternionY(R),motionQuaternionZ(R),motionQuaternionW(R)\n1.0,0,0,0,1\n' \
+  > "$out/corpus/log-sensorlog"
+# Small images: a JPEG and a PNG the CLI writes.
+swift build -c release --product imagestage >/dev/null 2>&1 || swift build -c release --product imagestage
+.build/release/imagestage pano sample -o "$out/seed.jpg" --size 64x32
+.build/release/imagestage pano sample -o "$out/seed.png" --size 64x32
+{ printf '\x03'; cat "$out/seed.jpg"; } > "$out/corpus/image-jpeg"
+{ printf '\x03'; cat "$out/seed.png"; } > "$out/corpus/image-png"
+cd "$out"
+./fuzz -max_len=4096 -rss_limit_mb=4096 -max_total_time="${1:-120}" -print_final_stats=1 corpus
