@@ -19,9 +19,12 @@ public enum Elementary {
   /// Cosine of `x` radians.
   @inlinable public static func cos(_ x: Double) -> Double { sinCos(x).cos }
 
-  /// Sine and cosine of `x` radians in one reduction. Non-finite input gives NaN.
+  /// Sine and cosine of `x` radians in one reduction. Non-finite input gives NaN. Beyond
+  /// ±1e8 the two-part reduction runs out of bits, so `x` is first reduced exactly modulo the
+  /// double nearest 2π: still a sine and cosine in [-1, 1], if not those of the true angle.
   public static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
     guard x.isFinite else { return (.nan, .nan) }
+    let x = abs(x) < 1e8 ? x : x.truncatingRemainder(dividingBy: twoPi)
     let k = (x / halfPi).rounded()
     let r = (x - k * halfPiHigh) - k * halfPiLow
     let s = sinKernel(r)

@@ -22,11 +22,17 @@ public struct MotionTracker: Sendable {
     public var outOfOrder = 0
     public var notFinite = 0
     public var notUnit = 0
-    public var total: Int { outOfOrder + notFinite + notUnit }
+    /// Rates over `MotionTracker.maxRate`: no gyroscope turns that fast, so the sample is
+    /// corrupt (and integrating it would spin the view without meaning).
+    public var tooFast = 0
+    public var total: Int { outOfOrder + notFinite + notUnit + tooFast }
   }
 
   public var smoothing: Bool
   public private(set) var dropped = Dropped()
+  /// The fastest rate accepted, rad/s: 100, about three times a phone gyroscope's range
+  /// (2 000 °/s).
+  public static let maxRate = 100.0
   /// The latest attitude, device → world.
   public private(set) var attitude: Quaternion
   /// The camera after the latest sample.
@@ -84,6 +90,10 @@ public struct MotionTracker: Sendable {
     case .rate(_, let w):
       guard w.x.isFinite, w.y.isFinite, w.z.isFinite else {
         dropped.notFinite += 1
+        return nil
+      }
+      guard w.length <= Self.maxRate else {
+        dropped.tooFast += 1
         return nil
       }
       if let last = lastTime {

@@ -186,7 +186,11 @@ public struct PanoramaRenderer: Sendable {
   ) {
     let width = output.width, height = output.height
     guard width > 0, height > 0 else { return }
-    let fov = min(max(hfov, 0.01), Elementary.pi - 0.01)
+    // Any angles draw something: non-finite ones count as 0 (a 90° field of view), and
+    // yaw is taken modulo a turn so its shift in source pixels stays small.
+    let fov = hfov.isFinite ? min(max(hfov, 0.01), Elementary.pi - 0.01) : Elementary.halfPi
+    let view = ViewAngles(
+      yaw: Self.turn(view.yaw), pitch: view.pitch.isFinite ? view.pitch : 0, roll: view.roll.isFinite ? view.roll : 0)
     prepareGrid(width: width, height: height, view: view, hfov: fov, executor: executor)
     let shift = view.yaw / Elementary.twoPi * period
     let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov)
@@ -200,6 +204,11 @@ public struct PanoramaRenderer: Sendable {
         }
       }
     }
+  }
+
+  /// `angle` within one turn (exactly: the remainder is exact), or 0 if it is not finite.
+  static func turn(_ angle: Double) -> Double {
+    angle.isFinite ? angle.truncatingRemainder(dividingBy: Elementary.twoPi) : 0
   }
 
   /// What a band needs, copied out of the renderer so bands share nothing mutable.
@@ -520,6 +529,10 @@ public struct PanoramaRenderer: Sendable {
       imageWidth: source.width, imageHeight: source.height, viewWidth: width, viewHeight: height,
       fieldOfView: geometry.horizontalFOV)
     let repeats = geometry.wraps || edges == .repeat
+    // A repeating strip is the same after a turn of one image width: reduce yaw by that, so a
+    // huge yaw cannot make huge coordinates; a non-finite one counts as 0.
+    let fieldOfView = geometry.horizontalFOV
+    let yaw = !yaw.isFinite ? 0 : (repeats && fieldOfView > 0 ? yaw.truncatingRemainder(dividingBy: fieldOfView) : yaw)
     let offset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
     let scale = Double(source.height) / Double(height)
     let srcW = source.width, srcH = source.height

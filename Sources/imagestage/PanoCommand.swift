@@ -233,7 +233,7 @@ enum PanoCommand {
     let dropped = tracker.dropped
     if dropped.total > 0 {
       Console.error(
-        "dropped \(dropped.total) motion samples (out of order: \(dropped.outOfOrder), not finite: \(dropped.notFinite), not unit: \(dropped.notUnit))"
+        "dropped \(dropped.total) motion samples (out of order: \(dropped.outOfOrder), not finite: \(dropped.notFinite), not unit: \(dropped.notUnit), too fast: \(dropped.tooFast))"
       )
     }
     if let path = parsed.value("camera-log") {

@@ -24,6 +24,16 @@ struct ElementaryTests {
     }
   }
 
+  @Test func hugeAnglesStillGiveASineAndCosine() {
+    // Past 1e8 the result is for the angle modulo the double nearest 2π (Glibc reduces by the
+    // true π, so they differ), but it must be a unit vector, never garbage or NaN.
+    for x in [1e8, -3e9, 1e15, 1e30, -1e300, Double.greatestFiniteMagnitude] {
+      let (s, c) = Elementary.sinCos(x)
+      #expect(abs(s * s + c * c - 1) < 1e-12, "\(x): \(s), \(c)")
+    }
+    #expect(close(Elementary.sin(9.9e7), Glibc.sin(9.9e7), ulps: 1e9))
+  }
+
   @Test(arguments: [(0.0, 1.0), (1, 0), (-1, 0), (0, -1), (1e-300, -1), (-0.0, -1), (3, 4), (-3, -4), (1, -1e-12)])
   func atan2QuadrantsAndEdges(y: Double, x: Double) {
     #expect(close(Elementary.atan2(y, x), Glibc.atan2(y, x)))

@@ -74,8 +74,13 @@ struct HeadingTests {
     #expect(tracker.feed(.attitude(t: 2, Quaternion(x: .nan, y: 0, z: 0, w: 1))) == nil)
     #expect(tracker.feed(.attitude(t: 3, Quaternion(x: 0, y: 0, z: 0, w: 2))) == nil)
     #expect(tracker.feed(.rate(t: .infinity, Vector3(0, 0, 0))) == nil)
-    #expect(tracker.dropped == MotionTracker.Dropped(outOfOrder: 2, notFinite: 2, notUnit: 1))
-    #expect(close(tracker.view.yaw, 0.5))
+    #expect(close(tracker.view.yaw, 0.5), "nothing dropped moved the camera")
+    // Found by fuzzing `pano video`: a rate of 1e30 rad/s spun the view to a yaw the
+    // renderer could not convert. No gyroscope turns over 100 rad/s.
+    #expect(tracker.feed(.rate(t: 4, Vector3(0, 0, 1e30))) == nil)
+    #expect(tracker.feed(.rate(t: 5, Vector3(0, 0, 99))) != nil)
+    #expect(tracker.dropped == MotionTracker.Dropped(outOfOrder: 2, notFinite: 2, notUnit: 1, tooFast: 1))
+    #expect(tracker.view.yaw.isFinite)
   }
 
   @Test func ratesIntegrateToTheSameHeadingAsAttitudes() {

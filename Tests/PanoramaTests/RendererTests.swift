@@ -62,6 +62,30 @@ struct RendererTests {
     #expect(abs(r.x - 200) < 1.5 && r.y < 150 - 60, "\(r)")
   }
 
+  @Test func anyAnglesDrawWithoutTrapping() {
+    // Found by fuzzing `pano video`: a yaw of 1e30 made source coordinates too large to
+    // convert. Huge angles are taken modulo a turn; NaN and infinities count as 0.
+    let source = SamplePanorama.make(width: 256)
+    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 256, height: 128))
+    var reference = RGBAImage(width: 40, height: 30), frame = reference
+    let huge = 1e30
+    renderer.renderPerspective(
+      view: ViewAngles(yaw: huge.truncatingRemainder(dividingBy: Elementary.twoPi)), hfov: 1.2, into: &reference,
+      executor: InlineRows())
+    renderer.renderPerspective(view: ViewAngles(yaw: huge), hfov: 1.2, into: &frame, executor: InlineRows())
+    #expect(frame == reference)
+    for (view, hfov) in [
+      (ViewAngles(yaw: .nan, pitch: .infinity, roll: -.infinity), 1.2), (ViewAngles(pitch: 1e300, roll: -1e300), 1.2),
+      (ViewAngles(yaw: 1), Double.nan), (ViewAngles(yaw: -Double.greatestFiniteMagnitude), -.infinity),
+    ] {
+      renderer.renderPerspective(view: view, hfov: hfov, into: &frame, executor: InlineRows())
+      for yaw in [view.yaw, view.pitch] {
+        renderer.renderStrip(yaw: yaw, edges: .repeat, into: &frame, executor: InlineRows())
+        renderer.renderStrip(yaw: yaw, edges: .clamp, into: &frame, executor: InlineRows())
+      }
+    }
+  }
+
   @Test func yawOnlyFramesMatchAFreshRenderAndThreadsMatchInline() {
     let source = SamplePanorama.make(width: 1024)
     var cached = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
