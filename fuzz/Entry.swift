@@ -1,20 +1,26 @@
 import Panorama
 import Raster
+import Stage
 import StageFiles
 
 /// libFuzzer's entry point. The first byte picks what reads the rest: JSON, a scenario
-/// (decoded, then run through the engine), a motion log, or an image (with limits small
-/// enough that a claimed size cannot exhaust the fuzzer's memory). Every input must end in a
+/// (decoded, then run through the engine), a motion log (through the tracker and both
+/// cameras), an image (with limits small enough that a claimed size cannot exhaust the
+/// fuzzer's memory), or a saved board state. Every input must end in a
 /// value or a thrown error, never a crash.
 nonisolated(unsafe) var renderer = PanoramaRenderer(
   source: SamplePanorama.make(width: 64), geometry: PanoramaGeometry(width: 64, height: 32))
 nonisolated(unsafe) var frame = RGBAImage(width: 16, height: 8)
+let shortcutsBoard = try! Board(
+  canvas: Size(width: 320, height: 480),
+  slots: (0..<3).map { Slot(id: "t\($0)", frame: Rect(x: 200, y: 20 + 100 * Double($0), width: 80, height: 80)) },
+  items: [Item(id: "mail", frame: Rect(x: 20, y: 20, width: 80, height: 80))])
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   let rest = Array(bytes.dropFirst())
-  switch (bytes.first ?? 0) % 4 {
+  switch (bytes.first ?? 0) % 5 {
   case 0: _ = try? JSONParser.parse(rest)
   case 1:
     // Run with frames when the last byte is odd (60 Hz, as `board run --frames 60`), under a
@@ -34,7 +40,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       renderer.renderPerspective(view: view, hfov: view.roll, into: &frame, executor: InlineRows())
       renderer.renderStrip(yaw: view.yaw, edges: .repeat, into: &frame, executor: InlineRows())
     }
-  default: _ = try? Raster.decode(rest, limits: ImageLimits(maxDimension: 4096, maxPixels: 1 << 22))
+  case 3: _ = try? Raster.decode(rest, limits: ImageLimits(maxDimension: 4096, maxPixels: 1 << 22))
+  default:
+    // A saved state (`board run --state`, the app's shortcuts.json) applied to a board,
+    // which then runs a drag and is saved again.
+    var board = shortcutsBoard
+    guard (try? SavedState.apply(rest, to: &board, file: "state.json")) != nil else { break }
+    var engine = Engine(board: board, options: .preset(.shortcuts))
+    _ = engine.handle(.pointer(.down, id: 1, at: Point(x: 60, y: 60)), at: 0)
+    _ = engine.handle(.pointer(.move, id: 1, at: Point(x: 240, y: 160)), at: 0.1)
+    _ = engine.handle(.pointer(.up, id: 1, at: Point(x: 240, y: 160)), at: 0.2)
+    _ = engine.advance(to: 10)
+    _ = SavedState.encode(engine, numericIDs: [])
   }
   return 0
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer, from the Swift toolchain) of what
 # reads the files users hand us: JSON, scenarios, motion logs, images (our wrapper around
-# TurboJPEG and libspng). The first byte of an input picks the reader. Usage: fuzz/run.sh [SECONDS]  (default 120). Crashes are written
+# TurboJPEG and libspng), saved board states. The first byte of an input picks the reader. Usage: fuzz/run.sh [SECONDS]  (default 120). Crashes are written
 # to fuzz/out/ as crash-* files; replay one with `fuzz/out/fuzz fuzz/out/crash-…`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,5 +35,6 @@ swift build -c release --product imagestage >/dev/null 2>&1 || swift build -c re
 .build/release/imagestage pano sample -o "$out/seed.png" --size 64x32
 { printf '\x03'; cat "$out/seed.jpg"; } > "$out/corpus/image-jpeg"
 { printf '\x03'; cat "$out/seed.png"; } > "$out/corpus/image-png"
+printf '\x04{"slots":[{"id":"t0","content":"mail"},{"id":"t1","content":null}]}' > "$out/corpus/state"
 cd "$out"
 ./fuzz -max_len=4096 -rss_limit_mb=4096 -max_total_time="${1:-120}" -print_final_stats=1 corpus
