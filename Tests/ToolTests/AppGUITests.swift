@@ -13,16 +13,26 @@ struct AppGUITests {
     let server: Process
 
     init() throws {
-      number = 90 + Int.random(in: 0..<400)
       server = Process()
       server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-      server.arguments = [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"]
-      server.standardOutput = FileHandle.nullDevice
+      // Xvfb picks a free display itself and writes its number once it accepts clients. (A
+      // random number collided with displays whose killed servers left their locks behind.)
+      server.arguments = ["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"]
+      let ready = Pipe()
+      server.standardOutput = ready
       server.standardError = FileHandle.nullDevice
       try server.run()
-      let socket = "/tmp/.X11-unix/X\(number)"
-      for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
+      var text = ""
+      while !text.contains("\n") {
+        let data = ready.fileHandleForReading.availableData
+        guard !data.isEmpty else { throw XvfbError() }
+        text += String(decoding: data, as: UTF8.self)
+      }
+      guard let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw XvfbError() }
+      self.number = number
     }
+
+    struct XvfbError: Error {}
 
     var name: String { ":\(number)" }
 
@@ -48,9 +58,12 @@ struct AppGUITests {
     }
 
     deinit {
-      // Children of test threads may inherit blocked signals; SIGKILL always arrives.
+      // Children of test threads may inherit blocked signals; SIGKILL always arrives, but
+      // leaves the display's lock and socket behind, so remove them.
       kill(server.processIdentifier, SIGKILL)
       server.waitUntilExit()
+      try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+      try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
     }
   }
 
