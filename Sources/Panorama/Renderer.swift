@@ -276,7 +276,11 @@ public struct PanoramaRenderer: Sendable {
         v[k] = v[0]
       }
       var ulo = u.min(), uhi = u.max()
-      if uhi - ulo > period / 8 {
+      // Far outside any source (a partial panorama whose metadata says so): per pixel, where
+      // such positions become background instead of overflowing fixed point.
+      if uhi - ulo > period / 8 || !Self.fixedPointSafe(ulo) || !Self.fixedPointSafe(uhi)
+        || !Self.fixedPointSafe(v.min()) || !Self.fixedPointSafe(v.max())
+      {
         return Block(xs: x0...xEnd, ys: y0...yEnd, u: nil, v: nil, inside: false)
       }
       // Bring the block into [0, period) at its left-most point, so one subtraction wraps.
@@ -440,10 +444,16 @@ public struct PanoramaRenderer: Sendable {
           if wraps {
             p.u -= (p.u / period).rounded(.down) * period
           }
-          px.base[y * width + x] = sample(Int(p.u * 65536), Int(p.v * 65536), px.source)
+          px.base[y * width + x] =
+            Self.fixedPointSafe(p.u) && Self.fixedPointSafe(p.v)
+            ? sample(Int(p.u * 65536), Int(p.v * 65536), px.source) : background
         }
       }
     }
+
+    /// Whether a source coordinate converts to 32.32 fixed point (and so to 16.16): finite
+    /// and within ±2^30 pixels, far beyond any source.
+    static func fixedPointSafe(_ x: Double) -> Bool { abs(x) < 1_073_741_824 }
 
     /// Bilinear fetch at 16.16 fixed-point source coordinates.
     @inline(__always) func sample(_ u: Int, _ v: Int, _ src: UnsafePointer<UInt32>) -> UInt32 {
@@ -533,7 +543,8 @@ public struct PanoramaRenderer: Sendable {
     // huge yaw cannot make huge coordinates; a non-finite one counts as 0.
     let fieldOfView = geometry.horizontalFOV
     let yaw = !yaw.isFinite ? 0 : (repeats && fieldOfView > 0 ? yaw.truncatingRemainder(dividingBy: fieldOfView) : yaw)
-    let offset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
+    var offset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
+    if !offset.isFinite { offset = 0 }  // a field of view of 0 from absurd metadata
     let scale = Double(source.height) / Double(height)
     let srcW = source.width, srcH = source.height
     // Per-column and per-row source coordinates (16.16): the strip is separable.
@@ -541,7 +552,7 @@ public struct PanoramaRenderer: Sendable {
     for x in 0..<width {
       var u = (Double(x) + 0.5 - Double(width) / 2 + strip.stripWidth / 2 + offset) * scale - 0.5
       if repeats { u -= (u / Double(srcW)).rounded(.down) * Double(srcW) }
-      us[x] = Int(u * 65536)
+      us[x] = BlockContext.fixedPointSafe(u) ? Int(u * 65536) : -1 << 40  // far left: background
     }
     var vs = [Int](repeating: 0, count: height)
     for y in 0..<height { vs[y] = Int(((Double(y) + 0.5) * scale - 0.5) * 65536) }

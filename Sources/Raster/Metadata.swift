@@ -43,12 +43,17 @@ public struct GPano: Hashable, Sendable {
     guard let fw = fullPanoWidth, fw > 0 else { return PanoramaGeometry(projection: projection, width: width, height: height) }
     let cw = croppedWidth ?? width, ch = croppedHeight ?? height
     let fh = fullPanoHeight ?? fw / 2
-    guard cw > 0, ch > 0, cw <= fw, ch <= fh else {
+    let left = croppedLeft ?? (fw - cw) / 2, top = croppedTop ?? (fh - ch) / 2
+    // The crop must lie in the full panorama (its left edge may wrap past 360°), and no
+    // real panorama is 16 M pixels wide: otherwise the fields are ignored.
+    guard cw > 0, ch > 0, cw <= fw, ch <= fh, fw <= 1 << 24, fh <= 1 << 24, left >= 0, left < fw, top >= 0,
+      top <= fh - ch
+    else {
       return PanoramaGeometry(projection: projection, width: width, height: height)
     }
     return PanoramaGeometry(
-      projection: projection, fullWidth: Double(fw), fullHeight: Double(fh), croppedLeft: Double(croppedLeft ?? (fw - cw) / 2),
-      croppedTop: Double(croppedTop ?? (fh - ch) / 2), croppedWidth: Double(cw), croppedHeight: Double(ch))
+      projection: projection, fullWidth: Double(fw), fullHeight: Double(fh), croppedLeft: Double(left),
+      croppedTop: Double(top), croppedWidth: Double(cw), croppedHeight: Double(ch))
   }
 }
 

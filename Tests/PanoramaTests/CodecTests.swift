@@ -64,6 +64,44 @@ struct CodecTests {
     #expect(!geometry.wraps)
   }
 
+  @Test(arguments: [
+    ("9000000000000000000", "128", "96", "40"), ("256", "128", "9000000000000000000", "40"),
+    ("256", "128", "-9000000000000000000", "-9000000000000000000"), ("9000000000000000000", "1", "0", "0"),
+    ("65", "9000000000000000000", "1", "9000000000000000000"),
+  ])
+  func extremeGPanoFieldsStillRender(full: String, fullHeight: String, left: String, top: String) throws {
+    let xmp = """
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+      <rdf:Description xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular"
+       GPano:FullPanoWidthPixels="\(full)" GPano:FullPanoHeightPixels="\(fullHeight)" GPano:CroppedAreaLeftPixels="\(left)"
+       GPano:CroppedAreaTopPixels="\(top)" GPano:CroppedAreaImageWidthPixels="64" GPano:CroppedAreaImageHeightPixels="48"/>
+      </rdf:RDF></x:xmpmeta>
+      """
+    let decoded = try Raster.decode(try Self.jpeg(withAPP1: Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xmp.utf8)))
+    let gpano = try #require(decoded.gpano)
+    // Found while fuzzing: such fields made the renderer overflow fixed point and trap. They
+    // are ignored now (the image is taken as a whole 2:1 panorama), and the renderer copes
+    // with any geometry a library user builds.
+    let geometry = gpano.geometry(width: 64, height: 48)
+    #expect(geometry == PanoramaGeometry(width: 64, height: 48))
+    let extreme = PanoramaGeometry(
+      projection: .equirectangular, fullWidth: 9e18, fullHeight: 1, croppedLeft: -9e18, croppedTop: 9e18,
+      croppedWidth: 64, croppedHeight: 48)
+    for geometry in [geometry, extreme] {
+      try render(decoded.image, geometry)
+    }
+  }
+
+  func render(_ image: RGBAImage, _ geometry: PanoramaGeometry) throws {
+    var renderer = PanoramaRenderer(source: image, geometry: geometry)
+    var frame = RGBAImage(width: 32, height: 24)
+    for view in [ViewAngles(), ViewAngles(yaw: 2, pitch: 1.2, roll: 0.3), ViewAngles(yaw: -3, pitch: -1.5)] {
+      renderer.renderPerspective(view: view, hfov: 1.5, into: &frame, executor: InlineRows())
+      renderer.renderStrip(yaw: view.yaw, edges: .repeat, into: &frame, executor: InlineRows())
+      renderer.renderStrip(yaw: view.yaw, edges: .clamp, into: &frame, executor: InlineRows())
+    }
+  }
+
   @Test func hugeHeadersAreRefusedBeforeAllocating() throws {
     // Rewrite the JPEG's SOF0 size to 60000×60000 (3.6 gigapixels).
     var jpeg = try Raster.encodeJPEG(Self.image)
