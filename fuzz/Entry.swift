@@ -40,7 +40,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       renderer.renderPerspective(view: view, hfov: view.roll, into: &frame, executor: InlineRows())
       renderer.renderStrip(yaw: view.yaw, edges: .repeat, into: &frame, executor: InlineRows())
     }
-  case 3: _ = try? Raster.decode(rest, limits: ImageLimits(maxDimension: 4096, maxPixels: 1 << 22))
+  case 3:
+    // An image, with the geometry its GPano fields give, through both cameras.
+    guard let decoded = try? Raster.decode(rest, limits: ImageLimits(maxDimension: 4096, maxPixels: 1 << 22)) else { break }
+    let width = decoded.image.width, height = decoded.image.height
+    let geometry = decoded.gpano?.geometry(width: width, height: height) ?? PanoramaGeometry(width: width, height: height)
+    var viewer = PanoramaRenderer(source: decoded.image, geometry: geometry)
+    viewer.renderPerspective(view: ViewAngles(yaw: 1, pitch: 0.5), hfov: 1.5, into: &frame, executor: InlineRows())
+    viewer.renderStrip(yaw: 1, edges: .clamp, into: &frame, executor: InlineRows())
   default:
     // A saved state (`board run --state`, the app's shortcuts.json) applied to a board,
     // which then runs a drag and is saved again.

@@ -35,6 +35,17 @@ swift build -c release --product imagestage >/dev/null 2>&1 || swift build -c re
 .build/release/imagestage pano sample -o "$out/seed.png" --size 64x32
 { printf '\x03'; cat "$out/seed.jpg"; } > "$out/corpus/image-jpeg"
 { printf '\x03'; cat "$out/seed.png"; } > "$out/corpus/image-png"
+# The JPEG again with a GPano XMP packet (a 90°×67.5° crop), for the geometry path.
+python3 - "$out/seed.jpg" "$out/corpus/image-gpano" <<'PY'
+import sys
+jpeg = open(sys.argv[1], "rb").read()
+xmp = (b'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description '
+       b'GPano:ProjectionType="equirectangular" GPano:FullPanoWidthPixels="256" GPano:FullPanoHeightPixels="128" '
+       b'GPano:CroppedAreaLeftPixels="96" GPano:CroppedAreaTopPixels="40" GPano:CroppedAreaImageWidthPixels="64" '
+       b'GPano:CroppedAreaImageHeightPixels="32"/></rdf:RDF></x:xmpmeta>')
+app1 = b"\xff\xe1" + (len(xmp) + 2).to_bytes(2, "big") + xmp
+open(sys.argv[2], "wb").write(b"\x03" + jpeg[:2] + app1 + jpeg[2:])
+PY
 printf '\x04{"slots":[{"id":"t0","content":"mail"},{"id":"t1","content":null}]}' > "$out/corpus/state"
 cd "$out"
 ./fuzz -max_len=4096 -rss_limit_mb=4096 -max_total_time="${1:-120}" -print_final_stats=1 corpus
