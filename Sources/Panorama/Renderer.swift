@@ -265,6 +265,15 @@ public struct PanoramaRenderer: Sendable {
           v[3 * j + i] = gridV[g]
         }
       }
+      return interpolated(u, v, xs: x0...xEnd, ys: y0...yEnd, span: (x1 - x0, y1 - y0))
+    }
+
+    /// A block through nodes `u`, `v` (lanes 0–8, row by row, at 0, span/2 and span across
+    /// and down): nil steppers when it cannot be interpolated.
+    func interpolated(
+      _ u: SIMD16<Double>, _ v: SIMD16<Double>, xs: ClosedRange<Int>, ys: ClosedRange<Int>, span: (Int, Int)
+    ) -> Block {
+      var u = u, v = v
       // Unwrap the nodes next to the first; a block spanning too much longitude (a pole is
       // in it) cannot be interpolated.
       let half = period / 2
@@ -281,7 +290,7 @@ public struct PanoramaRenderer: Sendable {
       if uhi - ulo > period / 8 || !Self.fixedPointSafe(ulo) || !Self.fixedPointSafe(uhi)
         || !Self.fixedPointSafe(v.min()) || !Self.fixedPointSafe(v.max())
       {
-        return Block(xs: x0...xEnd, ys: y0...yEnd, u: nil, v: nil, inside: false)
+        return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false)
       }
       // Bring the block into [0, period) at its left-most point, so one subtraction wraps.
       if wraps {
@@ -298,45 +307,77 @@ public struct PanoramaRenderer: Sendable {
         ulo - margin >= 0 && uhi + margin < Double(srcW - 1) && vlo - margin >= 0 && vhi + margin < Double(srcH - 1)
         && srcW < 1 << 16 && srcW * srcH < 1 << 32
       return Block(
-        xs: x0...xEnd, ys: y0...yEnd, u: BlockStepper(u, width: x1 - x0, height: y1 - y0),
-        v: BlockStepper(v, width: x1 - x0, height: y1 - y0), inside: inside)
+        xs: xs, ys: ys, u: BlockStepper(u, width: span.0, height: span.1),
+        v: BlockStepper(v, width: span.0, height: span.1), inside: inside)
     }
 
     func renderBand(_ band: Int, _ px: SharedPixels) {
       for blockX in 0..<max(columns.count - 1, 1) {
-        let block = block(band: band, column: blockX)
-        guard let u = block.u, let v = block.v else {
-          exactBlock(block.xs, block.ys, px)
-          continue
-        }
-        // The block's mapping is stepped in 32.32 fixed point: a row costs a few integer adds
-        // and a pixel none (interpolating in doubles per row cost a fifth of the frame).
-        var uRows = u, vRows = v
-        let x0 = block.xs.lowerBound
-        let pixels = block.xs.count
-        let groups = block.inside ? pixels >> 2 : 0
-        for y in block.ys {
-          var out = px.base + (y &* width &+ x0)
-          if groups > 0 {
-            var us = uRows.lanes(), vs = vRows.lanes()
-            var uStep = uRows.laneSteps(), vStep = vRows.laneSteps()
-            let uBend = uRows.laneBend(), vBend = vRows.laneBend()
-            for _ in 0..<groups {
-              blendFour(us, vs, px.source, out)
-              out += 4
-              us &+= uStep
-              vs &+= vStep
-              uStep &+= uBend
-              vStep &+= vBend
+        render(block(band: band, column: blockX), px)
+      }
+    }
+
+    /// Around a pole a grid block spans too many longitudes to interpolate: it is cut into
+    /// 8 × 8 pieces with their own exact nodes, and only the pieces still too wide (the one
+    /// holding the pole) are evaluated per pixel. (Per pixel for the whole block took an
+    /// eighth of a frame looking 80° up.)
+    func subdivide(_ xs: ClosedRange<Int>, _ ys: ClosedRange<Int>, _ px: SharedPixels) {
+      guard xs.count > 8 || ys.count > 8 else {
+        exactBlock(xs, ys, px)
+        return
+      }
+      for top in stride(from: ys.lowerBound, through: ys.upperBound, by: 8) {
+        let bottom = min(top + 7, ys.upperBound)
+        for left in stride(from: xs.lowerBound, through: xs.upperBound, by: 8) {
+          let right = min(left + 7, xs.upperBound)
+          var u = SIMD16<Double>(), v = u
+          for j in 0..<3 {
+            for i in 0..<3 {
+              let x = Double(left) + Double(right - left) * Double(i) / 2
+              let y = Double(top) + Double(bottom - top) * Double(j) / 2
+              let p = renderer.sourcePosition(camera.direction(x, y))
+              u[3 * j + i] = p.u + shift
+              v[3 * j + i] = p.v
             }
           }
-          for x in (groups << 2)..<pixels {
-            out.pointee = sample(uRows.at(x), vRows.at(x), px.source)
-            out += 1
-          }
-          uRows.nextRow()
-          vRows.nextRow()
+          let piece = interpolated(u, v, xs: left...right, ys: top...bottom, span: (right - left, bottom - top))
+          if piece.u == nil { exactBlock(piece.xs, piece.ys, px) } else { render(piece, px) }
         }
+      }
+    }
+
+    func render(_ block: Block, _ px: SharedPixels) {
+      guard let u = block.u, let v = block.v else {
+        subdivide(block.xs, block.ys, px)
+        return
+      }
+      // The block's mapping is stepped in 32.32 fixed point: a row costs a few integer adds
+      // and a pixel none (interpolating in doubles per row cost a fifth of the frame).
+      var uRows = u, vRows = v
+      let x0 = block.xs.lowerBound
+      let pixels = block.xs.count
+      let groups = block.inside ? pixels >> 2 : 0
+      for y in block.ys {
+        var out = px.base + (y &* width &+ x0)
+        if groups > 0 {
+          var us = uRows.lanes(), vs = vRows.lanes()
+          var uStep = uRows.laneSteps(), vStep = vRows.laneSteps()
+          let uBend = uRows.laneBend(), vBend = vRows.laneBend()
+          for _ in 0..<groups {
+            blendFour(us, vs, px.source, out)
+            out += 4
+            us &+= uStep
+            vs &+= vStep
+            uStep &+= uBend
+            vStep &+= vBend
+          }
+        }
+        for x in (groups << 2)..<pixels {
+          out.pointee = sample(uRows.at(x), vRows.at(x), px.source)
+          out += 1
+        }
+        uRows.nextRow()
+        vRows.nextRow()
       }
     }
 
