@@ -31,3 +31,27 @@ public func panoRenderCenter(_ yaw: Double, _ pitch: Double) -> Int32 {
     into: &out, executor: InlineRows())
   return Int32(out[32, 24] & 0xFF_FFFF)
 }
+
+/// PSNR × 100 between a view drawn with the default blocks and with 2 × 2 blocks (nearly
+/// exact), large enough that blocks take the four-pixel path: checks the 32.32 stepping on
+/// a target whose `Int` is 32 bits.
+@_cdecl("pano_grid_psnr")
+public func panoGridPSNR() -> Int32 {
+  let source = SamplePanorama.make(width: 1024)
+  var coarse = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+  var fine = coarse
+  fine.gridSpacing = GridSpacing(columns: 2, rows: 2)
+  var a = RGBAImage(width: 256, height: 192), b = a
+  let view = ViewAngles(yaw: 0.4, pitch: 0.3)
+  coarse.renderPerspective(view: view, hfov: 1.2, into: &a, executor: InlineRows())
+  fine.renderPerspective(view: view, hfov: 1.2, into: &b, executor: InlineRows())
+  var squares = 0.0
+  for (p, q) in zip(a.pixels, b.pixels) {
+    for shift in [0, 8, 16] as [UInt32] {
+      let d = Double((p >> shift) & 255) - Double((q >> shift) & 255)
+      squares += d * d
+    }
+  }
+  let mse = max(squares / Double(a.pixels.count * 3), 1e-10)
+  return Int32(100 * 10 * Elementary.log(255 * 255 / mse) / Elementary.log(10))
+}

@@ -22,6 +22,9 @@ const [nr, ng] = rgb(e.pano_render_center(0, -5));
 const [er, eg, eb] = rgb(e.pano_render_center(90, -5.5));
 checks.push(['north letter is red at yaw 0', nr > ng + 60 ? 1 : 0, 1]);
 checks.push(['east letter is white at yaw 90', er > 200 && eg > 200 && eb > 200 ? 1 : 0, 1]);
+// The four-pixel path with its 32.32 stepping, where Int is 32 bits: close to the exact view.
+const psnr = e.pano_grid_psnr() / 100;
+checks.push([`blocks match 2×2 blocks (PSNR ${psnr} dB > 35)`, psnr > 35 ? 1 : 0, 1]);
 let failed = 0;
 for (const [name, got, want] of checks) {
   const ok = Math.abs(got - want) < 1e-9;

@@ -305,7 +305,7 @@ public struct PanoramaRenderer: Sendable {
       // Four-pixel groups hold 16.16 coordinates and source indices in 32-bit lanes.
       let inside =
         ulo - margin >= 0 && uhi + margin < Double(srcW - 1) && vlo - margin >= 0 && vhi + margin < Double(srcH - 1)
-        && srcW < 1 << 16 && srcW * srcH < 1 << 32
+        && srcW < 1 << 16 && Int64(srcW) &* Int64(srcH) < 1 << 32
       return Block(
         xs: xs, ys: ys, u: BlockStepper(u, width: span.0, height: span.1),
         v: BlockStepper(v, width: span.0, height: span.1), inside: inside)
@@ -389,16 +389,17 @@ public struct PanoramaRenderer: Sendable {
       var a: Quadratic, b: Quadratic, c: Quadratic
 
       struct Quadratic {
-        var value: Int, difference: Int
-        let secondDifference: Int
+        // Int64, not Int: Int is 32 bits on wasm32, where 32.32 would overflow at once.
+        var value: Int64, difference: Int64
+        let secondDifference: Int64
 
         /// Through `q0`, `q1`, `q2` at 0, n/2 and n, in steps of 1.
         init(_ q0: Double, _ q1: Double, _ q2: Double, over n: Int) {
           let one = 4_294_967_296.0, span = Double(max(n, 1))
           let square = 2 * (q0 - 2 * q1 + q2) / (span * span), linear = (4 * q1 - 3 * q0 - q2) / span
-          value = Int(q0 * one)
-          difference = Int((linear + square) * one)
-          secondDifference = Int(2 * square * one)
+          value = Int64(q0 * one)
+          difference = Int64((linear + square) * one)
+          secondDifference = Int64(2 * square * one)
         }
 
         mutating func step() {
@@ -407,8 +408,9 @@ public struct PanoramaRenderer: Sendable {
         }
 
         /// The value `n` steps on, as `n` calls of `step()` would leave it.
-        func after(_ n: Int) -> Int {
-          value &+ difference &* n &+ secondDifference &* (n &* (n &- 1) / 2)
+        func after(_ n: Int) -> Int64 {
+          let n = Int64(n)
+          return value &+ difference &* n &+ secondDifference &* (n &* (n &- 1) / 2)
         }
       }
 
@@ -444,7 +446,10 @@ public struct PanoramaRenderer: Sendable {
       }
 
       /// The 16.16 value at column `x` of the current row.
-      func at(_ x: Int) -> Int { (a.value &+ b.value &* x &+ c.value &* x &* x) >> 16 }
+      func at(_ x: Int) -> Int {
+        let x = Int64(x)
+        return Int(truncatingIfNeeded: (a.value &+ b.value &* x &+ c.value &* x &* x) >> 16)
+      }
 
       /// The 16.16 values at columns 0–3 of the current row.
       func lanes() -> SIMD4<UInt32> {
@@ -455,7 +460,7 @@ public struct PanoramaRenderer: Sendable {
       /// How far each lane moves over four columns from columns 0–3: 4b + c·(8k + 16).
       func laneSteps() -> SIMD4<UInt32> {
         func lane(_ k: Int) -> UInt32 {
-          UInt32(truncatingIfNeeded: (4 &* b.value &+ c.value &* (8 &* k &+ 16)) >> 16)
+          UInt32(truncatingIfNeeded: (4 &* b.value &+ c.value &* Int64(8 &* k &+ 16)) >> 16)
         }
         return SIMD4(lane(0), lane(1), lane(2), lane(3))
       }
