@@ -6,7 +6,7 @@ import StageFiles
 /// libFuzzer's entry point. The first byte picks what reads the rest: JSON, a scenario
 /// (decoded, then run through the engine), a motion log (through the tracker and both
 /// cameras), an image (with limits small enough that a claimed size cannot exhaust the
-/// fuzzer's memory), or a saved board state. Every input must end in a
+/// fuzzer's memory), a saved board state, or a geometry and view built from raw doubles. Every input must end in a
 /// value or a thrown error, never a crash.
 nonisolated(unsafe) var renderer = PanoramaRenderer(
   source: SamplePanorama.make(width: 64), geometry: PanoramaGeometry(width: 64, height: 32))
@@ -20,7 +20,7 @@ let shortcutsBoard = try! Board(
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   let rest = Array(bytes.dropFirst())
-  switch (bytes.first ?? 0) % 5 {
+  switch (bytes.first ?? 0) % 6 {
   case 0: _ = try? JSONParser.parse(rest)
   case 1:
     // Run with frames when the last byte is odd (60 Hz, as `board run --frames 60`), under a
@@ -48,6 +48,27 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var viewer = PanoramaRenderer(source: decoded.image, geometry: geometry)
     viewer.renderPerspective(view: ViewAngles(yaw: 1, pitch: 0.5), hfov: 1.5, into: &frame, executor: InlineRows())
     viewer.renderStrip(yaw: 1, edges: .clamp, into: &frame, executor: InlineRows())
+  case 5:
+    // Any geometry and view, as a library user might build them: the bytes are read as
+    // doubles (bit patterns, so NaN, infinities and extremes all occur).
+    var doubles: [Double] = []
+    var index = rest.startIndex
+    while index + 8 <= rest.endIndex {
+      var bits: UInt64 = 0
+      for k in 0..<8 { bits |= UInt64(rest[index + k]) << (8 * UInt64(k)) }
+      doubles.append(Double(bitPattern: bits))
+      index += 8
+    }
+    guard doubles.count >= 10 else { break }
+    let geometry = PanoramaGeometry(
+      projection: doubles[0].sign == .minus ? .cylindrical : .equirectangular, fullWidth: doubles[1],
+      fullHeight: doubles[2], croppedLeft: doubles[3], croppedTop: doubles[4], croppedWidth: doubles[5],
+      croppedHeight: doubles[6])
+    var any = PanoramaRenderer(source: renderer.source, geometry: geometry)
+    let view = ViewAngles(yaw: doubles[7], pitch: doubles[8], roll: doubles[9])
+    any.renderPerspective(view: view, hfov: doubles.count > 10 ? doubles[10] : 1, into: &frame, executor: InlineRows())
+    any.renderStrip(yaw: view.yaw, edges: .repeat, into: &frame, executor: InlineRows())
+    any.renderStrip(yaw: view.yaw, edges: .clamp, into: &frame, executor: InlineRows())
   default:
     // A saved state (`board run --state`, the app's shortcuts.json) applied to a board,
     // which then runs a drag and is saved again.

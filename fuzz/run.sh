@@ -47,5 +47,8 @@ app1 = b"\xff\xe1" + (len(xmp) + 2).to_bytes(2, "big") + xmp
 open(sys.argv[2], "wb").write(b"\x03" + jpeg[:2] + app1 + jpeg[2:])
 PY
 printf '\x04{"slots":[{"id":"t0","content":"mail"},{"id":"t1","content":null}]}' > "$out/corpus/state"
+# A geometry and view as doubles: 90°-wide crop of a 256×128 panorama, yaw 1, pitch 0.5.
+python3 -c 'import struct,sys; sys.stdout.buffer.write(b"\x05" + struct.pack("<11d", 1, 256, 128, 96, 40, 64, 48, 1, 0.5, 0, 1.4))' \
+  > "$out/corpus/geometry"
 cd "$out"
 ./fuzz -max_len=4096 -rss_limit_mb=4096 -max_total_time="${1:-120}" -print_final_stats=1 corpus

@@ -285,19 +285,19 @@ public struct PanoramaRenderer: Sendable {
         v[k] = v[0]
       }
       var ulo = u.min(), uhi = u.max()
-      // Far outside any source (a partial panorama whose metadata says so): per pixel, where
-      // such positions become background instead of overflowing fixed point.
-      if uhi - ulo > period / 8 || !Self.fixedPointSafe(ulo) || !Self.fixedPointSafe(uhi)
-        || !Self.fixedPointSafe(v.min()) || !Self.fixedPointSafe(v.max())
-      {
-        return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false)
-      }
+      if uhi - ulo > period / 8 { return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false) }
       // Bring the block into [0, period) at its left-most point, so one subtraction wraps.
-      if wraps {
+      if wraps && period > 0 {
         let k = (ulo / period).rounded(.down) * period
         u -= SIMD16(repeating: k)
         ulo -= k
         uhi -= k
+      }
+      // Far outside any source (metadata or a geometry that says so): per pixel, where such
+      // positions become background instead of overflowing fixed point. Lane by lane: a
+      // vector's min() passes over NaN.
+      for k in 0..<9 where !Self.fixedPointSafe(u[k]) || !Self.fixedPointSafe(v[k]) {
+        return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false)
       }
       let vlo = v.min(), vhi = v.max()
       // Between nodes the patch can bulge past them, by less than its second differences.
@@ -510,6 +510,9 @@ public struct PanoramaRenderer: Sendable {
       var xn: Int
       if wraps {
         if xi >= srcW { xi -= srcW } else if xi < 0 { xi += srcW }
+        // Positions are within a period of the source, unless a geometry's period is not
+        // the source's width (inconsistent metadata): then reduce fully, never read outside.
+        if xi >= srcW || xi < 0 { xi = (xi % srcW + srcW) % srcW }
         xn = xi + 1 == srcW ? 0 : xi + 1
       } else {
         if xi < -1 || xi >= srcW { return background }
@@ -644,6 +647,9 @@ extension PanoramaRenderer.StripContext {
     if xi < 0 {
       xi = repeats ? srcW - 1 : 0
       if !repeats { fx = 0 }
+    } else if xi >= srcW {
+      // Rounding in the column table can land a repeated position on the width itself.
+      xi = repeats ? xi % srcW : srcW - 1
     }
     let xn = xi + 1 < srcW ? xi + 1 : (repeats ? 0 : xi)
     var yi = v >> 16

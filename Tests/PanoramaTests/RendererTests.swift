@@ -86,6 +86,33 @@ struct RendererTests {
     }
   }
 
+  @Test func degenerateGeometriesDrawWithoutTrapping() {
+    // Found by fuzzing geometries built from raw doubles: a crop 1e179 px wide of a panorama
+    // 1e-260 px wide makes the wrap period 0, and wrapping by it turned positions into NaN;
+    // a "wrapping" geometry whose period is not the source's width read outside the source.
+    let geometries = [
+      PanoramaGeometry(
+        projection: .equirectangular, fullWidth: 2.6e-260, fullHeight: 2.6e-260, croppedLeft: 2.6e-260,
+        croppedTop: 2.6e-260, croppedWidth: 3.4e179, croppedHeight: 2.6e-260),
+      PanoramaGeometry(
+        projection: .cylindrical, fullWidth: .nan, fullHeight: 0, croppedLeft: -.infinity, croppedTop: 1,
+        croppedWidth: 0, croppedHeight: -5),
+      // Negative sizes that still say "wraps", with a period of 1.3 M px over a 64-px source:
+      // the scalar path read outside the source (AddressSanitizer in fuzzing).
+      PanoramaGeometry(
+        projection: .cylindrical, fullWidth: -1.5373275925636158e173, fullHeight: -1.537e173, croppedLeft: -7.6e168,
+        croppedTop: -1.537e173, croppedWidth: -7.6e168, croppedHeight: -1.537e173),
+    ]
+    for geometry in geometries {
+      var renderer = PanoramaRenderer(source: SamplePanorama.make(width: 64), geometry: geometry)
+      var frame = RGBAImage(width: 40, height: 20)
+      renderer.renderPerspective(view: ViewAngles(yaw: 1e-300, pitch: 0.3), hfov: 1e-300, into: &frame, executor: InlineRows())
+      renderer.renderPerspective(view: ViewAngles(yaw: 2), hfov: 1.5, into: &frame, executor: InlineRows())
+      renderer.renderStrip(yaw: 0.5, edges: .repeat, into: &frame, executor: InlineRows())
+      renderer.renderStrip(yaw: 0.5, edges: .clamp, into: &frame, executor: InlineRows())
+    }
+  }
+
   @Test func yawOnlyFramesMatchAFreshRenderAndThreadsMatchInline() {
     let source = SamplePanorama.make(width: 1024)
     var cached = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
