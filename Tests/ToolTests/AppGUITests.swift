@@ -69,6 +69,12 @@ struct AppGUITests {
 
   /// The running app, its event lines collected as they arrive.
   final class RunningApp: @unchecked Sendable {
+    /// The sanitizers' settings, passed on to the app (`make asan` sets them): the app's
+    /// environment is otherwise built from scratch.
+    static var sanitizerOptions: [String: String] {
+      ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }
+    }
+
     let process = Process()
     let lock = NSLock()
     var buffer = Data()
@@ -80,7 +86,8 @@ struct AppGUITests {
       process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
       process.arguments = arguments + ["--events", "--window", "800x600", "--config-dir", directory.path]
       process.currentDirectoryURL = directory
-      process.environment = ["DISPLAY": display.name, "HOME": directory.path, "PATH": "/usr/bin:/bin"]
+      process.environment = Self.sanitizerOptions.merging(
+        ["DISPLAY": display.name, "HOME": directory.path, "PATH": "/usr/bin:/bin"]) { $1 }
       let out = Pipe()
       process.standardOutput = out
       process.standardError = FileHandle.nullDevice
@@ -139,6 +146,8 @@ struct AppGUITests {
       process.waitUntilExit()
     }
   }
+
+  static var sanitizerOptions: [String: String] { RunningApp.sanitizerOptions }
 
   static var available: Bool {
     FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb")
@@ -336,7 +345,7 @@ struct AppGUITests {
     let p = Process()
     p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
     p.arguments = arguments
-    p.environment = environment
+    p.environment = sanitizerOptions.merging(environment) { $1 }
     let err = Pipe()
     p.standardError = err
     p.standardOutput = FileHandle.nullDevice
