@@ -53,10 +53,12 @@ public struct GridSpacing: Hashable, Sendable {
 /// Perspective views map each output pixel to a direction and the direction to a source
 /// pixel. That mapping is evaluated exactly on a grid of `gridSpacing` blocks (3 × 3 points
 /// each) and interpolated biquadratically in between, so per-pixel work is a few integer
-/// adds and the bilinear fetch: no trigonometry per pixel. The grid is computed for yaw 0 and cached:
-/// while only yaw changes (a turning user), a frame is a horizontal shift of the cached
-/// grid. Blocks where the mapping bends too much to interpolate (near the poles) are
-/// evaluated per pixel.
+/// adds and the bilinear fetch: no trigonometry per pixel. The grid is computed for yaw 0
+/// and cached: while only yaw changes (a turning user), a frame is a horizontal shift of the
+/// cached grid. Blocks around a pole, where the mapping spans too many longitudes, are cut
+/// into 8 × 8 pieces with their own exact points, and the piece holding the pole is
+/// evaluated per pixel. Any angles and any geometry draw without trapping (positions far
+/// outside the source draw as background).
 public struct PanoramaRenderer: Sendable {
   public let source: RGBAImage
   public let geometry: PanoramaGeometry
