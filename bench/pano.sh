@@ -34,22 +34,22 @@ v360="v360=input=e:output=flat:h_fov=90:v_fov=$vfov:w=1920:h=1080:interp=linear"
 for ((f = 0; f <= frames; f++)); do
   printf '%s v360 yaw %s;\n' "$(echo "$f / 25" | bc -l | sed 's/^\./0./')" "$((28 + f))" >> "$out/yaw.cmd"
 done
-ffrun() {  # threads, input options, filter (may be empty), label, frames: one timed run
+ffrun() {  # threads, input options, filter (may be empty), frames: ms for one run
   local s e
   s=$(date +%s.%N)
   # shellcheck disable=SC2086  # $2 is a list of options
   ffmpeg -hide_banner -loglevel error -threads 1 -filter_threads "$1" $2 -i "$out/pano-8k.jpg" \
-    -frames:v "$5" ${3:+-vf "$3"} -f null -
+    -frames:v "$4" ${3:+-vf "$3"} -f null -
   e=$(date +%s.%N)
-  echo "$4 $(echo "($e - $s) * 1000" | bc -l)"
+  echo "($e - $s) * 1000" | bc -l
 }
 # v360 alone on a still panorama, as ours renders one: the image is decoded once and the
 # loop filter hands the same frame on, so a run of frames+1 frames minus a run of 1 frame
 # is frames × v360 (start-up, decode and map set-up cancel out).
 still() {  # threads, filter, label
   local one many
-  one=$(ffrun "$1" "" "loop=loop=-1:size=1:start=0,$2" x 1 | cut -d' ' -f2)
-  many=$(ffrun "$1" "" "loop=loop=-1:size=1:start=0,$2" x $((frames + 1)) | cut -d' ' -f2)
+  one=$(ffrun "$1" "" "loop=loop=-1:size=1:start=0,$2" 1)
+  many=$(ffrun "$1" "" "loop=loop=-1:size=1:start=0,$2" $((frames + 1)))
   echo "RESULT $3 $1 $(echo "($many - $one) / $frames" | bc -l)"
 }
 # The way the issue's figures were taken: the image demuxer re-decodes the JPEG every frame
@@ -57,8 +57,8 @@ still() {  # threads, filter, label
 # time, which costs it more than a still one.
 redecoded() {  # threads, filter, label
   local decode both
-  decode=$(ffrun "$1" "-loop 1 -framerate 25" "" x "$frames" | cut -d' ' -f2)
-  both=$(ffrun "$1" "-loop 1 -framerate 25" "$2" x "$frames" | cut -d' ' -f2)
+  decode=$(ffrun "$1" "-loop 1 -framerate 25" "" "$frames")
+  both=$(ffrun "$1" "-loop 1 -framerate 25" "$2" "$frames")
   echo "RESULT $3 $1 $(echo "($both - $decode) / $frames" | bc -l)"
 }
 cat > "$out/opencv.py" <<'PY'

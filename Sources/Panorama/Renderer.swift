@@ -511,9 +511,8 @@ public struct PanoramaRenderer: Sendable {
       var fy = UInt32(truncatingIfNeeded: (v >> 8) & 255)
       var xn: Int
       if wraps {
-        if xi >= srcW { xi -= srcW } else if xi < 0 { xi += srcW }
-        // Positions are within a period of the source, unless a geometry's period is not
-        // the source's width (inconsistent metadata): then reduce fully, never read outside.
+        // Usually one period off at most, but a geometry whose period is not the source's
+        // width (inconsistent metadata) can be further: reduce fully, never read outside.
         if xi >= srcW || xi < 0 { xi = (xi % srcW + srcW) % srcW }
         xn = xi + 1 == srcW ? 0 : xi + 1
       } else {

@@ -69,12 +69,6 @@ struct AppGUITests {
 
   /// The running app, its event lines collected as they arrive.
   final class RunningApp: @unchecked Sendable {
-    /// The sanitizers' settings, passed on to the app (`make asan` sets them): the app's
-    /// environment is otherwise built from scratch.
-    static var sanitizerOptions: [String: String] {
-      ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }
-    }
-
     let process = Process()
     let lock = NSLock()
     var buffer = Data()
@@ -86,7 +80,7 @@ struct AppGUITests {
       process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
       process.arguments = arguments + ["--events", "--window", "800x600", "--config-dir", directory.path]
       process.currentDirectoryURL = directory
-      process.environment = Self.sanitizerOptions.merging(
+      process.environment = AppGUITests.sanitizerOptions.merging(
         ["DISPLAY": display.name, "HOME": directory.path, "PATH": "/usr/bin:/bin"]) { $1 }
       let out = Pipe()
       process.standardOutput = out
@@ -147,7 +141,11 @@ struct AppGUITests {
     }
   }
 
-  static var sanitizerOptions: [String: String] { RunningApp.sanitizerOptions }
+  /// The sanitizers' settings, passed on to the app (`make asan` sets them): the app's
+  /// environment is otherwise built from scratch.
+  static var sanitizerOptions: [String: String] {
+    ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }
+  }
 
   static var available: Bool {
     FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb")
