@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Perspective panorama rendering, side by side in one run: ImageStage's renderer vs ffmpeg's
-# v360 filter vs OpenCV's remap with precomputed maps. Equirectangular 8192×4096 →
+# v360 filter vs OpenCV's remap with precomputed maps. Equirectangular 8192×4096 (SOURCE=WxH
+# for another size, e.g. the issue's 10800x5400) →
 # 1920×1080, hfov 90°, bilinear. Runs ROUNDS (5) rounds, each timing every contender once
 # over FRAMES (30) frames, and prints ms/frame (min/median over rounds), the ratios, the PSNR
 # of our frame against ffmpeg's for the same view, and peak memory.
@@ -10,12 +11,15 @@ cd "$(dirname "$0")/.."
 out=bench/out
 mkdir -p "$out"
 frames=${FRAMES:-30}
+source_size=${SOURCE:-8192x4096}
+[[ $source_size =~ ^[0-9]+x[0-9]+$ ]] || { echo "SOURCE must be WxH, got '$source_size'" >&2; exit 2; }
+pano="$out/pano-$source_size.jpg"
 scripts/install-deps
 swift build -c release --product pano-bench --product imagestage >&2 2>/dev/null || {
   swift build -c release --product pano-bench >&2
   swift build -c release --product imagestage >&2
 }
-[ -f "$out/pano-8k.jpg" ] || .build/release/imagestage pano sample -o "$out/pano-8k.jpg" --size 8192x4096
+[ -f "$pano" ] || .build/release/imagestage pano sample -o "$pano" --size "$source_size"
 if [ ! -x bench/.venv/bin/python ]; then
   python3 -m venv bench/.venv
   bench/.venv/bin/pip install -q opencv-python-headless numpy
@@ -38,7 +42,7 @@ ffrun() {  # threads, input options, filter (may be empty), frames: ms for one r
   local s e
   s=$(date +%s.%N)
   # shellcheck disable=SC2086  # $2 is a list of options
-  ffmpeg -hide_banner -loglevel error -threads 1 -filter_threads "$1" $2 -i "$out/pano-8k.jpg" \
+  ffmpeg -hide_banner -loglevel error -threads 1 -filter_threads "$1" $2 -i "$pano" \
     -frames:v "$4" ${3:+-vf "$3"} -f null -
   e=$(date +%s.%N)
   echo "($e - $s) * 1000" | bc -l
@@ -90,16 +94,16 @@ for threads in (1, 2):
 PY
 for ((round = 1; round <= rounds; round++)); do
   echo "== round $round of $rounds: ImageStage, ffmpeg v360 (interp=linear), OpenCV remap"
-  .build/release/pano-bench "$out/pano-8k.jpg" "$frames" "$out/ours.png" 1 | grep '^RESULT'
+  .build/release/pano-bench "$pano" "$frames" "$out/ours.png" 1 | grep '^RESULT'
   for threads in 1 2; do
     still "$threads" "$v360:yaw=28:pitch=10" "ffmpeg-fixed"
     still "$threads" "sendcmd=f=$out/yaw.cmd,$v360:pitch=10" "ffmpeg-yaw"
     still "$threads" "$v360:yaw=28:pitch=80" "ffmpeg-pole"
     redecoded "$threads" "$v360:yaw=28:pitch=10" "ffmpeg-fixed-redecoded"
   done
-  bench/.venv/bin/python "$out/opencv.py" "$out/pano-8k.jpg" "$frames"
+  bench/.venv/bin/python "$out/opencv.py" "$pano" "$frames"
 done | tee "$results"
-ffmpeg -hide_banner -loglevel error -y -i "$out/pano-8k.jpg" -vf "$v360:yaw=30:pitch=10" -frames:v 1 "$out/ffmpeg.png"
+ffmpeg -hide_banner -loglevel error -y -i "$pano" -vf "$v360:yaw=30:pitch=10" -frames:v 1 "$out/ffmpeg.png"
 
 echo "== PSNR of our frame against ffmpeg's (yaw 30°, pitch 10°)"
 bench/.venv/bin/python - "$out/ours.png" "$out/ffmpeg.png" <<'PY' | tee -a "$results"

@@ -558,16 +558,29 @@ public struct PanoramaRenderer: Sendable {
       let t01 = SIMD4<UInt32>(p0[1], p1[1], p2[1], p3[1])
       let t10 = SIMD4<UInt32>(p0[w], p1[w], p2[w], p3[w])
       let t11 = SIMD4<UInt32>(p0[w &+ 1], p1[w &+ 1], p2[w &+ 1], p3[w &+ 1])
-      // Two channels per 32-bit lane (red and blue, then green and alpha): each product is
-      // at most 255 × 256, so the halves never carry into each other.
+      // Two channels per 32-bit lane (red and blue, then green and alpha), each in its own
+      // 16-bit half: each product is at most 255 × 256, so 16-bit multiplies (one cheap
+      // instruction, where a 32-bit one is two slow ones on many x86 cores) never carry.
       let mask = SIMD4<UInt32>(repeating: 0x00FF_00FF)
-      func lerp(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ g: SIMD4<UInt32>, _ f: SIMD4<UInt32>) -> SIMD4<UInt32> {
-        ((a & mask) &* g &+ (b & mask) &* f) &>> 8 & mask
+      @inline(__always) func halves(_ w: SIMD4<UInt32>) -> SIMD8<UInt16> {
+        unsafeBitCast(w | w &<< 16, to: SIMD8<UInt16>.self)
       }
-      let topRB = lerp(t00, t01, gx, fx), topGA = lerp(t00 &>> 8, t01 &>> 8, gx, fx)
-      let bottomRB = lerp(t10, t11, gx, fx), bottomGA = lerp(t10 &>> 8, t11 &>> 8, gx, fx)
-      let rb = lerp(topRB, bottomRB, gy, fy)
-      let ga = (topGA &* gy &+ bottomGA &* fy) & SIMD4<UInt32>(repeating: 0xFF00_FF00)
+      let fx2 = halves(fx), gx2 = halves(gx), fy2 = halves(fy), gy2 = halves(gy)
+      @inline(__always) func channels(_ t: SIMD4<UInt32>) -> SIMD8<UInt16> {
+        unsafeBitCast(t & mask, to: SIMD8<UInt16>.self)
+      }
+      @inline(__always) func lerp(
+        _ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>, _ g: SIMD8<UInt16>, _ f: SIMD8<UInt16>
+      ) -> SIMD8<UInt16> {
+        (a &* g &+ b &* f) &>> 8
+      }
+      let topRB = lerp(channels(t00), channels(t01), gx2, fx2)
+      let topGA = lerp(channels(t00 &>> 8), channels(t01 &>> 8), gx2, fx2)
+      let bottomRB = lerp(channels(t10), channels(t11), gx2, fx2)
+      let bottomGA = lerp(channels(t10 &>> 8), channels(t11 &>> 8), gx2, fx2)
+      let rb = unsafeBitCast(lerp(topRB, bottomRB, gy2, fy2), to: SIMD4<UInt32>.self)
+      let ga16 = (topGA &* gy2 &+ bottomGA &* fy2) & SIMD8<UInt16>(repeating: 0xFF00)
+      let ga = unsafeBitCast(ga16, to: SIMD4<UInt32>.self)
       UnsafeMutableRawPointer(out).storeBytes(of: rb | ga, as: SIMD4<UInt32>.self)
     }
 
