@@ -548,7 +548,6 @@ public struct PanoramaRenderer: Sendable {
       _ us: SIMD4<UInt32>, _ vs: SIMD4<UInt32>, _ src: UnsafePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>
     ) {
       let fx = (us &>> 8) & 255, fy = (vs &>> 8) & 255
-      let gx = 256 &- fx, gy = 256 &- fy
       let xi = us &>> 16, yi = vs &>> 16
       let w = srcW
       // Built from explicit loads: a loop writing lanes one by one goes through the stack.
@@ -559,27 +558,26 @@ public struct PanoramaRenderer: Sendable {
       let t10 = SIMD4<UInt32>(p0[w], p1[w], p2[w], p3[w])
       let t11 = SIMD4<UInt32>(p0[w &+ 1], p1[w &+ 1], p2[w &+ 1], p3[w &+ 1])
       // Two channels per 32-bit lane (red and blue, then green and alpha), each in its own
-      // 16-bit half: each product is at most 255 × 256, so 16-bit multiplies (one cheap
-      // instruction, where a 32-bit one is two slow ones on many x86 cores) never carry.
-      let mask = SIMD4<UInt32>(repeating: 0x00FF_00FF)
+      // 16-bit half, weighted by the four bilinear weights at once. The weights sum to 256, so
+      // a channel's sum is at most 255 × 256 + 128: 16-bit multiplies (one cheap instruction,
+      // where a 32-bit one is two slow ones on many x86 cores) never carry.
       @inline(__always) func halves(_ w: SIMD4<UInt32>) -> SIMD8<UInt16> {
         unsafeBitCast(w | w &<< 16, to: SIMD8<UInt16>.self)
       }
-      let fx2 = halves(fx), gx2 = halves(gx), fy2 = halves(fy), gy2 = halves(gy)
-      @inline(__always) func channels(_ t: SIMD4<UInt32>) -> SIMD8<UInt16> {
-        unsafeBitCast(t & mask, to: SIMD8<UInt16>.self)
-      }
-      @inline(__always) func lerp(
-        _ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>, _ g: SIMD8<UInt16>, _ f: SIMD8<UInt16>
+      let fx2 = halves(fx), fy2 = halves(fy)
+      let w11 = (fx2 &* fy2 &+ 128) &>> 8
+      let w01 = fx2 &- w11, w10 = fy2 &- w11
+      let w00 = SIMD8<UInt16>(repeating: 256) &- fx2 &- fy2 &+ w11
+      let mask = SIMD4<UInt32>(repeating: 0x00FF_00FF)
+      @inline(__always) func weighted(
+        _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>
       ) -> SIMD8<UInt16> {
-        (a &* g &+ b &* f) &>> 8
+        func channels(_ t: SIMD4<UInt32>) -> SIMD8<UInt16> { unsafeBitCast(t & mask, to: SIMD8<UInt16>.self) }
+        return channels(a) &* w00 &+ channels(b) &* w01 &+ channels(c) &* w10 &+ channels(d) &* w11
+          &+ SIMD8(repeating: 128)
       }
-      let topRB = lerp(channels(t00), channels(t01), gx2, fx2)
-      let topGA = lerp(channels(t00 &>> 8), channels(t01 &>> 8), gx2, fx2)
-      let bottomRB = lerp(channels(t10), channels(t11), gx2, fx2)
-      let bottomGA = lerp(channels(t10 &>> 8), channels(t11 &>> 8), gx2, fx2)
-      let rb = unsafeBitCast(lerp(topRB, bottomRB, gy2, fy2), to: SIMD4<UInt32>.self)
-      let ga16 = (topGA &* gy2 &+ bottomGA &* fy2) & SIMD8<UInt16>(repeating: 0xFF00)
+      let rb = unsafeBitCast(weighted(t00, t01, t10, t11) &>> 8, to: SIMD4<UInt32>.self)
+      let ga16 = weighted(t00 &>> 8, t01 &>> 8, t10 &>> 8, t11 &>> 8) & SIMD8<UInt16>(repeating: 0xFF00)
       let ga = unsafeBitCast(ga16, to: SIMD4<UInt32>.self)
       UnsafeMutableRawPointer(out).storeBytes(of: rb | ga, as: SIMD4<UInt32>.self)
     }
