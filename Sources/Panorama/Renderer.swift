@@ -20,6 +20,14 @@ public struct InlineRows: RowExecutor {
 @usableFromInline struct SharedPixels: @unchecked Sendable {
   @usableFromInline let base: UnsafeMutablePointer<UInt32>
   @usableFromInline let source: UnsafePointer<UInt32>
+  /// The mip levels' pixels (the source's when there are none).
+  @usableFromInline var mips: UnsafePointer<UInt32>
+
+  init(base: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>, mips: UnsafePointer<UInt32>? = nil) {
+    self.base = base
+    self.source = source
+    self.mips = mips ?? source
+  }
 }
 
 /// How the strip camera treats a panorama narrower than 360°.
@@ -67,6 +75,15 @@ public struct PanoramaRenderer: Sendable {
   public static let defaultGridSpacing = GridSpacing(columns: 64, rows: 32)
   /// Colour outside a partial panorama.
   public var background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0)
+  /// Halved copies of the source that perspective views read where they step two or more
+  /// source pixels per output pixel (near the poles, wide views): faster and without
+  /// aliasing there. None until `buildMipLevels`; they add up to a third of the source.
+  public private(set) var mipLevels = MipLevels()
+
+  /// Builds the mip levels (see `mipLevels`).
+  public mutating func buildMipLevels<E: RowExecutor>(executor: E) {
+    mipLevels = MipLevels(source: source, executor: executor)
+  }
 
   struct GridKey: Equatable {
     var width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, spacing: GridSpacing
@@ -199,10 +216,12 @@ public struct PanoramaRenderer: Sendable {
     let context = BlockContext(renderer: self, shift: shift, camera: camera, width: width)
     let bandCount = rows.count - 1 == 0 ? 1 : rows.count - 1
     source.pixels.withUnsafeBufferPointer { src in
-      output.pixels.withUnsafeMutableBufferPointer { out in
-        let shared = SharedPixels(base: out.baseAddress!, source: src.baseAddress!)
-        executor.run(bandCount) { band in
-          context.renderBand(band, shared)
+      mipLevels.pixels.withUnsafeBufferPointer { mips in
+        output.pixels.withUnsafeMutableBufferPointer { out in
+          let shared = SharedPixels(base: out.baseAddress!, source: src.baseAddress!, mips: mips.baseAddress)
+          executor.run(bandCount) { band in
+            context.renderBand(band, shared)
+          }
         }
       }
     }
@@ -218,6 +237,8 @@ public struct PanoramaRenderer: Sendable {
     let columns: [Int], rows: [Int], gridU: [Double], gridV: [Double]
     let shift: Double, period: Double, wraps: Bool
     let srcW: Int, srcH: Int, width: Int
+    /// The source (offset 0) and its mip levels.
+    let levels: [MipLevels.Level]
     let background: UInt32
     let renderer: PanoramaRenderer
     let camera: Camera
@@ -232,6 +253,7 @@ public struct PanoramaRenderer: Sendable {
       wraps = renderer.geometry.wraps
       srcW = renderer.source.width
       srcH = renderer.source.height
+      levels = [MipLevels.Level(offset: 0, width: srcW, height: srcH)] + renderer.mipLevels.levels
       self.width = width
       background = renderer.background
       self.renderer = renderer
@@ -246,6 +268,8 @@ public struct PanoramaRenderer: Sendable {
       let u: BlockStepper?, v: BlockStepper?
       /// Every sample and its neighbours lie inside the source: no wrapping or clamping.
       let inside: Bool
+      /// The mip level the steppers address (0: the source).
+      var level = 0
     }
 
     func block(band: Int, column blockX: Int) -> Block {
@@ -286,11 +310,22 @@ public struct PanoramaRenderer: Sendable {
         u[k] = u[0]
         v[k] = v[0]
       }
+      if u.max() - u.min() > period / 8 { return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false) }
+      // Stepping two or more source pixels per output pixel: read the mip level whose pixels
+      // are about as large as the step (rounded down, so views stay sharp).
+      let level = levels.count > 1 ? Self.level(u, v, span: span, count: levels.count) : 0
+      let size = levels[level]
+      var levelPeriod = period
+      if level > 0 {
+        let scale = Double(1 << level)
+        u = (u + 0.5) / scale - 0.5
+        v = (v + 0.5) / scale - 0.5
+        levelPeriod /= scale
+      }
       var ulo = u.min(), uhi = u.max()
-      if uhi - ulo > period / 8 { return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false) }
       // Bring the block into [0, period) at its left-most point, so one subtraction wraps.
-      if wraps && period > 0 {
-        let k = (ulo / period).rounded(.down) * period
+      if wraps && levelPeriod > 0 {
+        let k = (ulo / levelPeriod).rounded(.down) * levelPeriod
         u -= SIMD16(repeating: k)
         ulo -= k
         uhi -= k
@@ -305,13 +340,36 @@ public struct PanoramaRenderer: Sendable {
       // Between nodes the patch can bulge past them, by less than its second differences.
       let margin = 1 + BlockStepper.bulge(u) + BlockStepper.bulge(v)
       // Four-pixel groups hold 16.16 coordinates and source indices in 32-bit lanes.
+      let (w, h) = (size.width, size.height)
       let inside =
-        ulo - margin >= 0 && uhi + margin < Double(srcW - 1) && vlo - margin >= 0 && vhi + margin < Double(srcH - 1)
-        && srcW < 1 << 16 && Int64(srcW) &* Int64(srcH) < 1 << 32
+        ulo - margin >= 0 && uhi + margin < Double(w - 1) && vlo - margin >= 0 && vhi + margin < Double(h - 1)
+        && w < 1 << 16 && Int64(w) &* Int64(h) < 1 << 32
       return Block(
         xs: xs, ys: ys, u: BlockStepper(u, width: span.0, height: span.1),
-        v: BlockStepper(v, width: span.0, height: span.1), inside: inside)
+        v: BlockStepper(v, width: span.0, height: span.1), inside: inside, level: level)
     }
+
+    /// The mip level for a block through nodes `u`, `v` (source pixels, u unwrapped): the
+    /// largest whose pixels are no larger than the block's smaller step per output pixel
+    /// (across or down). The smaller: towards a pole an equirectangular view steps far more
+    /// across than down, and a level chosen by the larger step blurred the latitude lines and
+    /// showed the seams between blocks of different levels.
+    static func level(_ u: SIMD16<Double>, _ v: SIMD16<Double>, span: (Int, Int), count: Int) -> Int {
+      var across = 0.0, down = 0.0
+      for k in 0..<3 {
+        across = max(across, hypot(u[3 * k + 2] - u[3 * k], v[3 * k + 2] - v[3 * k]))
+        down = max(down, hypot(u[k + 6] - u[k], v[k + 6] - v[k]))
+      }
+      var step = min(across / Double(max(span.0, 1)), down / Double(max(span.1, 1)))
+      var level = 0
+      while step >= 2 && level + 1 < count {
+        step /= 2
+        level += 1
+      }
+      return level
+    }
+
+    static func hypot(_ a: Double, _ b: Double) -> Double { (a * a + b * b).squareRoot() }
 
     func renderBand(_ band: Int, _ px: SharedPixels) {
       for blockX in 0..<max(columns.count - 1, 1) {
@@ -356,6 +414,8 @@ public struct PanoramaRenderer: Sendable {
       // The block's mapping is stepped in 32.32 fixed point: a row costs a few integer adds
       // and a pixel none (interpolating in doubles per row cost a fifth of the frame).
       var uRows = u, vRows = v
+      let size = levels[block.level]
+      let source = block.level == 0 ? px.source : px.mips + size.offset
       let x0 = block.xs.lowerBound
       let pixels = block.xs.count
       let groups = block.inside ? pixels >> 2 : 0
@@ -366,7 +426,7 @@ public struct PanoramaRenderer: Sendable {
           var uStep = uRows.laneSteps(), vStep = vRows.laneSteps()
           let uBend = uRows.laneBend(), vBend = vRows.laneBend()
           for _ in 0..<groups {
-            blendFour(us, vs, px.source, out)
+            blendFour(us, vs, source, size.width, out)
             out += 4
             us &+= uStep
             vs &+= vStep
@@ -375,7 +435,7 @@ public struct PanoramaRenderer: Sendable {
           }
         }
         for x in (groups << 2)..<pixels {
-          out.pointee = sample(uRows.at(x), vRows.at(x), px.source)
+          out.pointee = sample(uRows.at(x), vRows.at(x), source, size.width, size.height)
           out += 1
         }
         uRows.nextRow()
@@ -494,7 +554,7 @@ public struct PanoramaRenderer: Sendable {
           }
           px.base[y * width + x] =
             Self.fixedPointSafe(p.u) && Self.fixedPointSafe(p.v)
-            ? sample(Int(p.u * 65536), Int(p.v * 65536), px.source) : background
+            ? sample(Int(p.u * 65536), Int(p.v * 65536), px.source, srcW, srcH) : background
         }
       }
     }
@@ -503,8 +563,10 @@ public struct PanoramaRenderer: Sendable {
     /// and within ±2^30 pixels, far beyond any source.
     static func fixedPointSafe(_ x: Double) -> Bool { abs(x) < 1_073_741_824 }
 
-    /// Bilinear fetch at 16.16 fixed-point source coordinates.
-    @inline(__always) func sample(_ u: Int, _ v: Int, _ src: UnsafePointer<UInt32>) -> UInt32 {
+    /// Bilinear fetch at 16.16 fixed-point coordinates in `src`, `srcW` × `srcH` pixels.
+    @inline(__always) func sample(
+      _ u: Int, _ v: Int, _ src: UnsafePointer<UInt32>, _ srcW: Int, _ srcH: Int
+    ) -> UInt32 {
       var xi = u >> 16
       var yi = v >> 16
       var fx = UInt32(truncatingIfNeeded: (u >> 8) & 255)
@@ -545,11 +607,11 @@ public struct PanoramaRenderer: Sendable {
     /// Four bilinear samples along a row, all known to lie inside the source, at 16.16
     /// coordinates in 32-bit lanes (inside blocks they are positive and below 2^32).
     @inline(__always) func blendFour(
-      _ us: SIMD4<UInt32>, _ vs: SIMD4<UInt32>, _ src: UnsafePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>
+      _ us: SIMD4<UInt32>, _ vs: SIMD4<UInt32>, _ src: UnsafePointer<UInt32>, _ w: Int,
+      _ out: UnsafeMutablePointer<UInt32>
     ) {
       let fx = (us &>> 8) & 255, fy = (vs &>> 8) & 255
       let xi = us &>> 16, yi = vs &>> 16
-      let w = srcW
       // Built from explicit loads: a loop writing lanes one by one goes through the stack.
       let index = yi &* UInt32(truncatingIfNeeded: w) &+ xi
       let p0 = src + Int(index[0]), p1 = src + Int(index[1]), p2 = src + Int(index[2]), p3 = src + Int(index[3])
@@ -606,8 +668,16 @@ public struct PanoramaRenderer: Sendable {
     let yaw = !yaw.isFinite ? 0 : (repeats && fieldOfView > 0 ? yaw.truncatingRemainder(dividingBy: fieldOfView) : yaw)
     var offset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
     if !offset.isFinite { offset = 0 }  // a field of view of 0 from absurd metadata
-    let scale = Double(source.height) / Double(height)
-    let srcW = source.width, srcH = source.height
+    // A strip fitted to a view much lower than the image steps several pixels per output
+    // pixel: read the mip level that averages them, as the perspective view does.
+    var scale = Double(source.height) / Double(height)
+    var level = 0
+    while scale >= 2 && level < mipLevels.levels.count {
+      scale /= 2
+      level += 1
+    }
+    let size = level == 0 ? nil : mipLevels.levels[level - 1]
+    let srcW = size?.width ?? source.width, srcH = size?.height ?? source.height
     // Per-column and per-row source coordinates (16.16): the strip is separable.
     var us = [Int](repeating: 0, count: width)
     for x in 0..<width {
@@ -617,12 +687,15 @@ public struct PanoramaRenderer: Sendable {
     }
     var vs = [Int](repeating: 0, count: height)
     for y in 0..<height { vs[y] = Int(((Double(y) + 0.5) * scale - 0.5) * 65536) }
-    let stripContext = StripContext(us: us, vs: vs, repeats: repeats, srcW: srcW, srcH: srcH, background: background)
+    let stripContext = StripContext(
+      us: us, vs: vs, repeats: repeats, srcW: srcW, srcH: srcH, background: background, mipOffset: size?.offset)
     let bands = (height + 15) / 16
     source.pixels.withUnsafeBufferPointer { src in
-      output.pixels.withUnsafeMutableBufferPointer { out in
-        let shared = SharedPixels(base: out.baseAddress!, source: src.baseAddress!)
-        executor.run(bands) { band in stripContext.render(band, shared) }
+      mipLevels.pixels.withUnsafeBufferPointer { mips in
+        output.pixels.withUnsafeMutableBufferPointer { out in
+          let shared = SharedPixels(base: out.baseAddress!, source: src.baseAddress!, mips: mips.baseAddress)
+          executor.run(bands) { band in stripContext.render(band, shared) }
+        }
       }
     }
   }
@@ -633,9 +706,12 @@ public struct PanoramaRenderer: Sendable {
     let repeats: Bool
     let srcW: Int, srcH: Int
     let background: UInt32
+    /// Where the mip level read lies among the levels; nil: the source itself.
+    let mipOffset: Int?
 
     func render(_ band: Int, _ px: SharedPixels) {
       let width = us.count
+      let source = mipOffset.map { px.mips + $0 } ?? px.source
       for y in (band * 16)..<min(band * 16 + 16, vs.count) {
         let v = vs[y]
         for x in 0..<width {
@@ -643,7 +719,7 @@ public struct PanoramaRenderer: Sendable {
           if !repeats && (u < -65536 || (u >> 16) >= srcW) {
             px.base[y * width + x] = background
           } else {
-            px.base[y * width + x] = sample(u, v, px.source)
+            px.base[y * width + x] = sample(u, v, source)
           }
         }
       }

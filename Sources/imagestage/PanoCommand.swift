@@ -152,11 +152,12 @@ enum PanoCommand {
   }
 
   static func render(_ args: [String]) throws {
-    let parsed = try parse(args, valued: cameraOptions)
+    let parsed = try parse(args, valued: cameraOptions, switches: ["mipmaps"])
     guard let output = parsed.value("output") else { throw Failure(message: "pano render needs -o OUT.png|.jpg") }
     let camera = try camera(parsed)
     let pano = try input(parsed, projection: try projection(parsed))
     var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+    if parsed.flag("mipmaps") { renderer.buildMipLevels(executor: ThreadedRows(threads: camera.threads)) }
     var frame = RGBAImage(width: camera.width, height: camera.height)
     draw(&renderer, camera, view: camera.view, into: &frame)
     try write(frame, to: output)
@@ -178,7 +179,7 @@ enum PanoCommand {
   // MARK: video
 
   static func video(_ args: [String]) throws {
-    let parsed = try parse(args, valued: cameraOptions + ["motion", "fps", "camera-log"], switches: ["raw-motion"])
+    let parsed = try parse(args, valued: cameraOptions + ["motion", "fps", "camera-log"], switches: ["raw-motion", "mipmaps"])
     guard let output = parsed.value("output") else { throw Failure(message: "pano video needs -o OUT.mp4|DIR|-") }
     guard let motionPath = parsed.value("motion") else { throw Failure(message: "pano video needs --motion LOG.csv") }
     let camera = try camera(parsed)
@@ -198,6 +199,7 @@ enum PanoCommand {
 
     var tracker = MotionTracker(smoothing: !parsed.flag("raw-motion"))
     var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+    if parsed.flag("mipmaps") { renderer.buildMipLevels(executor: ThreadedRows(threads: camera.threads)) }
     var frame = RGBAImage(width: camera.width, height: camera.height)
     let duration = log.samples.map(\.t).filter(\.isFinite).max() ?? 0
     // A single bad timestamp must not turn into a years-long render.

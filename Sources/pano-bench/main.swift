@@ -72,39 +72,50 @@ print(
 print("case                     threads   ms/frame min   median")
 let cases = [
   ("fixed view", "fixed", 0), ("yaw every frame", "yaw", 1), ("yaw+pitch every frame", "yaw+pitch", 2),
-  ("fixed, 80° up (pole)", "pole", 3),
+  ("fixed, 80° up (pole)", "pole", 3), ("fixed, 60° up", "up60", 4),
 ]
-for (name, label, moving) in cases {
-  for threads in [1, 2] {
-    let executor = ThreadedRows(threads: threads)
-    var samples: [Double] = []
-    for run in 0..<runs {
-      let start = now()
-      for f in 0..<frames {
-        let k = Double(run * frames + f)
-        let view: ViewAngles
-        switch moving {
-        case 0: view = ViewAngles(yaw: 0.5, pitch: 0.17)
-        case 1: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17)
-        case 2: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17 + 0.3 * Elementary.sin(k * 0.05))
-        default: view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 80).radians)
-        }
-        renderer.renderPerspective(view: view, hfov: hfov, into: &frame, executor: executor)
-      }
-      samples.append((now() - start) * 1000 / Double(frames))
-      print("RESULT ours-\(label) \(threads) \(samples.last!)")
-    }
-    samples.sort()
-    let pad = name + String(repeating: " ", count: max(0, 25 - name.count))
-    print("\(pad)\(threads)         \(fmt(samples[0]))         \(fmt(samples[samples.count / 2]))")
-  }
-}
 let sourceMB = Double(pano.image.pixels.count * 4) / 1_048_576
 let frameMB = Double(width * height * 4) / 1_048_576
+@MainActor func run(_ cases: [(String, String, Int)]) {
+  for (name, label, moving) in cases {
+    for threads in [1, 2] {
+      let executor = ThreadedRows(threads: threads)
+      var samples: [Double] = []
+      for run in 0..<runs {
+        let start = now()
+        for f in 0..<frames {
+          let k = Double(run * frames + f)
+          let view: ViewAngles
+          switch moving {
+          case 0: view = ViewAngles(yaw: 0.5, pitch: 0.17)
+          case 1: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17)
+          case 2: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17 + 0.3 * Elementary.sin(k * 0.05))
+          case 3: view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 80).radians)
+          default: view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 60).radians)
+          }
+          renderer.renderPerspective(view: view, hfov: hfov, into: &frame, executor: executor)
+        }
+        samples.append((now() - start) * 1000 / Double(frames))
+        print("RESULT ours-\(label) \(threads) \(samples.last!)")
+      }
+      samples.sort()
+      let pad = name + String(repeating: " ", count: max(0, 25 - name.count))
+      print("\(pad)\(threads)         \(fmt(samples[0]))         \(fmt(samples[samples.count / 2]))")
+    }
+  }
+}
+run(cases)
 print(
   "peak memory \(fmt(peakMemoryMB())) MB, of which \(fmt(baselineMB)) MB before loading; decoded source \(fmt(sourceMB)) MB + two frames \(fmt(2 * frameMB)) MB = \(fmt(sourceMB + 2 * frameMB)) MB"
 )
 print("RESULT memory \(peakMemoryMB()) \(baselineMB) \(sourceMB + 2 * frameMB)")
+
+// With mip levels (opt-in: they cost a third of the source): views that step two or more
+// source pixels per output pixel read a smaller level.
+renderer.buildMipLevels(executor: ThreadedRows(threads: 2))
+print("with mip levels (+\(fmt(Double(renderer.mipLevels.byteCount) / 1_048_576)) MB):")
+run(cases.filter { $0.2 != 1 && $0.2 != 2 }.map { ($0.0 + ", mips", "mips-" + $0.1, $0.2) })
+print("RESULT mips-memory \(peakMemoryMB()) \(Double(renderer.mipLevels.byteCount) / 1_048_576)")
 
 func fmt(_ v: Double) -> String {
   let r = (v * 100).rounded() / 100
