@@ -20,7 +20,7 @@ embedded:
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name StageWasm embedded/StageWasm.swift -c -o $(OUT)/StageWasm.o
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name PanoramaWasm embedded/PanoramaWasm.swift -c -o $(OUT)/PanoramaWasm.o
 	wasm-ld --no-entry --export=stage_drop_slot --export=stage_center_x_after_release \
-	  --export=pano_yaw_from_attitude --export=pano_parse_log --export=pano_render_center --export=pano_grid_psnr \
+	  --export=pano_yaw_from_attitude --export=pano_parse_log --export=pano_render_center --export=pano_grid_psnr --export=pano_mip_spread \
 	  $(OUT)/CoreMath.o $(OUT)/Stage.o $(OUT)/Panorama.o $(OUT)/StageWasm.o $(OUT)/PanoramaWasm.o $(EMBEDDED_LIB)/*.a \
 	  -L/usr/lib/wasm32-wasi -lc -o $(OUT)/stage.wasm
 	node embedded/check.mjs $(OUT)/stage.wasm

@@ -55,3 +55,26 @@ public func panoGridPSNR() -> Int32 {
   let mse = max(squares / Double(a.pixels.count * 3), 1e-10)
   return Int32(100 * 10 * Elementary.log(255 * 255 / mse) / Elementary.log(10))
 }
+
+/// Mip levels on wasm32 (32-bit Int): 1-px stripes seen at 120° over 64 px average to grey
+/// with levels (returns the spread of the red channel ×100; the host wants it small) and the
+/// same view without levels aliases (the host wants that spread large).
+@_cdecl("pano_mip_spread")
+public func panoMipSpread(_ withLevels: Int32) -> Int32 {
+  var stripes = RGBAImage(width: 1024, height: 512)
+  for y in 0..<512 {
+    for x in 0..<1024 { stripes[x, y] = x % 2 == 0 ? 0xFF00_0000 : 0xFFFF_FFFF }
+  }
+  var renderer = PanoramaRenderer(source: stripes, geometry: PanoramaGeometry(width: 1024, height: 512))
+  if withLevels != 0 { renderer.buildMipLevels(executor: InlineRows()) }
+  var frame = RGBAImage(width: 64, height: 36)
+  renderer.renderPerspective(view: ViewAngles(yaw: 0.3, pitch: 0.1), hfov: 2.1, into: &frame, executor: InlineRows())
+  var sum = 0.0, squares = 0.0
+  for p in frame.pixels {
+    let r = Double(p & 255)
+    sum += r
+    squares += r * r
+  }
+  let n = Double(frame.pixels.count), mean = sum / n
+  return Int32(100 * max(squares / n - mean * mean, 0).squareRoot())
+}

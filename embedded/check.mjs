@@ -25,6 +25,9 @@ checks.push(['east letter is white at yaw 90', er > 200 && eg > 200 && eb > 200 
 // The four-pixel path with its 32.32 stepping, where Int is 32 bits: close to the exact view.
 const psnr = e.pano_grid_psnr() / 100;
 checks.push([`blocks match 2×2 blocks (PSNR ${psnr} dB > 35)`, psnr > 35 ? 1 : 0, 1]);
+const aliased = e.pano_mip_spread(0) / 100, averaged = e.pano_mip_spread(1) / 100;
+checks.push([`stripes alias without mip levels (spread ${aliased} > 40)`, aliased > 40 ? 1 : 0, 1]);
+checks.push([`and average to grey with them (spread ${averaged} < 3)`, averaged < 3 ? 1 : 0, 1]);
 let failed = 0;
 for (const [name, got, want] of checks) {
   const ok = Math.abs(got - want) < 1e-9;

@@ -46,6 +46,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let width = decoded.image.width, height = decoded.image.height
     let geometry = decoded.gpano?.geometry(width: width, height: height) ?? PanoramaGeometry(width: width, height: height)
     var viewer = PanoramaRenderer(source: decoded.image, geometry: geometry)
+    if width % 4 == 0 { viewer.buildMipLevels(executor: InlineRows()) }
     viewer.renderPerspective(view: ViewAngles(yaw: 1, pitch: 0.5), hfov: 1.5, into: &frame, executor: InlineRows())
     viewer.renderStrip(yaw: 1, edges: .clamp, into: &frame, executor: InlineRows())
   case 5:
@@ -65,6 +66,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       fullHeight: doubles[2], croppedLeft: doubles[3], croppedTop: doubles[4], croppedWidth: doubles[5],
       croppedHeight: doubles[6])
     var any = PanoramaRenderer(source: renderer.source, geometry: geometry)
+    if doubles.count > 11 && doubles[11].sign == .minus { any.buildMipLevels(executor: InlineRows()) }
     let view = ViewAngles(yaw: doubles[7], pitch: doubles[8], roll: doubles[9])
     any.renderPerspective(view: view, hfov: doubles.count > 10 ? doubles[10] : 1, into: &frame, executor: InlineRows())
     any.renderStrip(yaw: view.yaw, edges: .repeat, into: &frame, executor: InlineRows())
