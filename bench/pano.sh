@@ -99,6 +99,7 @@ for ((round = 1; round <= rounds; round++)); do
     still "$threads" "$v360:yaw=28:pitch=10" "ffmpeg-fixed"
     still "$threads" "sendcmd=f=$out/yaw.cmd,$v360:pitch=10" "ffmpeg-yaw"
     still "$threads" "$v360:yaw=28:pitch=80" "ffmpeg-pole"
+    still "$threads" "$v360:yaw=28:pitch=60" "ffmpeg-up60"
     # Like for like: v360 on the JPEG's own YUV 4:2:0 samples 1.5 bytes per output pixel,
     # ours samples 4 (RGBA). Converted to planar RGBA once, before the loop, v360 does the
     # same work per pixel as ours.
@@ -127,9 +128,13 @@ for line in open(sys.argv[1]):
     if not p or p[0] != "RESULT": continue
     if p[1] == "psnr": other["psnr"] = float(p[2])
     elif p[1] == "memory": other["memory"] = [float(v) for v in p[2:]]
+    elif p[1] == "mips-memory": other["mips-memory"] = [float(v) for v in p[2:]]
     else: runs.setdefault((p[1], int(p[2])), []).append(float(p[3]))
 rows = [("ours-fixed", "ours, fixed view"), ("ours-yaw", "ours, yaw every frame"), ("ours-yaw+pitch", "ours, yaw+pitch every frame"),
-        ("ours-pole", "ours, fixed, 80° up"), ("ffmpeg-pole", "ffmpeg v360, fixed, 80° up"),
+        ("ours-pole", "ours, fixed, 80° up"), ("mips-pole", "ours, fixed, 80° up, mip levels"),
+        ("ffmpeg-pole", "ffmpeg v360, fixed, 80° up"),
+        ("ours-up60", "ours, fixed, 60° up"), ("mips-up60", "ours, fixed, 60° up, mip levels"),
+        ("ffmpeg-up60", "ffmpeg v360, fixed, 60° up"), ("mips-fixed", "ours, fixed view, mip levels"),
         ("ffmpeg-fixed", "ffmpeg v360, fixed view"), ("ffmpeg-yaw", "ffmpeg v360, yaw every frame"),
         ("ffmpeg-fixed-redecoded", "ffmpeg v360, fixed, re-decoded"), ("ffmpeg-fixed-rgba", "ffmpeg v360, fixed, planar RGBA"),
         ("opencv-fixed", "OpenCV remap, fixed maps"), ("opencv-yaw", "OpenCV remap, yaw-shifted maps")]
@@ -148,12 +153,17 @@ for t in (1, 2):
                                    ("yaw moving vs ffmpeg", "ffmpeg-yaw", "ours-yaw", 50),
                                    ("yaw+pitch moving vs ffmpeg", "ffmpeg-yaw", "ours-yaw+pitch", 50),
                                    ("yaw moving vs OpenCV", "opencv-yaw", "ours-yaw", None),
-                                   ("80° up vs ffmpeg", "ffmpeg-pole", "ours-pole", None)):
+                                   ("80° up vs ffmpeg", "ffmpeg-pole", "ours-pole", None),
+                                   ("80° up, mip levels, vs ffmpeg", "ffmpeg-pole", "mips-pole", None),
+                                   ("60° up vs ffmpeg", "ffmpeg-up60", "ours-up60", None),
+                                   ("60° up, mip levels, vs ffmpeg", "ffmpeg-up60", "mips-up60", None)):
         med, mins = ratio(base, ours)
         note = f"  (aim {aim}x at 2 threads)" if aim and t == 2 else ""
-        print(f"  ratio {label:28s} {med:6.1f}x median of rounds, {mins:6.1f}x min/min{note}")
+        print(f"  ratio {label:31s} {med:6.1f}x median of rounds, {mins:6.1f}x min/min{note}")
 print(f"PSNR ours vs ffmpeg: {other['psnr']:.2f} dB (aim > 35)")
 peak, before, budget = other["memory"]
 print(f"peak memory {peak:.0f} MB: {before:.0f} MB of process before loading + {peak - before:.0f} MB for the panorama,"
       f" vs decoded source + two frames {budget:.0f} MB")
+mips_peak, mips = other["mips-memory"]
+print(f"with mip levels (opt-in): +{mips:.0f} MB, peak {mips_peak:.0f} MB")
 PY

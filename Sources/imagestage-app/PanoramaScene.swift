@@ -27,15 +27,23 @@ final class PanoramaScene {
   let executor = ThreadedRows(threads: 2)
 
   init(panorama: LoadedPanorama, name: String) {
-    renderer = PanoramaRenderer(source: panorama.image, geometry: panorama.geometry)
+    renderer = Self.renderer(panorama)
     sourceName = name
   }
 
   func load(_ panorama: LoadedPanorama, name: String) {
-    renderer = PanoramaRenderer(source: panorama.image, geometry: panorama.geometry)
+    renderer = Self.renderer(panorama)
     sourceName = name
     manual = ViewAngles()
     dirty = true
+  }
+
+  /// A viewer shows zoomed-out views and the strip (an image fitted to a window much lower
+  /// than it): mip levels keep them from aliasing, for a third more memory.
+  static func renderer(_ panorama: LoadedPanorama) -> PanoramaRenderer {
+    var renderer = PanoramaRenderer(source: panorama.image, geometry: panorama.geometry)
+    renderer.buildMipLevels(executor: ThreadedRows(threads: 2))
+    return renderer
   }
 
   /// The camera now: motion (recentred, smoothed) plus the manual offset.
