@@ -131,10 +131,10 @@ for line in open(sys.argv[1]):
     elif p[1] == "mips-memory": other["mips-memory"] = [float(v) for v in p[2:]]
     else: runs.setdefault((p[1], int(p[2])), []).append(float(p[3]))
 rows = [("ours-fixed", "ours, fixed view"), ("ours-yaw", "ours, yaw every frame"), ("ours-yaw+pitch", "ours, yaw+pitch every frame"),
-        ("ours-pole", "ours, fixed, 80° up"), ("mips-pole", "ours, fixed, 80° up, mip levels"),
+        ("ours-pole", "ours, fixed, 80° up"), ("ours-mips-pole", "ours, fixed, 80° up, mip levels"),
         ("ffmpeg-pole", "ffmpeg v360, fixed, 80° up"),
-        ("ours-up60", "ours, fixed, 60° up"), ("mips-up60", "ours, fixed, 60° up, mip levels"),
-        ("ffmpeg-up60", "ffmpeg v360, fixed, 60° up"), ("mips-fixed", "ours, fixed view, mip levels"),
+        ("ours-up60", "ours, fixed, 60° up"), ("ours-mips-up60", "ours, fixed, 60° up, mip levels"),
+        ("ffmpeg-up60", "ffmpeg v360, fixed, 60° up"), ("ours-mips-fixed", "ours, fixed view, mip levels"),
         ("ffmpeg-fixed", "ffmpeg v360, fixed view"), ("ffmpeg-yaw", "ffmpeg v360, yaw every frame"),
         ("ffmpeg-fixed-redecoded", "ffmpeg v360, fixed, re-decoded"), ("ffmpeg-fixed-rgba", "ffmpeg v360, fixed, planar RGBA"),
         ("opencv-fixed", "OpenCV remap, fixed maps"), ("opencv-yaw", "OpenCV remap, yaw-shifted maps")]
@@ -154,9 +154,9 @@ for t in (1, 2):
                                    ("yaw+pitch moving vs ffmpeg", "ffmpeg-yaw", "ours-yaw+pitch", 50),
                                    ("yaw moving vs OpenCV", "opencv-yaw", "ours-yaw", None),
                                    ("80° up vs ffmpeg", "ffmpeg-pole", "ours-pole", None),
-                                   ("80° up, mip levels, vs ffmpeg", "ffmpeg-pole", "mips-pole", None),
+                                   ("80° up, mip levels, vs ffmpeg", "ffmpeg-pole", "ours-mips-pole", None),
                                    ("60° up vs ffmpeg", "ffmpeg-up60", "ours-up60", None),
-                                   ("60° up, mip levels, vs ffmpeg", "ffmpeg-up60", "mips-up60", None)):
+                                   ("60° up, mip levels, vs ffmpeg", "ffmpeg-up60", "ours-mips-up60", None)):
         med, mins = ratio(base, ours)
         note = f"  (aim {aim}x at 2 threads)" if aim and t == 2 else ""
         print(f"  ratio {label:31s} {med:6.1f}x median of rounds, {mins:6.1f}x min/min{note}")

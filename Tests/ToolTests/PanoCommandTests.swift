@@ -34,6 +34,31 @@ struct PanoCommandTests {
     #expect(!redColumns.isEmpty && abs(mid - 100) < 6, "red N centred: \(redColumns)")
   }
 
+  @Test func mipmapsStopAStripOfFineDetailFromAliasing() throws {
+    // One-pixel black and white columns, fitted to a view 8.5× lower: without mip levels the
+    // strip skips columns and shows bands; with them every
+    // column is averaged in.
+    var stripes = RGBAImage(width: 512, height: 256)
+    for y in 0..<256 {
+      for x in 0..<512 { stripes[x, y] = x % 2 == 0 ? 0xFF00_0000 : 0xFFFF_FFFF }
+    }
+    let dir = try Tool.temporaryDirectory()
+    let source = dir.appendingPathComponent("stripes.png").path
+    try Data(try Raster.encodePNG(stripes)).write(to: URL(fileURLWithPath: source))
+    func spread(_ extra: [String]) throws -> Double {
+      let out = dir.appendingPathComponent("strip.png").path
+      let args = ["pano", "render", source, "-o", out, "--mode", "strip", "--size", "48x30"]
+      let result = try Tool.run("imagestage", args + extra)
+      #expect(result.status == 0, "\(result.stderr)")
+      let reds = try Self.decode(out).pixels.map { Double(RGBAImage.unpack($0).r) }
+      let mean = reds.reduce(0, +) / Double(reds.count)
+      return (reds.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(reds.count)).squareRoot()
+    }
+    let aliased = try spread([]), averaged = try spread(["--mipmaps"])
+    #expect(aliased > 40, "\(aliased)")
+    #expect(averaged < 3, "\(averaged)")
+  }
+
   @Test func videoFollowsTheLogToPNGsRawFramesAndMP4() throws {
     let dir = try Tool.temporaryDirectory()
     let frames = dir.appendingPathComponent("frames").path
