@@ -36,8 +36,7 @@ struct PanoCommandTests {
 
   @Test func mipmapsStopAStripOfFineDetailFromAliasing() throws {
     // One-pixel black and white columns, fitted to a view 8.5× lower: without mip levels the
-    // strip skips columns and shows bands; with them every
-    // column is averaged in.
+    // strip skips columns and shows bands; with them every column is averaged in.
     var stripes = RGBAImage(width: 512, height: 256)
     for y in 0..<256 {
       for x in 0..<512 { stripes[x, y] = x % 2 == 0 ? 0xFF00_0000 : 0xFFFF_FFFF }
