@@ -38,6 +38,23 @@ public enum StripEdges: String, Hashable, Sendable {
   case `repeat`
 }
 
+/// How a view maps directions to its pixels.
+public enum Lens: String, Hashable, Sendable, CaseIterable {
+  /// A pinhole camera: straight lines stay straight; fields of view below 180°.
+  case rectilinear
+  /// Conformal (shapes kept locally, circles stay circles); fields of view up to nearly 360°.
+  /// Looking straight down with a wide field it draws the "little planet".
+  case stereographic
+
+  /// The widest horizontal field of view the lens can show, in radians.
+  public var maximumFieldOfView: Double {
+    switch self {
+    case .rectilinear: Elementary.pi - 0.01
+    case .stereographic: Elementary.twoPi - 0.01
+    }
+  }
+}
+
 /// The size of the perspective renderer's blocks, in output pixels. The mapping is
 /// evaluated exactly at each block's corners, edge middles and centre, and interpolated
 /// biquadratically in between.
@@ -86,7 +103,7 @@ public struct PanoramaRenderer: Sendable {
   }
 
   struct GridKey: Equatable {
-    var width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, spacing: GridSpacing
+    var width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, lens: Lens, spacing: GridSpacing
   }
   var gridKey: GridKey?
   var columns: [Int] = []
@@ -108,30 +125,41 @@ public struct PanoramaRenderer: Sendable {
 
   // MARK: - Perspective
 
-  /// The camera-to-panorama rotation for pitch and roll (yaw is a shift), and the focal
-  /// length in pixels.
+  /// The camera-to-panorama rotation for pitch and roll (yaw is a shift), the lens, and the
+  /// focal length in pixels.
   struct Camera {
     var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
     var focal: Double
     var cx: Double
     var cy: Double
+    var lens: Lens
 
-    init(width: Int, height: Int, pitch: Double, roll: Double, hfov: Double) {
+    init(width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, lens: Lens = .rectilinear) {
       let (sr, cr) = Elementary.sinCos(roll)
       let (sp, cp) = Elementary.sinCos(pitch)
       // Where the camera's x (right), y (up) and z (forward) axes go, after roll then pitch:
       // roll turns right → (cr, −sr, 0) and up → (sr, cr, 0); pitch turns y → (0, cp, −sp)
       // and z → (0, sp, cp). Stored as three columns.
       m = (cr, -sr * cp, sr * sp, sr, cr * cp, -cr * sp, 0, sp, cp)
-      focal = Double(width) / 2 / Elementary.sin(hfov / 2) * Elementary.cos(hfov / 2)
+      self.lens = lens
+      // Half the width sees half the field of view: at radius r (in focal lengths) a
+      // rectilinear lens sees tan θ, a stereographic one 2 tan(θ/2).
+      switch lens {
+      case .rectilinear: focal = Double(width) / 2 / Elementary.sin(hfov / 2) * Elementary.cos(hfov / 2)
+      case .stereographic: focal = Double(width) / 4 / Elementary.sin(hfov / 4) * Elementary.cos(hfov / 4)
+      }
       cx = Double(width) / 2
       cy = Double(height) / 2
     }
 
-    /// Direction in the panorama frame (x right, y up, z forward at yaw 0) of pixel (px, py).
+    /// Direction in the panorama frame (x right, y up, z forward at yaw 0) of pixel (px, py),
+    /// not normalised (what reads it only needs ratios).
     func direction(_ px: Double, _ py: Double) -> Vector3 {
       let x = (px + 0.5 - cx) / focal, y = (cy - py - 0.5) / focal
-      return Vector3(m.0 * x + m.3 * y + m.6, m.1 * x + m.4 * y + m.7, m.2 * x + m.5 * y + m.8)
+      // Camera frame: the point on the focal plane, or for the stereographic lens the
+      // inverse projection (x, y, 1 − r²/4) / (1 + r²/4), whose scale does not matter.
+      let z = lens == .rectilinear ? 1 : 1 - (x * x + y * y) / 4
+      return Vector3(m.0 * x + m.3 * y + m.6 * z, m.1 * x + m.4 * y + m.7 * z, m.2 * x + m.5 * y + m.8 * z)
     }
   }
 
@@ -162,13 +190,16 @@ public struct PanoramaRenderer: Sendable {
     return nodes
   }
 
-  mutating func prepareGrid<E: RowExecutor>(width: Int, height: Int, view: ViewAngles, hfov: Double, executor: E) {
-    let key = GridKey(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, spacing: gridSpacing)
+  mutating func prepareGrid<E: RowExecutor>(
+    width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, executor: E
+  ) {
+    let key = GridKey(
+      width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens, spacing: gridSpacing)
     guard key != gridKey else { return }
     gridKey = key
     columns = Self.gridLines(width, max(gridSpacing.columns, 2))
     rows = Self.gridLines(height, max(gridSpacing.rows, 2))
-    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov)
+    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens)
     let (xs, ys) = (Self.nodes(columns), Self.nodes(rows))
     var us = [Double](repeating: 0, count: xs.count * ys.count), vs = us
     let renderer = self
@@ -194,25 +225,26 @@ public struct PanoramaRenderer: Sendable {
     let v: UnsafeMutablePointer<Double>
   }
 
-  /// Renders a rectilinear view into `output` (its size is the view's size).
+  /// Renders a view into `output` (its size is the view's size).
   /// - Parameters:
   ///   - view: yaw, pitch, roll in radians.
-  ///   - hfov: horizontal field of view in radians, in (0, π).
+  ///   - hfov: horizontal field of view in radians, in (0, `lens.maximumFieldOfView`].
+  ///   - lens: rectilinear (default) or stereographic.
   /// - Complexity: O(output pixels); the grid costs O(pixels / spacing²) when pitch, roll,
   ///   zoom or size changed since the last frame.
   public mutating func renderPerspective<E: RowExecutor>(
-    view: ViewAngles, hfov: Double, into output: inout RGBAImage, executor: E
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
     let width = output.width, height = output.height
     guard width > 0, height > 0 else { return }
     // Any angles draw something: non-finite ones count as 0 (a 90° field of view), and
     // yaw is taken modulo a turn so its shift in source pixels stays small.
-    let fov = hfov.isFinite ? min(max(hfov, 0.01), Elementary.pi - 0.01) : Elementary.halfPi
+    let fov = hfov.isFinite ? min(max(hfov, 0.01), lens.maximumFieldOfView) : Elementary.halfPi
     let view = ViewAngles(
       yaw: Self.turn(view.yaw), pitch: view.pitch.isFinite ? view.pitch : 0, roll: view.roll.isFinite ? view.roll : 0)
-    prepareGrid(width: width, height: height, view: view, hfov: fov, executor: executor)
+    prepareGrid(width: width, height: height, view: view, hfov: fov, lens: lens, executor: executor)
     let shift = view.yaw / Elementary.twoPi * period
-    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov)
+    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov, lens: lens)
     let context = BlockContext(renderer: self, shift: shift, camera: camera, width: width)
     let bandCount = rows.count - 1 == 0 ? 1 : rows.count - 1
     source.pixels.withUnsafeBufferPointer { src in
