@@ -418,6 +418,7 @@ final class App {
     case Int32(SDLK_UP.rawValue): panorama.turn(yaw: 0, pitch: step)
     case Int32(SDLK_DOWN.rawValue): panorama.turn(yaw: 0, pitch: -step)
     case k("m"): panorama.toggleMode()
+    case k("l"): panorama.toggleLens()
     case k("r"): panorama.recenter()
     case k("="), k("+"), Int32(SDLK_KP_PLUS.rawValue): panorama.zoom(by: 0.9)
     case k("-"), Int32(SDLK_KP_MINUS.rawValue): panorama.zoom(by: 1.1)

@@ -10,6 +10,8 @@ final class PanoramaScene {
   var renderer: PanoramaRenderer
   var sourceName: String
   var perspective = true
+  /// Rectilinear, or stereographic (wide views; looking down, a little planet). Key L.
+  var lens = Lens.rectilinear
   /// The user's own offset on top of motion: mouse drag and arrow keys (radians).
   var manual = ViewAngles()
   var hfov = Angle(degrees: 90).radians
@@ -110,8 +112,17 @@ final class PanoramaScene {
     dirty = true
   }
 
+  /// The widest view the wheel reaches: a rectilinear lens stretches badly past 120°.
+  var widest: Double { Angle(degrees: lens == .rectilinear ? 120 : 330).radians }
+
   func zoom(by factor: Double) {
-    hfov = min(max(hfov * factor, Angle(degrees: 20).radians), Angle(degrees: 120).radians)
+    hfov = min(max(hfov * factor, Angle(degrees: 20).radians), widest)
+    dirty = true
+  }
+
+  func toggleLens() {
+    lens = lens == .rectilinear ? .stereographic : .rectilinear
+    hfov = min(hfov, widest)
     dirty = true
   }
 
@@ -136,7 +147,7 @@ final class PanoramaScene {
     let v = view
     if dirty || v != lastView {
       if perspective {
-        renderer.renderPerspective(view: v, hfov: hfov, into: &frame, executor: executor)
+        renderer.renderPerspective(view: v, hfov: hfov, lens: lens, into: &frame, executor: executor)
       } else {
         renderer.renderStrip(yaw: v.yaw, into: &frame, executor: executor)
       }
@@ -145,10 +156,12 @@ final class PanoramaScene {
       dirty = false
     }
     texture?.draw(window, in: PixelRect(x: 0, y: top, w: Double(ww), h: Double(wh) - top))
-    let mode = perspective ? "perspective, hfov \(Int(Angle(radians: hfov).degrees.rounded()))°" : "strip (seed 003)"
+    let lensName = lens == .rectilinear ? "" : " (stereographic)"
+    let mode =
+      perspective ? "perspective\(lensName), hfov \(Int(Angle(radians: hfov).degrees.rounded()))°" : "strip (seed 003)"
     let source = motionLog != nil ? "motion log" : (usingGyro ? "gyroscope" : "mouse / arrows")
     let caption =
-      "\(sourceName) · \(mode) · yaw \(Int(Angle(radians: v.yaw).degrees.rounded()))° pitch \(Int(Angle(radians: v.pitch).degrees.rounded()))° · \(source) · M mode, R recentre, wheel zoom"
+      "\(sourceName) · \(mode) · yaw \(Int(Angle(radians: v.yaw).degrees.rounded()))° pitch \(Int(Angle(radians: v.pitch).degrees.rounded()))° · \(source) · M mode, L lens, R recentre, wheel zoom"
     window.fill(PixelRect(x: 0, y: Double(wh) - 28, w: Double(ww), h: 28), Color(0, 0, 0, 140))
     window.text(caption, x: 10, y: Double(wh) - 24, size: 14, color: Color(255, 255, 255))
     if !message.isEmpty {

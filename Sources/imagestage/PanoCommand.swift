@@ -36,7 +36,7 @@ enum PanoCommand {
   }
 
   static let cameraOptions = [
-    "yaw", "pitch", "roll", "hfov", "size", "projection", "mode", "edges", "threads", "output", "max-pixels",
+    "yaw", "pitch", "roll", "hfov", "size", "projection", "mode", "edges", "threads", "output", "max-pixels", "lens",
   ]
 
   static func parse(_ args: [String], valued: [String], switches: [String] = []) throws -> Arguments {
@@ -98,6 +98,7 @@ enum PanoCommand {
   struct Camera {
     var view: ViewAngles
     var hfov: Double
+    var lens: Lens
     var width: Int
     var height: Int
     var strip: Bool
@@ -110,7 +111,11 @@ enum PanoCommand {
       let yaw = try parsed.number("yaw", in: -1e6...1e6) ?? 0
       let pitch = try parsed.number("pitch", in: -90...90) ?? 0
       let roll = try parsed.number("roll", in: -360...360) ?? 0
-      let hfov = try parsed.number("hfov", in: 1...179) ?? 90
+      let lensName = parsed.value("lens") ?? "rectilinear"
+      guard let lens = Lens(rawValue: lensName) else {
+        throw Failure(message: "--lens: \"\(lensName)\" is not rectilinear or stereographic")
+      }
+      let hfov = try parsed.number("hfov", in: lens == .rectilinear ? 1...179 : 1...359) ?? 90
       let size = try parsed.size("size") ?? (1280, 720)
       let threads = Int(try parsed.number("threads", in: 1...64) ?? 2)
       let mode = parsed.value("mode") ?? "perspective"
@@ -124,7 +129,8 @@ enum PanoCommand {
       return Camera(
         view: ViewAngles(
           yaw: Angle(degrees: yaw).radians, pitch: Angle(degrees: pitch).radians, roll: Angle(degrees: roll).radians),
-        hfov: Angle(degrees: hfov).radians, width: size.width, height: size.height, strip: mode == "strip", edges: edges,
+        hfov: Angle(degrees: hfov).radians, lens: lens, width: size.width, height: size.height, strip: mode == "strip",
+        edges: edges,
         threads: threads)
     } catch let error as Arguments.Error {
       throw Failure(message: error.description)
@@ -136,7 +142,7 @@ enum PanoCommand {
     if camera.strip {
       renderer.renderStrip(yaw: view.yaw, edges: camera.edges, into: &frame, executor: executor)
     } else {
-      renderer.renderPerspective(view: view, hfov: camera.hfov, into: &frame, executor: executor)
+      renderer.renderPerspective(view: view, hfov: camera.hfov, lens: camera.lens, into: &frame, executor: executor)
     }
   }
 

@@ -46,6 +46,47 @@ struct RendererTests {
     #expect(abs(c.x - 160) < 1 && abs(c.y - 120) < 1, "centroid \(c)")
   }
 
+  @Test func stereographicDirectionsLandWhereTheMathsSays() {
+    // θ from the view axis lands at r = 2f·tan(θ/2), f = (W/4) / tan(hfov/4): at hfov 180°
+    // on 400 px, f = 100, so 50° right is 200·tan 25° right of the centre, 30° up 200·tan 15°
+    // above it.
+    func tan(_ x: Double) -> Double { Elementary.sin(x) / Elementary.cos(x) }
+    for (lon, lat, x, y) in [
+      (50.0, 0.0, 200 + 200 * tan(degrees(25)), 150.0), (0, 30, 200, 150 - 200 * tan(degrees(15))),
+      (-120, 0, 200 - 200 * tan(degrees(60)), 150),
+    ] {
+      var renderer = PanoramaRenderer(
+        source: Self.marker(lonDegrees: lon, latDegrees: lat), geometry: PanoramaGeometry(width: 1024, height: 512))
+      var out = RGBAImage(width: 400, height: 300)
+      let hfov = degrees(lon == -120 ? 300 : 180)
+      renderer.renderPerspective(view: ViewAngles(), hfov: hfov, lens: .stereographic, into: &out, executor: InlineRows())
+      let c = Self.centroid(out)!
+      // At 300° f = 100 / tan 75°: 120° left lands 2f·tan 60° left.
+      let expectedX = lon == -120 ? 200 - 200 / tan(degrees(75)) * tan(degrees(60)) : x
+      #expect(abs(c.x - expectedX) < 1 && abs(c.y - y) < 1, "lon \(lon) lat \(lat): \(c)")
+    }
+  }
+
+  @Test func aStereographicViewStraightDownIsALittlePlanet() {
+    // Looking down with 300°: the ground is a disc around the nadir, the horizon a circle of
+    // radius 2f (θ = 90°), and beyond it the sky, all round.
+    var renderer = PanoramaRenderer(
+      source: SamplePanorama.make(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
+    var out = RGBAImage(width: 400, height: 400)
+    renderer.renderPerspective(
+      view: ViewAngles(pitch: degrees(-90)), hfov: degrees(300), lens: .stereographic, into: &out, executor: InlineRows())
+    let f = 100 / (Elementary.sin(degrees(75)) / Elementary.cos(degrees(75)))
+    func colour(_ radius: Double, _ angle: Double) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+      let (s, c) = Elementary.sinCos(degrees(angle))
+      return RGBAImage.unpack(out[Int(200 + radius * c), Int(200 + radius * s)])
+    }
+    for angle in stride(from: 0.0, to: 360, by: 45) {
+      let ground = colour(1.5 * f, angle), sky = colour(4 * f, angle)
+      #expect(ground.g > ground.r && ground.g > ground.b, "ground at \(angle)°: \(ground)")
+      #expect(sky.b > sky.r && sky.b > sky.g, "sky at \(angle)°: \(sky)")
+    }
+  }
+
   @Test func offCentreDirectionsLandWhereTheMathsSays() {
     // 20° right of the view on the horizon: x = cx + f·tan 20°, f = (W/2) / tan(hfov/2).
     var renderer = PanoramaRenderer(

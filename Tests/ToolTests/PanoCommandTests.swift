@@ -94,6 +94,8 @@ struct PanoCommandTests {
   @Test(arguments: [
     (["pano", "render", "/nonexistent.jpg", "-o", "/tmp/x.png"], "cannot open /nonexistent.jpg"),
     (["pano", "render", "sample", "-o", "/tmp/x.png", "--pitch", "120"], "--pitch: 120 is outside"),
+    (["pano", "render", "sample", "-o", "/tmp/x.png", "--hfov", "200"], "--hfov: 200 is outside"),
+    (["pano", "render", "sample", "-o", "/tmp/x.png", "--lens", "fisheye"], "--lens: \"fisheye\" is not"),
     (["pano", "render", "sample", "-o", "/tmp/x.png", "--size", "0x10"], "--size"),
     (["pano", "render", "sample", "-o", "/tmp/x.bmp", "--size", "10x10"], "unknown image extension"),
     (["pano", "render", "sample"], "needs -o"),
