@@ -4,6 +4,8 @@ EMBEDDED_LIB := $(shell dirname $$(dirname $$(command -v $(SWIFTC))))/lib/swift/
 WASM_FLAGS := -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo \
   -parse-as-library -Xfrontend -disable-stack-protector -Osize
 OUT := build/embedded
+# x86-64-v2 for the renderer on x86-64 hosts, unless IMAGESTAGE_PORTABLE=1 (scripts/cpu-flags).
+CPU_FLAGS := $(shell scripts/cpu-flags)
 
 .PHONY: embedded clean
 
@@ -33,7 +35,7 @@ clean:
 # The README's main command: dependencies, a release build, and the app on its bundled
 # (generated) images. Without a display it runs under Xvfb and saves a screenshot instead.
 app: deps
-	swift build -c release --product imagestage-app
+	swift build -c release $(CPU_FLAGS) --product imagestage-app
 	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then \
 	  .build/release/imagestage-app $(ARGS); \
 	else \
@@ -45,12 +47,12 @@ deps:
 	scripts/install-deps
 
 build: deps
-	swift build --build-tests
+	swift build $(CPU_FLAGS) --build-tests
 
 # The README's test command: dependencies, one build, the whole suite in one process,
 # the Embedded Swift check, the format lint, and the suite again under AddressSanitizer.
 test: build
-	swift test --skip-build
+	swift test $(CPU_FLAGS) --skip-build
 	$(MAKE) embedded
 	$(MAKE) lint
 	$(MAKE) asan
@@ -60,8 +62,8 @@ test: build
 # bounds passes unnoticed otherwise. Leak reports are off: the ones seen come from XCTest,
 # Foundation's Process, libX11 and libdbus, not from this code.
 asan: deps
-	swift build --build-tests --sanitize=address --scratch-path .build/asan
-	ASAN_OPTIONS=detect_leaks=0 swift test --skip-build --sanitize=address --scratch-path .build/asan
+	swift build $(CPU_FLAGS) --build-tests --sanitize=address --scratch-path .build/asan
+	ASAN_OPTIONS=detect_leaks=0 swift test $(CPU_FLAGS) --skip-build --sanitize=address --scratch-path .build/asan
 
 lint:
 	swift format lint --strict -r Sources Tests embedded fuzz Package.swift

@@ -5,21 +5,11 @@ import PackageDescription
 // Panorama) use no Foundation and no C, so they also build in Embedded Swift (`make embedded`).
 let libm: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux]))]
 
-// The renderer's four-pixel blend multiplies 32-bit lanes and inserts lanes from memory:
-// one instruction each from SSE4.1 on, a dozen in plain x86-64 (SSE2), which makes the
-// renderer 1.6× slower. So x86-64 builds target x86-64-v2 (`nehalem`: every x86-64 CPU
-// since 2009). IMAGESTAGE_PORTABLE=1 builds for baseline x86-64 instead.
-#if arch(x86_64)
-  let vectorISA: [SwiftSetting] =
-    Context.environment["IMAGESTAGE_PORTABLE"] == nil ? [.unsafeFlags(["-target-cpu", "nehalem"])] : []
-#else
-  let vectorISA: [SwiftSetting] = []
-#endif
-
 let package = Package(
   name: "ImageStage",
   products: [
     .library(name: "Stage", targets: ["Stage"]),
+    .library(name: "Panorama", targets: ["Panorama"]),
     .executable(name: "imagestage", targets: ["imagestage"]),
     .executable(name: "imagestage-app", targets: ["imagestage-app"]),
   ],
@@ -27,7 +17,9 @@ let package = Package(
     // Cores
     .target(name: "CoreMath", linkerSettings: libm),
     .target(name: "Stage", dependencies: ["CoreMath"], linkerSettings: libm),
-    .target(name: "Panorama", dependencies: ["CoreMath"], swiftSettings: vectorISA, linkerSettings: libm),
+    // Built for x86-64-v2 by the Makefile and bench scripts (scripts/cpu-flags), not here:
+    // SwiftPM refuses unsafe flags in a package used as a dependency.
+    .target(name: "Panorama", dependencies: ["CoreMath"], linkerSettings: libm),
     // C libraries from Debian, through thin module maps
     .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),

@@ -3,5 +3,5 @@
 # index vs a linear scan vs seed 000's quadratic search, side by side in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product stage-bench >&2
+swift build -c release $(scripts/cpu-flags) --product stage-bench >&2
 .build/release/stage-bench
