@@ -302,6 +302,17 @@ public struct PanoramaRenderer: Sendable {
       let inside: Bool
       /// The mip level the steppers address (0: the source).
       var level = 0
+      /// The next level, faded in by `upperWeight` / 256 where the block's step nears it.
+      var upper: Patch?
+      var upperWeight: UInt32 = 0
+    }
+
+    /// Where a block reads at one mip level.
+    struct Patch {
+      let u: BlockStepper, v: BlockStepper
+      /// Every sample and its neighbours lie inside the level: no wrapping or clamping.
+      let inside: Bool
+      let level: Int
     }
 
     func block(band: Int, column blockX: Int) -> Block {
@@ -345,7 +356,22 @@ public struct PanoramaRenderer: Sendable {
       if u.max() - u.min() > period / 8 { return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false) }
       // Stepping two or more source pixels per output pixel: read the mip level whose pixels
       // are about as large as the step (rounded down, so views stay sharp).
-      let level = levels.count > 1 ? Self.level(u, v, span: span, count: levels.count) : 0
+      let (level, fade) = levels.count > 1 ? Self.level(u, v, span: span, count: levels.count) : (0, 0)
+      guard let patch = patch(u, v, level: level, span: span) else {
+        return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false)
+      }
+      var block = Block(xs: xs, ys: ys, u: patch.u, v: patch.v, inside: patch.inside, level: level)
+      if fade > 0, let upper = self.patch(u, v, level: level + 1, span: span) {
+        block.upper = upper
+        block.upperWeight = UInt32(min(max(fade * 256, 1), 255))
+      }
+      return block
+    }
+
+    /// Steppers through nodes `u`, `v` (source pixels, u unwrapped) at mip level `level`, or
+    /// nil where a node is too far outside any source for fixed point.
+    func patch(_ u: SIMD16<Double>, _ v: SIMD16<Double>, level: Int, span: (Int, Int)) -> Patch? {
+      var u = u, v = v
       let size = levels[level]
       var levelPeriod = period
       if level > 0 {
@@ -365,9 +391,7 @@ public struct PanoramaRenderer: Sendable {
       // Far outside any source (metadata or a geometry that says so): per pixel, where such
       // positions become background instead of overflowing fixed point. Lane by lane: a
       // vector's min() passes over NaN.
-      for k in 0..<9 where !Self.fixedPointSafe(u[k]) || !Self.fixedPointSafe(v[k]) {
-        return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false)
-      }
+      for k in 0..<9 where !Self.fixedPointSafe(u[k]) || !Self.fixedPointSafe(v[k]) { return nil }
       let vlo = v.min(), vhi = v.max()
       // Between nodes the patch can bulge past them, by less than its second differences.
       let margin = 1 + BlockStepper.bulge(u) + BlockStepper.bulge(v)
@@ -376,9 +400,9 @@ public struct PanoramaRenderer: Sendable {
       let inside =
         ulo - margin >= 0 && uhi + margin < Double(w - 1) && vlo - margin >= 0 && vhi + margin < Double(h - 1)
         && w < 1 << 16 && Int64(w) &* Int64(h) < 1 << 32
-      return Block(
-        xs: xs, ys: ys, u: BlockStepper(u, width: span.0, height: span.1),
-        v: BlockStepper(v, width: span.0, height: span.1), inside: inside, level: level)
+      return Patch(
+        u: BlockStepper(u, width: span.0, height: span.1), v: BlockStepper(v, width: span.0, height: span.1),
+        inside: inside, level: level)
     }
 
     /// The mip level for a block through nodes `u`, `v` (source pixels, u unwrapped): the
@@ -386,7 +410,13 @@ public struct PanoramaRenderer: Sendable {
     /// (across or down). The smaller: towards a pole an equirectangular view steps far more
     /// across than down, and a level chosen by the larger step blurred the latitude lines and
     /// showed the seams between blocks of different levels.
-    static func level(_ u: SIMD16<Double>, _ v: SIMD16<Double>, span: (Int, Int), count: Int) -> Int {
+    ///
+    /// `fade` (0 to 1) is how far the block is into the last quarter octave before the next
+    /// level: the next level is blended in by that much, so while a view zooms a block's
+    /// picture changes smoothly instead of jumping from one level to the next.
+    static func level(
+      _ u: SIMD16<Double>, _ v: SIMD16<Double>, span: (Int, Int), count: Int
+    ) -> (level: Int, fade: Double) {
       var across = 0.0, down = 0.0
       for k in 0..<3 {
         across = max(across, hypot(u[3 * k + 2] - u[3 * k], v[3 * k + 2] - v[3 * k]))
@@ -398,7 +428,10 @@ public struct PanoramaRenderer: Sendable {
         step /= 2
         level += 1
       }
-      return level
+      // log2(step) in the last quarter octave, [0.75, 1): fade towards the next level.
+      let fadeStart = 1.681_792_830_507_429  // 2^0.75
+      guard level + 1 < count, step > fadeStart, step < 2 else { return (level, 0) }
+      return (level, (Elementary.log(step) / Elementary.log(2) - 0.75) * 4)
     }
 
     static func hypot(_ a: Double, _ b: Double) -> Double { (a * a + b * b).squareRoot() }
@@ -443,14 +476,21 @@ public struct PanoramaRenderer: Sendable {
         subdivide(block.xs, block.ys, px)
         return
       }
+      draw(Patch(u: u, v: v, inside: block.inside, level: block.level), block, px, mixing: 0)
+      if let upper = block.upper { draw(upper, block, px, mixing: block.upperWeight) }
+    }
+
+    /// Draws `patch` over the block's pixels, or with `mixing` > 0 blends it into what is
+    /// there by `mixing` / 256.
+    @inline(__always) func draw(_ patch: Patch, _ block: Block, _ px: SharedPixels, mixing: UInt32) {
       // The block's mapping is stepped in 32.32 fixed point: a row costs a few integer adds
       // and a pixel none (interpolating in doubles per row cost a fifth of the frame).
-      var uRows = u, vRows = v
-      let size = levels[block.level]
-      let source = block.level == 0 ? px.source : px.mips + size.offset
+      var uRows = patch.u, vRows = patch.v
+      let size = levels[patch.level]
+      let source = patch.level == 0 ? px.source : px.mips + size.offset
       let x0 = block.xs.lowerBound
       let pixels = block.xs.count
-      let groups = block.inside ? pixels >> 2 : 0
+      let groups = patch.inside ? pixels >> 2 : 0
       for y in block.ys {
         var out = px.base + (y &* width &+ x0)
         if groups > 0 {
@@ -458,7 +498,13 @@ public struct PanoramaRenderer: Sendable {
           var uStep = uRows.laneSteps(), vStep = vRows.laneSteps()
           let uBend = uRows.laneBend(), vBend = vRows.laneBend()
           for _ in 0..<groups {
-            blendFour(us, vs, source, size.width, out)
+            let four = blendFour(us, vs, source, size.width)
+            let raw = UnsafeMutableRawPointer(out)
+            if mixing == 0 {
+              raw.storeBytes(of: four, as: SIMD4<UInt32>.self)
+            } else {
+              raw.storeBytes(of: Self.mix(raw.loadUnaligned(as: SIMD4<UInt32>.self), four, mixing), as: SIMD4<UInt32>.self)
+            }
             out += 4
             us &+= uStep
             vs &+= vStep
@@ -467,12 +513,22 @@ public struct PanoramaRenderer: Sendable {
           }
         }
         for x in (groups << 2)..<pixels {
-          out.pointee = sample(uRows.at(x), vRows.at(x), source, size.width, size.height)
+          let value = sample(uRows.at(x), vRows.at(x), source, size.width, size.height)
+          out.pointee = mixing == 0 ? value : lerp(out.pointee, value, mixing)
           out += 1
         }
         uRows.nextRow()
         vRows.nextRow()
       }
+    }
+
+    /// `a` blended towards `b` by `f` / 256, four pixels at once (as `lerp`).
+    @inline(__always) static func mix(_ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ f: UInt32) -> SIMD4<UInt32> {
+      let mask = SIMD4<UInt32>(repeating: 0x00FF_00FF)
+      let g = SIMD4<UInt32>(repeating: 256 - f), h = SIMD4<UInt32>(repeating: f)
+      let rb = ((a & mask) &* g &+ (b & mask) &* h) &>> 8 & mask
+      let ga = (((a &>> 8) & mask) &* g &+ ((b &>> 8) & mask) &* h) & ~mask
+      return rb | ga
     }
 
     /// A biquadratic patch through a block's 3×3 nodes (edges and middles), stepped in 32.32
@@ -639,9 +695,8 @@ public struct PanoramaRenderer: Sendable {
     /// Four bilinear samples along a row, all known to lie inside the source, at 16.16
     /// coordinates in 32-bit lanes (inside blocks they are positive and below 2^32).
     @inline(__always) func blendFour(
-      _ us: SIMD4<UInt32>, _ vs: SIMD4<UInt32>, _ src: UnsafePointer<UInt32>, _ w: Int,
-      _ out: UnsafeMutablePointer<UInt32>
-    ) {
+      _ us: SIMD4<UInt32>, _ vs: SIMD4<UInt32>, _ src: UnsafePointer<UInt32>, _ w: Int
+    ) -> SIMD4<UInt32> {
       let fx = (us &>> 8) & 255, fy = (vs &>> 8) & 255
       let xi = us &>> 16, yi = vs &>> 16
       // Built from explicit loads: a loop writing lanes one by one goes through the stack.
@@ -673,7 +728,7 @@ public struct PanoramaRenderer: Sendable {
       let rb = unsafeBitCast(weighted(t00, t01, t10, t11) &>> 8, to: SIMD4<UInt32>.self)
       let ga16 = weighted(t00 &>> 8, t01 &>> 8, t10 &>> 8, t11 &>> 8) & SIMD8<UInt16>(repeating: 0xFF00)
       let ga = unsafeBitCast(ga16, to: SIMD4<UInt32>.self)
-      UnsafeMutableRawPointer(out).storeBytes(of: rb | ga, as: SIMD4<UInt32>.self)
+      return rb | ga
     }
 
     /// Full-sphere panoramas clamp at the poles instead of showing background.

@@ -74,6 +74,35 @@ struct MipLevelTests {
     #expect(abs(stripSpread.mean - 127.5) < 2 && stripSpread.deviation < 3, "\(stripSpread)")
   }
 
+  @Test func aLevelFadesInOverTheLastQuarterOctaveBeforeItTakesOver() {
+    // A 64 × 36 view of 1-px stripes (4096 px per turn; about 12° wide, so every block steps
+    // nearly alike) steps `step` source pixels per output pixel. Below 2^0.75 ≈ 1.68 blocks
+    // read the source alone; from there to 2 level 1 fades in; at 2 it takes over. So
+    // zooming out never jumps.
+    let stripes = Self.stripes(width: 4096)
+    var plain = PanoramaRenderer(source: stripes, geometry: PanoramaGeometry(width: 4096, height: 2048))
+    var withLevels = plain
+    withLevels.buildMipLevels(executor: InlineRows())
+    func render(_ renderer: inout PanoramaRenderer, step: Double) -> RGBAImage {
+      let pixelsPerRadian = 4096 / Elementary.twoPi
+      let half = 32 * step / pixelsPerRadian  // tan(hfov / 2) for that step at the centre
+      var frame = RGBAImage(width: 64, height: 36)
+      renderer.renderPerspective(
+        view: ViewAngles(yaw: 0.3), hfov: 2 * Elementary.atan(half), into: &frame, executor: InlineRows())
+      return frame
+    }
+    #expect(render(&withLevels, step: 1.5) == render(&plain, step: 1.5))
+    let aliased = Self.spread(render(&plain, step: 1.97)).deviation
+    #expect(aliased > 40, "\(aliased)")
+    // Zooming out through the switch: the stripes fade to grey step by step, never in one go.
+    let steps = [1.7, 1.8, 1.9, 1.97, 2.03, 2.1]
+    let spreads = steps.map { Self.spread(render(&withLevels, step: $0)).deviation }
+    for (a, b) in zip(spreads, spreads.dropFirst()) {
+      #expect(b < a + 1 && a - b < 30, "fading: \(spreads)")
+    }
+    #expect(spreads[0] > 40 && spreads[3] < 10 && spreads[4] < 3, "\(spreads)")
+  }
+
   @Test func viewsThatDoNotSkipPixelsAreUnchanged() {
     // 2048 px per turn, 90° over 480 px: 1.07 source pixels per output pixel, level 0.
     let source = RendererTests.marker(lonDegrees: 10, latDegrees: 5, width: 2048)
