@@ -318,6 +318,31 @@ struct AppGUITests {
   }
 
   @Test(.enabled(if: available))
+  func lensKeyLookingDownMakesALittlePlanet() throws {
+    let display = try Display()
+    let app = try RunningApp(display: display, arguments: ["--scene", "panorama"], directory: try Tool.temporaryDirectory())
+    defer { app.stop() }
+    _ = try #require(app.wait { $0["type"] as? String == "layout" })
+    let window = try display.appWindow()
+    try display.xdotool(["windowfocus", "--sync", window])
+    // L: the stereographic lens; Down 18 times: straight down; minus 30 times: zoomed out to
+    // the widest (330°).
+    let keys = ["l"] + Array(repeating: "Down", count: 18) + Array(repeating: "minus", count: 30)
+    try display.xdotool(["key", "--delay", "20"] + keys)
+    usleep(500_000)
+    let image = try app.screenshot()
+    // The view fills the 800 × 600 window below the 44-point tab bar: the nadir at its centre
+    // is ground, and 200 px out (60° above the horizon) it is sky all round.
+    let centre = (400, 44 + (600 - 44) / 2)
+    let ground = Self.rgb(image, centre)
+    #expect(ground.1 > ground.0 && ground.1 > ground.2, "ground at the centre: \(ground)")
+    for (dx, dy) in [(-200, 0), (200, 0), (0, -200), (0, 200)] {
+      let sky = Self.rgb(image, (centre.0 + dx, centre.1 + dy))
+      #expect(sky.2 > sky.0 + 40, "sky at (\(dx), \(dy)): \(sky)")
+    }
+  }
+
+  @Test(.enabled(if: available))
   func unreadablePanoramaIsReportedAndTheSampleShown() throws {
     let display = try Display()
     let directory = try Tool.temporaryDirectory()
