@@ -45,12 +45,16 @@ public enum Lens: String, Hashable, Sendable, CaseIterable {
   /// Conformal (shapes kept locally, circles stay circles); fields of view up to nearly 360°.
   /// Looking straight down with a wide field it draws the "little planet".
   case stereographic
+  /// Equidistant fisheye: distance from the centre proportional to the angle from the view
+  /// axis; up to 360°, with background outside the circle of directions.
+  case fisheye
 
   /// The widest horizontal field of view the lens can show, in radians.
   public var maximumFieldOfView: Double {
     switch self {
     case .rectilinear: Elementary.pi - 0.01
     case .stereographic: Elementary.twoPi - 0.01
+    case .fisheye: Elementary.twoPi
     }
   }
 }
@@ -143,10 +147,11 @@ public struct PanoramaRenderer: Sendable {
       m = (cr, -sr * cp, sr * sp, sr, cr * cp, -cr * sp, 0, sp, cp)
       self.lens = lens
       // Half the width sees half the field of view: at radius r (in focal lengths) a
-      // rectilinear lens sees tan θ, a stereographic one 2 tan(θ/2).
+      // rectilinear lens sees tan θ, a stereographic one 2 tan(θ/2), a fisheye θ.
       switch lens {
       case .rectilinear: focal = Double(width) / 2 / Elementary.sin(hfov / 2) * Elementary.cos(hfov / 2)
       case .stereographic: focal = Double(width) / 4 / Elementary.sin(hfov / 4) * Elementary.cos(hfov / 4)
+      case .fisheye: focal = Double(width) / hfov
       }
       cx = Double(width) / 2
       cy = Double(height) / 2
@@ -156,10 +161,21 @@ public struct PanoramaRenderer: Sendable {
     /// not normalised (what reads it only needs ratios).
     func direction(_ px: Double, _ py: Double) -> Vector3 {
       let x = (px + 0.5 - cx) / focal, y = (cy - py - 0.5) / focal
-      // Camera frame: the point on the focal plane, or for the stereographic lens the
-      // inverse projection (x, y, 1 − r²/4) / (1 + r²/4), whose scale does not matter.
-      let z = lens == .rectilinear ? 1 : 1 - (x * x + y * y) / 4
-      return Vector3(m.0 * x + m.3 * y + m.6 * z, m.1 * x + m.4 * y + m.7 * z, m.2 * x + m.5 * y + m.8 * z)
+      // Camera frame: the point on the focal plane; for the stereographic lens the inverse
+      // projection (x, y, 1 − r²/4) / (1 + r²/4), whose scale does not matter; for the
+      // fisheye the direction θ = r from the axis, (x·sin r / r, y·sin r / r, cos r).
+      var (cx, cy, cz) = (x, y, 1.0)
+      switch lens {
+      case .rectilinear: break
+      case .stereographic: cz = 1 - (x * x + y * y) / 4
+      case .fisheye:
+        let r = (x * x + y * y).squareRoot()
+        let (sine, cosine) = Elementary.sinCos(r)
+        let scale = r > 1e-12 ? sine / r : 1
+        (cx, cy, cz) = (x * scale, y * scale, cosine)
+      }
+      return Vector3(
+        m.0 * cx + m.3 * cy + m.6 * cz, m.1 * cx + m.4 * cy + m.7 * cz, m.2 * cx + m.5 * cy + m.8 * cz)
     }
   }
 
@@ -439,6 +455,27 @@ public struct PanoramaRenderer: Sendable {
     func renderBand(_ band: Int, _ px: SharedPixels) {
       for blockX in 0..<max(columns.count - 1, 1) {
         render(block(band: band, column: blockX), px)
+      }
+      if camera.lens == .fisheye { maskFisheye(band, px) }
+    }
+
+    /// A fisheye sees every direction within π of its axis: pixels farther out than π focal
+    /// lengths from the centre have no direction and show the background. (The mapping runs
+    /// on smoothly past the circle, so blocks straddling it draw, and this paints over.)
+    func maskFisheye(_ band: Int, _ px: SharedPixels) {
+      let y0 = rows[band]
+      let y1 = band + 1 < rows.count ? rows[band + 1] : y0
+      let yEnd = band + 1 >= rows.count - 1 ? y1 : y1 - 1
+      let limit = Elementary.pi * camera.focal
+      for y in y0...yEnd {
+        let dy = camera.cy - Double(y) - 0.5
+        let half = limit * limit - dy * dy > 0 ? (limit * limit - dy * dy).squareRoot() : -1
+        // Pixel x is inside when |x + 0.5 − cx| ≤ half.
+        let first = half < 0 ? width : max(0, Int((camera.cx - half - 0.5).rounded(.up)))
+        let last = half < 0 ? -1 : min(width - 1, Int((camera.cx + half - 0.5).rounded(.down)))
+        let row = px.base + y * width
+        for x in 0..<min(first, width) { row[x] = background }
+        for x in max(last + 1, 0)..<width { row[x] = background }
       }
     }
 

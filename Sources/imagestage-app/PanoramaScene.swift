@@ -10,7 +10,7 @@ final class PanoramaScene {
   var renderer: PanoramaRenderer
   var sourceName: String
   var perspective = true
-  /// Rectilinear, or stereographic (wide views; looking down, a little planet). Key L.
+  /// Rectilinear, stereographic (wide views; looking down, a little planet) or fisheye. Key L.
   var lens = Lens.rectilinear
   /// The user's own offset on top of motion: mouse drag and arrow keys (radians).
   var manual = ViewAngles()
@@ -113,7 +113,7 @@ final class PanoramaScene {
   }
 
   /// The widest view the wheel reaches: a rectilinear lens stretches badly past 120°.
-  var widest: Double { Angle(degrees: lens == .rectilinear ? 120 : 330).radians }
+  var widest: Double { Angle(degrees: lens == .rectilinear ? 120 : lens == .stereographic ? 330 : 360).radians }
 
   func zoom(by factor: Double) {
     hfov = min(max(hfov * factor, Angle(degrees: 20).radians), widest)
@@ -121,7 +121,8 @@ final class PanoramaScene {
   }
 
   func toggleLens() {
-    lens = lens == .rectilinear ? .stereographic : .rectilinear
+    let all = Lens.allCases
+    lens = all[(all.firstIndex(of: lens)! + 1) % all.count]
     hfov = min(hfov, widest)
     dirty = true
   }
@@ -156,7 +157,7 @@ final class PanoramaScene {
       dirty = false
     }
     texture?.draw(window, in: PixelRect(x: 0, y: top, w: Double(ww), h: Double(wh) - top))
-    let lensName = lens == .rectilinear ? "" : " (stereographic)"
+    let lensName = lens == .rectilinear ? "" : " (\(lens.rawValue))"
     let mode =
       perspective ? "perspective\(lensName), hfov \(Int(Angle(radians: hfov).degrees.rounded()))°" : "strip (seed 003)"
     let source = motionLog != nil ? "motion log" : (usingGyro ? "gyroscope" : "mouse / arrows")

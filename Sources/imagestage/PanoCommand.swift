@@ -113,9 +113,10 @@ enum PanoCommand {
       let roll = try parsed.number("roll", in: -360...360) ?? 0
       let lensName = parsed.value("lens") ?? "rectilinear"
       guard let lens = Lens(rawValue: lensName) else {
-        throw Failure(message: "--lens: \"\(lensName)\" is not rectilinear or stereographic")
+        throw Failure(message: "--lens: \"\(lensName)\" is not rectilinear, stereographic or fisheye")
       }
-      let hfov = try parsed.number("hfov", in: lens == .rectilinear ? 1...179 : 1...359) ?? 90
+      let widest: Double = lens == .rectilinear ? 179 : lens == .stereographic ? 359 : 360
+      let hfov = try parsed.number("hfov", in: 1...widest) ?? 90
       let size = try parsed.size("size") ?? (1280, 720)
       let threads = Int(try parsed.number("threads", in: 1...64) ?? 2)
       let mode = parsed.value("mode") ?? "perspective"

@@ -67,6 +67,31 @@ struct RendererTests {
     }
   }
 
+  @Test func fisheyeDirectionsLandInProportionToTheirAngle() {
+    // Equidistant: θ from the axis lands at r = f·θ, f = W / hfov; at 180° on 400 px,
+    // 60° right is 400/π · π/3 right of the centre, 45° up 100 px above it.
+    for (lon, lat, x, y) in [(60.0, 0.0, 200 + 400.0 / 3, 150.0), (0, 45, 200, 50)] {
+      var renderer = PanoramaRenderer(
+        source: Self.marker(lonDegrees: lon, latDegrees: lat), geometry: PanoramaGeometry(width: 1024, height: 512))
+      var out = RGBAImage(width: 400, height: 300)
+      renderer.renderPerspective(
+        view: ViewAngles(), hfov: degrees(180), lens: .fisheye, into: &out, executor: InlineRows())
+      let c = Self.centroid(out)!
+      #expect(abs(c.x - x) < 1 && abs(c.y - y) < 1, "lon \(lon) lat \(lat): \(c)")
+    }
+    // At 360° the circle of directions is as wide as the view: outside it, background.
+    var renderer = PanoramaRenderer(
+      source: SamplePanorama.make(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
+    var out = RGBAImage(width: 400, height: 300)
+    renderer.renderPerspective(
+      view: ViewAngles(yaw: 1), hfov: degrees(360), lens: .fisheye, into: &out, executor: ConcurrentForTest())
+    // Row 0 is 149.5 px above the centre: inside for |x + 0.5 − 200| ≤ √(200² − 149.5²) ≈ 132.9.
+    #expect(out[0, 0] == renderer.background && out[66, 0] == renderer.background)
+    #expect(out[68, 0] != renderer.background && out[331, 0] != renderer.background)
+    #expect(out[334, 0] == renderer.background && out[399, 299] == renderer.background)
+    #expect(out[0, 150] != renderer.background && out[200, 150] != renderer.background)
+  }
+
   @Test func aStereographicViewStraightDownIsALittlePlanet() {
     // Looking down with 300°: the ground is a disc around the nadir, the horizon a circle of
     // radius 2f (θ = 90°), and beyond it the sky, all round.
