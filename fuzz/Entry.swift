@@ -68,7 +68,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var any = PanoramaRenderer(source: renderer.source, geometry: geometry)
     if doubles.count > 11 && doubles[11].sign == .minus { any.buildMipLevels(executor: InlineRows()) }
     let view = ViewAngles(yaw: doubles[7], pitch: doubles[8], roll: doubles[9])
-    let lens = doubles.count > 12 ? Lens.allCases[Int(doubles[12].bitPattern % 3)] : .rectilinear
+    let lens = doubles.count > 12 ? Lens.allCases[Int(doubles[12].bitPattern % UInt64(Lens.allCases.count))] : .rectilinear
     any.renderPerspective(
       view: view, hfov: doubles.count > 10 ? doubles[10] : 1, lens: lens, into: &frame, executor: InlineRows())
     any.renderStrip(yaw: view.yaw, edges: .repeat, into: &frame, executor: InlineRows())

@@ -48,13 +48,16 @@ public enum Lens: String, Hashable, Sendable, CaseIterable {
   /// Equidistant fisheye: distance from the centre proportional to the angle from the view
   /// axis; up to 360°, with background outside the circle of directions.
   case fisheye
+  /// Longitude and latitude straight across and down, as ffmpeg's v360 `e` output: at 360°
+  /// a whole panorama, turned by yaw, pitch and roll (to level one, say).
+  case equirectangular
 
   /// The widest horizontal field of view the lens can show, in radians.
   public var maximumFieldOfView: Double {
     switch self {
     case .rectilinear: Elementary.pi - 0.01
     case .stereographic: Elementary.twoPi - 0.01
-    case .fisheye: Elementary.twoPi
+    case .fisheye, .equirectangular: Elementary.twoPi
     }
   }
 }
@@ -147,11 +150,12 @@ public struct PanoramaRenderer: Sendable {
       m = (cr, -sr * cp, sr * sp, sr, cr * cp, -cr * sp, 0, sp, cp)
       self.lens = lens
       // Half the width sees half the field of view: at radius r (in focal lengths) a
-      // rectilinear lens sees tan θ, a stereographic one 2 tan(θ/2), a fisheye θ.
+      // rectilinear lens sees tan θ, a stereographic one 2 tan(θ/2), a fisheye θ; the
+      // equirectangular one maps x and y to longitude and latitude, one radian per focal length.
       switch lens {
       case .rectilinear: focal = Double(width) / 2 / Elementary.sin(hfov / 2) * Elementary.cos(hfov / 2)
       case .stereographic: focal = Double(width) / 4 / Elementary.sin(hfov / 4) * Elementary.cos(hfov / 4)
-      case .fisheye: focal = Double(width) / hfov
+      case .fisheye, .equirectangular: focal = Double(width) / hfov
       }
       cx = Double(width) / 2
       cy = Double(height) / 2
@@ -173,6 +177,9 @@ public struct PanoramaRenderer: Sendable {
         let (sine, cosine) = Elementary.sinCos(r)
         let scale = r > 1e-12 ? sine / r : 1
         (cx, cy, cz) = (x * scale, y * scale, cosine)
+      case .equirectangular:
+        let (sinLon, cosLon) = Elementary.sinCos(x), (sinLat, cosLat) = Elementary.sinCos(y)
+        (cx, cy, cz) = (cosLat * sinLon, sinLat, cosLat * cosLon)
       }
       return Vector3(
         m.0 * cx + m.3 * cy + m.6 * cz, m.1 * cx + m.4 * cy + m.7 * cz, m.2 * cx + m.5 * cy + m.8 * cz)

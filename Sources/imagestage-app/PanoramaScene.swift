@@ -10,7 +10,8 @@ final class PanoramaScene {
   var renderer: PanoramaRenderer
   var sourceName: String
   var perspective = true
-  /// Rectilinear, stereographic (wide views; looking down, a little planet) or fisheye. Key L.
+  /// Rectilinear, stereographic (wide views; looking down, a little planet), fisheye or
+  /// equirectangular. Key L cycles them.
   var lens = Lens.rectilinear
   /// The user's own offset on top of motion: mouse drag and arrow keys (radians).
   var manual = ViewAngles()

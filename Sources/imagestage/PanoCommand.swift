@@ -113,7 +113,8 @@ enum PanoCommand {
       let roll = try parsed.number("roll", in: -360...360) ?? 0
       let lensName = parsed.value("lens") ?? "rectilinear"
       guard let lens = Lens(rawValue: lensName) else {
-        throw Failure(message: "--lens: \"\(lensName)\" is not rectilinear, stereographic or fisheye")
+        throw Failure(
+          message: "--lens: \"\(lensName)\" is not rectilinear, stereographic, fisheye or equirectangular")
       }
       let widest: Double = lens == .rectilinear ? 179 : lens == .stereographic ? 359 : 360
       let hfov = try parsed.number("hfov", in: 1...widest) ?? 90

@@ -92,6 +92,28 @@ struct RendererTests {
     #expect(out[0, 150] != renderer.background && out[200, 150] != renderer.background)
   }
 
+  @Test func anEquirectangularViewIsThePanoramaTurned() {
+    // At 360° over the source's own size and no turn, the view is the source again.
+    let source = SamplePanorama.make(width: 1024)
+    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    var out = RGBAImage(width: 1024, height: 512)
+    renderer.renderPerspective(
+      view: ViewAngles(), hfov: degrees(360), lens: .equirectangular, into: &out, executor: ConcurrentForTest())
+    #expect(psnr(out, source) > 40, "\(psnr(out, source)) dB")
+    // Turned right 20°, a mark on the horizon straight ahead moves 20° left; pitched down
+    // 30° instead, it rises 30°. (2 px per degree.)
+    var marked = PanoramaRenderer(
+      source: Self.marker(lonDegrees: 0, latDegrees: 0), geometry: PanoramaGeometry(width: 1024, height: 512))
+    var view = RGBAImage(width: 720, height: 360)
+    for (yaw, pitch, x, y) in [(20.0, 0.0, 320.0, 180.0), (0, -30, 360, 120)] {
+      marked.renderPerspective(
+        view: ViewAngles(yaw: degrees(yaw), pitch: degrees(pitch)), hfov: degrees(360), lens: .equirectangular,
+        into: &view, executor: InlineRows())
+      let c = Self.centroid(view)!
+      #expect(abs(c.x - x) < 1 && abs(c.y - y) < 1, "yaw \(yaw) pitch \(pitch): \(c)")
+    }
+  }
+
   @Test func aStereographicViewStraightDownIsALittlePlanet() {
     // Looking down with 300°: the ground is a disc around the nadir, the horizon a circle of
     // radius 2f (θ = 90°), and beyond it the sky, all round.
