@@ -270,13 +270,17 @@ public struct PanoramaRenderer: Sendable {
     let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov, lens: lens)
     let context = BlockContext(renderer: self, shift: shift, camera: camera, width: width)
     let bandCount = rows.count - 1 == 0 ? 1 : rows.count - 1
+    withPixels(into: &output) { shared in
+      executor.run(bandCount) { band in context.renderBand(band, shared) }
+    }
+  }
+
+  /// The source's, the mip levels' and `output`'s pixels, for bands that write disjoint rows.
+  func withPixels(into output: inout RGBAImage, _ body: (SharedPixels) -> Void) {
     source.pixels.withUnsafeBufferPointer { src in
       mipLevels.pixels.withUnsafeBufferPointer { mips in
         output.pixels.withUnsafeMutableBufferPointer { out in
-          let shared = SharedPixels(base: out.baseAddress!, source: src.baseAddress!, mips: mips.baseAddress)
-          executor.run(bandCount) { band in
-            context.renderBand(band, shared)
-          }
+          body(SharedPixels(base: out.baseAddress!, source: src.baseAddress!, mips: mips.baseAddress))
         }
       }
     }
@@ -318,31 +322,35 @@ public struct PanoramaRenderer: Sendable {
     /// One block of the grid: its pixels and their mapping to the source.
     struct Block {
       let xs: ClosedRange<Int>, ys: ClosedRange<Int>
-      /// Source x and y across the block, or nil where a pole is in the block and the mapping
-      /// bends too much to interpolate.
-      let u: BlockStepper?, v: BlockStepper?
-      /// Every sample and its neighbours lie inside the source: no wrapping or clamping.
-      let inside: Bool
-      /// The mip level the steppers address (0: the source).
-      var level = 0
-      /// The next level, faded in by `upperWeight` / 256 where the block's step nears it.
-      var upper: Patch?
+      /// Where the block reads, or nil where a pole is in the block and the mapping bends too
+      /// much to interpolate.
+      let patch: Patch?
+      /// The next mip level, faded in by `upperWeight` / 256 where the block's step nears it.
+      var upper: Patch? = nil
       var upperWeight: UInt32 = 0
     }
 
-    /// Where a block reads at one mip level.
+    /// Where a block reads at one mip level: source x and y across it.
     struct Patch {
       let u: BlockStepper, v: BlockStepper
       /// Every sample and its neighbours lie inside the level: no wrapping or clamping.
       let inside: Bool
+      /// 0: the source.
       let level: Int
+    }
+
+    /// The output rows of band `band` (a row of blocks): its top grid line to the next,
+    /// which belongs to the band below unless this is the last band.
+    func bandRows(_ band: Int) -> ClosedRange<Int> {
+      let y0 = rows[band]
+      let y1 = band + 1 < rows.count ? rows[band + 1] : y0
+      return y0...(band + 1 >= rows.count - 1 ? y1 : y1 - 1)
     }
 
     func block(band: Int, column blockX: Int) -> Block {
       let nc = columns.count
-      let y0 = rows[band]
-      let y1 = band + 1 < rows.count ? rows[band + 1] : y0
-      let yEnd = band + 1 >= rows.count - 1 ? y1 : y1 - 1
+      let ys = bandRows(band)
+      let y1 = band + 1 < rows.count ? rows[band + 1] : ys.lowerBound
       let x0 = columns[blockX]
       let x1 = blockX + 1 < nc ? columns[blockX + 1] : x0
       let xEnd = blockX + 1 >= nc - 1 ? x1 : x1 - 1
@@ -357,7 +365,7 @@ public struct PanoramaRenderer: Sendable {
           v[3 * j + i] = gridV[g]
         }
       }
-      return interpolated(u, v, xs: x0...xEnd, ys: y0...yEnd, span: (x1 - x0, y1 - y0))
+      return interpolated(u, v, xs: x0...xEnd, ys: ys, span: (x1 - x0, y1 - ys.lowerBound))
     }
 
     /// A block through nodes `u`, `v` (lanes 0–8, row by row, at 0, span/2 and span across
@@ -376,15 +384,12 @@ public struct PanoramaRenderer: Sendable {
         u[k] = u[0]
         v[k] = v[0]
       }
-      if u.max() - u.min() > period / 8 { return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false) }
+      if u.max() - u.min() > period / 8 { return Block(xs: xs, ys: ys, patch: nil) }
       // Stepping two or more source pixels per output pixel: read the mip level whose pixels
       // are about as large as the step (rounded down, so views stay sharp).
       let (level, fade) = levels.count > 1 ? Self.level(u, v, span: span, count: levels.count) : (0, 0)
-      guard let patch = patch(u, v, level: level, span: span) else {
-        return Block(xs: xs, ys: ys, u: nil, v: nil, inside: false)
-      }
-      var block = Block(xs: xs, ys: ys, u: patch.u, v: patch.v, inside: patch.inside, level: level)
-      if fade > 0, let upper = self.patch(u, v, level: level + 1, span: span) {
+      var block = Block(xs: xs, ys: ys, patch: patch(u, v, level: level, span: span))
+      if block.patch != nil, fade > 0, let upper = patch(u, v, level: level + 1, span: span) {
         block.upper = upper
         block.upperWeight = UInt32(min(max(fade * 256, 1), 255))
       }
@@ -470,11 +475,8 @@ public struct PanoramaRenderer: Sendable {
     /// lengths from the centre have no direction and show the background. (The mapping runs
     /// on smoothly past the circle, so blocks straddling it draw, and this paints over.)
     func maskFisheye(_ band: Int, _ px: SharedPixels) {
-      let y0 = rows[band]
-      let y1 = band + 1 < rows.count ? rows[band + 1] : y0
-      let yEnd = band + 1 >= rows.count - 1 ? y1 : y1 - 1
       let limit = Elementary.pi * camera.focal
-      for y in y0...yEnd {
+      for y in bandRows(band) {
         let dy = camera.cy - Double(y) - 0.5
         let half = limit * limit - dy * dy > 0 ? (limit * limit - dy * dy).squareRoot() : -1
         // Pixel x is inside when |x + 0.5 − cx| ≤ half.
@@ -510,17 +512,17 @@ public struct PanoramaRenderer: Sendable {
             }
           }
           let piece = interpolated(u, v, xs: left...right, ys: top...bottom, span: (right - left, bottom - top))
-          if piece.u == nil { exactBlock(piece.xs, piece.ys, px) } else { render(piece, px) }
+          if piece.patch == nil { exactBlock(piece.xs, piece.ys, px) } else { render(piece, px) }
         }
       }
     }
 
     func render(_ block: Block, _ px: SharedPixels) {
-      guard let u = block.u, let v = block.v else {
+      guard let patch = block.patch else {
         subdivide(block.xs, block.ys, px)
         return
       }
-      draw(Patch(u: u, v: v, inside: block.inside, level: block.level), block, px, mixing: 0)
+      draw(patch, block, px, mixing: 0)
       if let upper = block.upper { draw(upper, block, px, mixing: block.upperWeight) }
     }
 
@@ -821,13 +823,8 @@ public struct PanoramaRenderer: Sendable {
     let stripContext = StripContext(
       us: us, vs: vs, repeats: repeats, srcW: srcW, srcH: srcH, background: background, mipOffset: size?.offset)
     let bands = (height + 15) / 16
-    source.pixels.withUnsafeBufferPointer { src in
-      mipLevels.pixels.withUnsafeBufferPointer { mips in
-        output.pixels.withUnsafeMutableBufferPointer { out in
-          let shared = SharedPixels(base: out.baseAddress!, source: src.baseAddress!, mips: mips.baseAddress)
-          executor.run(bands) { band in stripContext.render(band, shared) }
-        }
-      }
+    withPixels(into: &output) { shared in
+      executor.run(bands) { band in stripContext.render(band, shared) }
     }
   }
 

@@ -116,7 +116,8 @@ enum PanoCommand {
         throw Failure(
           message: "--lens: \"\(lensName)\" is not rectilinear, stereographic, fisheye or equirectangular")
       }
-      let widest: Double = lens == .rectilinear ? 179 : lens == .stereographic ? 359 : 360
+      // Whole degrees within what the lens can show: 179, 359 or 360.
+      let widest = Angle(radians: lens.maximumFieldOfView).degrees.rounded(.down)
       let hfov = try parsed.number("hfov", in: 1...widest) ?? 90
       let size = try parsed.size("size") ?? (1280, 720)
       let threads = Int(try parsed.number("threads", in: 1...64) ?? 2)

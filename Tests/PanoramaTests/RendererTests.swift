@@ -250,7 +250,7 @@ struct RendererTests {
     for band in 0..<max(renderer.rows.count - 1, 1) {
       for column in 0..<max(renderer.columns.count - 1, 1) {
         let block = context.block(band: band, column: column)
-        guard let u = block.u, let v = block.v else {
+        guard let patch = block.patch else {
           exactBlocks += 1
           continue
         }
@@ -258,10 +258,10 @@ struct RendererTests {
           for x in block.xs {
             let exact = renderer.sourcePosition(camera.direction(Double(x), Double(y)))
             let row = y - block.ys.lowerBound, column = x - block.xs.lowerBound
-            let grouped = block.inside && column < block.xs.count & ~3
-            var du = Double(u.value(column: column, row: row, grouped: grouped)) / 65536 - exact.u
+            let grouped = patch.inside && column < block.xs.count & ~3
+            var du = Double(patch.u.value(column: column, row: row, grouped: grouped)) / 65536 - exact.u
             du -= (du / period).rounded() * period
-            let dv = Double(v.value(column: column, row: row, grouped: grouped)) / 65536 - exact.v
+            let dv = Double(patch.v.value(column: column, row: row, grouped: grouped)) / 65536 - exact.v
             let latitude = (0.5 - (exact.v + 0.5) / Double(sourceWidth / 2)) * Elementary.pi
             worst = max(worst, max(abs(du) * Elementary.cos(latitude), abs(dv)))
           }
