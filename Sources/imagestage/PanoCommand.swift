@@ -113,8 +113,9 @@ enum PanoCommand {
       let roll = try parsed.number("roll", in: -360...360) ?? 0
       let lensName = parsed.value("lens") ?? "rectilinear"
       guard let lens = Lens(rawValue: lensName) else {
+        let names = Lens.allCases.map(\.rawValue)
         throw Failure(
-          message: "--lens: \"\(lensName)\" is not rectilinear, stereographic, fisheye or equirectangular")
+          message: "--lens: \"\(lensName)\" is not \(names.dropLast().joined(separator: ", ")) or \(names.last!)")
       }
       // Whole degrees within what the lens can show: 179, 359 or 360.
       let widest = Angle(radians: lens.maximumFieldOfView).degrees.rounded(.down)
@@ -149,6 +150,13 @@ enum PanoCommand {
     }
   }
 
+  /// The renderer for `pano`, with mip levels when `--mipmaps` asks for them.
+  static func renderer(_ pano: LoadedPanorama, _ parsed: Arguments, _ camera: Camera) -> PanoramaRenderer {
+    var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+    if parsed.flag("mipmaps") { renderer.buildMipLevels(executor: ThreadedRows(threads: camera.threads)) }
+    return renderer
+  }
+
   static func write(_ image: RGBAImage, to path: String) throws {
     do {
       let bytes = try Raster.encode(image, forPath: path)
@@ -165,8 +173,7 @@ enum PanoCommand {
     guard let output = parsed.value("output") else { throw Failure(message: "pano render needs -o OUT.png|.jpg") }
     let camera = try camera(parsed)
     let pano = try input(parsed, projection: try projection(parsed))
-    var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
-    if parsed.flag("mipmaps") { renderer.buildMipLevels(executor: ThreadedRows(threads: camera.threads)) }
+    var renderer = renderer(pano, parsed, camera)
     var frame = RGBAImage(width: camera.width, height: camera.height)
     draw(&renderer, camera, view: camera.view, into: &frame)
     try write(frame, to: output)
@@ -207,8 +214,7 @@ enum PanoCommand {
     var cameraLog: [UInt8] = []
 
     var tracker = MotionTracker(smoothing: !parsed.flag("raw-motion"))
-    var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
-    if parsed.flag("mipmaps") { renderer.buildMipLevels(executor: ThreadedRows(threads: camera.threads)) }
+    var renderer = renderer(pano, parsed, camera)
     var frame = RGBAImage(width: camera.width, height: camera.height)
     let duration = log.samples.map(\.t).filter(\.isFinite).max() ?? 0
     // A single bad timestamp must not turn into a years-long render.
