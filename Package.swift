@@ -10,6 +10,7 @@ let package = Package(
   products: [
     .library(name: "Stage", targets: ["Stage"]),
     .library(name: "Panorama", targets: ["Panorama"]),
+    .library(name: "Scenes", targets: ["Scenes"]),
     .executable(name: "imagestage", targets: ["imagestage"]),
     .executable(name: "imagestage-app", targets: ["imagestage-app"]),
   ],
@@ -20,6 +21,8 @@ let package = Package(
     // Built for x86-64-v2 by the Makefile and bench scripts (scripts/cpu-flags), not here:
     // SwiftPM refuses unsafe flags in a package used as a dependency.
     .target(name: "Panorama", dependencies: ["CoreMath"], linkerSettings: libm),
+    // The scene layer: the three scenes as values, for every host (SDL app, web page).
+    .target(name: "Scenes", dependencies: ["CoreMath", "Stage", "Panorama"], linkerSettings: libm),
     // C libraries from Debian, through thin module maps
     .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
@@ -29,15 +32,17 @@ let package = Package(
     .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"]),
     .target(name: "StageFiles", dependencies: ["Stage"]),
     // Executables
-    .executableTarget(name: "imagestage", dependencies: ["Stage", "StageFiles", "Panorama", "Raster"]),
+    .executableTarget(name: "imagestage", dependencies: ["Stage", "StageFiles", "Panorama", "Scenes", "Raster"]),
     .executableTarget(
-      name: "imagestage-app", dependencies: ["Stage", "StageFiles", "Panorama", "Raster", "StageSDL", "CSDL2", "CoreMath"]),
+      name: "imagestage-app",
+      dependencies: ["Stage", "StageFiles", "Panorama", "Scenes", "Raster", "StageSDL", "CSDL2", "CoreMath"]),
     // Benchmarks (bench/*.sh run them in release mode)
     .executableTarget(name: "stage-bench", dependencies: ["Stage"]),
     .executableTarget(name: "pano-bench", dependencies: ["Panorama", "Raster", "StageFiles", "CoreMath"]),
     // Tests
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage"]),
+    .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Stage", "Panorama"]),
     .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "Raster", "StageFiles"], resources: [.copy("Data")]),
     .testTarget(name: "ToolTests", dependencies: ["StageFiles", "Stage", "Raster", "Panorama"]),
   ],

@@ -80,3 +80,38 @@ public struct PanoramaGeometry: Hashable, Sendable {
     }
   }
 }
+
+extension PanoramaGeometry {
+  /// What an image that carries no GPano fields most likely covers, and why, in words a
+  /// user reads (`pano info`'s `coverage`).
+  ///
+  /// - 2:1 (within 1 %): a full 360° × 180° equirectangular panorama.
+  /// - Wider than 2:1: 360° around, as tall as its square pixels make it, centred on the
+  ///   horizon (a band; a cylinder with `.cylindrical`).
+  /// - Narrower: a photograph. Its longer side is assumed to cover 70°, the field of a
+  ///   26 mm-equivalent phone camera, with square pixels, centred straight ahead. Treating a
+  ///   4:3 photo as 360° around would show a seam and a pinched pole.
+  public static func assumed(
+    width: Int, height: Int, projection: SourceProjection = .equirectangular
+  ) -> (geometry: PanoramaGeometry, reason: String) {
+    let w = Double(max(width, 1)), h = Double(max(height, 1))
+    let aspect = w / h
+    if abs(aspect - 2) <= 0.02 || projection == .cylindrical || aspect > 2 {
+      let geometry = PanoramaGeometry(projection: projection, width: width, height: height)
+      let reason =
+        abs(aspect - 2) <= 0.02
+        ? "2:1 with no GPano metadata: a full 360° panorama"
+        : projection == .cylindrical
+          ? "cylindrical with no GPano metadata: 360° around" : "wider than 2:1 with no GPano metadata: 360° around, centred on the horizon"
+      return (geometry, reason)
+    }
+    let photoField = 70.0
+    let pixelsPerDegree = max(w, h) / photoField
+    let fullWidth = 360 * pixelsPerDegree
+    let fullHeight = fullWidth / 2
+    let geometry = PanoramaGeometry(
+      projection: .equirectangular, fullWidth: fullWidth, fullHeight: fullHeight, croppedLeft: (fullWidth - w) / 2,
+      croppedTop: (fullHeight - h) / 2, croppedWidth: w, croppedHeight: h)
+    return (geometry, "narrower than 2:1 with no GPano metadata: a photo, its longer side assumed to span 70°")
+  }
+}

@@ -60,6 +60,45 @@ public enum Lens: String, Hashable, Sendable, CaseIterable {
     case .fisheye, .equirectangular: Elementary.twoPi
     }
   }
+
+  /// The fields of view a viewer's zoom moves between, radians: past 120° a rectilinear view
+  /// stretches badly, and a stereographic one past 330° shows little but its rim.
+  public var viewerFieldOfView: ClosedRange<Double> {
+    let narrowest = Angle(degrees: 20).radians
+    switch self {
+    case .rectilinear: return narrowest...Angle(degrees: 120).radians
+    case .stereographic: return narrowest...Angle(degrees: 330).radians
+    case .fisheye, .equirectangular: return narrowest...Elementary.twoPi
+    }
+  }
+
+  /// The focal length, in pixels, at which `halfWidth` pixels from the centre see half of
+  /// `fieldOfView` (radians): a rectilinear lens sees tan θ at radius r (in focal lengths),
+  /// a stereographic one 2 tan(θ/2), the fisheye and equirectangular ones θ.
+  public func focalLength(halfWidth: Double, fieldOfView: Double) -> Double {
+    switch self {
+    case .rectilinear: halfWidth / Elementary.sin(fieldOfView / 2) * Elementary.cos(fieldOfView / 2)
+    case .stereographic: halfWidth / 2 / Elementary.sin(fieldOfView / 4) * Elementary.cos(fieldOfView / 4)
+    case .fisheye, .equirectangular: halfWidth / (fieldOfView / 2)
+    }
+  }
+
+  /// The angle (radians) from the view axis seen `radius` focal lengths from the centre
+  /// along an axis: the inverse of `focalLength`'s mapping.
+  public func angle(atRadius radius: Double) -> Double {
+    switch self {
+    case .rectilinear: Elementary.atan(radius)
+    case .stereographic: 2 * Elementary.atan(radius / 2)
+    case .fisheye, .equirectangular: radius
+    }
+  }
+
+  /// The vertical field of view (radians) of a `width`×`height` view with horizontal field
+  /// `fieldOfView`.
+  public func verticalFieldOfView(_ fieldOfView: Double, width: Double, height: Double) -> Double {
+    let f = focalLength(halfWidth: width / 2, fieldOfView: fieldOfView)
+    return 2 * angle(atRadius: height / 2 / f)
+  }
 }
 
 /// The size of the perspective renderer's blocks, in output pixels. The mapping is
@@ -152,11 +191,7 @@ public struct PanoramaRenderer: Sendable {
       // Half the width sees half the field of view: at radius r (in focal lengths) a
       // rectilinear lens sees tan θ, a stereographic one 2 tan(θ/2), a fisheye θ; the
       // equirectangular one maps x and y to longitude and latitude, one radian per focal length.
-      switch lens {
-      case .rectilinear: focal = Double(width) / 2 / Elementary.sin(hfov / 2) * Elementary.cos(hfov / 2)
-      case .stereographic: focal = Double(width) / 4 / Elementary.sin(hfov / 4) * Elementary.cos(hfov / 4)
-      case .fisheye, .equirectangular: focal = Double(width) / hfov
-      }
+      focal = lens.focalLength(halfWidth: Double(width) / 2, fieldOfView: hfov)
       cx = Double(width) / 2
       cy = Double(height) / 2
     }

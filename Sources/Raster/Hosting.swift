@@ -34,6 +34,8 @@ public struct LoadedPanorama: Sendable {
   public var format: String
   public var gpano: GPano?
   public var orientation: Int
+  /// Why the geometry is what it is: read from GPano fields, or assumed from the shape.
+  public var coverage: String = "a full 360° panorama"
 
   /// The built-in panorama, 4096×2048.
   public static func sample() -> LoadedPanorama {
@@ -66,12 +68,18 @@ public struct LoadedPanorama: Sendable {
         $0 == "cylindrical" ? .cylindrical : ($0 == "equirectangular" ? .equirectangular : nil)
       }
     let chosen = projection ?? projectionFromFile ?? .equirectangular
-    let geometry =
-      decoded.gpano?.geometry(width: decoded.image.width, height: decoded.image.height, projection: chosen)
-      ?? PanoramaGeometry(projection: chosen, width: decoded.image.width, height: decoded.image.height)
+    let geometry: PanoramaGeometry
+    let coverage: String
+    if let gpano = decoded.gpano, gpano.fullPanoWidth != nil {
+      geometry = gpano.geometry(width: decoded.image.width, height: decoded.image.height, projection: chosen)
+      coverage = "from the image's GPano metadata"
+    } else {
+      (geometry, coverage) = PanoramaGeometry.assumed(
+        width: decoded.image.width, height: decoded.image.height, projection: chosen)
+    }
     return LoadedPanorama(
       image: decoded.image, geometry: geometry, format: decoded.format.rawValue, gpano: decoded.gpano,
-      orientation: decoded.orientation)
+      orientation: decoded.orientation, coverage: coverage)
   }
 }
 

@@ -12,9 +12,15 @@ public struct Slot: Hashable, Sendable {
   /// How many items may sit on the slot at once (Locations). Shortcuts ignore it: a drop
   /// replaces the content.
   public var capacity: Int
+  /// What the user reads for this slot ("Shortcut 2"); `nil` reads `location #<id>`, as the
+  /// seed's label.
+  public var name: String?
 
-  public init(id: String, frame: Rect, content: String? = nil, accepts: [String]? = nil, capacity: Int = 1) {
+  public init(
+    id: String, frame: Rect, content: String? = nil, accepts: [String]? = nil, capacity: Int = 1, name: String? = nil
+  ) {
     self.id = id
+    self.name = name
     self.frame = frame
     self.content = content
     self.accepts = accepts
@@ -42,9 +48,12 @@ public struct Item: Hashable, Sendable {
   public var restingCenter: Point
   /// Tags matched against `Slot.accepts`.
   public var tags: [String]
+  /// What the user reads for this item ("Mail"); `nil` reads its id.
+  public var name: String?
 
-  public init(id: String, frame: Rect, tags: [String] = []) {
+  public init(id: String, frame: Rect, tags: [String] = [], name: String? = nil) {
     self.id = id
+    self.name = name
     self.size = frame.size
     self.center = frame.center
     self.restingCenter = frame.center

@@ -20,17 +20,16 @@ extension Engine {
       events.append(.cancel(item: id))
       if k.over != nil { events.append(.hover(item: id, slot: nil)) }
       sendHome(item: k.item, ghost: k.ghost)
-      let home = board.items[k.item].slot.map { " to " + Self.locationText(board.slots[$0].id) } ?? ""
-      events.append(.announce("Movement cancelled. \(id) returned\(home)."))
+      let home = board.items[k.item].slot.map { " to " + slotName($0) } ?? ""
+      events.append(.announce("Movement cancelled. \(itemName(k.item)) returned\(home)."))
     case .left, .right, .up, .down:
       keyboardMove(key, &events)
     }
   }
 
   func describe(item i: Int) -> String {
-    let item = board.items[i]
-    if let s = item.slot { return "\(item.id), in \(Self.locationText(board.slots[s].id))" }
-    return item.id
+    if let s = board.items[i].slot { return "\(itemName(i)), in \(slotName(s))" }
+    return itemName(i)
   }
 
   mutating func keyboardPickup(_ events: inout [StageEvent]) {
@@ -75,7 +74,8 @@ extension Engine {
     }
     let id = board.items[k.item].id
     events.append(.hover(item: id, slot: slotID))
-    events.append(.announce("\(id) is over \(Self.locationText(slotID))."))
+    let swapNote = occupant(of: next, besides: k.item).map { " Dropping swaps it with \(itemName($0))." } ?? ""
+    events.append(.announce("\(itemName(k.item)) is over \(slotName(next)).\(swapNote)"))
   }
 
   static func directionWord(_ key: Key) -> String {
@@ -118,7 +118,7 @@ extension Engine {
     guard let s = k.over else {
       events.append(.returned(item: id, slot: nil))
       sendHome(item: k.item, ghost: k.ghost)
-      events.append(.announce("\(id) was dropped on no location and returned."))
+      events.append(.announce("\(itemName(k.item)) was dropped on no location and returned."))
       return
     }
     let slotID = board.slots[s].id
@@ -128,11 +128,16 @@ extension Engine {
       let change = SlotChange(slot: s, old: board.slots[s].content, new: id)
       apply([change], &events)
       record(.assign([change]))
+      events.append(.announce("\(itemName(k.item)) was dropped on \(slotName(s))."))
+      announceReplaced([change], &events)
+    } else if let other = occupant(of: s, besides: k.item), options.swapOccupied {
+      swap(k.item, with: other, on: s, record: true, &events)
+      setStatus(Self.locationText(slotID), &events)
     } else {
       moveItem(k.item, to: s, record: true, duration: options.snapDuration)
       setStatus(Self.locationText(slotID), &events)
+      events.append(.announce("\(itemName(k.item)) was dropped on \(slotName(s))."))
     }
-    events.append(.announce("\(id) was dropped on \(Self.locationText(slotID))."))
   }
 
   // MARK: - Undo
@@ -170,7 +175,20 @@ extension Engine {
       moveItem(item, to: fits ? target : nil, record: false, duration: options.snapDuration)
       events.append(.returned(item: id, slot: fits ? slotID : nil))
       if fits, let slotID { setStatus(Self.locationText(slotID), &events) }
-      events.append(.announce("\(reversed ? "Undid" : "Redid") move of \(id)."))
+      events.append(.announce("\(reversed ? "Undid" : "Redid") move of \(itemName(item))."))
+    case .swap(let item, let other, let from, let slot):
+      if reversed {
+        relocate(item, to: from, duration: options.snapDuration)
+        relocate(other, to: slot, duration: options.snapDuration)
+      } else {
+        relocate(other, to: from, duration: options.snapDuration)
+        relocate(item, to: slot, duration: options.snapDuration)
+      }
+      let itemSlot = reversed ? from : slot
+      events.append(.returned(item: board.items[item].id, slot: itemSlot.map { board.slots[$0].id }))
+      events.append(.displaced(item: board.items[other].id, slot: (reversed ? slot : from).map { board.slots[$0].id }))
+      if let itemSlot { setStatus(Self.locationText(board.slots[itemSlot].id), &events) }
+      events.append(.announce("\(reversed ? "Undid" : "Redid") swap of \(itemName(item)) and \(itemName(other))."))
     case .assign(let changes):
       let applied = changes.map {
         reversed ? SlotChange(slot: $0.slot, old: $0.new, new: $0.old) : $0

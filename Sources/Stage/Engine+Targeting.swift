@@ -5,7 +5,8 @@ extension Engine {
     let slot = board.slots[s]
     guard slot.accepts(tags: board.items[i].tags) else { return false }
     if options.style == .ghost { return true }
-    return board.items[i].slot == s || occupancy[s] < slot.capacity
+    // A full slot of one takes the item when its occupant can swap places with it.
+    return board.items[i].slot == s || occupancy[s] < slot.capacity || (options.swapOccupied && slot.capacity == 1)
   }
 
   /// The single slot a drop of item `i` with `frame` (pointer at `pointer`) lands on, by the
@@ -15,7 +16,11 @@ extension Engine {
   public func dropTarget(item i: Int, frame: Rect, pointer: Point) -> Int? {
     switch options.strategy {
     case .nearestCenter:
-      return index.nearestCenter(to: frame.center, within: options.snapRadius) { isEligible(item: i, slot: $0) }
+      let near = index.nearestCenter(to: frame.center, within: options.snapRadius) { isEligible(item: i, slot: $0) }
+      guard options.snapInsideSlot, let inside = slotContaining(item: i, frame.center) else { return near }
+      guard let near else { return inside }
+      let c = frame.center
+      return board.slots[inside].frame.center.distance(to: c) < board.slots[near].frame.center.distance(to: c) ? inside : near
     case .largestOverlap, .allIntersecting:
       return largestOverlap(item: i, frame: frame).slot
     case .pointerWithin:
@@ -44,7 +49,8 @@ extension Engine {
     switch options.strategy {
     case .nearestCenter:
       let dc = currentFrame.center.distance(to: frame.center)
-      guard dc < options.snapRadius + h else { return best }
+      let inside = options.snapInsideSlot && currentFrame.insetBy(-h).contains(frame.center)
+      guard dc < options.snapRadius + h || inside else { return best }
       guard let best else { return current }
       let db = board.slots[best].frame.center.distance(to: frame.center)
       return db < dc - h ? best : current
@@ -71,6 +77,20 @@ extension Engine {
       }
     }
     return (best, bestArea)
+  }
+
+  /// The eligible slot containing `p` whose centre is nearest it.
+  func slotContaining(item i: Int, _ p: Point) -> Int? {
+    var best: Int?
+    var bestDistance = Double.infinity
+    index.forEachContaining(p) { s in
+      let d = board.slots[s].frame.center.distance(to: p)
+      if d < bestDistance, isEligible(item: i, slot: s) {
+        best = s
+        bestDistance = d
+      }
+    }
+    return best
   }
 
   /// The last-declared eligible slot containing the pointer (later slots draw on top).

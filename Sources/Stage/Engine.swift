@@ -5,7 +5,7 @@
 /// var engine = Engine(board: board, options: .preset(.locations))
 /// var events = engine.handle(.pointer(.down, id: 0, at: Point(x: 60, y: 60)), at: 0)
 /// events += engine.handle(.pointer(.up, id: 0, at: Point(x: 160, y: 60)), at: 0.1)
-/// events += engine.advance(to: 0.4)   // the snap animation has finished
+/// engine.advance(to: 0.4)   // the snap animation has finished
 /// ```
 public struct Engine: Sendable {
   public internal(set) var board: Board
@@ -47,6 +47,8 @@ public struct Engine: Sendable {
     var ghost: Int?
     var hover: Int?
     var pointerAt: Point
+    /// The slot whose content is being dragged out (`Options.contentDraggable`).
+    var fromSlot: Int?
   }
 
   struct ItemMotion: Sendable {
@@ -68,6 +70,8 @@ public struct Engine: Sendable {
 
   enum Operation: Sendable {
     case move(item: Int, from: Int?, to: Int?)
+    /// `item` went from `from` to `slot`, and `other` from `slot` to `from`.
+    case swap(item: Int, other: Int, from: Int?, slot: Int)
     case assign([SlotChange])
   }
 
@@ -85,6 +89,21 @@ public struct Engine: Sendable {
   }
 
   static func locationText(_ id: String) -> String { "location #\(id)" }
+
+  /// What the user reads for slot `s`: its name, or the seed's `location #<id>`.
+  public func slotName(_ s: Int) -> String { board.slots[s].name ?? Self.locationText(board.slots[s].id) }
+
+  /// What the user reads for item `i`: its name, or its id.
+  public func itemName(_ i: Int) -> String { board.items[i].name ?? board.items[i].id }
+
+  /// The item named by id `id`, read as its name.
+  func itemName(id: String) -> String { board.itemIndex(of: id).map(itemName) ?? id }
+
+  /// Announcements are sentences: they start with a capital letter, whatever id leads.
+  static func sentence(_ text: String) -> String {
+    guard let first = text.unicodeScalars.first, first.value >= 97, first.value <= 122 else { return text }
+    return String(Character(Unicode.Scalar(first.value - 32)!)) + String(text.unicodeScalars.dropFirst())
+  }
 
   // MARK: - Reading the state
 
@@ -110,6 +129,30 @@ public struct Engine: Sendable {
     return result.sorted()
   }
 
+  /// Items held by a pointer or the keyboard right now (not ghosts' sources, not animations):
+  /// the ones a host draws lifted.
+  public var heldItems: [Int] {
+    var result: [Int] = []
+    for d in drags where d.active && d.ghost == nil { result.append(d.item) }
+    if let k = keyboardDrag, k.ghost == nil { result.append(k.item) }
+    return result
+  }
+
+  /// Whether a pointer drag is in flight (a press that moved past the activation distance).
+  public var isPointerDragging: Bool { drags.contains { $0.active } }
+
+  /// Slots whose content is being dragged out right now.
+  public var draggedOutSlots: [Int] { drags.compactMap { $0.active ? $0.fromSlot : nil } }
+
+  /// The item a keyboard drag holds, if one is in flight.
+  public var keyboardHeldItem: Int? { keyboardDrag?.item }
+
+  /// Moves the keyboard focus to item `i` (a host's own focus order chose it).
+  public mutating func setFocus(item i: Int?) {
+    guard keyboardDrag == nil else { return }
+    focus = i.flatMap { board.items.indices.contains($0) ? $0 : nil }
+  }
+
   /// Slots to highlight: the hover target of every drag in flight.
   public var highlightedSlots: [Int] {
     var result: [Int] = []
@@ -123,7 +166,8 @@ public struct Engine: Sendable {
   /// Applies `input` at time `t` (seconds, never earlier than the last), after running
   /// animations up to `t`. Returns what happened, in order.
   public mutating func handle(_ input: Input, at t: Double) -> [StageEvent] {
-    var events = advance(to: t)
+    advance(to: t)
+    var events: [StageEvent] = []
     switch input {
     case .pointer(let phase, let id, let p):
       switch phase {
@@ -141,12 +185,16 @@ public struct Engine: Sendable {
       if keyboardDrag != nil { handleKey(.escape, &events) }
     case .clearContents:
       clearContents(&events)
+    case .removeContent(let slot):
+      removeContent(of: slot, &events)
     }
+    for k in events.indices { if case .announce(let text) = events[k] { events[k] = .announce(Self.sentence(text)) } }
     return events
   }
 
   /// Runs animations up to time `t`; items that arrive settle exactly on their targets.
-  public mutating func advance(to t: Double) -> [StageEvent] {
+  /// Arrivals report nothing: every event is reported by the `handle` call that caused it.
+  public mutating func advance(to t: Double) {
     if t > now { now = t }
     var i = 0
     while i < motions.count {
@@ -171,7 +219,6 @@ public struct Engine: Sendable {
       }
       g += 1
     }
-    return []
   }
 
   /// Where an animation target is right now.
@@ -193,7 +240,10 @@ public struct Engine: Sendable {
 
   mutating func pointerDown(_ pointer: Int, at p: Point, _ events: inout [StageEvent]) {
     guard !drags.contains(where: { $0.pointer == pointer }) else { return }
-    guard let item = hitTest(p) else { return }
+    guard let item = hitTest(p) else {
+      if options.contentDraggable { pressContent(pointer, at: p, &events) }
+      return
+    }
     // A second pointer on an item already held is ignored.
     if drags.contains(where: { $0.item == item && options.style == .moveItem }) { return }
     if let k = keyboardDrag, k.item == item { return }
@@ -220,12 +270,35 @@ public struct Engine: Sendable {
       }
     }
     if options.style == .ghost {
-      let ghost = Ghost(id: nextGhostID, item: drag.item, center: item.center, motion: nil)
+      let from = drag.fromSlot.map { board.slots[$0].frame.center } ?? item.center
+      let ghost = Ghost(id: nextGhostID, item: drag.item, center: from, motion: nil)
       nextGhostID += 1
       ghosts.append(ghost)
       drag.ghost = ghost.id
     }
     events.append(.pickup(item: item.id, pointer: drag.pointer))
+  }
+
+  /// A press on a filled slot (`Options.contentDraggable`): a ghost of its content follows.
+  mutating func pressContent(_ pointer: Int, at p: Point, _ events: inout [StageEvent]) {
+    guard options.style == .ghost, let s = slotWithContent(at: p), let content = board.slots[s].content,
+      let item = board.itemIndex(of: content)
+    else { return }
+    let center = board.slots[s].frame.center
+    var drag = Drag(
+      pointer: pointer, item: item, grabOffset: center - p, pressedAt: p, startCenter: center, active: false, ghost: nil,
+      hover: nil, pointerAt: p, fromSlot: s)
+    if options.activationDistance <= 0 { activate(&drag, &events) }
+    drags.append(drag)
+  }
+
+  /// The last-declared filled slot containing `p`.
+  public func slotWithContent(at p: Point) -> Int? {
+    var best: Int?
+    index.forEachContaining(p) { s in
+      if board.slots[s].content != nil, s > (best ?? -1) { best = s }
+    }
+    return best
   }
 
   /// The topmost item whose drawn frame contains `p`.
@@ -258,7 +331,12 @@ public struct Engine: Sendable {
     drags[d].pointerAt = p
     place(drags[d], at: constrainedCenter(drags[d], pointer: p))
     let drag = drags.remove(at: d)
-    finishDrop(item: drag.item, ghost: drag.ghost, frame: draggedFrame(drag), pointer: p, &events)
+    let hover = options.dropOnHoverTarget ? drag.hover.flatMap { isEligible(item: drag.item, slot: $0) ? $0 : nil } : nil
+    if let from = drag.fromSlot {
+      finishContentDrop(drag, from: from, hover: hover, pointer: p, &events)
+      return
+    }
+    finishDrop(item: drag.item, ghost: drag.ghost, frame: draggedFrame(drag), pointer: p, hover: hover, &events)
   }
 
   mutating func cancelDrag(pointer: Int, _ events: inout [StageEvent]) {
@@ -268,7 +346,7 @@ public struct Engine: Sendable {
     let id = board.items[drag.item].id
     events.append(.cancel(item: id))
     if drag.hover != nil { events.append(.hover(item: id, slot: nil)) }
-    sendHome(item: drag.item, ghost: drag.ghost)
+    sendHome(item: drag.item, ghost: drag.ghost, slot: drag.fromSlot)
   }
 
   /// The dragged centre after the modifiers: axis lock, grid, canvas bounds.
@@ -319,13 +397,19 @@ public struct Engine: Sendable {
 
   // MARK: - Drops
 
-  mutating func finishDrop(item: Int, ghost: Int?, frame: Rect, pointer: Point, _ events: inout [StageEvent]) {
+  mutating func finishDrop(
+    item: Int, ghost: Int?, frame: Rect, pointer: Point, hover: Int? = nil, _ events: inout [StageEvent]
+  ) {
     let id = board.items[item].id
     switch options.style {
     case .moveItem:
-      if let s = dropTarget(item: item, frame: frame, pointer: pointer) {
+      if let s = hover ?? dropTarget(item: item, frame: frame, pointer: pointer) {
         events.append(.drop(item: id, slot: board.slots[s].id))
-        moveItem(item, to: s, record: true, duration: options.snapDuration)
+        if let other = occupant(of: s, besides: item), options.swapOccupied {
+          swap(item, with: other, on: s, record: true, &events)
+        } else {
+          moveItem(item, to: s, record: true, duration: options.snapDuration)
+        }
         setStatus(Self.locationText(board.slots[s].id), &events)
       } else {
         events.append(.returned(item: id, slot: board.items[item].slot.map { board.slots[$0].id }))
@@ -333,7 +417,7 @@ public struct Engine: Sendable {
         if let s = board.items[item].slot { setStatus(Self.locationText(board.slots[s].id), &events) }
       }
     case .ghost:
-      let targets = dropTargets(item: item, frame: frame, pointer: pointer)
+      let targets = hover.map { [$0] } ?? dropTargets(item: item, frame: frame, pointer: pointer)
       if targets.isEmpty {
         events.append(.returned(item: id, slot: nil))
         sendHome(item: item, ghost: ghost)
@@ -347,8 +431,72 @@ public struct Engine: Sendable {
         changes.append(SlotChange(slot: s, old: board.slots[s].content, new: id))
       }
       apply(changes, &events)
+      announceReplaced(changes, &events)
       record(.assign(changes))
     }
+  }
+
+  /// A slot's content dropped: onto other slots it moves there; off every slot it is removed;
+  /// back on its own slot nothing changes. One undoable step.
+  mutating func finishContentDrop(_ drag: Drag, from: Int, hover: Int?, pointer: Point, _ events: inout [StageEvent]) {
+    let id = board.items[drag.item].id
+    let targets = hover.map { [$0] } ?? dropTargets(item: drag.item, frame: draggedFrame(drag), pointer: pointer)
+    if targets == [from] {
+      events.append(.returned(item: id, slot: board.slots[from].id))
+      sendHome(item: drag.item, ghost: drag.ghost, slot: from)
+      return
+    }
+    if let ghost = drag.ghost { ghosts.removeAll { $0.id == ghost } }
+    if targets.isEmpty {
+      removeContent(of: from, &events)
+      return
+    }
+    var changes: [SlotChange] = []
+    if !targets.contains(from) { changes.append(SlotChange(slot: from, old: board.slots[from].content, new: nil)) }
+    for s in targets {
+      events.append(.drop(item: id, slot: board.slots[s].id))
+      changes.append(SlotChange(slot: s, old: board.slots[s].content, new: id))
+    }
+    apply(changes, &events)
+    record(.assign(changes))
+    events.append(.announce("Moved \(itemName(drag.item)) to \(targets.map(slotName).joined(separator: ", "))."))
+    announceReplaced(changes.filter { $0.new != nil }, &events)
+  }
+
+  /// Empties slot `s`, undoably, and says how to get it back.
+  mutating func removeContent(of s: Int, _ events: inout [StageEvent]) {
+    guard board.slots.indices.contains(s), let old = board.slots[s].content else {
+      events.append(.announce("Nothing to remove."))
+      return
+    }
+    let change = SlotChange(slot: s, old: old, new: nil)
+    apply([change], &events)
+    record(.assign([change]))
+    events.append(.announce("Removed \(itemName(id: old)) from \(slotName(s)). Press Ctrl+Z to undo."))
+  }
+
+  /// Another item sitting on slot `s`, when the slot is full.
+  func occupant(of s: Int, besides item: Int) -> Int? {
+    guard occupancy[s] >= board.slots[s].capacity, board.items[item].slot != s else { return nil }
+    return board.items.indices.first { $0 != item && board.items[$0].slot == s }
+  }
+
+  /// Puts `item` on slot `s` and `other` (which sat there) on `item`'s old slot.
+  mutating func swap(_ item: Int, with other: Int, on s: Int, record shouldRecord: Bool, _ events: inout [StageEvent]) {
+    let from = board.items[item].slot
+    relocate(other, to: from, duration: options.snapDuration)
+    relocate(item, to: s, duration: options.snapDuration)
+    events.append(.displaced(item: board.items[other].id, slot: from.map { board.slots[$0].id }))
+    events.append(.announce("Swapped \(itemName(item)) with \(itemName(other)), now in \(from.map(slotName) ?? "its place")."))
+    if shouldRecord { record(.swap(item: item, other: other, from: from, slot: s)) }
+  }
+
+  /// Moves item `i` to slot `s` (or its resting point), animating, without recording.
+  mutating func relocate(_ i: Int, to s: Int?, duration: Double) {
+    if let old = board.items[i].slot { occupancy[old] -= 1 }
+    if let s { occupancy[s] += 1 }
+    board.items[i].slot = s
+    animate(item: i, to: home(of: i), duration: duration)
   }
 
   /// Moves item `i` onto slot `s` (or its resting point when `nil`), animating.
@@ -372,15 +520,17 @@ public struct Engine: Sendable {
     motions.append(ItemMotion(item: i, motion: m))
   }
 
-  /// Sends an item (or its ghost) back where it came from.
-  mutating func sendHome(item: Int, ghost: Int?) {
+  /// Sends an item (or its ghost) back where it came from: its own place, or the slot whose
+  /// content it was dragged out of.
+  mutating func sendHome(item: Int, ghost: Int?, slot: Int? = nil) {
     if let ghost, let g = ghosts.firstIndex(where: { $0.id == ghost }) {
       let d = options.reducedMotion ? 0 : options.curve.settlingDuration(default: options.returnDuration)
       if d <= 0 {
         ghosts.remove(at: g)
       } else {
         ghosts[g].motion = Motion(
-          from: ghosts[g].center, target: .item(item), start: now, duration: d, curve: options.curve)
+          from: ghosts[g].center, target: slot.map { .slot($0) } ?? .item(item), start: now, duration: d,
+          curve: options.curve)
       }
     } else if options.style == .moveItem {
       animate(item: item, to: home(of: item), duration: options.returnDuration)
@@ -393,7 +543,22 @@ public struct Engine: Sendable {
       events.append(.assign(item: c.new, slot: board.slots[c.slot].id))
     }
     if let last = changes.last {
-      setStatus("slot #\(board.slots[last.slot].id): \(last.new ?? "empty")", &events)
+      let slot = board.slots[last.slot]
+      if let name = slot.name {
+        setStatus("\(name): \(last.new.map { itemName(id: $0) } ?? "empty")", &events)
+      } else {
+        setStatus("slot #\(slot.id): \(last.new ?? "empty")", &events)
+      }
+    }
+  }
+
+  /// Says which contents a drop replaced, so a silent overwrite can be undone on purpose.
+  func announceReplaced(_ changes: [SlotChange], _ events: inout [StageEvent]) {
+    for c in changes {
+      guard let old = c.old, let new = c.new, old != new else { continue }
+      events.append(
+        .announce(
+          "Replaced \(itemName(id: old)) with \(itemName(id: new)) in \(slotName(c.slot)). Press Ctrl+Z to undo."))
     }
   }
 
@@ -405,7 +570,7 @@ public struct Engine: Sendable {
     guard !changes.isEmpty else { return }
     apply(changes, &events)
     record(.assign(changes))
-    events.append(.announce("Cleared \(changes.count) slot\(changes.count == 1 ? "" : "s")."))
+    events.append(.announce("Cleared \(changes.count) slot\(changes.count == 1 ? "" : "s"). Press Ctrl+Z to undo."))
   }
 
   mutating func setStatus(_ text: String, _ events: inout [StageEvent]) {

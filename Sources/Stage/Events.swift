@@ -20,6 +20,8 @@ public enum Input: Hashable, Sendable {
   case cancelAll
   /// Empties every slot's content (Shortcuts), undoably.
   case clearContents
+  /// Empties one slot's content (Shortcuts), undoably: what dragging it out does.
+  case removeContent(slot: Int)
 }
 
 /// A slot's new frame in a layout input.
@@ -44,6 +46,9 @@ public enum StageEvent: Hashable, Sendable {
   case returned(item: String, slot: String?)
   /// A slot's content changed to `item` (`nil`: emptied).
   case assign(item: String?, slot: String)
+  /// An item was moved aside to `slot` (its new home, `nil`: its resting point) because the
+  /// dropped item took its place (`Options.swapOccupied`).
+  case displaced(item: String, slot: String?)
   /// A drag was cancelled (Escape, pointer cancel, lost focus).
   case cancel(item: String)
   /// Text for a screen reader.

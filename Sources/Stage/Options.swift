@@ -59,6 +59,19 @@ public struct Options: Hashable, Sendable {
   /// Points the hover target's rule is relaxed by before the target switches, so it does
   /// not flicker between two slots at their boundary. The drop itself uses the exact rule.
   public var hoverHysteresis: Double = 8
+  /// `nearestCenter` also accepts a slot whose frame contains the dragged item's centre,
+  /// however far its centre is: a drop that looks inside a big slot lands there. Off in the
+  /// seeds (50 pt is the whole rule); on in the app's Locations.
+  public var snapInsideSlot = false
+  /// A drop lands on the slot the hover highlight marks, even inside the hysteresis slack
+  /// where the exact rule would miss: what the user sees decides. Off in the seeds.
+  public var dropOnHoverTarget = false
+  /// Dropping an item (Locations) on a full slot swaps it with the slot's item, which moves
+  /// to the dropped item's old slot, as one undoable step. Off in the seeds.
+  public var swapOccupied = false
+  /// A slot's content (Shortcuts) can be dragged out: onto another slot it moves there,
+  /// off every slot it is removed, undoably. Off in the seeds.
+  public var contentDraggable = false
 
   public init(style: DragStyle, strategy: TargetStrategy, returnDuration: Double) {
     self.style = style

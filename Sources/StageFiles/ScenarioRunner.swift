@@ -80,6 +80,8 @@ public struct EventLines: Sendable {
       return "{\"type\":\"drop\",\(time),\"item\":\(id(item)),\"slot\":\(id(slot))}"
     case .returned(let item, let slot):
       return "{\"type\":\"return\",\(time),\"item\":\(id(item)),\"slot\":\(slot.map(id) ?? "null")}"
+    case .displaced(let item, let slot):
+      return "{\"type\":\"displace\",\(time),\"item\":\(id(item)),\"slot\":\(slot.map(id) ?? "null")}"
     case .assign(let item, let slot):
       return "{\"type\":\"assign\",\(time),\"item\":\(item.map(id) ?? "null"),\"slot\":\(id(slot))}"
     case .cancel(let item):

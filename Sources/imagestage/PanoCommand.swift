@@ -79,7 +79,7 @@ enum PanoCommand {
       "\"projection\":\"\(g.projection.rawValue)\"",
       "\"hfov\":\(JSONText.number(Angle(radians: g.horizontalFOV).degrees))",
       "\"vfov\":\(JSONText.number(Angle(radians: g.verticalFOV).degrees))", "\"wraps\":\(g.wraps)",
-      "\"exifOrientation\":\(pano.orientation)",
+      "\"exifOrientation\":\(pano.orientation)", "\"coverage\":\(JSONText.quoted(pano.coverage))",
     ]
     if let gp = pano.gpano {
       func n(_ v: Int?) -> String { v.map(String.init) ?? "null" }

@@ -1,0 +1,113 @@
+import Stage
+
+extension BoardScene {
+  /// Appends what the board draws: slots with their highlight, labels, items (lifted while
+  /// held), ghosts, the Clear button, the status line and the last announcement.
+  public func draw(into list: inout DisplayList, focus: BoardFocus?) {
+    let board = engine.board
+    let highlighted = Set(engine.highlightedSlots)
+    let small = board.slots.first.map { $0.frame.size.width < 40 } ?? false
+    let draggedOut = Set(engine.draggedOutSlots)
+    let held = engine.heldItems
+    let refused = refusedSlot(held: held, highlighted: highlighted)
+    let radius = kind == .shortcuts ? 10.0 : 6.0
+    for (s, slot) in board.slots.enumerated() {
+      var fill = kind == .locations ? Palette.slot : Palette.shortcutSlot
+      var border = Palette.slotBorder
+      var width = 1.0
+      if highlighted.contains(s) {
+        let swaps = kind == .locations && held.contains { engine.board.items[$0].slot != s } && isFull(s)
+        (fill, border, width) = swaps ? (Palette.swap, Palette.swapBorder, 3) : (Palette.highlight, Palette.highlightBorder, 3)
+      } else if refused == s {
+        (fill, border, width) = (Palette.refuse, Palette.refuseBorder, 3)
+      }
+      list.fill(slot.frame, fill, radius: radius)
+      list.outline(slot.frame, border, width: width, radius: radius)
+      if kind == .shortcuts, let content = slot.content, let icon = ShortcutIcon.all.first(where: { $0.id == content }) {
+        let inner = slot.frame.insetBy(slot.frame.size.width * 0.12)
+        drawIcon(icon, in: inner, opacity: draggedOut.contains(s) ? 0.3 : 1, into: &list)
+      }
+      guard !small else { continue }
+      let label: String
+      if kind == .locations {
+        label = "location #\(slot.id)"
+      } else {
+        label = "\(engine.slotName(s)): " + (slot.content.flatMap { c in board.itemIndex(of: c).map(engine.itemName) } ?? "empty")
+      }
+      list.text(
+        label, slot.frame.center.x, slot.frame.maxY + 3, size: 13, color: Palette.secondaryText, align: .center,
+        maxWidth: slot.frame.size.width + 30)
+    }
+    if kind == .shortcuts {
+      list.text("Drag an icon onto a shortcut; drag a shortcut away to remove it", area.minX, area.minY - 14, size: 13)
+      if let clear = clearButton {
+        list.fill(clear, Palette.button, radius: 6)
+        list.outline(clear, Palette.slotBorder, radius: 6)
+        list.text("Clear all (C)", clear.center.x, clear.minY + 9, size: 15, align: .center)
+      }
+    }
+    for i in board.zOrder where !held.contains(i) { drawItem(i, lifted: false, small: small, into: &list) }
+    for i in held { drawItem(i, lifted: true, small: small, into: &list) }
+    for ghost in engine.ghosts {
+      let item = board.items[ghost.item]
+      let r = Rect(center: ghost.center, size: Size(width: item.size.width * 1.06, height: item.size.height * 1.06))
+      list.commands.append(.shadow(r.offsetBy(dx: 0, dy: 5), radius: 10, opacity: 0.35))
+      if let icon = ShortcutIcon.all.first(where: { $0.id == item.id }) {
+        drawIcon(icon, in: r, opacity: 0.85, into: &list)
+      } else {
+        list.commands.append(.image(.photo(item.id), r, opacity: 0.85))
+      }
+    }
+    list.text(engine.status, area.minX, footerTop + 8, size: 20)
+    if let announcement {
+      list.text(announcement.text, area.minX, footerTop + 38, size: 14, color: RGBA(70, 80, 100), maxWidth: area.size.width)
+    }
+    if let focus { list.commands.append(.focusRing(frame(of: focus).insetBy(-4))) }
+    list.cursor = cursor(at: hoverAt)
+  }
+
+  func drawItem(_ i: Int, lifted: Bool, small: Bool, into list: inout DisplayList) {
+    let item = engine.board.items[i]
+    var r = item.frame
+    if lifted {
+      // Lifted: a little larger, with a shadow below (what a finger picking it up expects).
+      r = Rect(center: r.center, size: Size(width: r.size.width * 1.06, height: r.size.height * 1.06))
+      list.commands.append(.shadow(r.offsetBy(dx: 0, dy: 6), radius: 12, opacity: 0.4))
+    }
+    if kind == .shortcuts, let icon = ShortcutIcon.all.first(where: { $0.id == item.id }) {
+      drawIcon(icon, in: r, opacity: 1, into: &list)
+      if !small {
+        list.text(engine.itemName(i), r.center.x, r.maxY + 3, size: 13, color: Palette.secondaryText, align: .center)
+      }
+    } else {
+      list.commands.append(.image(.photo(item.id), r, opacity: 1))
+      if engine.board.items.count > 1 && !small {
+        list.text(
+          engine.itemName(i), r.center.x, r.maxY - 20, size: 12, color: Palette.white, align: .center, maxWidth: r.size.width)
+      }
+    }
+  }
+
+  func drawIcon(_ icon: ShortcutIcon, in r: Rect, opacity: Double, into list: inout DisplayList) {
+    list.commands.append(.image(.icon(icon.id), r, opacity: opacity))
+    let size = (r.size.height * 0.5).rounded()
+    list.text(icon.letter, r.center.x, r.center.y - size * 0.62, size: size, color: Palette.white, align: .center)
+  }
+
+  func isFull(_ s: Int) -> Bool {
+    let n = engine.board.items.reduce(0) { $0 + ($1.slot == s ? 1 : 0) }
+    return n >= engine.board.slots[s].capacity
+  }
+
+  /// A slot the held item is over that will not take it (no highlight there): shown red, so
+  /// a drop that goes home is not a surprise.
+  func refusedSlot(held: [Int], highlighted: Set<Int>) -> Int? {
+    guard kind == .locations, let i = held.first, highlighted.isEmpty else { return nil }
+    let c = engine.board.items[i].center
+    return engine.board.slots.indices.first { engine.board.slots[$0].frame.contains(c) && engine.board.items[i].slot != $0 }
+  }
+}
+
+extension Rect {
+  func offsetBy(dx: Double, dy: Double) -> Rect { Rect(x: minX + dx, y: minY + dy, width: size.width, height: size.height) }
+}

@@ -1,0 +1,98 @@
+import CoreMath
+import Panorama
+import Stage
+
+/// What a rendered panorama frame depends on: when it is unchanged, the last frame stands.
+public struct PanoramaFrameKey: Hashable, Sendable {
+  public var view: ViewAngles
+  public var hfov: Double
+  public var lens: Lens
+  public var mode: ViewMode
+  public var width: Int
+  public var height: Int
+  public var generation: Int
+}
+
+/// The seed-003 scene: a panorama, its viewer, and the caption under it. The host renders
+/// the frame (`render`, or its own GPU path from `viewer`) into the `.panorama` image.
+public struct PanoramaScene: Sendable {
+  public private(set) var viewer: PanoramaViewer
+  public private(set) var renderer: PanoramaRenderer
+  /// The file name shown in the caption.
+  public private(set) var name: String
+  /// Where the picture goes, in viewport points.
+  public private(set) var frame = Rect(x: 0, y: 0, width: 1, height: 1)
+  /// Bumped when the source changes, so a host re-renders.
+  public private(set) var generation = 0
+
+  public init(renderer: PanoramaRenderer, name: String) {
+    self.renderer = renderer
+    self.name = name
+    viewer = PanoramaViewer(geometry: renderer.geometry)
+  }
+
+  /// Shows another panorama: its geometry sets the limits, the camera starts over.
+  public mutating func load(_ renderer: PanoramaRenderer, name: String) {
+    self.renderer = renderer
+    self.name = name
+    viewer.load(geometry: renderer.geometry)
+    generation += 1
+  }
+
+  public mutating func layout(in bounds: Rect) {
+    frame = bounds
+    viewer.resize(width: bounds.size.width, height: bounds.size.height)
+  }
+
+  /// The viewer, for input (`scene.update { $0.zoom(by: 0.9) }`).
+  public mutating func update(_ body: (inout PanoramaViewer) -> Void) { body(&viewer) }
+
+  /// The key of the frame a `width`×`height` pixel render would produce now.
+  public func frameKey(width: Int, height: Int) -> PanoramaFrameKey {
+    PanoramaFrameKey(
+      view: viewer.view, hfov: viewer.hfov, lens: viewer.lens, mode: viewer.mode, width: width, height: height,
+      generation: generation)
+  }
+
+  /// Renders the current view into `frame` with the CPU renderer.
+  public mutating func render<E: RowExecutor>(into image: inout RGBAImage, executor: E) {
+    let v = viewer.view
+    switch viewer.mode {
+    case .perspective:
+      renderer.renderPerspective(view: v, hfov: viewer.hfov, lens: viewer.lens, into: &image, executor: executor)
+    case .strip:
+      renderer.renderStrip(yaw: v.yaw, into: &image, executor: executor)
+    }
+  }
+
+  /// The caption: what is shown, how, and how to change it, in plain words.
+  public var caption: String {
+    let v = viewer.view
+    func degrees(_ r: Double) -> Int { Int(Angle(radians: r).degrees.rounded()) }
+    let how: String
+    switch viewer.mode {
+    case .perspective:
+      let lens = viewer.lens == .rectilinear ? "" : "\(viewer.lens.rawValue) lens, "
+      how = "\(lens)\(degrees(viewer.hfov))° wide · yaw \(degrees(v.yaw))°, pitch \(degrees(v.pitch))°"
+    case .strip:
+      how = "strip view · yaw \(degrees(v.yaw))°"
+    }
+    let motion: String
+    switch viewer.source {
+    case .log: motion = "replaying motion"
+    case .sensor: motion = "following the gyroscope"
+    case .none: motion = "drag or use the arrows"
+    }
+    let keys = viewer.mode == .perspective ? "wheel zooms · M strip · L lens · R recentre" : "M perspective · R recentre"
+    return "\(name) · \(how) · \(motion) · \(keys)"
+  }
+
+  /// Appends the picture and the caption bar.
+  public func draw(into list: inout DisplayList) {
+    list.commands.append(.image(.panorama, frame, opacity: 1))
+    let bar = Rect(x: frame.minX, y: frame.maxY - 28, width: frame.size.width, height: 28)
+    list.fill(bar, Palette.caption)
+    list.text(caption, bar.minX + 10, bar.minY + 5, size: 14, color: Palette.white, maxWidth: bar.size.width - 20)
+    list.cursor = .grab
+  }
+}

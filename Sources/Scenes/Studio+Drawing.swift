@@ -1,0 +1,41 @@
+import Stage
+
+extension Studio {
+  /// Everything to draw this frame, in paint order, with the cursor.
+  public func displayList() -> DisplayList {
+    var list = DisplayList()
+    list.fill(Rect(x: 0, y: 0, width: viewport.width, height: viewport.height), Palette.background)
+    let boardFocus: BoardFocus? = if case .board(let f) = focus { f } else { nil }
+    switch active {
+    case .locations: locations.draw(into: &list, focus: boardFocus)
+    case .shortcuts: shortcuts.draw(into: &list, focus: boardFocus)
+    case .panorama:
+      if let panorama {
+        panorama.draw(into: &list)
+      } else {
+        list.text(
+          "Loading the panorama…", viewport.width / 2, contentFrame.center.y, size: 18, color: Palette.secondaryText,
+          align: .center)
+      }
+    }
+    for (n, kind) in SceneKind.allCases.enumerated() {
+      let r = tabFrame(kind)
+      list.fill(r, kind == active ? Palette.activeTab : Palette.tab)
+      list.outline(r, RGBA(190, 194, 202))
+      list.text(
+        "\(n + 1)  \(kind.title)", r.center.x, 12, size: 16, color: kind == active ? Palette.text : Palette.secondaryText,
+        align: .center, maxWidth: r.size.width - 8)
+    }
+    if let message {
+      list.fill(messageFrame, Palette.error)
+      list.text(message, 10, messageFrame.minY + 6, size: 14, color: Palette.white, maxWidth: viewport.width - 60)
+      list.text("×", dismissFrame.center.x, dismissFrame.minY, size: 20, color: Palette.white, align: .center)
+    }
+    if let focus, case .board = focus {
+      // Drawn by the board, under its own items.
+    } else if let focus {
+      list.commands.append(.focusRing(frame(of: focus).insetBy(2)))
+    }
+    return list
+  }
+}

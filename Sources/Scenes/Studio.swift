@@ -1,0 +1,194 @@
+import Panorama
+import Stage
+
+/// What has the keyboard focus.
+public enum Focus: Hashable, Sendable {
+  case tab(SceneKind)
+  case board(BoardFocus)
+  /// The message banner's close button.
+  case dismissMessage
+}
+
+/// Something a host must act on.
+public enum HostRequest: Hashable, Sendable {
+  case screenshot
+  case quit
+}
+
+/// What `Studio` reports to its host.
+public enum SceneEvent: Sendable {
+  /// A board engine's event (the app prints them with `--events`).
+  case engine(SceneKind, StageEvent)
+  /// For a screen reader (and the line under the board).
+  case announce(Announcement)
+  /// A board was laid out anew: its slot and item frames changed.
+  case layout(SceneKind)
+  /// A board's saved data (placements, contents) changed: the host saves it.
+  case save(SceneKind)
+  /// Another scene is shown: the host updates its title, and loads the panorama if needed.
+  case shown(SceneKind)
+  case request(HostRequest)
+}
+
+/// The three scenes under one tab bar: layout, focus, the message banner, and routing of
+/// host-neutral input to the scene shown. Every host (SDL app, web page) drives one.
+public struct Studio: Sendable {
+  public internal(set) var active: SceneKind
+  public internal(set) var locations: BoardScene
+  public internal(set) var shortcuts: BoardScene
+  /// `nil` until the host hands one in (decoding a panorama costs; it waits for the tab).
+  public internal(set) var panorama: PanoramaScene?
+  public internal(set) var focus: Focus?
+  public internal(set) var viewport = Size(width: 1024, height: 720)
+  /// An error the user should see until they dismiss it.
+  public internal(set) var message: String?
+
+  public static let tabHeight = 44.0
+  /// Below this the tabs and boards overlap: hosts keep windows at least this big.
+  public static let minimumSize = Size(width: 520, height: 400)
+
+  public init(active: SceneKind = .locations, locations: BoardScene = .locations(), shortcuts: BoardScene = .shortcuts()) {
+    self.active = active
+    self.locations = locations
+    self.shortcuts = shortcuts
+  }
+
+  /// The window title.
+  public var title: String { "ImageStage: \(active.title)" }
+
+  /// The board scene of `kind` (Locations or Shortcuts).
+  public func board(_ kind: SceneKind) -> BoardScene {
+    precondition(kind.isBoard, "\(kind) is not a board")
+    return kind == .locations ? locations : shortcuts
+  }
+
+  mutating func withBoard<R>(_ kind: SceneKind, _ body: (inout BoardScene) -> R) -> R {
+    kind == .locations ? body(&locations) : body(&shortcuts)
+  }
+
+  /// Whether nothing moves (the host may sleep until the next input).
+  public var isIdle: Bool {
+    switch active {
+    case .locations: locations.isIdle
+    case .shortcuts: shortcuts.isIdle
+    case .panorama: !(panorama?.viewer.isMoving ?? false)
+    }
+  }
+
+  // MARK: Layout
+
+  /// The rect of tab `kind`.
+  public func tabFrame(_ kind: SceneKind) -> Rect {
+    let w = viewport.width / Double(SceneKind.allCases.count)
+    return Rect(x: Double(SceneKind.allCases.firstIndex(of: kind)!) * w, y: 0, width: w, height: Self.tabHeight)
+  }
+
+  var contentFrame: Rect {
+    Rect(x: 0, y: Self.tabHeight, width: viewport.width, height: max(viewport.height - Self.tabHeight, 1))
+  }
+
+  var messageFrame: Rect { Rect(x: 0, y: Self.tabHeight, width: viewport.width, height: 30) }
+  var dismissFrame: Rect { Rect(x: viewport.width - 34, y: Self.tabHeight + 2, width: 26, height: 26) }
+
+  /// Lays every scene out for a viewport of `size` points.
+  public mutating func layout(viewport size: Size, at t: Double) -> [SceneEvent] {
+    viewport = Size(width: max(size.width, 1), height: max(size.height, 1))
+    let content = contentFrame
+    var events = locations.layout(in: content, canvas: viewport, at: t).map { SceneEvent.engine(.locations, $0) }
+    events += shortcuts.layout(in: content, canvas: viewport, at: t).map { SceneEvent.engine(.shortcuts, $0) }
+    panorama?.layout(in: content)
+    return events + [.layout(.locations), .layout(.shortcuts)]
+  }
+
+  // MARK: Scenes
+
+  /// Shows `kind`; drags in the scene left are cancelled.
+  public mutating func show(_ kind: SceneKind, at t: Double) -> [SceneEvent] {
+    guard kind != active else { return [] }
+    var events = cancelDrags(at: t)
+    active = kind
+    if case .board = focus { focus = nil }
+    events.append(.shown(kind))
+    if kind.isBoard { events.append(.layout(kind)) }
+    events.append(.announce(Announcement("\(kind.title) shown.")))
+    return events
+  }
+
+  /// Hands in the panorama scene (the host decoded its image).
+  public mutating func setPanorama(_ scene: PanoramaScene) {
+    var scene = scene
+    scene.layout(in: contentFrame)
+    panorama = scene
+  }
+
+  /// Changes the panorama scene (a new file, a motion log).
+  public mutating func updatePanorama(_ body: (inout PanoramaScene) -> Void) {
+    guard var scene = panorama else { return }
+    body(&scene)
+    panorama = scene
+  }
+
+  /// Adds photos to Locations.
+  public mutating func addPhotos(_ photos: [Photo], at t: Double) -> [SceneEvent] {
+    let events = locations.addPhotos(photos, at: t)
+    return report(.locations, events) + [.layout(.locations), .save(.locations)]
+  }
+
+  /// Restores a board's saved placements and contents.
+  public mutating func restore(_ kind: SceneKind, board: Board, at t: Double) {
+    withBoard(kind) { $0.restore(board, at: t) }
+  }
+
+  /// Turns reduced motion on or off (the platform's setting): animations become instant.
+  public mutating func setReducedMotion(_ on: Bool) {
+    locations.setReducedMotion(on)
+    shortcuts.setReducedMotion(on)
+  }
+
+  /// Shows an error until the user dismisses it; `nil` removes it.
+  public mutating func showMessage(_ text: String?) {
+    message = text
+    if text == nil, focus == .dismissMessage { focus = nil }
+  }
+
+  mutating func cancelDrags(at t: Double) -> [SceneEvent] {
+    panorama?.update { $0.releaseAll() }
+    guard active.isBoard else { return [] }
+    let kind = active
+    return report(kind, withBoard(kind) { $0.handle(.cancelAll, at: t) })
+  }
+
+  // MARK: Clock
+
+  /// Runs every animation, replay and glide up to host time `t`.
+  public mutating func advance(to t: Double) {
+    locations.advance(to: t)
+    shortcuts.advance(to: t)
+    if active == .panorama { panorama?.update { $0.advance(to: t) } }
+  }
+
+  // MARK: Reporting
+
+  /// Wraps a board's engine events, adding announcements and a save when its data changed.
+  mutating func report(_ kind: SceneKind, _ events: [StageEvent], before: [String?]? = nil) -> [SceneEvent] {
+    var out: [SceneEvent] = []
+    for e in events {
+      out.append(.engine(kind, e))
+      if case .announce(let text) = e { out.append(.announce(Announcement(text, .assertive))) }
+    }
+    if let before, before != savedSignature(kind) { out.append(.save(kind)) }
+    return out
+  }
+
+  /// What a board saves, flattened: a change means the host saves again.
+  func savedSignature(_ kind: SceneKind) -> [String?] {
+    let board = self.board(kind).engine.board
+    return board.items.map { $0.slot.map { board.slots[$0].id } } + board.slots.map(\.content)
+  }
+
+  mutating func boardInput(_ kind: SceneKind, _ body: (inout BoardScene) -> [StageEvent]) -> [SceneEvent] {
+    let before = savedSignature(kind)
+    let events = withBoard(kind, body)
+    return report(kind, events, before: before)
+  }
+}
