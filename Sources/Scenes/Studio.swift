@@ -19,7 +19,8 @@ public enum HostRequest: Hashable, Sendable {
 public enum SceneEvent: Sendable {
   /// A board engine's event (the app prints them with `--events`).
   case engine(SceneKind, StageEvent)
-  /// For a screen reader (and the line under the board).
+  /// For a screen reader: the scene layer's own (focus, tabs). A board engine's
+  /// announcements arrive as `.engine(_, .announce(text))`, to be spoken assertively.
   case announce(Announcement)
   /// A board was laid out anew: its slot and item frames changed.
   case layout(SceneKind)
@@ -29,6 +30,9 @@ public enum SceneEvent: Sendable {
   case shown(SceneKind)
   case request(HostRequest)
 }
+
+/// The project's version, shown by `--version`.
+public let imageStageVersion = "0.4.0"
 
 /// The three scenes under one tab bar: layout, focus, the message banner, and routing of
 /// host-neutral input to the scene shown. Every host (SDL app, web page) drives one.
@@ -172,10 +176,9 @@ public struct Studio: Sendable {
   /// Wraps a board's engine events, adding announcements and a save when its data changed.
   mutating func report(_ kind: SceneKind, _ events: [StageEvent], before: [String?]? = nil) -> [SceneEvent] {
     var out: [SceneEvent] = []
-    for e in events {
-      out.append(.engine(kind, e))
-      if case .announce(let text) = e { out.append(.announce(Announcement(text, .assertive))) }
-    }
+    // Engine announcements stay engine events (`--events` prints them as such); hosts
+    // speak them as assertive: they answer what the user just did.
+    for e in events { out.append(.engine(kind, e)) }
     if let before, before != savedSignature(kind) { out.append(.save(kind)) }
     return out
   }

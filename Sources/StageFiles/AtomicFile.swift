@@ -89,6 +89,30 @@ public enum FileIO {
       fsync(dfd)
       close(dfd)
     }
+    removeStaleTemporaries(of: path)
+  }
+
+  /// Removes `path.tmp-PID` files that a killed writer left behind: those whose process is
+  /// gone. A live writer's file is left alone.
+  static func removeStaleTemporaries(of path: String) {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[..<$0]) } ?? "."
+    let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".tmp-"
+    guard let dir = opendir(directory.isEmpty ? "/" : directory) else { return }
+    defer { closedir(dir) }
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)) else { continue }
+      if pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH { unlink((directory.isEmpty ? "" : directory) + "/" + name) }
+    }
+  }
+
+  /// The modification time (ns) and size of `path`, or `nil` when it does not exist: enough
+  /// to notice that another program replaced it.
+  public static func stamp(_ path: String) -> (modified: Int, size: Int)? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return (st.st_mtim.tv_sec * 1_000_000_000 + st.st_mtim.tv_nsec, Int(st.st_size))
   }
 
   /// Creates `path` and its missing parents (as `mkdir -p`).

@@ -83,6 +83,7 @@ public final class Window {
   }
 
   deinit {
+    for (_, c) in cursors { SDL_FreeCursor(c) }
     for (_, t) in textCache { SDL_DestroyTexture(t.texture) }
     for (_, f) in fonts { TTF_CloseFont(f) }
     if fontPath != nil { TTF_Quit() }
@@ -134,6 +135,39 @@ public final class Window {
     }
   }
 
+  /// Fills `rect` with corners rounded by `radius` pixels: whole rows in the middle, one
+  /// span per row where the corners curve.
+  public func fill(_ rect: PixelRect, _ c: Color, radius: Int32) {
+    let r = min(radius, rect.w / 2, rect.h / 2)
+    guard r > 1 else { return fill(rect, c) }
+    SDL_SetRenderDrawColor(renderer, c.r, c.g, c.b, c.a)
+    var middle = SDL_Rect(x: rect.x, y: rect.y + r, w: rect.w, h: rect.h - 2 * r)
+    SDL_RenderFillRect(renderer, &middle)
+    for i in 0..<r {
+      let dy = Double(r - i) - 0.5
+      let inset = Int32((Double(r) - (Double(r * r) - dy * dy).squareRoot()).rounded())
+      var top = SDL_Rect(x: rect.x + inset, y: rect.y + i, w: rect.w - 2 * inset, h: 1)
+      var bottom = SDL_Rect(x: rect.x + inset, y: rect.y + rect.h - 1 - i, w: rect.w - 2 * inset, h: 1)
+      SDL_RenderFillRect(renderer, &top)
+      SDL_RenderFillRect(renderer, &bottom)
+    }
+  }
+
+  /// Keeps the window at least `width`×`height` points.
+  public func setMinimumSize(width: Int, height: Int) { SDL_SetWindowMinimumSize(window, Int32(width), Int32(height)) }
+
+  var cursors: [Int: OpaquePointer] = [:]
+  var currentCursor = -1
+
+  /// Shows one of SDL's system cursors (`SDL_SYSTEM_CURSOR_*`), creating each once.
+  public func setSystemCursor(_ id: SDL_SystemCursor) {
+    let key = Int(id.rawValue)
+    guard key != currentCursor else { return }
+    if cursors[key] == nil { cursors[key] = SDL_CreateSystemCursor(id) }
+    if let c = cursors[key] { SDL_SetCursor(c) }
+    currentCursor = key
+  }
+
   public func present() { SDL_RenderPresent(renderer) }
 
   /// The frame drawn so far, as RGBA (for screenshots).
@@ -156,8 +190,25 @@ public final class Window {
     return f
   }
 
-  /// Draws `text` with its top-left at (x, y); textures are cached per string, size and colour.
-  /// Returns the width drawn (0 without a font).
+  /// The width in points of `text` at `size`.
+  public func textWidth(_ text: String, size: Int) -> Int {
+    guard let f = font(size: size) else { return 0 }
+    var w: Int32 = 0, h: Int32 = 0
+    TTF_SizeUTF8(f, text, &w, &h)
+    return Int(w)
+  }
+
+  /// `text`, shortened with an ellipsis until it fits `maxWidth` points.
+  public func fitted(_ text: String, size: Int, maxWidth: Double) -> String {
+    guard Double(textWidth(text, size: size)) > maxWidth else { return text }
+    var chars = Array(text)
+    while !chars.isEmpty && Double(textWidth(String(chars) + "…", size: size)) > maxWidth { chars.removeLast() }
+    return chars.isEmpty ? "" : String(chars) + "…"
+  }
+
+  /// Draws `text` with its top edge at y, its left edge (or centre, with `centered`) at x;
+  /// textures are cached per string, size and colour. Returns the width drawn (0 without a
+  /// font).
   @discardableResult
   public func text(_ text: String, x: Double, y: Double, size: Int = 16, color: Color = Color(20, 20, 20), centered: Bool = false)
     -> Int

@@ -1,8 +1,10 @@
 import CoreMath
 import Panorama
+import Scenes
 
 /// The app's default images, drawn by the project (no download): a photo cut from the
-/// sample panorama for Locations, and four shortcut icons.
+/// sample panorama for Locations, and the shortcut icons' tiles (their letters are text,
+/// drawn with the real font over the tile).
 enum Assets {
   /// A landscape photo: the sample panorama's sunny north-east, rendered as a square view.
   static func photo(size: Int) -> RGBAImage {
@@ -16,19 +18,13 @@ enum Assets {
     return image
   }
 
-  /// The shortcut icons: id, colour, letter.
-  static let icons: [(id: String, color: (UInt8, UInt8, UInt8), letter: String)] = [
-    ("mail", (52, 120, 246), "M"), ("camera", (90, 90, 96), "C"), ("player", (245, 64, 96), "P"), ("atlas", (60, 170, 90), "A"),
-  ]
-
-  /// A rounded-corner coloured tile with a white letter.
-  static func icon(size: Int, color: (UInt8, UInt8, UInt8), letter: String) -> RGBAImage {
+  /// A rounded-corner tile of `color`, with a one-pixel soft edge.
+  static func tile(size: Int, color: RGBA) -> RGBAImage {
     var image = RGBAImage(width: size, height: size, fill: 0)
     let radius = Double(size) * 0.22
-    let fill = RGBAImage.pack(r: color.0, g: color.1, b: color.2)
+    let fill = RGBAImage.pack(r: color.r, g: color.g, b: color.b)
     for y in 0..<size {
       for x in 0..<size {
-        // Distance outside the rounded rectangle, for a one-pixel soft edge.
         let dx = max(0, abs(Double(x) + 0.5 - Double(size) / 2) - (Double(size) / 2 - radius))
         let dy = max(0, abs(Double(y) + 0.5 - Double(size) / 2) - (Double(size) / 2 - radius))
         let d = (dx * dx + dy * dy).squareRoot() - radius
@@ -38,10 +34,6 @@ enum Assets {
         }
       }
     }
-    let scale = max(1, size / 12)
-    SamplePanorama.drawText(
-      letter, centerX: size / 2, top: (size - 7 * scale) / 2, scale: scale, color: RGBAImage.pack(r: 255, g: 255, b: 255),
-      into: &image)
     return image
   }
 

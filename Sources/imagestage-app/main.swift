@@ -1,3 +1,4 @@
+import Scenes
 import StageFiles
 
 #if canImport(Glibc)
@@ -5,45 +6,69 @@ import StageFiles
 #endif
 
 /// `imagestage-app`: Locations, Shortcuts and Panorama in an SDL2 window (docs/cli.md).
-let usage = """
-  usage: imagestage-app [--scene locations|shortcuts|panorama] [--window WxH] [--events]
-                        [--screenshot PATH] [--stats] [--panorama IMAGE] [--motion LOG.csv]
-                        [--slots N] [--items N] [--config-dir DIR]
+/// Options: one table, which both the parser and `--help` read.
+let optionTable: [(name: String, value: String?, help: String)] = [
+  ("scene", "locations|shortcuts|panorama", "the tab shown first"),
+  ("window", "WxH", "window size in points (at least \(Int(Studio.minimumSize.width))x\(Int(Studio.minimumSize.height)))"),
+  ("photos", "DIR", "put the JPEG and PNG photos in DIR on the Locations board"),
+  ("panorama", "IMAGE", "show IMAGE (JPEG or PNG; GPano metadata honoured) in the Panorama tab"),
+  ("motion", "LOG.csv", "replay a motion log in the Panorama tab, looping (docs/motion.md)"),
+  ("slots", "N", "Locations slots (default 6)"),
+  ("items", "N", "generated Locations photos (default 1)"),
+  ("config-dir", "DIR", "where positions and shortcuts are saved (default $XDG_CONFIG_HOME/imagestage)"),
+  ("no-swap", nil, "a drop on a full Locations slot goes home instead of swapping"),
+  ("events", nil, "print JSON Lines: layout, engine events, announcements, screenshots"),
+  ("screenshot", "PATH", "save a PNG once the first frame is still, then quit"),
+  ("stats", nil, "print frame timing on exit"),
+  ("version", nil, "print the version and exit"),
+  ("help", nil, "print this help and exit"),
+]
 
-  Keys: 1–3 switch scenes; Tab, Space/Enter, arrows, Escape drag with the keyboard;
-  Ctrl+Z / Ctrl+Y undo and redo; C clears the shortcuts; in the panorama, arrows turn,
-  wheel or +/- zoom, M switches strip/perspective, R recentres. F12 saves a screenshot.
-  """
+var usage: String {
+  var lines = ["usage: imagestage-app [OPTIONS]", "", "Options:"]
+  for o in optionTable {
+    let left = "--\(o.name)" + (o.value.map { " \($0)" } ?? "")
+    lines.append("  " + left + String(repeating: " ", count: max(1, 38 - left.count)) + o.help)
+  }
+  lines += ["", "Keys:", KeyBindings.helpText(), "", "Drop JPEG or PNG files on the window: photos onto Locations, a panorama onto Panorama."]
+  return lines.joined(separator: "\n")
+}
 
 Console.programName = "imagestage-app"
 var options = AppOptions()
 do {
   let parsed = try Arguments(
-    Array(CommandLine.arguments.dropFirst()),
-    valued: ["scene", "window", "screenshot", "panorama", "motion", "slots", "items", "config-dir"],
-    switches: ["events", "stats", "help"])
+    Array(CommandLine.arguments.dropFirst()), valued: optionTable.filter { $0.value != nil }.map(\.name),
+    switches: optionTable.filter { $0.value == nil }.map(\.name))
   if parsed.flag("help") {
     print(usage)
     exit(0)
   }
+  if parsed.flag("version") {
+    print("imagestage-app \(imageStageVersion)")
+    exit(0)
+  }
   guard parsed.positional.isEmpty else { throw Arguments.Error(description: "unexpected argument \(parsed.positional[0])") }
   if let scene = parsed.value("scene") {
-    guard let index = ["locations", "shortcuts", "panorama"].firstIndex(of: scene) else {
-      throw Arguments.Error(description: "--scene: \"\(scene)\" is not locations, shortcuts or panorama")
+    guard let kind = SceneKind(rawValue: scene) else {
+      throw Arguments.Error(
+        description: "--scene: \"\(scene)\" is not \(SceneKind.allCases.map(\.rawValue).joined(separator: ", "))")
     }
-    options.scene = index
+    options.scene = kind
   }
   if let size = try parsed.size("window", limit: 8192) { (options.width, options.height) = size }
   options.events = parsed.flag("events")
   options.stats = parsed.flag("stats")
+  options.swap = !parsed.flag("no-swap")
   options.screenshot = parsed.value("screenshot")
   options.panorama = parsed.value("panorama")
   options.motion = parsed.value("motion")
+  options.photos = parsed.value("photos")
   options.configDirectory = parsed.value("config-dir")
   options.slots = Int(try parsed.number("slots", in: 1...100_000) ?? 6)
   options.items = Int(try parsed.number("items", in: 1...100_000) ?? 1)
 } catch {
-  Console.error("\(error)\n\(usage)")
+  Console.error("\(error)\nSee imagestage-app --help.")
   exit(2)
 }
 

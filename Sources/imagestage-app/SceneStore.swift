@@ -1,0 +1,112 @@
+import Panorama
+import Raster
+import Scenes
+import Stage
+import StageFiles
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Saves and restores what the boards keep across restarts (Locations positions, Shortcuts
+/// assignments), one file a board in the state format (docs/scenario.md), written
+/// atomically.
+///
+/// Two copies of the app share the files. Each notices when the other saved (the file's
+/// time and size changed, checked once a second) and reloads it, so the last change made
+/// in either window wins and neither overwrites the other's with stale state. Chosen over a
+/// lock, which would leave the second window unable to save at all.
+struct SceneStore {
+  let directory: String?
+  var stamps: [SceneKind: (modified: Int, size: Int)] = [:]
+
+  init(directory: String?) {
+    if let directory {
+      self.directory = directory
+    } else if let xdg = getenv("XDG_CONFIG_HOME"), xdg.pointee != 0 {
+      self.directory = String(cString: xdg) + "/imagestage"
+    } else if let home = getenv("HOME") {
+      self.directory = String(cString: home) + "/.config/imagestage"
+    } else {
+      self.directory = nil
+    }
+  }
+
+  func path(_ kind: SceneKind) -> String? { directory.map { "\($0)/\(kind.rawValue).json" } }
+
+  /// Restores `kind` from its file; a message when the file was unreadable (it is kept aside
+  /// as `.corrupt`, never overwritten).
+  mutating func load(_ kind: SceneKind, into studio: inout Studio, at t: Double) -> String? {
+    guard let path = path(kind), FileIO.exists(path) else { return nil }
+    stamps[kind] = FileIO.stamp(path)
+    var board = studio.board(kind).engine.board
+    do {
+      try SavedState.apply(try FileIO.read(path, limit: 1 << 20), to: &board, file: path)
+      studio.restore(kind, board: board, at: t)
+      return nil
+    } catch {
+      let aside = FileIO.moveAside(path)
+      stamps[kind] = nil
+      let message = "The saved \(kind.title) file was unreadable (\(error)); " + (aside.map { "kept as \($0)" } ?? "left in place")
+      Console.error(message)
+      return message
+    }
+  }
+
+  /// Saves `kind`; a message when it could not.
+  mutating func save(_ kind: SceneKind, _ studio: Studio) -> String? {
+    guard let path = path(kind), let directory else { return nil }
+    let board = studio.board(kind)
+    do {
+      try FileIO.makeDirectories(directory)
+      try FileIO.writeAtomically(Array(SavedState.encode(board.engine, numericIDs: board.numericIDs).utf8), to: path)
+      stamps[kind] = FileIO.stamp(path)
+      return nil
+    } catch {
+      let message = "Cannot save \(kind.title): \(error)"
+      Console.error(message)
+      return message
+    }
+  }
+
+  /// Boards whose file another program changed since we last read or wrote it.
+  func changedOutside() -> [SceneKind] {
+    SceneKind.allCases.filter { kind in
+      guard kind.isBoard, let path = path(kind), let now = FileIO.stamp(path) else { return false }
+      guard let known = stamps[kind] else { return true }
+      return known != now
+    }
+  }
+}
+
+/// Photos for Locations: JPEG and PNG files, decoded at reduced size into square thumbnails.
+enum PhotoFolder {
+  static let side = 256
+
+  /// The photos in `directory` (sorted by name), and a message for each file that failed.
+  static func load(_ directory: String) -> (photos: [(photo: Photo, image: RGBAImage)], problems: [String]) {
+    guard let dir = opendir(directory) else { return ([], ["--photos \(directory): cannot open the folder"]) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      let lower = name.lowercased()
+      if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") || lower.hasSuffix(".png") { names.append(name) }
+    }
+    closedir(dir)
+    var photos: [(Photo, RGBAImage)] = []
+    var problems: [String] = []
+    for name in names.sorted() {
+      do { photos.append(try loadOne(directory + "/" + name)) } catch { problems.append("\(name): \(error)") }
+    }
+    if names.isEmpty { problems.append("--photos \(directory): no JPEG or PNG files there") }
+    return (photos, problems)
+  }
+
+  /// One photo: its id and name come from the file name.
+  static func loadOne(_ path: String) throws -> (photo: Photo, image: RGBAImage) {
+    let file = fileName(path)
+    let stem = file.split(separator: ".").dropLast().joined(separator: ".")
+    let image = try Raster.thumbnail(try FileIO.read(path, limit: 256 << 20), side: side)
+    return (Photo(id: stem.isEmpty ? file : stem, name: stem.isEmpty ? file : stem), image)
+  }
+}
