@@ -60,7 +60,7 @@ public struct PanoramaViewer: Sendable {
   public var view: ViewAngles {
     let m = tracker.view
     let v = ViewAngles(yaw: m.yaw + offset.yaw, pitch: m.pitch + offset.pitch, roll: mode == .perspective ? m.roll : 0)
-    return clamped(v)
+    return clamped(v, turnsOf: m.yaw)
   }
 
   /// Whether the picture changes without input: inertia, a held key, a log or a sensor.
@@ -317,13 +317,14 @@ public struct PanoramaViewer: Sendable {
 
   func clampedOffset(_ o: ViewAngles) -> ViewAngles {
     let m = tracker.view
-    let v = clamped(ViewAngles(yaw: m.yaw + o.yaw, pitch: m.pitch + o.pitch, roll: o.roll))
+    let v = clamped(ViewAngles(yaw: m.yaw + o.yaw, pitch: m.pitch + o.pitch, roll: o.roll), turnsOf: m.yaw)
     return ViewAngles(yaw: v.yaw - m.yaw, pitch: v.pitch - m.pitch, roll: o.roll)
   }
 
   /// `v` moved the least that keeps the view inside the covered area (and pitch within
-  /// ±90°).
-  func clamped(_ v: ViewAngles) -> ViewAngles {
+  /// ±90°). A partial panorama is met again after each whole turn of `reference` (the
+  /// device's yaw): the user's own offset does not wrap.
+  func clamped(_ v: ViewAngles, turnsOf reference: Double? = nil) -> ViewAngles {
     var v = v
     let halfPi = Elementary.halfPi
     guard keepsInsideCoverage else {
@@ -353,8 +354,8 @@ public struct PanoramaViewer: Sendable {
         half = min(spread, haov / 2)
       }
       let lo = centre - haov / 2 + half, hi = centre + haov / 2 - half
-      // Yaw may have turned whole circles: clamp the nearest equivalent.
-      let turns = ((v.yaw - centre) / Elementary.twoPi).rounded()
+      // The device may have turned whole circles: clamp within the turn it is on.
+      let turns = (((reference ?? v.yaw) - centre) / Elementary.twoPi).rounded()
       let y = v.yaw - turns * Elementary.twoPi
       v.yaw = (lo <= hi ? min(max(y, lo), hi) : centre) + turns * Elementary.twoPi
     }

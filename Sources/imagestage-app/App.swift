@@ -340,6 +340,7 @@ final class App {
     panoramaFrame = frame
     panoramaTexture?.update(panoramaFrame)
     renderedKey = key
+    if options.events, let scene = studio.panorama { Console.line(JSONLine.view(scene.viewer)) }
   }
 }
 

@@ -1,3 +1,4 @@
+import CoreMath
 import Scenes
 import Stage
 import StageFiles
@@ -6,6 +7,14 @@ import StageFiles
 enum JSONLine {
   static func announcement(_ a: Announcement, at t: Double) -> String {
     "{\"type\":\"announce\",\"t\":\(JSONText.number(t)),\"text\":\(JSONText.quoted(a.text)),\"politeness\":\"\(a.politeness.rawValue)\"}"
+  }
+
+  /// The camera of a newly rendered panorama frame, angles in degrees (the CLI's signs).
+  static func view(_ v: PanoramaViewer) -> String {
+    let a = v.view
+    func d(_ r: Double) -> String { JSONText.number(Angle(radians: r).degrees) }
+    return
+      "{\"type\":\"view\",\"yaw\":\(d(a.yaw)),\"pitch\":\(d(a.pitch)),\"roll\":\(d(a.roll)),\"hfov\":\(d(v.hfov)),\"lens\":\"\(v.lens.rawValue)\",\"mode\":\"\(v.mode.rawValue)\"}"
   }
 
   static func screenshot(_ path: String) -> String { "{\"type\":\"screenshot\",\"path\":\(JSONText.quoted(path))}" }

@@ -281,7 +281,7 @@ struct KeyboardTests {
     for key in [Key.tab, .space, .right, .right, .enter] { events += engine.handle(.key(key), at: 0) }
     #expect(events.contains(.announce("Focused photo, in location #0.")))
     #expect(events.contains(.pickup(item: "photo", pointer: nil)))
-    #expect(events.contains(.announce("photo is over location #1.")))
+    #expect(events.contains(.announce("Photo is over location #1.")))
     #expect(events.contains(.drop(item: "photo", slot: "2")))
     #expect(events.contains(.status("location #2")))
     engine.settle()

@@ -234,8 +234,8 @@ struct AppGUITests {
     #expect(app.wait { $0["type"] as? String == "drop" && $0["slot"] as? Int == 1 } != nil)
     let announcements = app.lines(ofType: "announce").compactMap { $0["text"] as? String }
     #expect(
-      announcements.contains("Picked up photo, in location #0. Use the arrow keys to move, Space to drop, Escape to cancel."))
-    #expect(announcements.contains("photo is over location #1."))
+      announcements.contains("Picked up Photo, in location #0. Use the arrow keys to move, Space to drop, Escape to cancel."))
+    #expect(announcements.contains("Photo is over location #1."))
     #expect(app.lines(ofType: "pickup").first?["pointer"] is NSNull)
     try display.xdotool(["key", "ctrl+z"])
     #expect(app.wait { $0["type"] as? String == "status" && $0["text"] as? String == "location #0" } != nil)
@@ -325,11 +325,14 @@ struct AppGUITests {
     _ = try #require(app.wait { $0["type"] as? String == "layout" })
     let window = try display.appWindow()
     try display.xdotool(["windowfocus", "--sync", window])
-    // L: the stereographic lens; Down 18 times: straight down; minus 30 times: zoomed out to
-    // the widest (330°).
-    let keys = ["l"] + Array(repeating: "Down", count: 18) + Array(repeating: "minus", count: 30)
+    // L: the stereographic lens; minus 30 times: zoomed out to the widest (330°); Down held
+    // for a second and a half: the glide turns it straight down (and stops there).
+    let keys = ["l"] + Array(repeating: "minus", count: 30)
     try display.xdotool(["key", "--delay", "20"] + keys)
-    usleep(500_000)
+    try display.xdotool(["keydown", "Down"])
+    usleep(1_500_000)
+    try display.xdotool(["keyup", "Down"])
+    usleep(800_000)
     let image = try app.screenshot()
     // The view fills the 800 × 600 window below the 44-point tab bar: the nadir at its centre
     // is ground, and 200 px out (60° above the horizon) it is sky all round.
@@ -354,7 +357,7 @@ struct AppGUITests {
         directory.appendingPathComponent("s.png").path,
       ], environment: ["DISPLAY": display.name, "HOME": directory.path])
     #expect(status == 0)
-    #expect(message.contains("broken.jpg") && message.contains("showing the sample panorama"), "\(message)")
+    #expect(message.contains("broken.jpg") && message.contains("Showing the sample panorama"), "\(message)")
   }
 
   @Test func noDisplayIsAClearError() throws {

@@ -1,0 +1,34 @@
+import Scenes
+import Stage
+import Testing
+
+@Suite("Key table")
+struct KeyBindingTests {
+  static let table: [(KeyName, Modifiers, SceneKind, Action)] = [
+    (KeyName.character("l"), Modifiers(), SceneKind.panorama, Action.cycleLens),
+    (.left, [], .panorama, .turn(.left)),
+    (.left, [], .locations, .move(.left)),
+    (.character("z"), .control, .shortcuts, .undo),
+    (.character("z"), [.control, .shift], .shortcuts, .redo),
+    (.plus, .shift, .panorama, .zoomIn),
+    (.tab, .shift, .locations, .focusPrevious),
+    (.character("3"), [], .locations, .showScene(.panorama)),
+  ]
+
+  @Test func keysMapToActions() {
+    for (key, modifiers, scene, action) in Self.table {
+      #expect(KeyBindings.action(for: key, modifiers, in: scene) == action, "\(key) in \(scene)")
+    }
+  }
+
+  @Test func keysOfOtherScenesDoNothing() {
+    #expect(KeyBindings.action(for: .character("l"), [], in: .locations) == nil)
+    #expect(KeyBindings.action(for: .character("c"), [], in: .panorama) == nil)
+  }
+
+  @Test func helpTextComesFromTheTable() {
+    let help = KeyBindings.helpText()
+    for b in KeyBindings.all where !b.help.isEmpty { #expect(help.contains(b.help)) }
+    #expect(help.contains("L ") && help.contains("Left, Right, Up, Down"))
+  }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Panorama
+import Raster
+import Testing
+
+/// The scene layer's behaviours as a user meets them: the release app under Xvfb, real
+/// xdotool input, the event lines and the pixels it draws.
+@Suite("imagestage-app scenes under Xvfb", .serialized)
+struct AppSceneGUITests {
+  typealias GUI = AppGUITests
+
+  static func start(_ args: [String], directory: URL? = nil) throws -> (GUI.Display, GUI.RunningApp, String, [String: Any])
+  {
+    let display = try GUI.Display()
+    let app = try GUI.RunningApp(display: display, arguments: args, directory: try directory ?? Tool.temporaryDirectory())
+    let layout = try #require(app.wait { $0["type"] as? String == "layout" })
+    let window = try display.appWindow()
+    try display.xdotool(["windowfocus", "--sync", window])
+    return (display, app, window, layout)
+  }
+
+  static func frames(_ layout: [String: Any], _ key: String) -> [[String: Any]] { layout[key] as! [[String: Any]] }
+
+  @Test(.enabled(if: GUI.available))
+  func layoutNamesThePhotoOnItsSlotAndADropInsideABigSlotLands() throws {
+    let (display, app, window, layout) = try Self.start(["--scene", "locations"])
+    defer { app.stop() }
+    let slots = Self.frames(layout, "slots")
+    #expect(slots[0]["content"] as? String == "photo", "the photo starts on slot 0")
+    #expect(slots[1]["content"] is NSNull)
+    let slotFrame = slots[1]["frame"] as! [Double]
+    #expect(slotFrame[2] > 120, "big slots in an 800×600 window: \(slotFrame[2])")
+    let target = GUI.center(slots[1])
+    // Over 50 pt from the centre, visibly inside the slot.
+    let drop = (target.0 + Int(slotFrame[2] / 2) - 12, target.1)
+    try GUI.drag(display, window: window, from: GUI.center(Self.frames(layout, "items")[0]), to: drop)
+    #expect(app.wait { $0["type"] as? String == "drop" && $0["slot"] as? Int == 1 } != nil)
+  }
+
+  @Test(.enabled(if: GUI.available))
+  func escapeCancelsAMouseDrag() throws {
+    let (display, app, window, layout) = try Self.start(["--scene", "locations"])
+    defer { app.stop() }
+    let from = GUI.center(Self.frames(layout, "items")[0])
+    try display.xdotool(["mousemove", "--window", window, "\(from.0)", "\(from.1)"])
+    try display.xdotool(["mousedown", "1"])
+    for k in 1...5 {
+      try display.xdotool(["mousemove", "--window", window, "\(from.0 + 40 * k)", "\(from.1 + 20 * k)"])
+      usleep(30_000)
+    }
+    #expect(app.wait { $0["type"] as? String == "pickup" } != nil)
+    try display.xdotool(["key", "Escape"])
+    #expect(app.wait { $0["type"] as? String == "cancel" && $0["item"] as? String == "photo" } != nil)
+    try display.xdotool(["mouseup", "1"])
+    usleep(300_000)
+    #expect(app.lines(ofType: "drop").isEmpty)
+  }
+
+  @Test(.enabled(if: GUI.available))
+  func aDropOnAFullSlotSwapsAndPositionsSurviveARestart() throws {
+    let directory = try Tool.temporaryDirectory()
+    do {
+      let (display, app, window, layout) = try Self.start(["--scene", "locations", "--items", "2"], directory: directory)
+      defer { app.stop() }
+      let slots = Self.frames(layout, "slots"), items = Self.frames(layout, "items")
+      try GUI.drag(display, window: window, from: GUI.center(items[0]), to: GUI.center(slots[1]))
+      #expect(app.wait { $0["type"] as? String == "displace" && $0["item"] as? String == "photo1" && $0["slot"] as? Int == 0 } != nil)
+      usleep(400_000)
+    }
+    let saved = try String(contentsOf: directory.appendingPathComponent("locations.json"), encoding: .utf8)
+    #expect(saved.contains(#"{"id":"photo","slot":1"#))
+    let (_, app, _, layout) = try Self.start(["--scene", "locations", "--items", "2"], directory: directory)
+    defer { app.stop() }
+    let slots = Self.frames(layout, "slots")
+    #expect(slots[0]["content"] as? String == "photo1" && slots[1]["content"] as? String == "photo")
+  }
+
+  @Test(.enabled(if: GUI.available))
+  func aShortcutDraggedOutOfItsSlotIsRemoved() throws {
+    let (display, app, window, layout) = try Self.start(["--scene", "shortcuts"])
+    defer { app.stop() }
+    let slots = Self.frames(layout, "slots"), mail = Self.frames(layout, "items")[0]
+    try GUI.drag(display, window: window, from: GUI.center(mail), to: GUI.center(slots[2]))
+    #expect(app.wait { $0["type"] as? String == "assign" && $0["item"] as? String == "mail" } != nil)
+    usleep(300_000)
+    let before = app.count
+    try GUI.drag(display, window: window, from: GUI.center(slots[2]), to: (420, 590))
+    #expect(app.wait(after: before) { $0["type"] as? String == "assign" && $0["item"] is NSNull && $0["slot"] as? String == "slot3" } != nil)
+    let said = app.lines(ofType: "announce", after: before).compactMap { $0["text"] as? String }
+    #expect(said.contains("Removed Mail from Shortcut 3. Press Ctrl+Z to undo."), "\(said)")
+  }
+
+  @Test(.enabled(if: GUI.available))
+  func tabDrawsAVisibleFocusRing() throws {
+    let (display, app, _, layout) = try Self.start(["--scene", "locations"])
+    defer { app.stop() }
+    let f = Self.frames(layout, "items")[0]["frame"] as! [Double]
+    // Just outside the photo's frame: the ring's blue appears only once Tab focuses it.
+    let probe = (Int(f[0]) - 5, Int(f[1] + f[3] / 2))
+    let before = GUI.rgb(try app.screenshot(), probe)
+    try display.xdotool(["key", "Tab"])
+    #expect(app.wait { $0["type"] as? String == "announce" && ($0["text"] as? String ?? "").hasPrefix("Photo") } != nil)
+    usleep(200_000)
+    let after = GUI.rgb(try app.screenshot(), probe)
+    #expect(after == (30, 110, 255), "focus ring colour at \(probe): before \(before), after \(after)")
+    try display.xdotool(["key", "shift+Tab"])
+    #expect(app.wait { $0["type"] as? String == "announce" && ($0["text"] as? String ?? "").contains("Panorama tab") } != nil)
+  }
+
+  @Test(.enabled(if: GUI.available))
+  func photosFromAFolderAreOnTheBoard() throws {
+    let directory = try Tool.temporaryDirectory()
+    let photos = directory.appendingPathComponent("photos")
+    try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+    for (name, color) in [("a-red", RGBAImage.pack(r: 220, g: 30, b: 30)), ("b-blue", RGBAImage.pack(r: 30, g: 60, b: 220))] {
+      let image = RGBAImage(width: 400, height: 300, fill: color)
+      try Data(try Raster.encodePNG(image)).write(to: photos.appendingPathComponent("\(name).png"))
+    }
+    try Data("not an image".utf8).write(to: photos.appendingPathComponent("c-broken.jpg"))
+    let (_, app, _, layout) = try Self.start(["--scene", "locations", "--photos", photos.path], directory: directory)
+    defer { app.stop() }
+    let items = Self.frames(layout, "items")
+    #expect(items.map { $0["id"] as? String } == ["a-red", "b-blue"])
+    let image = try app.screenshot()
+    let red = GUI.rgb(image, GUI.center(items[0])), blue = GUI.rgb(image, GUI.center(items[1]))
+    #expect(red.0 > 180 && red.2 < 80, "\(red)")
+    #expect(blue.2 > 180 && blue.0 < 80, "\(blue)")
+  }
+
+  @Test(.enabled(if: GUI.available))
+  func aSidewaysScrollPansTheViewAndDoesNotZoom() throws {
+    let (display, app, window, _) = try Self.start(["--scene", "panorama"])
+    defer { app.stop() }
+    let first = try #require(app.wait { $0["type"] as? String == "view" })
+    try display.xdotool(["mousemove", "--window", window, "400", "300"])
+    let before = app.count
+    try display.xdotool(["click", "--repeat", "5", "--delay", "30", "7"])
+    usleep(500_000)
+    let views = app.lines(ofType: "view", after: before)
+    let last = try #require(views.last)
+    #expect(last["hfov"] as? Double == first["hfov"] as? Double, "no zoom: \(last)")
+    #expect((last["yaw"] as? Double ?? 0) > 5, "panned right: \(last)")
+    try display.xdotool(["click", "--repeat", "3", "--delay", "30", "4"])
+    usleep(400_000)
+    let zoomed = try #require(app.lines(ofType: "view").last)
+    #expect((zoomed["hfov"] as? Double ?? 90) < 70, "the vertical wheel zooms in: \(zoomed)")
+  }
+
+  @Test(.enabled(if: GUI.available))
+  func aFourByThreePhotoOpensWithNoSeamAndNoBackground() throws {
+    let directory = try Tool.temporaryDirectory()
+    // A 4:3 photo, bright everywhere: black in the view would be background outside it.
+    var image = RGBAImage(width: 800, height: 600)
+    for y in 0..<600 {
+      for x in 0..<800 { image[x, y] = RGBAImage.pack(r: UInt8(60 + x / 5), g: UInt8(60 + y / 4), b: 160) }
+    }
+    let path = directory.appendingPathComponent("photo.png")
+    try Data(try Raster.encodePNG(image)).write(to: path)
+    let (display, app, window, _) = try Self.start(["--scene", "panorama", "--panorama", path.path], directory: directory)
+    defer { app.stop() }
+    _ = try #require(app.wait { $0["type"] as? String == "view" })
+    // Drag hard toward each corner and zoom all the way out: the photo still fills the view.
+    try GUI.drag(display, window: window, from: (400, 300), to: (780, 580))
+    try display.xdotool(["click", "--repeat", "10", "--delay", "20", "5"])
+    usleep(800_000)
+    let shot = try app.screenshot()
+    var dark = 0
+    for y in stride(from: 50, to: 560, by: 10) {
+      for x in stride(from: 5, to: 795, by: 10) {
+        let c = GUI.rgb(shot, (x, y))
+        if c.0 < 40 && c.1 < 40 && c.2 < 40 { dark += 1 }
+      }
+    }
+    #expect(dark == 0, "\(dark) background samples in view")
+    let view = try #require(app.lines(ofType: "view").last)
+    #expect((view["hfov"] as? Double ?? 999) <= 70.001, "zoom stops at the photo's width: \(view)")
+  }
+}
