@@ -84,7 +84,9 @@ struct AppGUITests {
         ["DISPLAY": display.name, "HOME": directory.path, "PATH": "/usr/bin:/bin"]) { $1 }
       let out = Pipe()
       process.standardOutput = out
-      process.standardError = FileHandle.nullDevice
+      // Kept beside the test's files: what the app said when a test fails.
+      FileManager.default.createFile(atPath: directory.appendingPathComponent("app-stderr.log").path, contents: nil)
+      process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("app-stderr.log"))
       out.fileHandleForReading.readabilityHandler = { [unowned self] handle in
         let data = handle.availableData
         lock.lock()

@@ -69,7 +69,8 @@ struct AppSceneGUITests {
     }
     let saved = try String(contentsOf: directory.appendingPathComponent("locations.json"), encoding: .utf8)
     #expect(saved.contains(#"{"id":"photo","slot":1"#))
-    let (_, app, _, layout) = try Self.start(["--scene", "locations", "--items", "2"], directory: directory)
+    let (display, app, _, layout) = try Self.start(["--scene", "locations", "--items", "2"], directory: directory)
+    defer { withExtendedLifetime(display) {} }  // the X server lives as long as the app
     defer { app.stop() }
     let slots = Self.frames(layout, "slots")
     #expect(slots[0]["content"] as? String == "photo1" && slots[1]["content"] as? String == "photo")
@@ -96,7 +97,7 @@ struct AppSceneGUITests {
     defer { app.stop() }
     let f = Self.frames(layout, "items")[0]["frame"] as! [Double]
     // Just outside the photo's frame: the ring's blue appears only once Tab focuses it.
-    let probe = (Int(f[0]) - 5, Int(f[1] + f[3] / 2))
+    let probe = (Int(f[0]) - 3, Int(f[1] + f[3] / 2))
     let before = GUI.rgb(try app.screenshot(), probe)
     try display.xdotool(["key", "Tab"])
     #expect(app.wait { $0["type"] as? String == "announce" && ($0["text"] as? String ?? "").hasPrefix("Photo") } != nil)
@@ -117,7 +118,8 @@ struct AppSceneGUITests {
       try Data(try Raster.encodePNG(image)).write(to: photos.appendingPathComponent("\(name).png"))
     }
     try Data("not an image".utf8).write(to: photos.appendingPathComponent("c-broken.jpg"))
-    let (_, app, _, layout) = try Self.start(["--scene", "locations", "--photos", photos.path], directory: directory)
+    let (display, app, _, layout) = try Self.start(["--scene", "locations", "--photos", photos.path], directory: directory)
+    defer { withExtendedLifetime(display) {} }  // the X server lives as long as the app
     defer { app.stop() }
     let items = Self.frames(layout, "items")
     #expect(items.map { $0["id"] as? String } == ["a-red", "b-blue"])
