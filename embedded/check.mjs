@@ -28,6 +28,12 @@ checks.push([`blocks match 2×2 blocks (PSNR ${psnr} dB > 35)`, psnr > 35 ? 1 : 
 const aliased = e.pano_mip_spread(0) / 100, averaged = e.pano_mip_spread(1) / 100;
 checks.push([`stripes alias without mip levels (spread ${aliased} > 40)`, aliased > 40 ? 1 : 0, 1]);
 checks.push([`and average to grey with them (spread ${averaged} < 3)`, averaged < 3 ? 1 : 0, 1]);
+// The scene layer: a drop 80 pt beside a big slot's centre lands in it; a sideways scroll
+// never zooms, a notch away zooms in 10 %.
+checks.push(['scene layer: a drop inside a big slot lands', e.scenes_drop_beside_slot1(80), 1]);
+checks.push(['scene layer: a drop far outside goes home', e.scenes_drop_beside_slot1(2000), 0]);
+checks.push(['scene layer: a sideways scroll keeps the zoom', e.scenes_hfov_after_wheel(3, 0), 90]);
+checks.push(['scene layer: one notch zooms in 10 %', Math.round(e.scenes_hfov_after_wheel(0, 1) * 1e6) / 1e6, 81]);
 let failed = 0;
 for (const [name, got, want] of checks) {
   const ok = Math.abs(got - want) < 1e-9;

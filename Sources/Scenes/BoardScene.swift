@@ -92,7 +92,7 @@ public struct BoardScene: Sendable {
   }
 
   /// Ids printed as JSON numbers in event lines (Locations' slot ids), as in scenarios.
-  public var numericIDs: Set<String> { kind == .locations ? Set(engine.board.slots.map(\.id)) : [] }
+  public var numericIDs: Set<String> { kind == .locations ? Set(engine.board.slots.map { $0.id }) : [] }
 
   /// Whether swapping on an occupied slot is on (Locations; on by default).
   public var swapsOccupied: Bool {
@@ -114,7 +114,7 @@ public struct BoardScene: Sendable {
     guard kind == .locations, !photos.isEmpty else { return [] }
     let old = engine.board
     var all = old.items.map { Photo(id: $0.id, name: $0.name ?? $0.id) }
-    var used = Set(all.map(\.id))
+    var used = Set(all.map { $0.id })
     for p in photos {
       var id = p.id
       var n = 2
@@ -127,7 +127,7 @@ public struct BoardScene: Sendable {
     }
     var next = Self.makeEngine(kind: kind, photos: all, slots: max(minimumSlots, old.slots.count))
     var board = next.board
-    var taken = Set(old.items.compactMap(\.slot))
+    var taken = Set(old.items.compactMap { $0.slot })
     for i in board.items.indices {
       if i < old.items.count {
         board.place(item: i, on: old.items[i].slot)

@@ -17,7 +17,7 @@ public struct MotionReplay: Sendable {
   }
 
   /// The log's length in seconds (its last finite timestamp).
-  public var duration: Double { log.samples.map(\.t).filter(\.isFinite).max() ?? 0 }
+  public var duration: Double { log.samples.map { $0.t }.filter { $0.isFinite }.max() ?? 0 }
 
   /// Feeds `tracker` every sample up to host time `t`. A looping replay restarts the tracker
   /// when it wraps, so each pass starts recentred, as the first did.

@@ -186,7 +186,7 @@ public struct Studio: Sendable {
   /// What a board saves, flattened: a change means the host saves again.
   func savedSignature(_ kind: SceneKind) -> [String?] {
     let board = self.board(kind).engine.board
-    return board.items.map { $0.slot.map { board.slots[$0].id } } + board.slots.map(\.content)
+    return board.items.map { $0.slot.map { board.slots[$0].id } } + board.slots.map { $0.content }
   }
 
   mutating func boardInput(_ kind: SceneKind, _ body: (inout BoardScene) -> [StageEvent]) -> [SceneEvent] {
