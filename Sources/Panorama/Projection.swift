@@ -102,7 +102,8 @@ extension PanoramaGeometry {
         abs(aspect - 2) <= 0.02
         ? "2:1 with no GPano metadata: a full 360° panorama"
         : projection == .cylindrical
-          ? "cylindrical with no GPano metadata: 360° around" : "wider than 2:1 with no GPano metadata: 360° around, centred on the horizon"
+          ? "cylindrical with no GPano metadata: 360° around"
+          : "wider than 2:1 with no GPano metadata: 360° around, centred on the horizon"
       return (geometry, reason)
     }
     let photoField = 70.0

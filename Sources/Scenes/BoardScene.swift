@@ -76,7 +76,8 @@ public struct BoardScene: Sendable {
       let slotList = (0..<slotCount).map { Slot(id: String($0), frame: placeholder) }
       let items = photos.map { Item(id: $0.id, frame: placeholder, name: $0.name) }
       // Ids are unique by construction (the host makes photo ids unique), so this cannot fail.
-      board = try! Board(canvas: Size(width: 1, height: 1), slots: slotList, items: items, itemSlots: items.indices.map(String.init))
+      board = try! Board(
+        canvas: Size(width: 1, height: 1), slots: slotList, items: items, itemSlots: items.indices.map(String.init))
       options = .preset(.locations)
       options.snapInsideSlot = true
       options.swapOccupied = true

@@ -59,7 +59,8 @@ public struct PanoramaViewer: Sendable {
   /// The camera now: motion (recentred, smoothed) plus the offset, inside the limits.
   public var view: ViewAngles {
     let m = tracker.view
-    let v = ViewAngles(yaw: m.yaw + offset.yaw, pitch: m.pitch + offset.pitch, roll: mode == .perspective ? m.roll : 0)
+    let roll = mode == .perspective ? m.roll + offset.roll : 0
+    let v = ViewAngles(yaw: m.yaw + offset.yaw, pitch: m.pitch + offset.pitch, roll: roll)
     return clamped(v, turnsOf: m.yaw)
   }
 

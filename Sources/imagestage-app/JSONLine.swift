@@ -26,7 +26,8 @@ enum JSONLine {
   /// The `layout` line: the window, the scene shown, every slot's frame and what it holds
   /// (Locations: the item sitting on it; Shortcuts: its content), every item's frame.
   static func layout(_ studio: Studio, window: (width: Int, height: Int)) -> String {
-    let head = "{\"type\":\"layout\",\"scene\":\"\(studio.active.rawValue)\",\"window\":{\"width\":\(window.width),\"height\":\(window.height)}"
+    let head =
+      "{\"type\":\"layout\",\"scene\":\"\(studio.active.rawValue)\",\"window\":{\"width\":\(window.width),\"height\":\(window.height)}"
     guard studio.active.isBoard else { return head + ",\"slots\":[],\"items\":[]}" }
     let scene = studio.board(studio.active)
     let lines = EventLines(numericIDs: scene.numericIDs)

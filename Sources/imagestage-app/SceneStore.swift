@@ -47,7 +47,8 @@ struct SceneStore {
     } catch {
       let aside = FileIO.moveAside(path)
       stamps[kind] = nil
-      let message = "The saved \(kind.title) file was unreadable (\(error)); " + (aside.map { "kept as \($0)" } ?? "left in place")
+      let message =
+        "The saved \(kind.title) file was unreadable (\(error)); " + (aside.map { "kept as \($0)" } ?? "left in place")
       Console.error(message)
       return message
     }

@@ -30,7 +30,10 @@ var usage: String {
     let left = "--\(o.name)" + (o.value.map { " \($0)" } ?? "")
     lines.append("  " + left + String(repeating: " ", count: max(1, 38 - left.count)) + o.help)
   }
-  lines += ["", "Keys:", KeyBindings.helpText(), "", "Drop JPEG or PNG files on the window: photos onto Locations, a panorama onto Panorama."]
+  lines += [
+    "", "Keys:", KeyBindings.helpText(), "",
+    "Drop JPEG or PNG files on the window: photos onto Locations, a panorama onto Panorama.",
+  ]
   return lines.joined(separator: "\n")
 }
 

@@ -5,7 +5,8 @@ import StageFiles
 enum BoardCommand {
   static func run(_ args: [String]) -> Int32 {
     do {
-      let parsed = try Arguments(args, valued: ["frames", "state"], switches: [])
+      let spec = Commands.spec("board run")
+      let parsed = try Arguments(args, valued: spec.valued, switches: spec.switches)
       guard parsed.positional.count == 1 else {
         Console.error("board run needs exactly one scenario file")
         return 2

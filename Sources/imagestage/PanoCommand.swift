@@ -1,6 +1,7 @@
 import CoreMath
 import Panorama
 import Raster
+import Scenes
 import StageFiles
 
 #if canImport(Glibc)
@@ -35,13 +36,9 @@ enum PanoCommand {
     }
   }
 
-  static let cameraOptions = [
-    "yaw", "pitch", "roll", "hfov", "size", "projection", "mode", "edges", "threads", "output", "max-pixels", "lens",
-  ]
-
-  static func parse(_ args: [String], valued: [String], switches: [String] = []) throws -> Arguments {
+  static func parse(_ args: [String], _ spec: CommandSpec) throws -> Arguments {
     do {
-      return try Arguments(args, valued: valued, switches: switches, aliases: ["o": "output"])
+      return try Arguments(args, valued: spec.valued, switches: spec.switches, aliases: ["o": "output"])
     } catch {
       throw Failure(message: error.description)
     }
@@ -71,7 +68,7 @@ enum PanoCommand {
   // MARK: info
 
   static func info(_ args: [String]) throws {
-    let parsed = try parse(args, valued: ["projection", "max-pixels"])
+    let parsed = try parse(args, Commands.spec("pano info"))
     let pano = try input(parsed, projection: try projection(parsed))
     let g = pano.geometry
     var fields = [
@@ -169,7 +166,7 @@ enum PanoCommand {
   }
 
   static func render(_ args: [String]) throws {
-    let parsed = try parse(args, valued: cameraOptions, switches: ["mipmaps"])
+    let parsed = try parse(args, Commands.spec("pano render"))
     guard let output = parsed.value("output") else { throw Failure(message: "pano render needs -o OUT.png|.jpg") }
     let camera = try camera(parsed)
     let pano = try input(parsed, projection: try projection(parsed))
@@ -182,7 +179,7 @@ enum PanoCommand {
   // MARK: sample
 
   static func sample(_ args: [String]) throws {
-    let parsed = try parse(args, valued: ["size", "output"])
+    let parsed = try parse(args, Commands.spec("pano sample"))
     guard let output = parsed.value("output") else { throw Failure(message: "pano sample needs -o OUT.jpg|.png") }
     let size: (width: Int, height: Int)
     do { size = try parsed.size("size") ?? (4096, 2048) } catch { throw Failure(message: error.description) }
@@ -195,7 +192,7 @@ enum PanoCommand {
   // MARK: video
 
   static func video(_ args: [String]) throws {
-    let parsed = try parse(args, valued: cameraOptions + ["motion", "fps", "camera-log"], switches: ["raw-motion", "mipmaps"])
+    let parsed = try parse(args, Commands.spec("pano video"))
     guard let output = parsed.value("output") else { throw Failure(message: "pano video needs -o OUT.mp4|DIR|-") }
     guard let motionPath = parsed.value("motion") else { throw Failure(message: "pano video needs --motion LOG.csv") }
     let camera = try camera(parsed)
@@ -213,7 +210,12 @@ enum PanoCommand {
     var sink = try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps)
     var cameraLog: [UInt8] = []
 
-    var tracker = MotionTracker(smoothing: !parsed.flag("raw-motion"))
+    // The viewers' own controller replays the log: the same timing as the app, once through,
+    // at exactly the angles asked for (no coverage limits).
+    var viewer = PanoramaViewer(geometry: pano.geometry, smoothing: !parsed.flag("raw-motion"))
+    viewer.keepsInsideCoverage = false
+    viewer.set(offset: camera.view)
+    viewer.play(log, loops: false)
     var renderer = renderer(pano, parsed, camera)
     var frame = RGBAImage(width: camera.width, height: camera.height)
     let duration = log.samples.map(\.t).filter(\.isFinite).max() ?? 0
@@ -226,18 +228,11 @@ enum PanoCommand {
       )
     }
     let frameCount = max(1, Int((duration * fps).rounded(.down)) + 1)
-    var next = 0
     let progress = Progress(total: frameCount)
     for f in 0..<frameCount {
       let t = Double(f) / fps
-      while next < log.samples.count && log.samples[next].t <= t {
-        tracker.feed(log.samples[next])
-        next += 1
-      }
-      var view = tracker.view
-      view.yaw += camera.view.yaw
-      view.pitch = min(max(view.pitch + camera.view.pitch, -Elementary.halfPi), Elementary.halfPi)
-      view.roll += camera.view.roll
+      viewer.advance(to: t)
+      let view = viewer.view
       draw(&renderer, camera, view: view, into: &frame)
       try sink.write(frame, index: f)
       cameraLog += Array(
@@ -247,7 +242,7 @@ enum PanoCommand {
     }
     try sink.finish()
     progress.finish()
-    let dropped = tracker.dropped
+    let dropped = viewer.tracker.dropped
     if dropped.total > 0 {
       Console.error(
         "dropped \(dropped.total) motion samples (out of order: \(dropped.outOfOrder), not finite: \(dropped.notFinite), not unit: \(dropped.notUnit), too fast: \(dropped.tooFast))"

@@ -1,3 +1,4 @@
+import Scenes
 import StageFiles
 
 #if canImport(Glibc)
@@ -5,36 +6,52 @@ import StageFiles
 #endif
 
 /// `imagestage`: the command-line tool. Thin: parse arguments, call the adapters and cores,
-/// print. Exit codes: 0 success, 1 failure while running, 2 bad input or usage.
-let usage = """
-  usage: imagestage board run FILE.json [--frames HZ] [--state FILE]
-         imagestage pano info IN
-         imagestage pano render IN -o OUT.png|.jpg [--yaw D] [--pitch D] [--roll D] [--hfov D]
-                [--size WxH] [--projection equirect|cylindrical] [--mode perspective|strip]
-                [--edges clamp|repeat] [--threads N]
-         imagestage pano video IN --motion LOG.csv -o OUT.mp4|DIR|- [--fps N] [--size WxH]
-                [--hfov D] [--mode perspective|strip] [--camera-log FILE] [--raw-motion]
-         imagestage pano sample -o OUT.jpg|.png [--size WxH]
-         imagestage help
-
-  IN is a JPEG or PNG file, or "sample" for the built-in panorama; images over
-  --max-pixels MP megapixels (default 160) are refused before decoding. Angles in degrees:
-  yaw 0 looks at the image's centre column, positive yaw turns right, positive pitch up.
-  See docs/cli.md, docs/scenario.md and docs/motion.md.
-  """
-
-var arguments = Array(CommandLine.arguments.dropFirst())
-let command = arguments.prefix(2).joined(separator: " ")
-switch command {
+/// print. Exit codes: 0 success, 1 failure while running, 2 bad input or usage. Commands,
+/// options, help and completions all come from `Commands.all`.
+Console.programName = "imagestage"
+let arguments = Array(CommandLine.arguments.dropFirst())
+let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
+if arguments.first == "--version" || arguments.first == "version" {
+  print("imagestage \(imageStageVersion)")
+  exit(0)
+}
+// The longest command the words name ("pano render" before "pano").
+let command = Commands.all.first { Array(arguments.prefix($0.words.count)) == $0.words }
+if wantsHelp {
+  if let command {
+    print(command.help)
+  } else if let group = arguments.first, Completions.groups.contains(group) {
+    print(
+      Commands.usage.split(separator: "\n").filter { !$0.hasPrefix("  imagestage") || $0.hasPrefix("  imagestage \(group) ") }
+        .joined(separator: "\n"))
+  } else {
+    print(Commands.usage)
+  }
+  exit(0)
+}
+let rest = Array(arguments.dropFirst(command?.words.count ?? 0))
+switch command?.name {
 case "board run":
-  exit(BoardCommand.run(Array(arguments.dropFirst(2))))
-case _ where arguments.first == "pano" && arguments.count >= 2:
-  exit(PanoCommand.run(arguments[1], Array(arguments.dropFirst(2))))
+  exit(BoardCommand.run(rest))
+case "completions":
+  guard rest.count == 1, let script = Completions.script(for: rest[0]) else {
+    Console.error("completions needs one of bash, zsh, fish")
+    exit(2)
+  }
+  print(script, terminator: "")
+  exit(0)
+case let name? where name.hasPrefix("pano "):
+  exit(PanoCommand.run(String(name.dropFirst(5)), rest))
 default:
-  if arguments.first == "help" || arguments.first == "--help" || arguments.isEmpty {
-    print(usage)
+  if arguments.first == "help" || arguments.isEmpty {
+    print(Commands.usage)
     exit(arguments.isEmpty ? 2 : 0)
   }
-  Console.error("unknown command \"\(arguments.joined(separator: " "))\"\n\(usage)")
+  if let group = arguments.first, Completions.groups.contains(group), arguments.count > 1 {
+    let known = Commands.all.filter { $0.words.count > 1 && $0.words[0] == group }.map { $0.words[1] }
+    Console.error("unknown \(group) command \"\(arguments[1])\"; expected \(known.joined(separator: ", "))")
+    exit(2)
+  }
+  Console.error("unknown command \"\(arguments.joined(separator: " "))\"\n\(Commands.usage)")
   exit(2)
 }

@@ -54,7 +54,9 @@ struct BoardSceneTests {
 
   @Test func theSeedsRuleStaysFiftyPointsInTheEngine() throws {
     let slots = [Slot(id: "0", frame: Rect(x: 0, y: 0, width: 233, height: 233))]
-    let board = try Board(canvas: Size(width: 800, height: 600), slots: slots, items: [Item(id: "p", frame: Rect(x: 400, y: 400, width: 50, height: 50))])
+    let board = try Board(
+      canvas: Size(width: 800, height: 600), slots: slots,
+      items: [Item(id: "p", frame: Rect(x: 400, y: 400, width: 50, height: 50))])
     var engine = Engine(board: board, options: .preset(.locations))
     _ = engine.handle(.pointer(.down, id: 0, at: Point(x: 425, y: 425)), at: 0)
     _ = engine.handle(.pointer(.move, id: 0, at: Point(x: 116.5 + 51, y: 116.5)), at: 0.1)

@@ -9,8 +9,7 @@ import Testing
 struct AppSceneGUITests {
   typealias GUI = AppGUITests
 
-  static func start(_ args: [String], directory: URL? = nil) throws -> (GUI.Display, GUI.RunningApp, String, [String: Any])
-  {
+  static func start(_ args: [String], directory: URL? = nil) throws -> (GUI.Display, GUI.RunningApp, String, [String: Any]) {
     let display = try GUI.Display()
     let app = try GUI.RunningApp(display: display, arguments: args, directory: try directory ?? Tool.temporaryDirectory())
     let layout = try #require(app.wait { $0["type"] as? String == "layout" })
@@ -64,7 +63,8 @@ struct AppSceneGUITests {
       defer { app.stop() }
       let slots = Self.frames(layout, "slots"), items = Self.frames(layout, "items")
       try GUI.drag(display, window: window, from: GUI.center(items[0]), to: GUI.center(slots[1]))
-      #expect(app.wait { $0["type"] as? String == "displace" && $0["item"] as? String == "photo1" && $0["slot"] as? Int == 0 } != nil)
+      #expect(
+        app.wait { $0["type"] as? String == "displace" && $0["item"] as? String == "photo1" && $0["slot"] as? Int == 0 } != nil)
       usleep(400_000)
     }
     let saved = try String(contentsOf: directory.appendingPathComponent("locations.json"), encoding: .utf8)
@@ -86,7 +86,9 @@ struct AppSceneGUITests {
     usleep(300_000)
     let before = app.count
     try GUI.drag(display, window: window, from: GUI.center(slots[2]), to: (420, 590))
-    #expect(app.wait(after: before) { $0["type"] as? String == "assign" && $0["item"] is NSNull && $0["slot"] as? String == "slot3" } != nil)
+    #expect(
+      app.wait(after: before) { $0["type"] as? String == "assign" && $0["item"] is NSNull && $0["slot"] as? String == "slot3" }
+        != nil)
     let said = app.lines(ofType: "announce", after: before).compactMap { $0["text"] as? String }
     #expect(said.contains("Removed Mail from Shortcut 3. Press Ctrl+Z to undo."), "\(said)")
   }

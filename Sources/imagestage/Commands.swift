@@ -1,0 +1,118 @@
+import CoreMath
+import Panorama
+import Scenes
+import StageFiles
+
+/// One option of a command: the parser, `--help` and the completion scripts all read it.
+struct OptionSpec {
+  var name: String
+  /// The value's placeholder; `nil` for a switch.
+  var value: String?
+  var help: String
+  /// Values a shell can complete.
+  var choices: [String] = []
+  /// Completes file names.
+  var isFile = false
+}
+
+/// A command: its words, what it takes and does, and its options.
+struct CommandSpec {
+  var words: [String]
+  var operands: String
+  var summary: String
+  var options: [OptionSpec]
+
+  var valued: [String] { options.filter { $0.value != nil }.map(\.name) }
+  var switches: [String] { options.filter { $0.value == nil }.map(\.name) }
+  var name: String { words.joined(separator: " ") }
+
+  /// `imagestage pano render --help`.
+  var help: String {
+    var lines = ["usage: imagestage \(name) \(operands)\(options.isEmpty ? "" : " [OPTIONS]")", "", summary]
+    if !options.isEmpty { lines += ["", "Options:"] }
+    for o in options {
+      let left = (o.name == "output" ? "-o, " : "") + "--\(o.name)" + (o.value.map { " \($0)" } ?? "")
+      lines.append("  " + left + String(repeating: " ", count: max(1, 30 - left.count)) + o.help)
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+enum Commands {
+  static let lenses = Lens.allCases.map(\.rawValue)
+  static let limits = Lens.allCases.map { "\($0.rawValue) \(Int(Angle(radians: $0.maximumFieldOfView).degrees.rounded(.down)))" }
+
+  static let maxPixels = OptionSpec(
+    name: "max-pixels", value: "MP", help: "refuse images over MP megapixels before decoding (default 160)")
+  static let projection = OptionSpec(
+    name: "projection", value: "NAME", help: "source projection when the file has no GPano metadata",
+    choices: SourceProjection.allCases.map(\.rawValue))
+  static let camera: [OptionSpec] = [
+    OptionSpec(name: "output", value: "OUT", help: "where to write", isFile: true),
+    OptionSpec(name: "yaw", value: "DEG", help: "turn right from the image's centre column"),
+    OptionSpec(name: "pitch", value: "DEG", help: "look up (negative: down)"),
+    OptionSpec(name: "roll", value: "DEG", help: "tilt the view"),
+    OptionSpec(name: "hfov", value: "DEG", help: "horizontal field of view (at most: \(limits.joined(separator: ", ")))"),
+    OptionSpec(name: "lens", value: "NAME", help: "the view's lens", choices: lenses),
+    OptionSpec(name: "size", value: "WxH", help: "output size in pixels (default 1280x720)"),
+    OptionSpec(
+      name: "mode", value: "NAME", help: "perspective view or the seed's strip", choices: ViewMode.allCases.map(\.rawValue)),
+    OptionSpec(name: "edges", value: "NAME", help: "the strip at a partial panorama's edges", choices: ["clamp", "repeat"]),
+    OptionSpec(name: "threads", value: "N", help: "rendering threads (default: the cores)"),
+    OptionSpec(name: "mipmaps", value: nil, help: "build mip levels (smooth wide views and strips)"),
+    projection, maxPixels,
+  ]
+
+  static let all: [CommandSpec] = [
+    CommandSpec(
+      words: ["board", "run"], operands: "SCENARIO.json",
+      summary: "Runs a scenario through the drag engine; prints one JSON line per event, then the state (docs/scenario.md).",
+      options: [
+        OptionSpec(name: "frames", value: "HZ", help: "also print frame lines at HZ while anything moves"),
+        OptionSpec(
+          name: "state", value: "FILE", help: "load the state from FILE if it exists, save it there after", isFile: true),
+      ]),
+    CommandSpec(
+      words: ["pano", "info"], operands: "IN",
+      summary: "Prints an image's size, format, panorama coverage (and why) and GPano fields as JSON.",
+      options: [projection, maxPixels]),
+    CommandSpec(
+      words: ["pano", "render"], operands: "IN -o OUT.png|.jpg",
+      summary: "Renders one view of a panorama (IN: a JPEG or PNG, or \"sample\").", options: camera),
+    CommandSpec(
+      words: ["pano", "video"], operands: "IN --motion LOG.csv -o OUT.mp4|DIR|-",
+      summary: "Renders a view per frame following a motion log (docs/motion.md): an .mp4, PNGs in DIR, or raw RGBA to stdout.",
+      options: camera + [
+        OptionSpec(name: "motion", value: "LOG.csv", help: "the motion log", isFile: true),
+        OptionSpec(name: "fps", value: "N", help: "frames per second (default 30)"),
+        OptionSpec(name: "camera-log", value: "FILE", help: "write each frame's angles as JSON Lines", isFile: true),
+        OptionSpec(name: "raw-motion", value: nil, help: "no One Euro smoothing"),
+      ]),
+    CommandSpec(
+      words: ["pano", "sample"], operands: "-o OUT.jpg|.png",
+      summary: "Writes the built-in test panorama (a 2:1 sky, hills, compass and grid).",
+      options: [
+        OptionSpec(name: "output", value: "OUT", help: "where to write", isFile: true),
+        OptionSpec(name: "size", value: "WxH", help: "2:1 size (default 4096x2048)"),
+      ]),
+    CommandSpec(
+      words: ["completions"], operands: "bash|zsh|fish", summary: "Prints a shell completion script.", options: []),
+  ]
+
+  static func spec(_ words: String) -> CommandSpec {
+    guard let s = all.first(where: { $0.name == words }) else { preconditionFailure("no command \(words)") }
+    return s
+  }
+
+  /// The tool's overview: each command's synopsis, generated from the table.
+  static var usage: String {
+    var lines = ["usage: imagestage COMMAND [ARGS] [OPTIONS]", "", "Commands:"]
+    for c in all { lines.append("  imagestage \(c.name) \(c.operands)") }
+    lines += [
+      "", "Each command answers --help with its options. imagestage --version prints the version.",
+      "Angles are degrees: yaw 0 looks at the image's centre column, positive yaw turns right,",
+      "positive pitch looks up. See docs/cli.md, docs/scenario.md and docs/motion.md.",
+    ]
+    return lines.joined(separator: "\n")
+  }
+}

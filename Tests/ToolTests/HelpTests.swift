@@ -1,0 +1,62 @@
+import Foundation
+import Panorama
+import Raster
+import Testing
+
+@Suite("Help, version and completions")
+struct HelpTests {
+  static let commands: [(words: [String], options: [String])] = [
+    (["board", "run"], ["--frames", "--state"]),
+    (["pano", "info"], ["--projection", "--max-pixels"]),
+    (["pano", "render"], ["--lens", "--mipmaps", "--max-pixels", "--hfov", "--output"]),
+    (["pano", "video"], ["--motion", "--camera-log", "--raw-motion", "--lens", "--mipmaps"]),
+    (["pano", "sample"], ["--size", "--output"]),
+  ]
+
+  @Test func everyCommandAnswersHelpWithItsOwnOptions() throws {
+    for c in Self.commands {
+      let r = try Tool.run("imagestage", c.words + ["--help"])
+      #expect(r.status == 0, "\(c.words)")
+      #expect(r.stdout.hasPrefix("usage: imagestage \(c.words.joined(separator: " "))"))
+      for o in c.options { #expect(r.stdout.contains(o), "\(c.words) help lacks \(o)") }
+    }
+    let pano = try Tool.run("imagestage", ["pano", "--help"])
+    #expect(pano.status == 0 && pano.stdout.contains("pano render") && !pano.stdout.contains("board run"))
+  }
+
+  @Test func bothToolsKnowTheirVersion() throws {
+    #expect(try Tool.run("imagestage", ["--version"]).stdout.hasPrefix("imagestage 0."))
+    #expect(try Tool.run("imagestage-app", ["--version"]).stdout.hasPrefix("imagestage-app 0."))
+    let help = try Tool.run("imagestage-app", ["--help"])
+    #expect(help.status == 0 && help.stdout.contains("--photos DIR") && help.stdout.contains("next lens"))
+  }
+
+  @Test(arguments: ["bash", "zsh"])
+  func completionScriptsParse(shell: String) throws {
+    let r = try Tool.run("imagestage", ["completions", shell])
+    #expect(r.status == 0 && r.stdout.contains("--mipmaps") && r.stdout.contains("stereographic"))
+    guard shell == "bash" else { return }
+    let file = try Tool.temporaryDirectory().appendingPathComponent("c.bash")
+    try r.stdout.write(to: file, atomically: true, encoding: .utf8)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/bash")
+    p.arguments = [
+      "-c", "source \(file.path); COMP_WORDS=(imagestage pano render x --le); COMP_CWORD=4; _imagestage; echo ${COMPREPLY[@]}",
+    ]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    p.waitUntilExit()
+    #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("--lens"))
+  }
+
+  @Test func infoSaysWhatCoverageAPhotoIsAssumedToHave() throws {
+    let dir = try Tool.temporaryDirectory()
+    let path = dir.appendingPathComponent("photo.png").path
+    try Data(try Raster.encodePNG(RGBAImage(width: 400, height: 300, fill: RGBAImage.pack(r: 9, g: 9, b: 9)))).write(
+      to: URL(fileURLWithPath: path))
+    let r = try Tool.run("imagestage", ["pano", "info", path])
+    #expect(r.status == 0)
+    #expect(r.stdout.contains("\"wraps\":false") && r.stdout.contains("\"hfov\":70") && r.stdout.contains("longer side assumed"))
+  }
+}
