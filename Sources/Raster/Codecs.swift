@@ -86,6 +86,17 @@ public enum Raster {
     }
     deinit { tjDestroy(handle) }
 
+    /// The image's size from its header, refused when over `limits` (before any allocation).
+    func size(of bytes: [UInt8], limits: ImageLimits) throws(RasterError) -> (width: Int32, height: Int32) {
+      var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+      let header = bytes.withUnsafeBufferPointer {
+        tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
+      }
+      try check(header, "invalid JPEG header")
+      try limits.check(width: Int(width), height: Int(height))
+      return (width, height)
+    }
+
     /// Throws with TurboJPEG's own message when `status` is a failure.
     func check(_ status: Int32, _ what: String, kind: RasterError.Kind = .corrupt) throws(RasterError) {
       guard status != 0 else { return }
@@ -95,12 +106,7 @@ public enum Raster {
 
   static func decodeJPEG(_ bytes: [UInt8], limits: ImageLimits) throws(RasterError) -> DecodedImage {
     let tj = try TurboJPEG(compress: false)
-    var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-    let header = bytes.withUnsafeBufferPointer {
-      tjDecompressHeader3(tj.handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
-    }
-    try tj.check(header, "invalid JPEG header")
-    try limits.check(width: Int(width), height: Int(height))
+    let (width, height) = try tj.size(of: bytes, limits: limits)
     var image = RGBAImage(width: Int(width), height: Int(height))
     // Stop on warnings too: a truncated file is an error, not a grey-bottomed picture.
     let status = bytes.withUnsafeBufferPointer { src in

@@ -20,12 +20,7 @@ extension Raster {
 
   static func decodeJPEGReduced(_ bytes: [UInt8], atLeast side: Int, limits: ImageLimits) throws(RasterError) -> RGBAImage {
     let tj = try TurboJPEG(compress: false)
-    var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-    let header = bytes.withUnsafeBufferPointer {
-      tjDecompressHeader3(tj.handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
-    }
-    try tj.check(header, "invalid JPEG header")
-    try limits.check(width: Int(width), height: Int(height))
+    let (width, height) = try tj.size(of: bytes, limits: limits)
     var divisor: Int32 = 8
     while divisor > 1 && min(width, height) / divisor < Int32(side) { divisor /= 2 }
     let w = (width + divisor - 1) / divisor, h = (height + divisor - 1) / divisor

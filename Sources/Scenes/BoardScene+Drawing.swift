@@ -10,7 +10,8 @@ extension BoardScene {
     let draggedOut = Set(engine.draggedOutSlots)
     let held = engine.heldItems
     let refused = refusedSlot(held: held, highlighted: highlighted)
-    let radius = kind == .shortcuts ? 10.0 : 6.0
+    // Rounded corners cost a draw call per corner row: none on boards of tiny slots.
+    let radius = small ? 0 : (kind == .shortcuts ? 10.0 : 6.0)
     for (s, slot) in board.slots.enumerated() {
       var fill = kind == .locations ? Palette.slot : Palette.shortcutSlot
       var border = Palette.slotBorder

@@ -47,7 +47,11 @@ final class App {
   var gameController: OpaquePointer?
   var store: SceneStore
   var textures: [ImageID: Texture] = [:]
+  /// Photo item id → the image it shows. Generated photos share one image, and so one
+  /// texture: a board of 1 000 generated photos makes one texture, not 1 000.
   var photoImages: [String: RGBAImage] = [:]
+  var photoTextures: [String: Texture] = [:]
+  var photoTextureKey: [String: String] = [:]
   var panoramaFrame = RGBAImage(width: 1, height: 1)
   var panoramaTexture: Texture?
   var renderedKey: PanoramaFrameKey?
@@ -77,6 +81,7 @@ final class App {
       let id = k == 0 ? "photo" : "photo\(k)"
       photos.append(Photo(id: id, name: k == 0 ? "Photo" : "Photo \(k + 1)"))
       photoImages[id] = generated
+      photoTextureKey[id] = "generated"
     }
     var messages: [String] = []
     if let dir = options.photos {
@@ -315,7 +320,16 @@ final class App {
     if let t = textures[id] { return t }
     let image: RGBAImage?
     switch id {
-    case .photo(let name): image = photoImages[name]
+    case .photo(let name):
+      let key = photoTextureKey[name] ?? name
+      if let shared = photoTextures[key] {
+        textures[id] = shared
+        return shared
+      }
+      guard let photo = photoImages[name], let t = try? Texture(window, image: photo) else { return nil }
+      photoTextures[key] = t
+      textures[id] = t
+      return t
     case .icon(let name): image = ShortcutIcon.all.first { $0.id == name }.map { Assets.tile(size: 128, color: $0.color) }
     case .panorama: image = nil
     }
