@@ -9,7 +9,7 @@ CPU_FLAGS := $(shell scripts/cpu-flags)
 
 .PHONY: embedded clean
 
-# Compiles the cores (CoreMath, Stage, Panorama) and the scene layer (Scenes) with Embedded Swift for wasm32, links them with
+# Compiles the cores (CoreMath, Stage, Panorama, StageJSON) and the scene layer (Scenes) with Embedded Swift for wasm32, links them with
 # wasi-libc, and runs embedded/check.mjs under node against the result.
 embedded:
 	@mkdir -p $(OUT)
@@ -19,6 +19,8 @@ embedded:
 	  Sources/Stage/*.swift -c -o $(OUT)/Stage.o
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name Panorama -emit-module -emit-module-path $(OUT)/Panorama.swiftmodule \
 	  Sources/Panorama/*.swift -c -o $(OUT)/Panorama.o
+	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name StageJSON -emit-module -emit-module-path $(OUT)/StageJSON.swiftmodule \
+	  Sources/StageJSON/*.swift -c -o $(OUT)/StageJSON.o
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name Scenes -emit-module -emit-module-path $(OUT)/Scenes.swiftmodule \
 	  Sources/Scenes/*.swift -c -o $(OUT)/Scenes.o
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name StageWasm embedded/StageWasm.swift -c -o $(OUT)/StageWasm.o
@@ -28,7 +30,7 @@ embedded:
 	  --export=pano_yaw_from_attitude --export=pano_parse_log --export=pano_render_center --export=pano_grid_psnr --export=pano_mip_spread \
 	  --export=scenes_drop_beside_slot1 --export=scenes_hfov_after_wheel \
 	  $(OUT)/CoreMath.o $(OUT)/Stage.o $(OUT)/Panorama.o $(OUT)/StageWasm.o $(OUT)/PanoramaWasm.o \
-	  $(OUT)/Scenes.o $(OUT)/ScenesWasm.o $(EMBEDDED_LIB)/*.a \
+	  $(OUT)/StageJSON.o $(OUT)/Scenes.o $(OUT)/ScenesWasm.o $(EMBEDDED_LIB)/*.a \
 	  -L/usr/lib/wasm32-wasi -lc -o $(OUT)/stage.wasm
 	node embedded/check.mjs $(OUT)/stage.wasm
 

@@ -22,29 +22,32 @@ let package = Package(
     // SwiftPM refuses unsafe flags in a package used as a dependency.
     .target(name: "Panorama", dependencies: ["CoreMath"], linkerSettings: libm),
     // The scene layer: the three scenes as values, for every host (SDL app, web page).
-    .target(name: "Scenes", dependencies: ["CoreMath", "Stage", "Panorama"], linkerSettings: libm),
+    // Scenarios, saved states and event lines as JSON: pure Swift, so the page writes the same lines.
+    .target(name: "StageJSON", dependencies: ["Stage"]),
+    .target(name: "Scenes", dependencies: ["CoreMath", "Stage", "Panorama", "StageJSON"], linkerSettings: libm),
     // C libraries from Debian, through thin module maps
     .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
     // Adapters
-    .target(name: "Raster", dependencies: ["Panorama", "StageFiles", "CTurboJPEG", "CSpng"]),
+    .target(name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng"]),
     .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"]),
-    .target(name: "StageFiles", dependencies: ["Stage"]),
+    // Files (atomic writes), the console and argument parsing for the executables.
+    .target(name: "HostIO"),
     // Executables
-    .executableTarget(name: "imagestage", dependencies: ["Stage", "StageFiles", "Panorama", "Scenes", "Raster"]),
+    .executableTarget(name: "imagestage", dependencies: ["Stage", "HostIO", "StageJSON", "Panorama", "Scenes", "Raster"]),
     .executableTarget(
       name: "imagestage-app",
-      dependencies: ["Stage", "StageFiles", "Panorama", "Scenes", "Raster", "StageSDL", "CSDL2", "CoreMath"]),
+      dependencies: ["Stage", "HostIO", "StageJSON", "Panorama", "Scenes", "Raster", "StageSDL", "CSDL2", "CoreMath"]),
     // Benchmarks (bench/*.sh run them in release mode)
     .executableTarget(name: "stage-bench", dependencies: ["Stage"]),
-    .executableTarget(name: "pano-bench", dependencies: ["Panorama", "Raster", "StageFiles", "CoreMath"]),
+    .executableTarget(name: "pano-bench", dependencies: ["Panorama", "Raster", "HostIO", "StageJSON", "CoreMath"]),
     // Tests
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage"]),
     .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Stage", "Panorama"]),
-    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "Raster", "StageFiles"], resources: [.copy("Data")]),
-    .testTarget(name: "ToolTests", dependencies: ["StageFiles", "Stage", "Raster", "Panorama"]),
+    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "Raster", "HostIO", "StageJSON"], resources: [.copy("Data")]),
+    .testTarget(name: "ToolTests", dependencies: ["HostIO", "StageJSON", "Stage", "Raster", "Panorama"]),
   ],
   swiftLanguageModes: [.v6]
 )

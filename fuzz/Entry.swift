@@ -1,7 +1,8 @@
 import Panorama
 import Raster
 import Stage
-import StageFiles
+import HostIO
+import StageJSON
 
 /// libFuzzer's entry point. The first byte picks what reads the rest: JSON, a scenario
 /// (decoded, then run through the engine), a motion log (through the tracker and both

@@ -12,9 +12,9 @@ module() {  # name: compile Sources/NAME as a module with coverage instrumentati
   swiftc "${flags[@]}" -module-name "$1" -emit-module -emit-module-path "$out/$1.swiftmodule" \
     Sources/"$1"/*.swift -c -o "$out/$1.o"
 }
-for m in CoreMath Stage Panorama StageFiles Raster; do module "$m"; done
+for m in CoreMath Stage Panorama HostIO StageJSON Raster; do module "$m"; done
 swiftc "${flags[@]}" -module-name FuzzEntry fuzz/Entry.swift -c -o "$out/Entry.o"
-swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,StageFiles,Raster,Entry}.o \
+swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,HostIO,StageJSON,Raster,Entry}.o \
   -lturbojpeg -lspng -o "$out/fuzz" 2>/dev/null
 # Seeds: every scenario as JSON (0) and as a scenario (1), and a log of each format (2).
 i=0

@@ -1,6 +1,6 @@
 import Dispatch
+import HostIO
 import Panorama
-import StageFiles
 import Synchronization
 
 /// Runs the renderer's row bands on `threads` threads through Dispatch.
@@ -63,20 +63,8 @@ public struct LoadedPanorama: Sendable {
     } catch {
       throw PanoramaLoadError(message: "\(path): \(error.message)")
     }
-    let projectionFromFile: SourceProjection? =
-      decoded.gpano?.projectionType.flatMap {
-        $0 == "cylindrical" ? .cylindrical : ($0 == "equirectangular" ? .equirectangular : nil)
-      }
-    let chosen = projection ?? projectionFromFile ?? .equirectangular
-    let geometry: PanoramaGeometry
-    let coverage: String
-    if let gpano = decoded.gpano, gpano.fullPanoWidth != nil {
-      geometry = gpano.geometry(width: decoded.image.width, height: decoded.image.height, projection: chosen)
-      coverage = "from the image's GPano metadata"
-    } else {
-      (geometry, coverage) = PanoramaGeometry.assumed(
-        width: decoded.image.width, height: decoded.image.height, projection: chosen)
-    }
+    let (geometry, coverage) = PanoramaGeometry.of(
+      width: decoded.image.width, height: decoded.image.height, gpano: decoded.gpano, projection: projection)
     return LoadedPanorama(
       image: decoded.image, geometry: geometry, format: decoded.format.rawValue, gpano: decoded.gpano,
       orientation: decoded.orientation, coverage: coverage)

@@ -1,10 +1,11 @@
 import CSDL2
 import CoreMath
+import HostIO
 import Panorama
 import Raster
 import Scenes
 import Stage
-import StageFiles
+import StageJSON
 import StageSDL
 
 #if canImport(Glibc)
@@ -76,7 +77,7 @@ final class App {
     store = SceneStore(directory: options.configDirectory)
 
     var photos: [Photo] = []
-    let generated = Assets.photo(size: 256)
+    let generated = DefaultArt.photo(size: 256)
     for k in 0..<min(options.items, options.slots) {
       let id = k == 0 ? "photo" : "photo\(k)"
       photos.append(Photo(id: id, name: k == 0 ? "Photo" : "Photo \(k + 1)"))
@@ -124,7 +125,7 @@ final class App {
       case .engine(let kind, let e):
         if options.events { Console.line(EventLines(numericIDs: studio.board(kind).numericIDs).line(e, at: t)) }
       case .announce(let a):
-        if options.events { Console.line(JSONLine.announcement(a, at: t)) }
+        if options.events { Console.line(SceneLines.announcement(a, at: t)) }
       case .layout(let kind):
         if kind == studio.active && started { emitLayout() }
       case .save(let kind):
@@ -144,7 +145,7 @@ final class App {
 
   func emitLayout() {
     guard options.events else { return }
-    Console.line(JSONLine.layout(studio, window: window.size))
+    Console.line(SceneLines.layout(studio, window: window.size))
     Console.flush()
   }
 
@@ -330,7 +331,7 @@ final class App {
       photoTextures[key] = t
       textures[id] = t
       return t
-    case .icon(let name): image = ShortcutIcon.all.first { $0.id == name }.map { Assets.tile(size: 128, color: $0.color) }
+    case .icon(let name): image = ShortcutIcon.all.first { $0.id == name }.map { DefaultArt.tile(size: 128, color: $0.color) }
     case .panorama: image = nil
     }
     guard let image, let t = try? Texture(window, image: image) else { return nil }
@@ -354,7 +355,7 @@ final class App {
     panoramaFrame = frame
     panoramaTexture?.update(panoramaFrame)
     renderedKey = key
-    if options.events, let scene = studio.panorama { Console.line(JSONLine.view(scene.viewer)) }
+    if options.events, let scene = studio.panorama { Console.line(SceneLines.view(scene.viewer)) }
   }
 }
 

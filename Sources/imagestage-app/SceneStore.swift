@@ -1,8 +1,9 @@
+import HostIO
 import Panorama
 import Raster
 import Scenes
 import Stage
-import StageFiles
+import StageJSON
 
 #if canImport(Glibc)
   import Glibc
@@ -39,10 +40,8 @@ struct SceneStore {
   mutating func load(_ kind: SceneKind, into studio: inout Studio, at t: Double) -> String? {
     guard let path = path(kind), FileIO.exists(path) else { return nil }
     stamps[kind] = FileIO.stamp(path)
-    var board = studio.board(kind).engine.board
     do {
-      try SavedState.apply(try FileIO.read(path, limit: 1 << 20), to: &board, file: path)
-      studio.restore(kind, board: board, at: t)
+      try studio.restoreSaved(kind, from: try FileIO.read(path, limit: 1 << 20), source: path, at: t)
       return nil
     } catch {
       let aside = FileIO.moveAside(path)
@@ -57,10 +56,9 @@ struct SceneStore {
   /// Saves `kind`; a message when it could not.
   mutating func save(_ kind: SceneKind, _ studio: Studio) -> String? {
     guard let path = path(kind), let directory else { return nil }
-    let board = studio.board(kind)
     do {
       try FileIO.makeDirectories(directory)
-      try FileIO.writeAtomically(Array(SavedState.encode(board.engine, numericIDs: board.numericIDs).utf8), to: path)
+      try FileIO.writeAtomically(Array((studio.savedState(kind) + "\n").utf8), to: path)
       stamps[kind] = FileIO.stamp(path)
       return nil
     } catch {

@@ -1,5 +1,6 @@
+import HostIO
 import Scenes
-import StageFiles
+import StageJSON
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
+import HostIO
 import Stage
-import StageFiles
+import StageJSON
 
 /// `imagestage board run FILE.json [--frames HZ] [--state FILE]`.
 enum BoardCommand {

@@ -1,7 +1,8 @@
 import CoreMath
+import HostIO
 import Panorama
 import Scenes
-import StageFiles
+import StageJSON
 
 /// One option of a command: the parser, `--help` and the completion scripts all read it.
 struct OptionSpec {

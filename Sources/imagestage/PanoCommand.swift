@@ -1,8 +1,9 @@
 import CoreMath
+import HostIO
 import Panorama
 import Raster
 import Scenes
-import StageFiles
+import StageJSON
 
 #if canImport(Glibc)
   import Glibc

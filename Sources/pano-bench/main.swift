@@ -1,7 +1,8 @@
 import CoreMath
+import HostIO
 import Panorama
 import Raster
-import StageFiles
+import StageJSON
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import Foundation
+import HostIO
 import Stage
-import StageFiles
+import StageJSON
 import Testing
 
 @Suite("imagestage board run")

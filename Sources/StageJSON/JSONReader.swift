@@ -102,7 +102,7 @@ struct JSONReader {
   func oneOf<T>(_ choices: [(String, T)]) throws(InputError) -> T {
     let s = try string()
     for (name, value) in choices where name == s { return value }
-    throw fail("unknown value \"\(s)\"; expected one of: \(choices.map(\.0).joined(separator: ", "))")
+    throw fail("unknown value \"\(s)\"; expected one of: \(choices.map { $0.0 }.joined(separator: ", "))")
   }
 
   func array() throws(InputError) -> [JSONReader] {

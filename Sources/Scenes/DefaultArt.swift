@@ -1,13 +1,13 @@
 import CoreMath
 import Panorama
-import Scenes
+import Stage
 
 /// The app's default images, drawn by the project (no download): a photo cut from the
 /// sample panorama for Locations, and the shortcut icons' tiles (their letters are text,
 /// drawn with the real font over the tile).
-enum Assets {
+public enum DefaultArt {
   /// A landscape photo: the sample panorama's sunny north-east, rendered as a square view.
-  static func photo(size: Int) -> RGBAImage {
+  public static func photo(size: Int) -> RGBAImage {
     let source = SamplePanorama.make(width: 1024)
     var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     var image = RGBAImage(width: size, height: size)
@@ -19,7 +19,7 @@ enum Assets {
   }
 
   /// A rounded-corner tile of `color`, with a one-pixel soft edge.
-  static func tile(size: Int, color: RGBA) -> RGBAImage {
+  public static func tile(size: Int, color: RGBA) -> RGBAImage {
     var image = RGBAImage(width: size, height: size, fill: 0)
     let radius = Double(size) * 0.22
     let fill = RGBAImage.pack(r: color.r, g: color.g, b: color.b)

@@ -1,4 +1,4 @@
-import Panorama
+import CoreMath
 
 /// Google's Photo Sphere XMP fields (namespace `GPano`), which tell a partial panorama where
 /// it sits in the full sphere.
@@ -57,6 +57,54 @@ public struct GPano: Hashable, Sendable {
   }
 }
 
+extension PanoramaGeometry {
+  /// The geometry of a `width`×`height` image: from its GPano fields when they give the
+  /// full panorama's size, otherwise assumed from its shape (`assumed`), with the reason in
+  /// words (`pano info`'s `coverage`). Every host loads panoramas through this.
+  public static func of(
+    width: Int, height: Int, gpano: GPano?, projection: SourceProjection? = nil
+  ) -> (geometry: PanoramaGeometry, coverage: String) {
+    let fromFile: SourceProjection? = gpano?.projectionType.flatMap {
+      $0 == "cylindrical" ? .cylindrical : ($0 == "equirectangular" ? .equirectangular : nil)
+    }
+    let chosen = projection ?? fromFile ?? .equirectangular
+    if let gpano, gpano.fullPanoWidth != nil {
+      return (gpano.geometry(width: width, height: height, projection: chosen), "from the image's GPano metadata")
+    }
+    let shape = assumed(width: width, height: height, projection: chosen)
+    return (shape.geometry, shape.reason)
+  }
+}
+
+/// The XMP packet of a PNG file (an `iTXt` chunk keyed `XML:com.adobe.xmp`, uncompressed),
+/// read without a PNG library, for hosts that decode pixels elsewhere (the page).
+public enum PNGMetadata {
+  public static func xmp(_ bytes: [UInt8]) -> String? {
+    guard bytes.count > 8, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
+    var i = 8
+    while i + 12 <= bytes.count {
+      let length = Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+      let type = String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self)
+      guard length >= 0, i + 12 + length <= bytes.count else { return nil }
+      let body = bytes[(i + 8)..<(i + 8 + length)]
+      if type == "IDAT" || type == "IEND" { return nil }
+      if type == "iTXt", body.starts(with: Array("XML:com.adobe.xmp\0".utf8)) {
+        // keyword, NUL, compression flag, method, language NUL, translated keyword NUL, text.
+        var k = body.startIndex + 18
+        guard k + 2 <= body.endIndex, body[k] == 0 else { return nil }
+        k += 2
+        for _ in 0..<2 {
+          guard let nul = body[k...].firstIndex(of: 0) else { return nil }
+          k = nul + 1
+        }
+        return String(decoding: body[k...], as: UTF8.self)
+      }
+      i += 12 + length
+    }
+    return nil
+  }
+}
+
 extension String {
   var trimmingSpaces: String {
     var s = Substring(self)
@@ -77,11 +125,11 @@ extension String {
 }
 
 /// The bits of a JPEG's APP1 segments we use: EXIF orientation and the XMP packet.
-struct JPEGMetadata {
-  var orientation = 1
-  var xmp: String?
+public struct JPEGMetadata: Sendable {
+  public var orientation = 1
+  public var xmp: String?
 
-  init(_ bytes: [UInt8]) {
+  public init(_ bytes: [UInt8]) {
     var i = 2
     // Walk the marker segments up to the start of scan; every length is bounds-checked.
     while i + 4 <= bytes.count, bytes[i] == 0xFF {

@@ -1,0 +1,77 @@
+import CoreMath
+import Panorama
+import Stage
+import StageJSON
+
+/// The scene layer's JSON lines, written the same way by every host: the app prints them
+/// with `--events`, the page keeps them in `window.imagestage.events` (docs/events.md).
+public enum SceneLines {
+  /// A scene event as a line, or `nil` for events that have none (saves, requests).
+  public static func line(_ event: SceneEvent, in studio: Studio, at t: Double) -> String? {
+    switch event {
+    case .engine(let kind, let e): EventLines(numericIDs: studio.board(kind).numericIDs).line(e, at: t)
+    case .announce(let a): announcement(a, at: t)
+    default: nil
+    }
+  }
+
+  public static func announcement(_ a: Announcement, at t: Double) -> String {
+    "{\"type\":\"announce\",\"t\":\(JSONText.number(t)),\"text\":\(JSONText.quoted(a.text)),\"politeness\":\"\(a.politeness.rawValue)\"}"
+  }
+
+  /// The camera of a newly rendered panorama frame, angles in degrees (the CLI's signs).
+  public static func view(_ v: PanoramaViewer) -> String {
+    "{\"type\":\"view\",\(viewFields(v))}"
+  }
+
+  /// `"yaw":…,"pitch":…,"roll":…,"hfov":…,"lens":…,"mode":…` for `view` lines and the page's `view()`.
+  public static func viewFields(_ v: PanoramaViewer) -> String {
+    let a = v.view
+    func d(_ r: Double) -> String { JSONText.number(Angle(radians: r).degrees) }
+    return
+      "\"yaw\":\(d(a.yaw)),\"pitch\":\(d(a.pitch)),\"roll\":\(d(a.roll)),\"hfov\":\(d(v.hfov)),\"lens\":\"\(v.lens.rawValue)\",\"mode\":\"\(v.mode.rawValue)\""
+  }
+
+  /// The `layout` line: the window, the scene shown, every slot's frame and what it holds
+  /// (Locations: the item sitting on it; Shortcuts: its content), every item's frame.
+  public static func layout(_ studio: Studio, window: (width: Int, height: Int)) -> String {
+    let head =
+      "{\"type\":\"layout\",\"scene\":\"\(studio.active.rawValue)\",\"window\":{\"width\":\(window.width),\"height\":\(window.height)}"
+    guard studio.active.isBoard else { return head + ",\"slots\":[],\"items\":[]}" }
+    let scene = studio.board(studio.active)
+    let lines = EventLines(numericIDs: scene.numericIDs)
+    let board = scene.engine.board
+    func frame(_ r: Rect) -> String {
+      "[\(JSONText.number(r.minX)),\(JSONText.number(r.minY)),\(JSONText.number(r.size.width)),\(JSONText.number(r.size.height))]"
+    }
+    var sitting: [Int: String] = [:]
+    for item in board.items { if let s = item.slot, sitting[s] == nil { sitting[s] = item.id } }
+    var slots: [String] = []
+    for (s, slot) in board.slots.enumerated() {
+      let content = slot.content ?? sitting[s]
+      let text = content.map { lines.id($0) } ?? "null"
+      slots.append("{\"id\":\(lines.id(slot.id)),\"frame\":\(frame(slot.frame)),\"content\":\(text)}")
+    }
+    let items = board.items.map { "{\"id\":\(lines.id($0.id)),\"frame\":\(frame($0.frame))}" }
+    return head + ",\"slots\":[\(slots.joined(separator: ","))],\"items\":[\(items.joined(separator: ","))]}"
+  }
+
+  /// The board's `state` line (the CLI's final line; also what the hosts save).
+  public static func state(_ studio: Studio, _ kind: SceneKind) -> String {
+    let scene = studio.board(kind)
+    return EventLines(numericIDs: scene.numericIDs).state(scene.engine)
+  }
+}
+
+extension Studio {
+  /// What `kind` saves across restarts: its `state` line (docs/scenario.md's state format).
+  public func savedState(_ kind: SceneKind) -> String { SceneLines.state(self, kind) }
+
+  /// Restores `kind` from a saved state.
+  /// - Throws: ``InputError`` naming `source` and the field, when the text is not a state.
+  public mutating func restoreSaved(_ kind: SceneKind, from bytes: [UInt8], source: String, at t: Double) throws(InputError) {
+    var board = self.board(kind).engine.board
+    try SavedState.apply(bytes, to: &board, file: source)
+    restore(kind, board: board, at: t)
+  }
+}
