@@ -37,6 +37,44 @@ embedded:
 clean:
 	rm -rf build
 
+.PHONY: web web-serve web-test
+
+WEB := build/web
+WEB_OBJ := build/web-obj
+# The page's module: the cores, StageJSON and the scene layer with the exports of
+# web/ImageStageWeb.swift, linked as a reactor (state lives across calls; JS calls
+# `_initialize` once). SIMD128 on: every current browser has it. WEB_SIMD=0 builds scalar.
+WEB_SIMD ?= 1
+WEB_FLAGS := $(WASM_FLAGS) $(if $(filter 1,$(WEB_SIMD)),-Xcc -msimd128,)
+WEB_MODULES := CoreMath Stage Panorama StageJSON Scenes
+WEB_EXPORTS := $(shell sed -n 's/^@_cdecl("\(web_[a-z_]*\)")/--export=\1/p' web/ImageStageWeb.swift)
+
+web: deps
+	@mkdir -p $(WEB) $(WEB_OBJ)/$(WEB_SIMD)
+	@for m in $(WEB_MODULES); do \
+	  $(SWIFTC) $(WEB_FLAGS) -I $(WEB_OBJ)/$(WEB_SIMD) -module-name $$m -emit-module \
+	    -emit-module-path $(WEB_OBJ)/$(WEB_SIMD)/$$m.swiftmodule Sources/$$m/*.swift -c -o $(WEB_OBJ)/$(WEB_SIMD)/$$m.o || exit 1; \
+	done
+	$(SWIFTC) $(WEB_FLAGS) -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/ImageStageWeb.swift \
+	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ImageStageWeb.o
+	wasm-ld --no-entry --export=_initialize $(WEB_EXPORTS) --max-memory=4294967296 \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
+	wasm-strip $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
+	cp web/index.html web/imagestage.js $(WEB)/
+	@[ -f $(WEB)/sample.jpg ] || { swift build -c release $(CPU_FLAGS) --product imagestage && \
+	  .build/release/imagestage pano sample -o $(WEB)/sample.jpg; }
+	@echo "built $(WEB): open it with make web-serve"
+
+# Serves build/web on http://127.0.0.1:8000/ (localhost is a secure context: motion works).
+web-serve: web
+	cd $(WEB) && python3 -m http.server 8000 --bind 127.0.0.1
+
+# The browser tests: headless Chromium driven by selenium, real pointer, touch and key
+# input, sensors injected over CDP (tests/web/test_web.py).
+web-test: web
+	build/venv/bin/python tests/web/test_web.py
+
 .PHONY: deps build test lint app asan
 
 # The README's main command: dependencies, a release build, and the app on its bundled
@@ -73,4 +111,4 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=0 swift test $(CPU_FLAGS) --skip-build --sanitize=address --scratch-path .build/asan
 
 lint:
-	swift format lint --strict -r Sources Tests embedded fuzz Package.swift
+	swift format lint --strict -r Sources Tests embedded web fuzz Package.swift

@@ -23,7 +23,7 @@ let package = Package(
     .target(name: "Panorama", dependencies: ["CoreMath"], linkerSettings: libm),
     // The scene layer: the three scenes as values, for every host (SDL app, web page).
     // Scenarios, saved states and event lines as JSON: pure Swift, so the page writes the same lines.
-    .target(name: "StageJSON", dependencies: ["Stage"]),
+    .target(name: "StageJSON", dependencies: ["CoreMath", "Stage"]),
     .target(name: "Scenes", dependencies: ["CoreMath", "Stage", "Panorama", "StageJSON"], linkerSettings: libm),
     // C libraries from Debian, through thin module maps
     .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),

@@ -73,3 +73,20 @@ public struct AngleUnwrapper: Sendable {
 
   public mutating func reset() { value = nil }
 }
+
+extension Quaternion {
+  /// The attitude (device → world; world X east, Y north, Z up) of a W3C `deviceorientation`
+  /// reading: `alpha`, `beta`, `gamma` in degrees, intrinsic Z-X'-Y' rotations. The device
+  /// frame is turned to the screen's by `screenAngle` (`screen.orientation.angle`, degrees
+  /// counter-clockwise), so in landscape "up" is the screen's up and roll stays level.
+  /// `RelativeOrientationSensor` quaternions use the same frames.
+  public static func deviceOrientation(alpha: Double, beta: Double, gamma: Double, screenAngle: Double) -> Quaternion {
+    let degree = Elementary.pi / 180
+    let z = Quaternion(axis: Vector3(0, 0, 1), angle: alpha * degree)
+    let x = Quaternion(axis: Vector3(1, 0, 0), angle: beta * degree)
+    let y = Quaternion(axis: Vector3(0, 1, 0), angle: gamma * degree)
+    // The screen's axes are the device's turned by −angle about its z axis.
+    let screen = Quaternion(axis: Vector3(0, 0, 1), angle: -screenAngle * degree)
+    return z * x * y * screen
+  }
+}

@@ -101,6 +101,28 @@ public enum Lens: String, Hashable, Sendable, CaseIterable {
   }
 }
 
+/// What a GPU host needs to draw exactly the renderer's view: the camera's axes in the
+/// panorama frame (x right, y up, z forward at yaw 0), column by column, the focal length
+/// in pixels, and the source's placement. Pixel (px, py) from the top left looks along
+/// `matrix · d(((px + 0.5 − width/2) / focal, (height/2 − py − 0.5) / focal))`, with `d` the
+/// lens's inverse projection; longitude then gains `yaw`.
+public struct CameraParameters: Hashable, Sendable {
+  /// Column-major 3×3: the camera's right, up and forward axes.
+  public var matrix: [Double]
+  public var focal: Double
+  public var yaw: Double
+
+  public init(width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens) {
+    let fov = hfov.isFinite ? min(max(hfov, 0.01), lens.maximumFieldOfView) : Elementary.halfPi
+    let c = PanoramaRenderer.Camera(
+      width: width, height: height, pitch: view.pitch.isFinite ? view.pitch : 0, roll: view.roll.isFinite ? view.roll : 0,
+      hfov: fov, lens: lens)
+    matrix = [c.m.0, c.m.1, c.m.2, c.m.3, c.m.4, c.m.5, c.m.6, c.m.7, c.m.8]
+    focal = c.focal
+    yaw = PanoramaRenderer.turn(view.yaw)
+  }
+}
+
 /// The size of the perspective renderer's blocks, in output pixels. The mapping is
 /// evaluated exactly at each block's corners, edge middles and centre, and interpolated
 /// biquadratically in between.

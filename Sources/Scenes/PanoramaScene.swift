@@ -17,7 +17,8 @@ public struct PanoramaFrameKey: Hashable, Sendable {
 /// the frame (`render`, or its own GPU path from `viewer`) into the `.panorama` image.
 public struct PanoramaScene: Sendable {
   public private(set) var viewer: PanoramaViewer
-  public private(set) var renderer: PanoramaRenderer
+  /// The CPU renderer; `nil` while a host that draws on the GPU holds the pixels itself.
+  public private(set) var renderer: PanoramaRenderer?
   /// The file name shown in the caption.
   public private(set) var name: String
   /// Where the picture goes, in viewport points.
@@ -31,11 +32,29 @@ public struct PanoramaScene: Sendable {
     viewer = PanoramaViewer(geometry: renderer.geometry)
   }
 
+  /// A scene whose pixels the host keeps (on a GPU): only the geometry is needed here.
+  public init(geometry: PanoramaGeometry, name: String) {
+    self.name = name
+    viewer = PanoramaViewer(geometry: geometry)
+  }
+
   /// Shows another panorama: its geometry sets the limits, the camera starts over.
   public mutating func load(_ renderer: PanoramaRenderer, name: String) {
+    load(geometry: renderer.geometry, name: name)
     self.renderer = renderer
+  }
+
+  /// Shows another panorama whose pixels the host keeps.
+  public mutating func load(geometry: PanoramaGeometry, name: String) {
+    renderer = nil
     self.name = name
-    viewer.load(geometry: renderer.geometry)
+    viewer.load(geometry: geometry)
+    generation += 1
+  }
+
+  /// Hands in the CPU renderer for the panorama shown (a fallback, or the reference).
+  public mutating func attach(_ renderer: PanoramaRenderer) {
+    self.renderer = renderer
     generation += 1
   }
 
@@ -56,6 +75,10 @@ public struct PanoramaScene: Sendable {
 
   /// Renders the current view into `frame` with the CPU renderer.
   public mutating func render<E: RowExecutor>(into image: inout RGBAImage, executor: E) {
+    guard var renderer else { return }
+    // Moved out and back, so its grid cache is mutated in place rather than copied.
+    self.renderer = nil
+    defer { self.renderer = renderer }
     let v = viewer.view
     switch viewer.mode {
     case .perspective:

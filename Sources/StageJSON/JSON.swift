@@ -1,3 +1,5 @@
+import CoreMath
+
 /// A parsed JSON value that remembers where in the text it started, so that errors about
 /// its meaning can name the line and column as well as the path.
 public struct JSON: Sendable {
@@ -202,7 +204,13 @@ public struct JSONParser {
       guard digits() > 0 else { throw error("expected digits in exponent") }
     }
     let text = String(decoding: bytes[start..<i], as: UTF8.self)
-    guard let d = Double(text), d.isFinite else { throw error("number out of range") }
+    #if hasFeature(Embedded)
+      // No strtod in Embedded Swift: CoreMath's parser, within an ulp or two.
+      let parsed = DecimalText.parse(Substring(text))
+    #else
+      let parsed = Double(text)
+    #endif
+    guard let d = parsed, d.isFinite else { throw error("number out of range") }
     return d
   }
 
@@ -299,12 +307,33 @@ public enum JSONText {
   /// for points and seconds, and stable across platforms' float printing).
   public static func number(_ d: Double) -> String {
     guard d.isFinite else { return "null" }
-    if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
-    let scaled = (d * 1_000_000).rounded() / 1_000_000
-    if scaled == scaled.rounded(), abs(scaled) < 1e15 { return String(Int(scaled)) }
-    var text = String(scaled)
-    if text.contains("e") { return text }
-    while text.hasSuffix("0") { text.removeLast() }
-    return text
+    // Digits by integer arithmetic, not `String(Double)`: the same text on every platform,
+    // and no float printing (which Embedded Swift on wasm32 cannot link).
+    let micro = (d * 1_000_000).rounded()
+    guard abs(micro) < 9e15 else { return large(d) }
+    let n = Int64(micro)
+    let whole = n / 1_000_000
+    var fraction = abs(n % 1_000_000)
+    if fraction == 0 { return String(whole) }
+    var decimals = 6
+    while fraction % 10 == 0 {
+      fraction /= 10
+      decimals -= 1
+    }
+    let digits = String(fraction)
+    let sign = n < 0 && whole == 0 ? "-" : ""
+    return sign + String(whole) + "." + String(repeating: "0", count: decimals - digits.count) + digits
   }
+
+  /// Beyond 9·10⁹ with a fraction, or beyond 9·10¹⁵: 15 significant digits and an exponent.
+  static func large(_ d: Double) -> String {
+    if d == d.rounded(), abs(d) < 9e15 { return String(Int64(d)) }
+    var m = abs(d), exponent = 0
+    while m >= 1e15 {
+      m /= 10
+      exponent += 1
+    }
+    return (d < 0 ? "-" : "") + String(Int64(m.rounded())) + (exponent > 0 ? "e\(exponent)" : "")
+  }
+
 }

@@ -45,6 +45,24 @@ struct HeadingTests {
     #expect(close(ViewAngles(attitude: upright).pitch, 0))
   }
 
+  @Test func browserOrientationMatchesTheDeviceFrames() {
+    // Portrait, upright, back to the north: beta 90. The page's readings give the same
+    // angles as the desktop's attitudes.
+    let upright = ViewAngles(attitude: .deviceOrientation(alpha: 0, beta: 90, gamma: 0, screenAngle: 0))
+    #expect(close(upright.yaw, 0) && close(upright.pitch, 0) && close(upright.roll, 0))
+    // Turning right lowers alpha (it counts counter-clockwise): yaw grows, however the
+    // device is held and whatever the screen's rotation.
+    for (beta, gamma, screen) in [(90.0, 0.0, 0.0), (90.0, 0.0, 90.0), (60.0, 45.0, 0.0), (70.0, -30.0, 270.0)] {
+      let a = ViewAngles(attitude: .deviceOrientation(alpha: 10, beta: beta, gamma: gamma, screenAngle: screen))
+      let b = ViewAngles(attitude: .deviceOrientation(alpha: -80, beta: beta, gamma: gamma, screenAngle: screen))
+      #expect(close(Angle(radians: b.yaw - a.yaw).wrapped.radians, degrees(90), 1e-9), "beta \(beta) gamma \(gamma)")
+    }
+    // Held in landscape (its top to the left, screen angle 90): the device's x
+    // axis points up, and level in the screen's frame means roll 0 and pitch 0.
+    let landscape = ViewAngles(attitude: .deviceOrientation(alpha: 0, beta: 0, gamma: -90, screenAngle: 90))
+    #expect(close(landscape.pitch, 0, 1e-9) && close(landscape.roll, 0, 1e-9), "\(landscape)")
+  }
+
   @Test func straightUpAndDownStayFinite() {
     for pitch in [90.0, -90.0] {
       let v = ViewAngles(attitude: ViewAngles(yaw: degrees(30), pitch: degrees(pitch), roll: 0).attitude)

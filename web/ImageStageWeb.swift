@@ -1,0 +1,451 @@
+import CoreMath
+import Panorama
+import Scenes
+import Stage
+import StageJSON
+
+// The page's side of the wasm module: one `Studio` (the scene layer every host drives)
+// behind C-ABI exports that take numbers and return JSON text. The JS host (imagestage.js)
+// turns DOM events into these calls and paints what `web_display_list` returns.
+//
+// Text crosses the boundary as UTF-8: JS writes into memory from `web_alloc` and passes a
+// pointer and length; answers are left in one output buffer (`web_out_ptr`, the returned
+// length). Nothing here keeps a pointer JS handed in past the call.
+
+nonisolated(unsafe) var studio = Studio()
+nonisolated(unsafe) var output = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 16)
+nonisolated(unsafe) var outputCapacity = 1 << 16
+nonisolated(unsafe) var frame = RGBAImage(width: 1, height: 1)
+nonisolated(unsafe) var art = RGBAImage(width: 1, height: 1)
+
+/// Leaves `text` in the output buffer; returns its length in bytes.
+func answer(_ text: String) -> Int32 {
+  var text = text
+  return text.withUTF8 { bytes in
+    if bytes.count > outputCapacity {
+      output.deallocate()
+      outputCapacity = max(bytes.count, outputCapacity * 2)
+      output = UnsafeMutablePointer<UInt8>.allocate(capacity: outputCapacity)
+    }
+    if let base = bytes.baseAddress { output.update(from: base, count: bytes.count) }
+    return Int32(bytes.count)
+  }
+}
+
+func text(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> String {
+  guard let pointer, count > 0 else { return "" }
+  return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
+}
+
+func bytes(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> [UInt8] {
+  guard let pointer, count > 0 else { return [] }
+  return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
+}
+
+func quoted(_ s: String) -> String { JSONText.quoted(s) }
+func number(_ d: Double) -> String { JSONText.number(d) }
+
+/// What one input did, for the host: `--events` lines, boards to save, announcements to
+/// speak, the scene now shown, requests.
+func report(_ events: [SceneEvent], at t: Double) -> Int32 {
+  var lines: [String] = []
+  var saves: [String] = []
+  var speech: [String] = []
+  var shown = "null"
+  var layout = false
+  var requests: [String] = []
+  for e in events {
+    if let line = SceneLines.line(e, in: studio, at: t) { lines.append(line) }
+    switch e {
+    case .engine(_, .announce(let text)):
+      // An engine's announcement answers what the user just did: spoken at once.
+      speech.append("{\"text\":\(quoted(text)),\"politeness\":\"assertive\"}")
+    case .announce(let a):
+      speech.append("{\"text\":\(quoted(a.text)),\"politeness\":\"\(a.politeness.rawValue)\"}")
+    case .save(let kind): if !saves.contains(quoted(kind.rawValue)) { saves.append(quoted(kind.rawValue)) }
+    case .shown(let kind): shown = quoted(kind.rawValue)
+    case .layout: layout = true
+    case .request(.screenshot): requests.append("\"screenshot\"")
+    case .request(.quit): requests.append("\"quit\"")
+    case .engine: break
+    }
+  }
+  return answer(
+    "{\"lines\":[\(lines.joined(separator: ","))],\"save\":[\(saves.joined(separator: ","))],\"speak\":[\(speech.joined(separator: ","))],\"shown\":\(shown),\"layout\":\(layout),\"requests\":[\(requests.joined(separator: ","))]}"
+  )
+}
+
+func kind(_ code: Int32) -> SceneKind {
+  switch code {
+  case 1: .shortcuts
+  case 2: .panorama
+  default: .locations
+  }
+}
+
+// MARK: Memory
+
+@_cdecl("web_alloc")
+public func webAlloc(_ count: Int32) -> UnsafeMutablePointer<UInt8> {
+  UnsafeMutablePointer<UInt8>.allocate(capacity: Int(max(count, 1)))
+}
+
+@_cdecl("web_free")
+public func webFree(_ pointer: UnsafeMutablePointer<UInt8>) { pointer.deallocate() }
+
+@_cdecl("web_out_ptr")
+public func webOutPointer() -> UnsafeMutablePointer<UInt8> { output }
+
+// MARK: Scenes
+
+/// Starts over on scene `scene` (0 Locations, 1 Shortcuts, 2 Panorama).
+@_cdecl("web_start")
+public func webStart(_ scene: Int32, _ reducedMotion: Int32) {
+  studio = Studio(active: kind(scene))
+  studio.setReducedMotion(reducedMotion != 0)
+}
+
+@_cdecl("web_set_reduced_motion")
+public func webSetReducedMotion(_ on: Int32) { studio.setReducedMotion(on != 0) }
+
+@_cdecl("web_layout")
+public func webLayout(_ width: Double, _ height: Double, _ t: Double) -> Int32 {
+  report(studio.layout(viewport: Size(width: width, height: height), at: t), at: t)
+}
+
+@_cdecl("web_show")
+public func webShow(_ scene: Int32, _ t: Double) -> Int32 { report(studio.show(kind(scene), at: t), at: t) }
+
+/// `phase`: 0 down, 1 move, 2 up, 3 cancel; `pointerKind`: 0 mouse, 1 touch, 2 pen.
+@_cdecl("web_pointer")
+public func webPointer(_ phase: Int32, _ id: Int32, _ pointerKind: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
+  let phases: [PointerPhase] = [.down, .move, .up, .cancel]
+  let kinds: [PointerKind] = [.mouse, .touch, .pen]
+  let input = SceneInput.pointer(
+    phases[Int(min(max(phase, 0), 3))], id: Int(id), kind: kinds[Int(min(max(pointerKind, 0), 2))], at: Point(x: x, y: y))
+  return report(studio.handle(input, at: t), at: t)
+}
+
+@_cdecl("web_wheel")
+public func webWheel(_ dx: Double, _ dy: Double, _ precise: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
+  report(studio.handle(.wheel(dx: dx, dy: dy, precise: precise != 0, at: Point(x: x, y: y)), at: t), at: t)
+}
+
+/// Keys by number (the JS host maps `KeyboardEvent.key`): 1 Tab, 2 Space, 3 Enter, 4 Escape,
+/// 5 Backspace, 6 Delete, 7–10 Left, Right, Up, Down, 11 +, 12 −, 100 + n F n, 1000 + a
+/// character's scalar value (lower case). `modifiers`: 1 Shift, 2 Control/Command, 4 Alt.
+/// Returns −1 when the key means nothing here (the page lets the browser have it).
+@_cdecl("web_key")
+public func webKey(_ code: Int32, _ modifiers: Int32, _ down: Int32, _ isRepeat: Int32, _ t: Double) -> Int32 {
+  let name: KeyName
+  switch code {
+  case 1: name = .tab
+  case 2: name = .space
+  case 3: name = .enter
+  case 4: name = .escape
+  case 5: name = .backspace
+  case 6: name = .delete
+  case 7: name = .left
+  case 8: name = .right
+  case 9: name = .up
+  case 10: name = .down
+  case 11: name = .plus
+  case 12: name = .minus
+  case 101...124: name = .function(Int(code) - 100)
+  case 1000...:
+    guard let scalar = Unicode.Scalar(UInt32(code - 1000)) else { return -1 }
+    name = .character(Character(scalar))
+  default: return -1
+  }
+  let mods = Modifiers(rawValue: UInt8(truncatingIfNeeded: modifiers))
+  guard KeyBindings.action(for: name, mods, in: studio.active) != nil else { return -1 }
+  return report(studio.handle(.key(name, mods, isDown: down != 0, isRepeat: isRepeat != 0), at: t), at: t)
+}
+
+@_cdecl("web_focus_lost")
+public func webFocusLost(_ t: Double) -> Int32 { report(studio.handle(.focusLost, at: t), at: t) }
+
+/// A `deviceorientation` reading (degrees) and the screen's rotation, at host time `t`.
+@_cdecl("web_orientation")
+public func webOrientation(_ alpha: Double, _ beta: Double, _ gamma: Double, _ screenAngle: Double, _ t: Double) {
+  let q = Quaternion.deviceOrientation(alpha: alpha, beta: beta, gamma: gamma, screenAngle: screenAngle)
+  _ = studio.handle(.motion(.attitude(t: t, q)), at: t)
+}
+
+/// A `RelativeOrientationSensor` quaternion (x, y, z, w; device → world) and the screen's rotation.
+@_cdecl("web_orientation_quaternion")
+public func webOrientationQuaternion(_ x: Double, _ y: Double, _ z: Double, _ w: Double, _ screenAngle: Double, _ t: Double) {
+  let screen = Quaternion(axis: Vector3(0, 0, 1), angle: -screenAngle * Elementary.pi / 180)
+  _ = studio.handle(.motion(.attitude(t: t, Quaternion(x: x, y: y, z: z, w: w) * screen)), at: t)
+}
+
+/// Runs animations and the camera to `t`; 1 when nothing moves any more.
+@_cdecl("web_advance")
+public func webAdvance(_ t: Double) -> Int32 {
+  studio.advance(to: t)
+  return studio.isIdle ? 1 : 0
+}
+
+/// Shows `text` in the message banner (an empty text removes it).
+@_cdecl("web_message")
+public func webMessage(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) {
+  let message = text(pointer, count)
+  studio.showMessage(message.isEmpty ? nil : message)
+}
+
+// MARK: Drawing
+
+func color(_ c: RGBA) -> String { "\"rgba(\(c.r),\(c.g),\(c.b),\(number(Double(c.a) / 255)))\"" }
+func rect(_ r: Rect) -> String { "\(number(r.minX)),\(number(r.minY)),\(number(r.size.width)),\(number(r.size.height))" }
+
+/// The display list as JSON: `{"cursor":…, "commands":[[op, …], …]}` with ops `fill`,
+/// `outline`, `image`, `text`, `shadow`, `focus` (docs/web.md).
+@_cdecl("web_display_list")
+public func webDisplayList() -> Int32 {
+  let list = studio.displayList()
+  var out: [String] = []
+  out.reserveCapacity(list.commands.count)
+  for command in list.commands {
+    switch command {
+    case .fill(let r, let c, let radius):
+      out.append("[\"fill\",\(rect(r)),\(color(c)),\(number(radius))]")
+    case .outline(let r, let c, let width, let radius):
+      out.append("[\"outline\",\(rect(r)),\(color(c)),\(number(width)),\(number(radius))]")
+    case .image(let id, let r, let opacity):
+      let name: String
+      switch id {
+      case .photo(let s): name = "\"photo\",\(quoted(s))"
+      case .icon(let s): name = "\"icon\",\(quoted(s))"
+      case .panorama: name = "\"panorama\",\"\""
+      }
+      out.append("[\"image\",\(name),\(rect(r)),\(number(opacity))]")
+    case .text(let s, let at, let size, let c, let alignment, let maxWidth):
+      let align: String
+      switch alignment {
+      case .leading: align = "left"
+      case .center: align = "center"
+      case .trailing: align = "right"
+      }
+      out.append(
+        "[\"text\",\(quoted(s)),\(number(at.x)),\(number(at.y)),\(number(size)),\(color(c)),\"\(align)\",\(maxWidth.map(number) ?? "null")]"
+      )
+    case .shadow(let r, let radius, let opacity):
+      out.append("[\"shadow\",\(rect(r)),\(number(radius)),\(number(opacity))]")
+    case .focusRing(let r):
+      out.append("[\"focus\",\(rect(r))]")
+    }
+  }
+  let cursor: String
+  switch list.cursor {
+  case .arrow: cursor = "default"
+  case .pointer: cursor = "pointer"
+  case .grab: cursor = "grab"
+  case .grabbing: cursor = "grabbing"
+  }
+  return answer("{\"cursor\":\"\(cursor)\",\"title\":\(quoted(studio.title)),\"commands\":[\(out.joined(separator: ","))]}")
+}
+
+/// What a screen reader needs beside the canvas: the tabs, and the shown board's slots and
+/// items with their names and frames (points), and the focus.
+@_cdecl("web_accessibility")
+public func webAccessibility() -> Int32 {
+  var tabs: [String] = []
+  for k in SceneKind.allCases {
+    tabs.append(
+      "{\"id\":\"\(k.rawValue)\",\"name\":\(quoted(k.title)),\"selected\":\(k == studio.active),\"frame\":[\(rect(studio.tabFrame(k)))]}"
+    )
+  }
+  var nodes: [String] = []
+  if studio.active.isBoard {
+    let scene = studio.board(studio.active)
+    for f in scene.focusOrder {
+      nodes.append("{\"name\":\(quoted(scene.describe(f))),\"frame\":[\(rect(scene.frame(of: f)))]}")
+    }
+  }
+  var focused = "null"
+  if let f = studio.focus { focused = quoted(describeFocus(f)) }
+  return answer("{\"tabs\":[\(tabs.joined(separator: ","))],\"nodes\":[\(nodes.joined(separator: ","))],\"focus\":\(focused)}")
+}
+
+func describeFocus(_ f: Focus) -> String {
+  switch f {
+  case .tab(let k): "\(k.title) tab"
+  case .board(let b): studio.active.isBoard ? studio.board(studio.active).describe(b) : ""
+  case .dismissMessage: "Dismiss the message"
+  }
+}
+
+/// The `layout` line for a `width`×`height` page.
+@_cdecl("web_layout_line")
+public func webLayoutLine(_ width: Int32, _ height: Int32) -> Int32 {
+  answer(SceneLines.layout(studio, window: (Int(width), Int(height))))
+}
+
+// MARK: Boards and saving
+
+@_cdecl("web_state")
+public func webState(_ scene: Int32) -> Int32 {
+  let k = kind(scene)
+  return k.isBoard ? answer(studio.savedState(k)) : answer("null")
+}
+
+/// Restores a board from saved text; the error (naming the field) or an empty answer.
+@_cdecl("web_restore")
+public func webRestore(_ scene: Int32, _ pointer: UnsafePointer<UInt8>?, _ count: Int32, _ t: Double) -> Int32 {
+  let k = kind(scene)
+  guard k.isBoard else { return answer("not a board") }
+  do throws(InputError) {
+    try studio.restoreSaved(k, from: bytes(pointer, count), source: "localStorage imagestage.\(k.rawValue)", at: t)
+    return answer("")
+  } catch {
+    return answer(error.description)
+  }
+}
+
+/// The Locations photo (`side` pixels square, RGBA): the same picture the app shows.
+@_cdecl("web_default_photo")
+public func webDefaultPhoto(_ side: Int32) -> UnsafeMutableRawPointer {
+  art = DefaultArt.photo(size: Int(max(8, min(side, 1024))))
+  return art.pixels.withUnsafeMutableBytes { $0.baseAddress! }
+}
+
+/// The shortcut icons: id, name, colour and letter, for the host to draw their tiles.
+@_cdecl("web_icons")
+public func webIcons() -> Int32 {
+  let icons = ShortcutIcon.all.map {
+    "{\"id\":\(quoted($0.id)),\"name\":\(quoted($0.name)),\"color\":\(color($0.color)),\"letter\":\(quoted($0.letter))}"
+  }
+  return answer("[\(icons.joined(separator: ","))]")
+}
+
+// MARK: Panorama
+
+/// Opens a panorama of `width`×`height` pixels: `head` is the start of its file (for the
+/// GPano XMP of a JPEG or PNG). Answers the geometry and the coverage reason.
+@_cdecl("web_open_panorama")
+public func webOpenPanorama(
+  _ head: UnsafePointer<UInt8>?, _ headCount: Int32, _ width: Int32, _ height: Int32, _ name: UnsafePointer<UInt8>?,
+  _ nameCount: Int32
+) -> Int32 {
+  let file = bytes(head, headCount)
+  let xmp = file.starts(with: [0xFF, 0xD8]) ? JPEGMetadata(file).xmp : PNGMetadata.xmp(file)
+  let (geometry, coverage) = PanoramaGeometry.of(
+    width: Int(width), height: Int(height), gpano: xmp.flatMap { GPano(xmp: $0) })
+  let title = text(name, nameCount)
+  if studio.panorama == nil {
+    studio.setPanorama(PanoramaScene(geometry: geometry, name: title))
+  } else {
+    studio.updatePanorama { $0.load(geometry: geometry, name: title) }
+  }
+  let g = geometry
+  return answer(
+    "{\"projection\":\"\(g.projection.rawValue)\",\"fullWidth\":\(number(g.fullWidth)),\"fullHeight\":\(number(g.fullHeight)),\"croppedLeft\":\(number(g.croppedLeft)),\"croppedTop\":\(number(g.croppedTop)),\"croppedWidth\":\(number(g.croppedWidth)),\"croppedHeight\":\(number(g.croppedHeight)),\"wraps\":\(g.wraps),\"coverage\":\(quoted(coverage))}"
+  )
+}
+
+/// Hands the panorama's RGBA pixels to the CPU renderer (the fallback, and the reference
+/// the tests compare the GPU with). Builds its mip levels.
+@_cdecl("web_panorama_pixels")
+public func webPanoramaPixels(_ rgba: UnsafePointer<UInt8>?, _ width: Int32, _ height: Int32) -> Int32 {
+  guard let rgba, width > 0, height > 0, let scene = studio.panorama else { return 0 }
+  let count = Int(width) * Int(height)
+  let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+    UnsafeRawPointer(rgba).withMemoryRebound(to: UInt32.self, capacity: count) {
+      buffer.baseAddress!.update(from: $0, count: count)
+    }
+    initialized = count
+  }
+  var renderer = PanoramaRenderer(
+    source: RGBAImage(width: Int(width), height: Int(height), pixels: pixels), geometry: scene.viewer.geometry)
+  renderer.buildMipLevels(executor: InlineRows())
+  studio.updatePanorama { $0.attach(renderer) }
+  return 1
+}
+
+/// Renders the view with the CPU renderer into a `width`×`height` RGBA frame; returns its
+/// address (valid until the next call), or 0 without pixels.
+@_cdecl("web_render_cpu")
+public func webRenderCPU(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {
+  guard studio.panorama?.renderer != nil, width > 0, height > 0 else { return nil }
+  if frame.width != Int(width) || frame.height != Int(height) { frame = RGBAImage(width: Int(width), height: Int(height)) }
+  studio.updatePanorama { $0.render(into: &frame, executor: InlineRows()) }
+  return frame.pixels.withUnsafeMutableBytes { $0.baseAddress }
+}
+
+/// Everything the WebGL2 shader needs for a `width`×`height` pixel view, computed by the
+/// same code as the CPU renderer: the camera, the lens, the strip's placement.
+@_cdecl("web_gpu_view")
+public func webGPUView(_ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ sourceHeight: Int32) -> Int32 {
+  guard let scene = studio.panorama else { return answer("null") }
+  let v = scene.viewer
+  let lenses: [Lens] = Lens.allCases
+  let camera = CameraParameters(width: Int(width), height: Int(height), view: v.view, hfov: v.hfov, lens: v.lens)
+  let g = v.geometry
+  let strip = StripCamera(
+    imageWidth: Int(sourceWidth), imageHeight: Int(sourceHeight), viewWidth: Int(width), viewHeight: Int(height),
+    fieldOfView: g.horizontalFOV)
+  let repeats = g.wraps
+  var yaw = v.view.yaw
+  if repeats && g.horizontalFOV > 0 { yaw = yaw.truncatingRemainder(dividingBy: g.horizontalFOV) }
+  var stripOffset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
+  if !stripOffset.isFinite { stripOffset = 0 }
+  return answer(
+    "{\"mode\":\"\(v.mode.rawValue)\",\"lens\":\(lenses.firstIndex(of: v.lens)!),\"matrix\":[\(camera.matrix.map(number).joined(separator: ","))],\"focal\":\(number(camera.focal)),\"yaw\":\(number(camera.yaw)),\"stripWidth\":\(number(strip.stripWidth)),\"stripOffset\":\(number(stripOffset)),\(SceneLines.viewFields(v))}"
+  )
+}
+
+/// `{yaw, pitch, roll, hfov, lens, mode, caption, key}`: `key` changes when the frame would.
+@_cdecl("web_view")
+public func webView(_ width: Int32, _ height: Int32) -> Int32 {
+  guard let scene = studio.panorama else { return answer("null") }
+  let k = scene.frameKey(width: Int(width), height: Int(height))
+  let key =
+    "\(number(k.view.yaw)) \(number(k.view.pitch)) \(number(k.view.roll)) \(number(k.hfov)) \(k.lens.rawValue) \(k.mode.rawValue) \(k.width) \(k.height) \(k.generation)"
+  return answer(
+    "{\(SceneLines.viewFields(scene.viewer)),\"source\":\"\(scene.viewer.source.rawValue)\",\"key\":\(quoted(key)),\"line\":\(quoted(SceneLines.view(scene.viewer)))}"
+  )
+}
+
+/// Sets the camera from the page's URL: angles in degrees; a lens by name; NaN keeps one.
+@_cdecl("web_set_camera")
+public func webSetCamera(_ yaw: Double, _ pitch: Double, _ hfov: Double, _ lens: UnsafePointer<UInt8>?, _ lensCount: Int32)
+  -> Int32
+{
+  let name = text(lens, lensCount)
+  var problem = ""
+  studio.updatePanorama { scene in
+    scene.update { viewer in
+      if !name.isEmpty {
+        if let l = Lens(rawValue: name) { viewer.setLens(l) } else { problem = "unknown lens \"\(name)\"" }
+      }
+      let degree = Elementary.pi / 180
+      let o = viewer.offset
+      viewer.set(
+        offset: ViewAngles(
+          yaw: yaw.isFinite ? yaw * degree : o.yaw, pitch: pitch.isFinite ? pitch * degree : o.pitch, roll: o.roll),
+        hfov: hfov.isFinite ? hfov * degree : nil)
+      viewer.zoom(by: 1)  // back inside the lens's and the coverage's limits
+    }
+  }
+  return answer(problem)
+}
+
+/// Replays a motion log (Sensor Logger CSV or the other formats of docs/motion.md) from host
+/// time `t`, looping; the parse error with its line, or an empty answer.
+@_cdecl("web_play_log")
+public func webPlayLog(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+  do throws(MotionLog.ParseError) {
+    let log = try MotionLog.parse(bytes(pointer, count))
+    studio.updatePanorama { $0.update { $0.play(log, loops: true) } }
+    return answer("")
+  } catch {
+    return answer(error.description)
+  }
+}
+
+/// The key help, from the same table as the app's `--help`.
+@_cdecl("web_help")
+public func webHelp() -> Int32 { answer(KeyBindings.helpText(indent: "")) }
+
+@_cdecl("web_version")
+public func webVersion() -> Int32 { answer(imageStageVersion) }
