@@ -95,10 +95,11 @@ build: deps
 	swift build $(CPU_FLAGS) --build-tests
 
 # The README's test command: dependencies, one build, the whole suite in one process,
-# the Embedded Swift check, the format lint, and the suite again under AddressSanitizer.
+# the Embedded Swift check, the web page in headless Chromium, the format lint, and the suite again under AddressSanitizer.
 test: build
 	swift test $(CPU_FLAGS) --skip-build
 	$(MAKE) embedded
+	$(MAKE) web-test
 	$(MAKE) lint
 	$(MAKE) asan
 

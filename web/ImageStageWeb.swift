@@ -390,7 +390,7 @@ public func webGPUView(_ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ 
   var stripOffset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
   if !stripOffset.isFinite { stripOffset = 0 }
   return answer(
-    "{\"mode\":\"\(v.mode.rawValue)\",\"lens\":\(lenses.firstIndex(of: v.lens)!),\"matrix\":[\(camera.matrix.map(number).joined(separator: ","))],\"focal\":\(number(camera.focal)),\"yaw\":\(number(camera.yaw)),\"stripWidth\":\(number(strip.stripWidth)),\"stripOffset\":\(number(stripOffset)),\(SceneLines.viewFields(v))}"
+    "{\"mode\":\"\(v.mode.rawValue)\",\"lensIndex\":\(lenses.firstIndex(of: v.lens)!),\"matrix\":[\(camera.matrix.map(number).joined(separator: ","))],\"focal\":\(number(camera.focal)),\"turn\":\(number(camera.yaw)),\"stripWidth\":\(number(strip.stripWidth)),\"stripOffset\":\(number(stripOffset)),\(SceneLines.viewFields(v))}"
   )
 }
 

@@ -76,7 +76,7 @@ function speak(text, politeness) {
 /** Applies what a call into the scene layer reported. */
 function handle(length) {
   const r = JSON.parse(out(length));
-  for (const line of r.lines) events.push(JSON.parse(line));
+  for (const line of r.lines) events.push(line);
   for (const s of r.speak) speak(s.text, s.politeness);
   for (const kind of r.save) save(kind);
   if (r.shown) shown(r.shown);
@@ -667,10 +667,10 @@ function glRender(w, h) {
   gl.viewport(0, 0, w, h);
   gl.uniform2f(u.viewSize, w, h);
   gl.uniform1i(u.mode, v.mode === 'strip' ? 1 : 0);
-  gl.uniform1i(u.lens, v.lens);
+  gl.uniform1i(u.lens, v.lensIndex);
   gl.uniformMatrix3fv(u.axes, false, v.matrix);
   gl.uniform1f(u.focal, v.focal);
-  gl.uniform1f(u.yaw, v.yaw);
+  gl.uniform1f(u.yaw, v.turn);
   gl.uniform2f(u.fullSize, g.fullWidth, g.fullHeight);
   gl.uniform4f(u.crop, g.croppedLeft, g.croppedTop, g.croppedWidth, g.croppedHeight);
   gl.uniform2f(u.sourceSize, p.width, p.height);
@@ -777,6 +777,7 @@ window.imagestage = {
     return {
       yaw: v.yaw, pitch: v.pitch, roll: v.roll, hfov: v.hfov, lens: v.lens, mode: v.mode,
       renderer: renderer.kind, textures: renderer.kind === 'webgl2' ? pano.textures : 0, source: v.source,
+      tiles: pano.grid ? { grid: pano.grid, tile: pano.tile, layer: pano.layer } : null,
       coverage: pano.geometry.coverage, motion: motionStatus,
     };
   },
