@@ -309,6 +309,16 @@ public func webDefaultPhoto(_ side: Int32) -> UnsafeMutableRawPointer {
   return art.pixels.withUnsafeMutableBytes { $0.baseAddress! }
 }
 
+/// Adds a photo to Locations (the host holds its thumbnail under the same id).
+@_cdecl("web_add_photo")
+public func webAddPhoto(
+  _ id: UnsafePointer<UInt8>?, _ idCount: Int32, _ name: UnsafePointer<UInt8>?, _ nameCount: Int32, _ t: Double
+)
+  -> Int32
+{
+  report(studio.addPhotos([Photo(id: text(id, idCount), name: text(name, nameCount))], at: t), at: t)
+}
+
 /// The shortcut icons: id, name, colour and letter, for the host to draw their tiles.
 @_cdecl("web_icons")
 public func webIcons() -> Int32 {

@@ -406,8 +406,17 @@ if (typeof DeviceOrientationEvent !== 'undefined' && typeof DeviceOrientationEve
     try {
       const answer = await DeviceOrientationEvent.requestPermission();
       motionStatus = answer === 'granted' ? 'granted' : 'denied';
-      if (answer === 'granted') { motionButton.hidden = true; speak('Motion on: turn the phone to look around.', 'polite'); }
-      else message('Motion access was refused: drag to look around instead.');
+      if (answer === 'granted') {
+        motionButton.hidden = true;
+        speak('Motion on: turn the phone to look around.', 'polite');
+        // A desktop grants access yet has no sensor: say so rather than leave the user waiting.
+        const before = orientationEvents;
+        setTimeout(() => {
+          if (orientationEvents === before) message('No motion sensor is sending readings here: drag to look around.');
+        }, 1500);
+      } else {
+        message('Motion access was refused: drag to look around instead.');
+      }
     } catch (e) {
       message(`Motion is not available: ${e.message}`);
     }
@@ -688,9 +697,28 @@ function glRender(w, h) {
 
 // ---------------------------------------------------------------- files
 
+let photoCount = 0;
+
+/** A photo dropped on Locations joins the board, as in the app: a 256-px square thumbnail. */
+async function addPhoto(file) {
+  const bitmap = await createImageBitmap(file);
+  const side = 256, crop = Math.min(bitmap.width, bitmap.height);
+  const thumb = new OffscreenCanvas(side, side);
+  thumb.getContext('2d').drawImage(bitmap, (bitmap.width - crop) / 2, (bitmap.height - crop) / 2, crop, crop, 0, 0, side, side);
+  const id = `dropped-${++photoCount}`;
+  images.set(`photo:${id}`, thumb);
+  const name = file.name.replace(/\.[^.]*$/, '');
+  withBytes(id, (ip, il) => withBytes(name, (np, nl) => handle(wasm.web_add_photo(ip, il, np, nl, now()))));
+}
+
 async function openFile(file) {
   if (!file) return;
-  if (/^image\/(jpeg|png)$/.test(file.type) || /\.(jpe?g|png)$/i.test(file.name)) {
+  const image = /^image\/(jpeg|png)$/.test(file.type) || /\.(jpe?g|png)$/i.test(file.name);
+  if (image && currentScene() === 'locations') {
+    try { await addPhoto(file); } catch (e) { message(`${file.name}: ${e.message}`); }
+    return;
+  }
+  if (image) {
     if (!pano) handle(wasm.web_show(2, now()));
     await loadPanorama(file.name, file);
   } else {
@@ -711,7 +739,7 @@ window.addEventListener('dragleave', () => dropHint.classList.remove('shown'));
 window.addEventListener('drop', (e) => {
   e.preventDefault();
   dropHint.classList.remove('shown');
-  openFile(e.dataTransfer.files[0]);
+  for (const file of e.dataTransfer.files) openFile(file);
 });
 
 // ---------------------------------------------------------------- start

@@ -93,6 +93,13 @@ public enum Lens: String, Hashable, Sendable, CaseIterable {
     }
   }
 
+  /// The field of view across `width` points of a view that sees `fieldOfView` radians
+  /// along `length` points (the inverse of `verticalFieldOfView`).
+  public func fieldOfView(across width: Double, seeing fieldOfView: Double, along length: Double) -> Double {
+    let f = focalLength(halfWidth: length / 2, fieldOfView: fieldOfView)
+    return 2 * angle(atRadius: width / 2 / f)
+  }
+
   /// The vertical field of view (radians) of a `width`×`height` view with horizontal field
   /// `fieldOfView`.
   public func verticalFieldOfView(_ fieldOfView: Double, width: Double, height: Double) -> Double {

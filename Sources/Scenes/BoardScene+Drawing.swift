@@ -40,7 +40,11 @@ extension BoardScene {
         maxWidth: slot.frame.size.width + 30)
     }
     if kind == .shortcuts {
-      list.text("Drag an icon onto a shortcut; drag a shortcut away to remove it", area.minX, area.minY - 14, size: 13)
+      // About 6.5 pt a character at 13 pt: a phone gets the short form rather than a clipped one.
+      let hint =
+        area.size.width >= 420
+        ? "Drag an icon onto a shortcut; drag a shortcut away to remove it" : "Drag an icon onto a shortcut, or one away"
+      list.text(hint, area.minX, area.minY - 14, size: 13, maxWidth: area.size.width)
       if let clear = clearButton {
         list.fill(clear, Palette.button, radius: 6)
         list.outline(clear, Palette.slotBorder, radius: 6)

@@ -23,7 +23,11 @@ public struct PanoramaViewer: Sendable {
   public private(set) var mode = ViewMode.perspective
   public private(set) var lens = Lens.rectilinear
   /// Horizontal field of view, radians.
-  public private(set) var hfov = Angle(degrees: 90).radians
+  public private(set) var hfov = defaultFieldOfView
+  /// The field of view of a landscape view the user has not zoomed.
+  public static let defaultFieldOfView = Angle(degrees: 90).radians
+  /// Whether the user (or the host, from settings) chose the field of view.
+  var fieldOfViewChosen = false
   /// The user's offset on top of motion (radians): drags, keys, wheel.
   public private(set) var offset = ViewAngles()
   public private(set) var tracker: MotionTracker
@@ -83,13 +87,23 @@ public struct PanoramaViewer: Sendable {
 
   public mutating func resize(width: Double, height: Double) {
     viewport = Size(width: max(width, 1), height: max(height, 1))
+    if !fieldOfViewChosen {
+      // Until the user zooms, the longer side sees 90°: a portrait phone gets a narrower
+      // horizontal field instead of 90° across and a stretched 150° top to bottom.
+      hfov =
+        height > width
+        ? lens.fieldOfView(across: width, seeing: Angle(degrees: 90).radians, along: height) : Self.defaultFieldOfView
+    }
     hfov = min(max(hfov, fieldOfViewRange.lowerBound), fieldOfViewRange.upperBound)
   }
 
   /// Sets the starting camera (`pano video --yaw --pitch --roll --hfov`).
   public mutating func set(offset: ViewAngles, hfov: Double? = nil) {
     self.offset = offset
-    if let hfov { self.hfov = hfov }
+    if let hfov {
+      self.hfov = hfov
+      fieldOfViewChosen = true
+    }
   }
 
   public mutating func setLens(_ lens: Lens) {
@@ -156,6 +170,7 @@ public struct PanoramaViewer: Sendable {
     guard mode == .perspective, factor.isFinite, factor > 0 else { return }
     let range = fieldOfViewRange
     hfov = min(max(hfov * factor, range.lowerBound), range.upperBound)
+    if factor != 1 { fieldOfViewChosen = true }
     offset = clampedOffset(offset)
   }
 
@@ -195,6 +210,7 @@ public struct PanoramaViewer: Sendable {
         if d > 1 {
           let range = fieldOfViewRange
           hfov = min(max(pinch.hfov * pinch.distance / d, range.lowerBound), range.upperBound)
+          fieldOfViewChosen = true
         }
       } else if let drag, mode == .perspective || pointers.count == 1 {
         // Dragging moves the picture with the pointer: a drag to the right turns the camera left.

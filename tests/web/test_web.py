@@ -223,6 +223,25 @@ class Locations(unittest.TestCase):
         PAGE.until("return imagestage.state().items[0].slot === 2", message="back on slot 2")
         self.assertIsNotNone(here)
 
+    def test_reduced_motion_makes_the_return_instant(self):
+        def centre_right_after_a_miss():
+            PAGE.load("?scene=locations")
+            layout = PAGE.layout()
+            start = centre(layout["items"][0]["frame"])
+            # Down to the status line, below every slot: a miss.
+            bottom = layout["window"]["height"] - 20
+            PAGE.drag([start, (start[0] + 10, bottom - 40), (start[0] + 20, bottom)], step_ms=10)
+            item = PAGE.js("return imagestage.state().items[0]")
+            self.assertEqual(item["slot"], 0)
+            home = centre(layout["slots"][0]["frame"])
+            return math.dist(item["center"], home)
+        self.assertGreater(centre_right_after_a_miss(), 20, "without the setting the photo animates home")
+        PAGE.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            self.assertLess(centre_right_after_a_miss(), 0.5, "with prefers-reduced-motion it is home at once")
+        finally:
+            PAGE.cdp("Emulation.setEmulatedMedia", {"features": []})
+
     def test_layout_reports_css_pixels_of_the_page(self):
         PAGE.load("?scene=locations")
         layout = PAGE.layout()

@@ -1,0 +1,30 @@
+"""Screenshots of the three scenes in a phone-sized viewport (390×844 CSS px, 2× pixels),
+taken by headless Chromium: `build/venv/bin/python tests/web/screenshots.py [OUT_DIR]`
+(default docs/screenshots). Builds nothing: run `make web` first."""
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+import test_web as T  # noqa: E402
+
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(T.ROOT, "docs", "screenshots")
+os.makedirs(out, exist_ok=True)
+T.setUpModule()
+page = T.PAGE
+page.cdp("Emulation.setDeviceMetricsOverride", {
+    "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True,
+    "screenOrientation": {"type": "portraitPrimary", "angle": 0}})
+for scene in ("locations", "shortcuts", "panorama"):
+    page.load(f"?scene={scene}")
+    if scene == "shortcuts":
+        layout = page.layout()
+        page.drag([T.centre(layout["items"][1]["frame"]), T.centre(layout["slots"][0]["frame"])], kind="touch")
+    if scene == "panorama":
+        page.orient(20, 95, 0, seconds=1.0)
+    time.sleep(0.6)
+    path = os.path.join(out, f"web-{scene}.png")
+    page.driver.save_screenshot(path)
+    print("wrote", path)
+T.tearDownModule()
