@@ -61,6 +61,9 @@ web: deps
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
 	wasm-strip $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
+	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+	  --enable-nontrapping-float-to-int $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm \
+	  -o $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
 	cp web/index.html web/imagestage.js $(WEB)/
 	@[ -f $(WEB)/sample.jpg ] || { swift build -c release $(CPU_FLAGS) --product imagestage && \
 	  .build/release/imagestage pano sample -o $(WEB)/sample.jpg; }
