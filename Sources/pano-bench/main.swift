@@ -13,8 +13,36 @@ import StageJSON
 /// frame, at 1 and 2 threads. Prints ms per frame for each run (`RESULT ours CASE THREADS MS`,
 /// the script interleaves rounds of this with the baselines), a min/median table, and memory.
 /// Usage: pano-bench IN.jpg FRAMES OUT.png [RUNS]  (OUT: the frame at yaw 30°, pitch 10°)
+///    or: pano-bench --frames IN WIDTH HEIGHT FRAMES  (bench/web.sh: one thread, beside wasm)
 
 let args = CommandLine.arguments
+
+/// `pano-bench --frames IN WIDTH HEIGHT FRAMES`: one thread, yaw 1° further every frame;
+/// prints the seconds FRAMES frames took after a first one (bench/web.sh takes slopes).
+if args.count == 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(args[4]), let n = Int(args[5]) {
+  let pano: LoadedPanorama
+  do { pano = try LoadedPanorama.load(args[2]) } catch {
+    Console.error(error.message)
+    exit(2)
+  }
+  var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+  renderer.buildMipLevels(executor: InlineRows())
+  var image = RGBAImage(width: w, height: h)
+  func render(_ k: Int) {
+    renderer.renderPerspective(
+      view: ViewAngles(yaw: Angle(degrees: Double(k)).radians), hfov: Angle(degrees: 90).radians, into: &image,
+      executor: InlineRows())
+  }
+  render(0)
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  let start = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+  for k in 1...n { render(k) }
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  print(Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 - start)
+  exit(0)
+}
+
 guard args.count == 4 || args.count == 5, let frames = Int(args[2]), frames > 0,
   let runs = args.count == 5 ? Int(args[4]) : 5, runs > 0
 else {
