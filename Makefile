@@ -45,17 +45,20 @@ WEB_OBJ := build/web-obj
 # web/ImageStageWeb.swift, linked as a reactor (state lives across calls; JS calls
 # `_initialize` once). SIMD128 on: every current browser has it. WEB_SIMD=0 builds scalar.
 WEB_SIMD ?= 1
-WEB_FLAGS := $(WASM_FLAGS) $(if $(filter 1,$(WEB_SIMD)),-Xcc -msimd128,)
+# Every module for size except Panorama, whose renderer is 2.5× faster at -O (10 → 4 ms a
+# 1280×720 frame here) for 6 KB more gzipped.
+WEB_FLAGS := $(filter-out -Osize,$(WASM_FLAGS)) $(if $(filter 1,$(WEB_SIMD)),-Xcc -msimd128,)
 WEB_MODULES := CoreMath Stage Panorama StageJSON Scenes
 WEB_EXPORTS := $(shell sed -n 's/^@_cdecl("\(web_[a-z_]*\)")/--export=\1/p' web/ImageStageWeb.swift)
 
 web: deps
 	@mkdir -p $(WEB) $(WEB_OBJ)/$(WEB_SIMD)
 	@for m in $(WEB_MODULES); do \
-	  $(SWIFTC) $(WEB_FLAGS) -I $(WEB_OBJ)/$(WEB_SIMD) -module-name $$m -emit-module \
+	  opt=-Osize; [ $$m = Panorama ] && opt=-O; \
+	  $(SWIFTC) $(WEB_FLAGS) $$opt -I $(WEB_OBJ)/$(WEB_SIMD) -module-name $$m -emit-module \
 	    -emit-module-path $(WEB_OBJ)/$(WEB_SIMD)/$$m.swiftmodule Sources/$$m/*.swift -c -o $(WEB_OBJ)/$(WEB_SIMD)/$$m.o || exit 1; \
 	done
-	$(SWIFTC) $(WEB_FLAGS) -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/ImageStageWeb.swift \
+	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/ImageStageWeb.swift \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ImageStageWeb.o
 	wasm-ld --no-entry --export=_initialize $(WEB_EXPORTS) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \

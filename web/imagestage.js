@@ -10,7 +10,13 @@ const SCENES = ['locations', 'shortcuts', 'panorama'];
 const events = [];
 const now = () => performance.now() / 1000;
 let markReady;
-const ready = new Promise((resolve) => { markReady = resolve; });
+let readyAt = null;
+const ready = new Promise((resolve) => {
+  markReady = () => {
+    if (readyAt == null) readyAt = performance.now();
+    resolve();
+  };
+});
 
 // ---------------------------------------------------------------- wasm
 
@@ -516,6 +522,7 @@ function drawPanorama(x, y, w, h) {
     events.push(JSON.parse(view.line));
     if (!panoReady) { panoReady = true; markReady(); }
   }
+  if (pano.mipmapsPending) setTimeout(() => buildMipmaps(pano), 0);
 }
 let panoReady = false;
 
@@ -629,7 +636,10 @@ function setUpWebGL() {
     uniforms[name] = gl.getUniformLocation(program, name);
   }
   const limit = Math.min(gl.getParameter(gl.MAX_TEXTURE_SIZE), maxTextureParam || Infinity);
-  return { gl, canvas: c, uniforms, limit, texture: null };
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+  const software = /swiftshader|llvmpipe|software/i.test(name);
+  return { gl, canvas: c, uniforms, limit, texture: null, software, name };
 }
 
 const PAD = 32; // border texels per tile side: mip levels up to 1/32 stay seamless
@@ -661,12 +671,28 @@ function uploadTiles(p) {
       gl.texSubImage3D(gl.TEXTURE_2D_ARRAY, 0, 0, 0, ty * grid[0] + tx, layer[0], layer[1], 1, gl.RGBA, gl.UNSIGNED_BYTE, scratch);
     }
   }
-  gl.generateMipmap(gl.TEXTURE_2D_ARRAY);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+  // The first frame samples the full-size level only; the mip levels follow a frame later,
+  // so the picture shows as soon as the pixels are up (building them costs as much again).
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAX_LEVEL, 0);
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+  p.mipmapsPending = true;
   gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
   gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
   gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
   Object.assign(p, { grid, tile, layer, textures: grid[0] * grid[1] });
+}
+
+/** Builds the mip levels the first frame went without. */
+function buildMipmaps(p) {
+  const gl = renderer.gl.gl;
+  if (!p.mipmapsPending || pano !== p) return;
+  p.mipmapsPending = false;
+  gl.bindTexture(gl.TEXTURE_2D_ARRAY, renderer.gl.texture);
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAX_LEVEL, 1000);
+  gl.generateMipmap(gl.TEXTURE_2D_ARRAY);
+  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+  lastViewKey = '';
+  invalidate();
 }
 
 function glRender(w, h) {
@@ -747,6 +773,7 @@ window.addEventListener('drop', (e) => {
 /** Renders the current view with `kind` ('webgl2' or 'cpu') at w×h; RGBA bytes as base64. */
 function framePixels(kind, w, h) {
   let bytes;
+  if (kind !== 'cpu') buildMipmaps(pano);
   if (kind === 'cpu') {
     const ptr = wasm.web_render_cpu(w, h);
     if (!ptr) throw new Error('the CPU renderer has no pixels (add &reference=1)');
@@ -780,9 +807,13 @@ async function start() {
   if (params.has('scene') && !SCENES.includes(params.get('scene'))) console.warn(`unknown scene ${params.get('scene')}`);
   wasm.web_start(scene, reducedMotion.matches ? 1 : 0);
   document.getElementById('keys').textContent = out(wasm.web_help());
-  if (params.get('renderer') !== 'cpu') {
+  const wanted = params.get('renderer');
+  if (wanted !== 'cpu') {
     try { renderer.gl = setUpWebGL(); } catch (e) { console.error(e); renderer.gl = null; }
-    if (renderer.gl) renderer.kind = 'webgl2';
+    // A software rasteriser (SwiftShader, llvmpipe: a machine without a GPU) draws a
+    // 1280×720 view in about 80 ms here, the wasm CPU renderer in 3: unless asked for
+    // WebGL2, take the CPU there.
+    if (renderer.gl && (wanted === 'webgl2' || !renderer.gl.software)) renderer.kind = 'webgl2';
   }
   defaultArt();
   restore();
@@ -810,8 +841,28 @@ window.imagestage = {
     };
   },
   framePixels,
+  /** Milliseconds from navigation to the first frame (`ready`), or null before it. */
+  get readyAt() { return readyAt; },
   version: () => out(wasm.web_version()),
+  bench: { timeFrames },
 };
+
+/** For bench/web.sh: seconds to draw `n` panorama frames at w×h with `kind`, yaw 1° further
+ * each; the GPU is waited for after each frame (a one-pixel read), as a display would. */
+function timeFrames(kind, n, w, h) {
+  const probe = new Uint8Array(4);
+  const start = performance.now();
+  for (let k = 1; k <= n; k++) {
+    wasm.web_set_camera(k, NaN, NaN, 0, 0);
+    if (kind === 'cpu') {
+      wasm.web_render_cpu(w, h);
+    } else {
+      glRender(w, h);
+      renderer.gl.gl.readPixels(0, 0, 1, 1, renderer.gl.gl.RGBA, renderer.gl.gl.UNSIGNED_BYTE, probe);
+    }
+  }
+  return (performance.now() - start) / 1000;
+}
 
 function currentScene() {
   const a = JSON.parse(out(wasm.web_accessibility()));

@@ -360,6 +360,14 @@ class Panorama(unittest.TestCase):
         self.turn_right(0, -90)
         self.assertAlmostEqual(PAGE.js("return imagestage.view().roll"), 0, delta=2)
 
+    def test_without_a_gpu_the_cpu_renderer_draws(self):
+        # Headless Chromium here has only SwiftShader: the page takes the wasm renderer unless
+        # WebGL2 is asked for, and both draw the same view.
+        PAGE.load("?scene=panorama")
+        self.assertEqual(PAGE.js("return imagestage.view().renderer"), "cpu")
+        PAGE.load("?scene=panorama&renderer=webgl2")
+        self.assertEqual(PAGE.js("return imagestage.view().renderer"), "webgl2")
+
     def test_turning_right_tilted_45(self):
         PAGE.load("?scene=panorama")
         self.turn_right(45, 0)
@@ -383,7 +391,7 @@ class Panorama(unittest.TestCase):
         cases = [("rectilinear", 90, 10), ("stereographic", 220, -60), ("fisheye", 180, 20),
                  ("equirectangular", 360, 0)]
         for lens, hfov, pitch in cases:
-            PAGE.load(f"?scene=panorama&reference=1&lens={lens}&hfov={hfov}&pitch={pitch}&yaw=30")
+            PAGE.load(f"?scene=panorama&renderer=webgl2&reference=1&lens={lens}&hfov={hfov}&pitch={pitch}&yaw=30")
             view = PAGE.js("return imagestage.view()")
             self.assertEqual((view["renderer"], view["lens"]), ("webgl2", lens))
             gpu = PAGE.frame("webgl2", 320, 180)
@@ -395,7 +403,7 @@ class Panorama(unittest.TestCase):
     def test_a_huge_panorama_splits_into_textures_with_no_seam(self):
         big_panorama()
         # The first tile border (3600 px of 10800) is at longitude −60°: look straight at it.
-        PAGE.load("?scene=panorama&src=fixtures/big.jpg&maxTexture=4096&reference=1&yaw=-60&hfov=40")
+        PAGE.load("?scene=panorama&renderer=webgl2&src=fixtures/big.jpg&maxTexture=4096&reference=1&yaw=-60&hfov=40")
         view = PAGE.js("return imagestage.view()")
         self.assertEqual(view["renderer"], "webgl2")
         self.assertGreater(view["textures"], 1)
@@ -413,7 +421,7 @@ class Panorama(unittest.TestCase):
         for hfov in (20, 120):
             frames = {}
             for limit in (4096, 8192):
-                PAGE.load(f"?scene=panorama&src=fixtures/big.jpg&maxTexture={limit}&yaw=-60&hfov={hfov}")
+                PAGE.load(f"?scene=panorama&renderer=webgl2&src=fixtures/big.jpg&maxTexture={limit}&yaw=-60&hfov={hfov}")
                 frames[limit] = PAGE.frame("webgl2", width, height)
             a, b = frames[4096], frames[8192]
 

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The web page, measured in one run beside its baselines (figures, not a test):
+#  1. page weight: index.html + imagestage.js + imagestage.wasm, gzip -9, against the
+#     200 KB aim, three.js r111 (172 KB gzipped, what Photo Sphere Viewer needs) and
+#     Pannellum's viewer (its src/ js + css, gzipped here);
+#  2. the wasm CPU renderer, 1280×720 from 8192×4096, yaw 1° further each frame, scalar and
+#     SIMD128, under node (V8, as in Chromium), against the native renderer on one thread:
+#     ms/frame as slopes between 10 and 40 frames, ROUNDS interleaved rounds, min/median,
+#     and the median of per-round ratios;
+#  3. in headless Chromium (bench/web/browser.py): navigation → first panorama frame of the
+#     bundled sample; navigation → loaded panorama for 4096, 5400 and 10800 wide JPEGs beside
+#     Pannellum's published src/ (unchanged, not shipped); WebGL2 (SwiftShader) and wasm CPU
+#     frame times in the page.
+# PANNELLUM=DIR points at a Pannellum checkout (default: the library's mirror); without one,
+# its columns are skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${ROUNDS:-5}
+out=bench/out/web
+mkdir -p "$out"
+pannellum=${PANNELLUM:-/work/.mirror/mpetroff+pannellum/repo}
+
+make web >&2
+make web WEB_SIMD=0 >&2
+swift build -c release $(scripts/cpu-flags) --product pano-bench --product imagestage >&2
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; $(chromium --version 2>/dev/null | head -1); node $(node --version)"
+
+# Images: the sample at each size (JPEG, quality as `pano sample` writes it) and raw RGBA.
+for size in 4096x2048 5400x2700 8192x4096 10800x5400; do
+  w=${size%x*}
+  [ -f "$out/p$w.jpg" ] || .build/release/imagestage pano sample -o "$out/p$w.jpg" --size "$size" >&2
+done
+[ -f "$out/p8192.rgba" ] || ffmpeg -loglevel error -y -i "$out/p8192.jpg" -f rawvideo -pix_fmt rgba "$out/p8192.rgba"
+
+echo
+echo "== 1. Page weight (gzip -9) =="
+weight() { cat "$@" | gzip -9 | wc -c; }
+ours=$(weight build/web/index.html build/web/imagestage.js build/web/imagestage.wasm)
+printf '%-34s %7.1f KB  (wasm %.1f, js %.1f, html %.1f)\n' "ImageStage, all three scenes" "$(echo "$ours / 1024" | bc -l)" \
+  "$(echo "$(weight build/web/imagestage.wasm) / 1024" | bc -l)" "$(echo "$(weight build/web/imagestage.js) / 1024" | bc -l)" \
+  "$(echo "$(weight build/web/index.html) / 1024" | bc -l)"
+printf '%-34s %7.1f KB\n' "aim" 200 "three.js r111 (issue's figure)" 172
+rm -rf "$out/site/pannellum"
+if [ -d "$pannellum/src" ] || git --git-dir="$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
+  git -C "$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+  mkdir -p "$out/site/pannellum"
+  if [ -d "$pannellum/src" ]; then
+    cp -r "$pannellum/src" "$out/site/pannellum/"
+  elif git --git-dir="$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+    git --git-dir="$pannellum" archive HEAD src | tar -x -C "$out/site/pannellum"  # a bare mirror
+  else
+    git -C "$pannellum" archive HEAD src | tar -x -C "$out/site/pannellum"
+  fi
+  p=$(weight "$out/site/pannellum/src/js/libpannellum.js" "$out/site/pannellum/src/js/pannellum.js" "$out/site/pannellum/src/css/pannellum.css")
+  printf '%-34s %7.1f KB  (src/, unminified)\n' "Pannellum viewer" "$(echo "$p / 1024" | bc -l)"
+  cp bench/web/pannellum.html "$out/site/pannellum/index.html"
+else
+  echo "Pannellum: no checkout at $pannellum (PANNELLUM=DIR); its columns are skipped"
+fi
+
+echo
+echo "== 2. CPU renderer, 1280×720 from 8192×4096, ms/frame (slope 10→40 frames) =="
+results="$out/cpu.txt"
+: > "$results"
+for ((r = 1; r <= rounds; r++)); do
+  for n in 10 40; do
+    echo "native $n $(.build/release/pano-bench --frames "$out/p8192.jpg" 1280 720 "$n")" >> "$results"
+    echo "simd $n $(node bench/web/cpu.mjs build/web/imagestage.wasm "$out/p8192.rgba" 8192 4096 1280 720 "$n")" >> "$results"
+    echo "scalar $n $(node bench/web/cpu.mjs build/web/imagestage-scalar.wasm "$out/p8192.rgba" 8192 4096 1280 720 "$n")" >> "$results"
+  done
+done
+python3 - "$results" "$rounds" <<'EOF'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+rounds = int(sys.argv[2])
+def slopes(who):
+    times = [(int(n), float(s)) for w, n, s in rows if w == who]
+    pairs = [times[i:i + 2] for i in range(0, len(times), 2)]
+    return [(b[1] - a[1]) / (b[0] - a[0]) * 1000 for a, b in pairs]
+s = {w: slopes(w) for w in ("native", "simd", "scalar")}
+for w, label in (("native", "native Swift, 1 thread"), ("simd", "wasm SIMD128 (node)"), ("scalar", "wasm scalar (node)")):
+    ratio = statistics.median(x / n for x, n in zip(s[w], s["native"]))
+    print(f"{label:26} min {min(s[w]):6.2f}  median {statistics.median(s[w]):6.2f}  × native {ratio:4.2f}")
+EOF
+
+echo
+echo "== 3. In headless Chromium =="
+mkdir -p "$out/site/images"
+ln -sfn "$(pwd)/build/web" "$out/site/web"
+for w in 4096 5400 8192 10800; do ln -sf "$(pwd)/$out/p$w.jpg" "$out/site/images/p$w.jpg"; done
+if [ -d "$out/site/pannellum" ]; then
+  build/venv/bin/python bench/web/browser.py "$out/site" "$rounds"
+else
+  echo "(Pannellum skipped)"
+  build/venv/bin/python bench/web/browser.py "$out/site" "$rounds"
+fi

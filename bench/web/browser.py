@@ -1,0 +1,112 @@
+"""The page in headless Chromium, for bench/web.sh (figures, not pass/fail):
+
+- navigation → first panorama frame of the bundled sample, WebGL2 and CPU;
+- navigation → loaded panorama for 4096×2048, 5400×2700 and 10800×5400 JPEGs given with
+  &src=, beside Pannellum's published src/ (unchanged, not shipped) in the same browser,
+  interleaved round by round;
+- WebGL2 (SwiftShader: no GPU here) and wasm CPU frame times at 1280×720, as slopes.
+
+Usage: browser.py SITE_DIR ROUNDS, where SITE_DIR holds web/ (build/web), pannellum/ (with
+src/ and index.html) and images/ (p4096.jpg, p5400.jpg, p10800.jpg). Prints RESULT lines.
+"""
+
+import functools
+import http.server
+import os
+import statistics
+import sys
+import threading
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+site, rounds = sys.argv[1], int(sys.argv[2])
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".js": "text/javascript"}
+
+    def log_message(self, *args):
+        pass
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass
+
+
+server = Server(("127.0.0.1", 0), functools.partial(Handler, directory=site))
+threading.Thread(target=server.serve_forever, daemon=True).start()
+base = f"http://127.0.0.1:{server.server_port}/"
+options = webdriver.ChromeOptions()
+for arg in ["--headless=new", "--no-sandbox", "--window-size=1280,800", "--enable-unsafe-swiftshader",
+            "--force-device-scale-factor=1"]:
+    options.add_argument(arg)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+# Every navigation starts cold: no HTTP cache between loads.
+driver.execute_cdp_cmd("Network.enable", {})
+driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+
+
+def navigate(url, done, error="null", timeout=30):
+    """Milliseconds from navigation start to `done` (a JS expression giving performance.now())."""
+    driver.get("about:blank")
+    driver.get(url)
+    end = time.time() + timeout
+    while time.time() < end:
+        value, problem = driver.execute_script(f"return [{done}, {error}]")
+        if problem:
+            raise RuntimeError(f"{url}: {problem}")
+        if value is not None:
+            return value
+        time.sleep(0.01)
+    raise RuntimeError(f"{url}: not loaded after {timeout} s")
+
+
+def ours(query):
+    return navigate(base + "web/index.html?" + query, "window.imagestage && imagestage.readyAt")
+
+
+def pannellum(image):
+    return navigate(base + f"pannellum/index.html?src=../images/{image}", "window.loadedAt", "window.loadError")
+
+
+def report(name, values, unit="ms"):
+    print(f"RESULT {name} min {min(values):.1f} median {statistics.median(values):.1f} {unit}", flush=True)
+
+
+have_pannellum = os.path.isdir(os.path.join(site, "pannellum"))
+first = {"webgl2": [], "cpu": []}
+sizes = ["p4096.jpg", "p5400.jpg", "p10800.jpg"]
+loads = {(who, s): [] for who in ("ours", "pannellum") for s in sizes}
+for r in range(rounds):
+    for kind in first:
+        first[kind].append(ours(f"scene=panorama&renderer={kind}"))
+    for s in sizes:
+        loads[("ours", s)].append(ours(f"scene=panorama&src=../images/{s}"))
+        if have_pannellum:
+            loads[("pannellum", s)].append(pannellum(s))
+for kind, values in first.items():
+    report(f"first-frame-{kind}", values)
+for s in sizes:
+    report(f"load-ours-{s}", loads[("ours", s)])
+    if not have_pannellum:
+        continue
+    report(f"load-pannellum-{s}", loads[("pannellum", s)])
+    ratios = [p / o for o, p in zip(loads[("ours", s)], loads[("pannellum", s)])]
+    print(f"RESULT ratio-pannellum-over-ours-{s} median {statistics.median(ratios):.2f}", flush=True)
+
+# Frame times as slopes: 5 and 25 frames, interleaved, on the 8192×4096 image.
+ours("scene=panorama&reference=1&src=../images/p8192.jpg")
+for kind in ("webgl2", "cpu"):
+    slopes = []
+    for r in range(rounds):
+        short = driver.execute_script("return imagestage.bench.timeFrames(arguments[0], 5, 1280, 720)", kind)
+        long = driver.execute_script("return imagestage.bench.timeFrames(arguments[0], 25, 1280, 720)", kind)
+        slopes.append((long - short) / 20 * 1000)
+    report(f"frame-{kind}-1280x720", slopes, "ms/frame")
+driver.quit()
