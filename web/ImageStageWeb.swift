@@ -353,23 +353,38 @@ public func webOpenPanorama(
   )
 }
 
-/// Hands the panorama's RGBA pixels to the CPU renderer (the fallback, and the reference
-/// the tests compare the GPU with). Builds its mip levels.
-@_cdecl("web_panorama_pixels")
-public func webPanoramaPixels(_ rgba: UnsafePointer<UInt8>?, _ width: Int32, _ height: Int32) -> Int32 {
-  guard let rgba, width > 0, height > 0, let scene = studio.panorama else { return 0 }
+nonisolated(unsafe) var pendingPixels: [UInt32] = []
+nonisolated(unsafe) var pendingSize = (width: 0, height: 0)
+
+/// Room for the panorama's `width`×`height` RGBA pixels, for the host to fill (one copy from
+/// `getImageData`, none here); `web_panorama_commit` hands them to the CPU renderer.
+@_cdecl("web_panorama_buffer")
+public func webPanoramaBuffer(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {
+  guard width > 0, height > 0 else { return nil }
   let count = Int(width) * Int(height)
-  let pixels = [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-    UnsafeRawPointer(rgba).withMemoryRebound(to: UInt32.self, capacity: count) {
-      buffer.baseAddress!.update(from: $0, count: count)
-    }
-    initialized = count
-  }
-  var renderer = PanoramaRenderer(
-    source: RGBAImage(width: Int(width), height: Int(height), pixels: pixels), geometry: scene.viewer.geometry)
-  renderer.buildMipLevels(executor: InlineRows())
-  studio.updatePanorama { $0.attach(renderer) }
+  pendingPixels = [UInt32](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+  pendingSize = (Int(width), Int(height))
+  return pendingPixels.withUnsafeMutableBytes { $0.baseAddress }
+}
+
+/// The CPU renderer (the fallback, and the tests' reference) takes the filled pixels. Mip
+/// levels wait for `web_panorama_mip_levels`, so the first frame is not held up by them.
+@_cdecl("web_panorama_commit")
+public func webPanoramaCommit() -> Int32 {
+  guard let scene = studio.panorama, pendingSize.width > 0 else { return 0 }
+  let image = RGBAImage(width: pendingSize.width, height: pendingSize.height, pixels: pendingPixels)
+  pendingPixels = []
+  pendingSize = (0, 0)
+  studio.updatePanorama { $0.attach(PanoramaRenderer(source: image, geometry: scene.viewer.geometry)) }
   return 1
+}
+
+/// Builds the CPU renderer's mip levels (views that shrink the source stop aliasing).
+@_cdecl("web_panorama_mip_levels")
+public func webPanoramaMipLevels() {
+  studio.updatePanorama { scene in
+    scene.updateRenderer { $0.buildMipLevels(executor: InlineRows()) }
+  }
 }
 
 /// Renders the view with the CPU renderer into a `width`×`height` RGBA frame; returns its

@@ -13,7 +13,10 @@ let markReady;
 let readyAt = null;
 const ready = new Promise((resolve) => {
   markReady = () => {
-    if (readyAt == null) readyAt = performance.now();
+    if (readyAt == null) {
+      readyAt = performance.now();
+      performance.mark('imagestage:ready');
+    }
     resolve();
   };
 });
@@ -53,6 +56,7 @@ async function instantiate() {
   }
   wasm = instance.exports;
   wasm._initialize();
+  performance.mark('imagestage:wasm');
 }
 
 /** The text the last call left in the output buffer. */
@@ -438,18 +442,31 @@ let lastViewKey = '';
 const renderer = { kind: 'cpu', gl: null };
 const maxTextureParam = Number(params.get('maxTexture')) || 0;
 
-async function loadPanorama(src = params.get('src') || 'sample.jpg', file = null) {
+/** Fetches and decodes an image: the start of its file (for GPano metadata) and a bitmap. */
+async function fetchImage(src, file) {
+  const blob = file || await fetch(src).then((r) => {
+    if (!r.ok) throw new Error(`${src}: HTTP ${r.status}`);
+    return r.blob();
+  });
+  const [head, bitmap] = await Promise.all([blob.slice(0, 1 << 20).arrayBuffer(), createImageBitmap(blob)]);
+  performance.mark('imagestage:decoded');
+  return { head: new Uint8Array(head), bitmap };
+}
+
+// A page that opens on the panorama fetches and decodes it while the module compiles.
+const defaultSource = params.get('src') || 'sample.jpg';
+let prefetched = params.get('scene') === 'panorama' ? fetchImage(defaultSource) : null;
+prefetched?.catch(() => {});
+
+async function loadPanorama(src = defaultSource, file = null) {
   if (panoLoading) return panoLoading;
   if (pano && !file && pano.src === src) return;
   panoLoading = (async () => {
     try {
-      const blob = file || await fetch(src).then((r) => {
-        if (!r.ok) throw new Error(`${src}: HTTP ${r.status}`);
-        return r.blob();
-      });
+      const early = !file && src === defaultSource ? prefetched : null;
+      prefetched = null;
+      const { head, bitmap } = await (early || fetchImage(src, file));
       const name = file ? file.name : decodeURIComponent(src.split('/').pop().split('?')[0]) || 'panorama';
-      const head = new Uint8Array(await blob.slice(0, 1 << 20).arrayBuffer());
-      const bitmap = await createImageBitmap(blob);
       const geometry = withBytes(name, (np, nn) =>
         withBytes(head, (hp, hn) => JSON.parse(out(wasm.web_open_panorama(hp, hn, bitmap.width, bitmap.height, np, nn)))));
       pano = { src, bitmap, width: bitmap.width, height: bitmap.height, geometry, name, textures: 0 };
@@ -476,17 +493,17 @@ function applyCameraParams() {
   if (problem) message(`URL parameter lens: ${problem}`);
 }
 
-/** Hands the pixels to the CPU renderer in wasm. */
+/** Hands the pixels to the CPU renderer in wasm: decoded once, copied once into its memory. */
 function cpuPixels(p) {
   const c = new OffscreenCanvas(p.width, p.height);
   const g = c.getContext('2d', { willReadFrequently: true });
   g.drawImage(p.bitmap, 0, 0);
   const data = g.getImageData(0, 0, p.width, p.height).data;
-  const ptr = wasm.web_alloc(data.length);
+  const ptr = wasm.web_panorama_buffer(p.width, p.height);
   new Uint8Array(wasm.memory.buffer, ptr, data.length).set(data);
-  wasm.web_panorama_pixels(ptr, p.width, p.height);
-  wasm.web_free(ptr);
-  if (renderer.kind === 'cpu') p.textures = 0;
+  wasm.web_panorama_commit();
+  p.cpuMipLevelsPending = true;
+  performance.mark('imagestage:pixels');
 }
 
 let cpuCanvas = null;
@@ -523,6 +540,10 @@ function drawPanorama(x, y, w, h) {
     if (!panoReady) { panoReady = true; markReady(); }
   }
   if (pano.mipmapsPending) setTimeout(() => buildMipmaps(pano), 0);
+  if (pano.cpuMipLevelsPending) {
+    pano.cpuMipLevelsPending = false;
+    setTimeout(() => { wasm.web_panorama_mip_levels(); lastViewKey = ''; invalidate(); }, 0);
+  }
 }
 let panoReady = false;
 
@@ -843,6 +864,9 @@ window.imagestage = {
   framePixels,
   /** Milliseconds from navigation to the first frame (`ready`), or null before it. */
   get readyAt() { return readyAt; },
+  /** Milliseconds from navigation to each start-up step (bench/web.sh prints them). */
+  timings: () => Object.fromEntries(performance.getEntriesByType('mark')
+    .filter((m) => m.name.startsWith('imagestage:')).map((m) => [m.name.slice(11), m.startTime])),
   version: () => out(wasm.web_version()),
   bench: { timeFrames },
 };

@@ -52,6 +52,15 @@ public struct PanoramaScene: Sendable {
     generation += 1
   }
 
+  /// Changes the CPU renderer in place (its mip levels); a new frame follows.
+  public mutating func updateRenderer(_ body: (inout PanoramaRenderer) -> Void) {
+    guard var r = renderer else { return }
+    renderer = nil
+    body(&r)
+    renderer = r
+    generation += 1
+  }
+
   /// Hands in the CPU renderer for the panorama shown (a fallback, or the reference).
   public mutating func attach(_ renderer: PanoramaRenderer) {
     self.renderer = renderer

@@ -92,6 +92,10 @@ for r in range(rounds):
             loads[("pannellum", s)].append(pannellum(s))
 for kind, values in first.items():
     report(f"first-frame-{kind}", values)
+ours("scene=panorama&renderer=cpu")
+steps = driver.execute_script("return imagestage.timings()")
+print("RESULT first-frame-steps " + " ".join(f"{k} {v:.0f}" for k, v in sorted(steps.items(), key=lambda kv: kv[1])) + " ms",
+      flush=True)
 for s in sizes:
     report(f"load-ours-{s}", loads[("ours", s)])
     if not have_pannellum:
@@ -101,7 +105,7 @@ for s in sizes:
     print(f"RESULT ratio-pannellum-over-ours-{s} median {statistics.median(ratios):.2f}", flush=True)
 
 # Frame times as slopes: 5 and 25 frames, interleaved, on the 8192×4096 image.
-ours("scene=panorama&reference=1&src=../images/p8192.jpg")
+ours("scene=panorama&renderer=webgl2&reference=1&src=../images/p8192.jpg")
 for kind in ("webgl2", "cpu"):
     slopes = []
     for r in range(rounds):
