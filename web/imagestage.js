@@ -443,8 +443,8 @@ const renderer = { kind: 'cpu', gl: null };
 const maxTextureParam = Number(params.get('maxTexture')) || 0;
 
 /** Fetches and decodes an image: the start of its file (for GPano metadata) and a bitmap. */
-async function fetchImage(src, file) {
-  const blob = file || await fetch(src).then((r) => {
+async function fetchImage(src, file, started = null) {
+  const blob = file || await (started || fetch(src)).then((r) => {
     if (!r.ok) throw new Error(`${src}: HTTP ${r.status}`);
     return r.blob();
   });
@@ -455,7 +455,7 @@ async function fetchImage(src, file) {
 
 // A page that opens on the panorama fetches and decodes it while the module compiles.
 const defaultSource = params.get('src') || 'sample.jpg';
-let prefetched = params.get('scene') === 'panorama' ? fetchImage(defaultSource) : null;
+let prefetched = params.get('scene') === 'panorama' ? fetchImage(defaultSource, null, window.imagestagePrefetch) : null;
 prefetched?.catch(() => {});
 
 async function loadPanorama(src = defaultSource, file = null) {
