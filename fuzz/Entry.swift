@@ -1,7 +1,7 @@
+import HostIO
 import Panorama
 import Raster
 import Stage
-import HostIO
 import StageJSON
 
 /// libFuzzer's entry point. The first byte picks what reads the rest: JSON, a scenario

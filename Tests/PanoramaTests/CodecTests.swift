@@ -64,6 +64,25 @@ struct CodecTests {
     #expect(!geometry.wraps)
   }
 
+  @Test func theCoresPNGAndJPEGMetadataReadersAgreeWithTheDecoders() throws {
+    let xmp =
+      "<x:xmpmeta><rdf:Description GPano:FullPanoWidthPixels=\"256\" GPano:CroppedAreaLeftPixels=\"96\" GPano:CroppedAreaTopPixels=\"40\" GPano:CroppedAreaImageWidthPixels=\"64\" GPano:CroppedAreaImageHeightPixels=\"48\"/></x:xmpmeta>"
+    // PNG: an uncompressed iTXt chunk after IHDR, as editors write it.
+    var png = try Raster.encodePNG(Self.image)
+    let chunk = Array("iTXt".utf8) + Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + Array(xmp.utf8)
+    let length = UInt32(chunk.count - 4), crc = crc32(chunk)
+    let bigEndian = { (v: UInt32) in [UInt8(v >> 24), UInt8((v >> 16) & 255), UInt8((v >> 8) & 255), UInt8(v & 255)] }
+    png.insert(contentsOf: bigEndian(length) + chunk + bigEndian(crc), at: 8 + 8 + 13 + 4)
+    #expect(PNGMetadata.xmp(png) == xmp)
+    #expect(try Raster.decode(png).gpano == GPano(xmp: xmp))
+    let jpeg = try Self.jpeg(withAPP1: Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xmp.utf8))
+    #expect(JPEGMetadata(jpeg).xmp == xmp)
+    #expect(try Raster.decode(jpeg).gpano == GPano(xmp: xmp))
+    // Truncated or foreign files give nothing, never a crash.
+    for cut in [0, 8, 20, 33, 40, png.count / 2] { _ = PNGMetadata.xmp(Array(png.prefix(cut))) }
+    #expect(PNGMetadata.xmp(jpeg) == nil && JPEGMetadata(png).xmp == nil)
+  }
+
   @Test(arguments: [
     ("9000000000000000000", "128", "96", "40"), ("256", "128", "9000000000000000000", "40"),
     ("256", "128", "-9000000000000000000", "-9000000000000000000"), ("9000000000000000000", "1", "0", "0"),

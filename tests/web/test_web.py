@@ -72,6 +72,39 @@ class Server(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+GPANO_XMP = (
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+    '<rdf:Description xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular"'
+    ' GPano:FullPanoWidthPixels="4096" GPano:FullPanoHeightPixels="2048" GPano:CroppedAreaLeftPixels="1536"'
+    ' GPano:CroppedAreaTopPixels="640" GPano:CroppedAreaImageWidthPixels="1024"'
+    ' GPano:CroppedAreaImageHeightPixels="768"/></rdf:RDF></x:xmpmeta>')
+
+
+def partial_panoramas():
+    """The sample's middle 90° × 67.5° (1024×768 of 4096×2048) as a JPEG with the GPano XMP in
+    an APP1 segment and as a PNG with it in an iTXt chunk, as cameras and editors write them."""
+    import struct
+    import zlib
+    os.makedirs(FIXTURES, exist_ok=True)
+    paths = {}
+    for ext in ("jpg", "png"):
+        plain = os.path.join(FIXTURES, f"crop-plain.{ext}")
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", os.path.join(WEB, "sample.jpg"),
+                        "-vf", "crop=1024:768:1536:640", plain], check=True)
+        data = open(plain, "rb").read()
+        if ext == "jpg":
+            body = b"http://ns.adobe.com/xap/1.0/\0" + GPANO_XMP.encode()
+            data = data[:2] + b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body + data[2:]
+        else:
+            chunk = b"iTXt" + b"XML:com.adobe.xmp\0\0\0\0\0" + GPANO_XMP.encode()
+            itxt = struct.pack(">I", len(chunk) - 4) + chunk + struct.pack(">I", zlib.crc32(chunk))
+            end_of_ihdr = 8 + 8 + 13 + 4
+            data = data[:end_of_ihdr] + itxt + data[end_of_ihdr:]
+        paths[ext] = os.path.join(FIXTURES, f"crop-gpano.{ext}")
+        open(paths[ext], "wb").write(data)
+    return paths
+
+
 class Page:
     """One headless Chromium for the whole run, and a static server on a free port."""
 
@@ -386,6 +419,53 @@ class Panorama(unittest.TestCase):
         self.assertFalse(button.is_displayed())
         PAGE.orient(0, 90, 0)
         self.assertEqual(PAGE.js("return imagestage.view().source"), "sensor")
+
+    def test_opened_files_keep_their_gpano_coverage(self):
+        for ext, path in partial_panoramas().items():
+            PAGE.load("?scene=panorama")
+            PAGE.driver.find_element("id", "open-image").send_keys(path)
+            PAGE.until(f"return imagestage.view().coverage.includes('GPano') && imagestage.events.some("
+                       f"e => e.type === 'view' && e.hfov <= 90.0001)", message=f"the {ext} opened")
+            view = PAGE.js("return imagestage.view()")
+            # 90° × 67.5° covered: the view zooms in to fit and never shows background.
+            self.assertLessEqual(view["hfov"], 90.0001, ext)
+            PAGE.keys("+", "+", "+", "+", "+")  # zoom in, then drag far: the yaw stops at the edge
+            PAGE.drag([(450, 300), (50, 300)])
+            PAGE.until("return Math.abs(imagestage.view().yaw) > 1", message="a turn")
+            edge = PAGE.js("return imagestage.view()")
+            self.assertLessEqual(edge["yaw"] + edge["hfov"] / 2, 45.5, f"{ext}: {edge}")
+
+    def test_a_motion_log_replays(self):
+        PAGE.load("?scene=panorama")
+        PAGE.driver.find_element("id", "open-log").send_keys(os.path.join(ROOT, "docs", "examples", "turn.csv"))
+        PAGE.until("return imagestage.view().source === 'log'", message="the log replaying")
+        first = PAGE.js("return imagestage.view().yaw")
+        time.sleep(1.0)
+        self.assertNotAlmostEqual(PAGE.js("return imagestage.view().yaw"), first, delta=1, msg="the log turns the view")
+        self.assertIn("Replaying turn.csv", PAGE.spoken())
+
+    def test_two_fingers_pinch_to_zoom(self):
+        PAGE.load("?scene=panorama&renderer=cpu")
+        before = PAGE.js("return imagestage.view().hfov")
+        one = PointerInput(interaction.POINTER_TOUCH, "finger1")
+        two = PointerInput(interaction.POINTER_TOUCH, "finger2")
+        actions = ActionBuilder(PAGE.driver, mouse=one, duration=40)
+        actions.add_pointer_input(interaction.POINTER_TOUCH, "finger2")
+        f1, f2 = actions.pointer_inputs[0], actions.pointer_inputs[1]
+        f1.create_pointer_move(x=400, y=300, duration=0)
+        f2.create_pointer_move(x=500, y=300, duration=0)
+        f1.create_pointer_down(button=0)
+        f2.create_pointer_down(button=0)
+        for k in range(1, 6):
+            f1.create_pointer_move(x=400 - 30 * k, y=300, duration=40)
+            f2.create_pointer_move(x=500 + 30 * k, y=300, duration=40)
+        f1.create_pointer_up(button=0)
+        f2.create_pointer_up(button=0)
+        actions.perform()
+        after = PAGE.js("return imagestage.view().hfov")
+        # The fingers spread from 100 to 400 px apart: the picture grows, the field narrows.
+        self.assertLess(after, before * 0.5, f"{before} → {after}")
+        del two
 
     def test_webgl2_matches_the_wasm_cpu_renderer_for_each_lens(self):
         cases = [("rectilinear", 90, 10), ("stereographic", 220, -60), ("fisheye", 180, 20),
