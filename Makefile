@@ -81,7 +81,7 @@ web-serve: web
 web-test: web
 	build/venv/bin/python tests/web/test_web.py
 
-.PHONY: deps build test lint app asan
+.PHONY: deps build test lint app asan docs
 
 # The README's main command: dependencies, a release build, and the app on its bundled
 # (generated) images. Without a display it runs under Xvfb and saves a screenshot instead.
@@ -107,6 +107,7 @@ test: build
 	$(MAKE) embedded
 	$(MAKE) web-test
 	$(MAKE) lint
+	$(MAKE) docs
 	$(MAKE) asan
 
 # The whole suite (the app and CLI too) built with AddressSanitizer in its own build
@@ -116,6 +117,22 @@ test: build
 asan: deps
 	swift build $(CPU_FLAGS) --build-tests --sanitize=address --scratch-path .build/asan
 	ASAN_OPTIONS=detect_leaks=0 swift test $(CPU_FLAGS) --skip-build --sanitize=address --scratch-path .build/asan
+
+# DocC archives for Stage, Panorama and the scene layer, with the toolchain's docc and no
+# plugin package: SwiftPM dumps the symbol graphs, `docc convert` joins each module's with its
+# catalog (Sources/M/M.docc). Open build/docs/M.doccarchive with `docc preview` or a host.
+DOC_MODULES := Stage Panorama Scenes
+docs:
+	swift package dump-symbol-graph --minimum-access-level public >/dev/null
+	@mkdir -p build/docs
+	@for m in $(DOC_MODULES); do \
+	  rm -rf build/symbols/$$m && mkdir -p build/symbols/$$m && \
+	  cp $$(find .build -path '*symbolgraph*' \( -name "$$m.symbols.json" -o -name "$$m@*.symbols.json" \)) build/symbols/$$m/ && \
+	  docc convert Sources/$$m/$$m.docc --additional-symbol-graph-dir build/symbols/$$m --fallback-display-name $$m \
+	    --fallback-bundle-identifier org.imagestage.$$m --output-path build/docs/$$m.doccarchive \
+	    --warnings-as-errors || exit 1; \
+	done
+	@echo "built build/docs/{$(shell echo $(DOC_MODULES) | tr ' ' ',')}.doccarchive"
 
 lint:
 	swift format lint --strict -r Sources Tests embedded web fuzz Package.swift

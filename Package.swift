@@ -16,24 +16,25 @@ let package = Package(
   ],
   targets: [
     // Cores
-    .target(name: "CoreMath", linkerSettings: libm),
-    .target(name: "Stage", dependencies: ["CoreMath"], linkerSettings: libm),
+    .target(name: "CoreMath", exclude: ["README.md"], linkerSettings: libm),
+    .target(name: "Stage", dependencies: ["CoreMath"], exclude: ["README.md"], linkerSettings: libm),
     // Built for x86-64-v2 by the Makefile and bench scripts (scripts/cpu-flags), not here:
     // SwiftPM refuses unsafe flags in a package used as a dependency.
-    .target(name: "Panorama", dependencies: ["CoreMath"], linkerSettings: libm),
+    .target(name: "Panorama", dependencies: ["CoreMath"], exclude: ["README.md"], linkerSettings: libm),
     // The scene layer: the three scenes as values, for every host (SDL app, web page).
     // Scenarios, saved states and event lines as JSON: pure Swift, so the page writes the same lines.
-    .target(name: "StageJSON", dependencies: ["CoreMath", "Stage"]),
-    .target(name: "Scenes", dependencies: ["CoreMath", "Stage", "Panorama", "StageJSON"], linkerSettings: libm),
+    .target(name: "StageJSON", dependencies: ["CoreMath", "Stage"], exclude: ["README.md"]),
+    .target(
+      name: "Scenes", dependencies: ["CoreMath", "Stage", "Panorama", "StageJSON"], exclude: ["README.md"], linkerSettings: libm),
     // C libraries from Debian, through thin module maps
     .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
     // Adapters
-    .target(name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng"]),
-    .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"]),
+    .target(name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng"], exclude: ["README.md"]),
+    .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"], exclude: ["README.md"]),
     // Files (atomic writes), the console and argument parsing for the executables.
-    .target(name: "HostIO"),
+    .target(name: "HostIO", exclude: ["README.md"]),
     // Executables
     .executableTarget(name: "imagestage", dependencies: ["Stage", "HostIO", "StageJSON", "Panorama", "Scenes", "Raster"]),
     .executableTarget(

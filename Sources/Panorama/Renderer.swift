@@ -316,7 +316,9 @@ public struct PanoramaRenderer: Sendable {
   /// - Parameters:
   ///   - view: yaw, pitch, roll in radians.
   ///   - hfov: horizontal field of view in radians, in (0, `lens.maximumFieldOfView`].
-  ///   - lens: rectilinear (default) or stereographic.
+  ///   - lens: any ``Lens``; rectilinear by default.
+  ///   - output: the frame drawn into; its size is the view's.
+  ///   - executor: runs the bands of rows (inline, or on threads the host owns).
   /// - Complexity: O(output pixels); the grid costs O(pixels / spacing²) when pitch, roll,
   ///   zoom or size changed since the last frame.
   public mutating func renderPerspective<E: RowExecutor>(

@@ -68,7 +68,7 @@ extension Studio {
   public func savedState(_ kind: SceneKind) -> String { SceneLines.state(self, kind) }
 
   /// Restores `kind` from a saved state.
-  /// - Throws: ``InputError`` naming `source` and the field, when the text is not a state.
+  /// - Throws: `InputError` (StageJSON) naming `source` and the field, when the text is not a state.
   public mutating func restoreSaved(_ kind: SceneKind, from bytes: [UInt8], source: String, at t: Double) throws(InputError) {
     var board = self.board(kind).engine.board
     try SavedState.apply(bytes, to: &board, file: source)
