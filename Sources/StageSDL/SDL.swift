@@ -206,6 +206,27 @@ public final class Window {
     return chars.isEmpty ? "" : String(chars) + "…"
   }
 
+  /// Makes sure the texture of `text` exists. Creating a texture makes SDL flush the draws
+  /// batched so far: a host that prepares every text of a frame before drawing anything
+  /// pays that flush with an empty batch.
+  @discardableResult
+  public func preparedText(_ text: String, size: Int, color: Color) -> (texture: OpaquePointer, w: Int32, h: Int32)? {
+    let key = "\(size)|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)"
+    if let entry = textCache[key] { return entry }
+    guard let f = font(size: size),
+      let surface = TTF_RenderUTF8_Blended(f, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a))
+    else { return nil }
+    defer { SDL_FreeSurface(surface) }
+    guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
+    let entry = (texture: texture, w: surface.pointee.w, h: surface.pointee.h)
+    if textCache.count > 512 {
+      for (_, t) in textCache { SDL_DestroyTexture(t.texture) }
+      textCache.removeAll()
+    }
+    textCache[key] = entry
+    return entry
+  }
+
   /// Draws `text` with its top edge at y, its left edge (or centre, with `centered`) at x;
   /// textures are cached per string, size and colour. Returns the width drawn (0 without a
   /// font).
@@ -213,23 +234,7 @@ public final class Window {
   public func text(_ text: String, x: Double, y: Double, size: Int = 16, color: Color = Color(20, 20, 20), centered: Bool = false)
     -> Int
   {
-    guard !text.isEmpty else { return 0 }
-    let key = "\(size)|\(color.r),\(color.g),\(color.b),\(color.a)|\(text)"
-    var entry = textCache[key]
-    if entry == nil {
-      guard let f = font(size: size),
-        let surface = TTF_RenderUTF8_Blended(f, text, SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a))
-      else { return 0 }
-      defer { SDL_FreeSurface(surface) }
-      guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return 0 }
-      entry = (texture, surface.pointee.w, surface.pointee.h)
-      if textCache.count > 512 {
-        for (_, t) in textCache { SDL_DestroyTexture(t.texture) }
-        textCache.removeAll()
-      }
-      textCache[key] = entry
-    }
-    guard let entry else { return 0 }
+    guard !text.isEmpty, let entry = preparedText(text, size: size, color: color) else { return 0 }
     let left = centered ? x - Double(entry.w) / 2 : x
     var dst = SDL_Rect(x: Int32(left.rounded()), y: Int32(y.rounded()), w: entry.w, h: entry.h)
     SDL_RenderCopy(renderer, entry.texture, nil, &dst)

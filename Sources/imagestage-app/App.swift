@@ -129,7 +129,7 @@ final class App {
       case .layout(let kind):
         if kind == studio.active && started { emitLayout() }
       case .save(let kind):
-        if let problem = store.save(kind, studio) { studio.showMessage(problem) }
+        store.save(kind, studio)
       case .shown(let kind):
         window.setTitle(studio.title)
         if kind == .panorama { preparePanorama() }
@@ -244,6 +244,7 @@ final class App {
       }
       let frameStart = now
       while SDL_PollEvent(&event) != 0 { handle(event) }
+      if let problem = store.collect().last { studio.showMessage(problem) }
       if frameStart - lastStoreCheck > 1 {
         lastStoreCheck = frameStart
         // Another copy of the app saved: take its positions and shortcuts (see SceneStore).
@@ -274,6 +275,7 @@ final class App {
       }
       drewIdleFrame = studio.isIdle
     }
+    _ = store.finish()
     if options.stats { printStats() }
     Console.flush()
     return 0
@@ -299,13 +301,21 @@ final class App {
   }
 
   func printStats() {
-    let sorted = workTimes.sorted()
+    // The first frame creates every texture: start-up, not interaction.
+    let interactive = Array(workTimes.dropFirst())
+    let sorted = interactive.sorted()
     guard !sorted.isEmpty else { return }
     func ms(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] * 1000 }
     // Frames per second while something moved: idle time asleep in the event queue is not
     // counted, and frames are paced by vsync.
     let fps = busySeconds > 0 ? Double(busyFrames) / max(busySeconds, 1e-9) : 0
-    let line = JSONLine.stats(frames: workTimes.count, busyFrames: busyFrames, fps: fps, p50: ms(0.5), p99: ms(0.99))
+    // The slowest frames with their numbers: a p99 over a few hundred frames is its two or
+    // three worst, and knowing when they came (start-up, a drop) says what they were.
+    let worst = interactive.enumerated().sorted { $0.element > $1.element }.prefix(5).map {
+      (frame: $0.offset + 1, ms: $0.element * 1000)
+    }
+    let line = JSONLine.stats(
+      frames: workTimes.count, busyFrames: busyFrames, fps: fps, p50: ms(0.5), p99: ms(0.99), worst: Array(worst))
     if options.events { Console.line(line) } else { Console.error(line) }
   }
 

@@ -9,7 +9,17 @@ struct DisplayListPainter {
   let window: Window
 
   func paint(_ list: DisplayList, image: (ImageID) -> Texture?) {
-    for command in list.commands {
+    // Every text's texture first: creating one flushes SDL's batch, so do it while the
+    // batch is empty (see `Window.preparedText`).
+    var fittedTexts: [Int: String] = [:]
+    for (k, command) in list.commands.enumerated() {
+      guard case .text(let s, _, let size, let c, _, let maxWidth) = command else { continue }
+      let points = Int(size.rounded())
+      let text = maxWidth.map { window.fitted(s, size: points, maxWidth: $0) } ?? s
+      fittedTexts[k] = text
+      if !text.isEmpty { window.preparedText(text, size: points, color: color(c)) }
+    }
+    for (k, command) in list.commands.enumerated() {
       switch command {
       case .fill(let r, let c, let radius):
         window.fill(pixel(r), color(c), radius: Int32(radius.rounded()))
@@ -19,7 +29,7 @@ struct DisplayListPainter {
         image(id)?.draw(window, in: pixel(r), alpha: UInt8(max(0, min(1, opacity)) * 255))
       case .text(let s, let at, let size, let c, let alignment, let maxWidth):
         let points = Int(size.rounded())
-        let text = maxWidth.map { window.fitted(s, size: points, maxWidth: $0) } ?? s
+        let text = fittedTexts[k] ?? maxWidth.map { window.fitted(s, size: points, maxWidth: $0) } ?? s
         var x = at.x
         if alignment == .trailing { x -= Double(window.textWidth(text, size: points)) }
         window.text(text, x: x, y: at.y, size: points, color: color(c), centered: alignment == .center)

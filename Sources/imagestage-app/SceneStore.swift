@@ -1,9 +1,11 @@
+import Dispatch
 import HostIO
 import Panorama
 import Raster
 import Scenes
 import Stage
 import StageJSON
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -20,6 +22,11 @@ import StageJSON
 struct SceneStore {
   let directory: String?
   var stamps: [SceneKind: (modified: Int, size: Int)] = [:]
+  /// Writes run here, off the frame: an atomic write ends in `fsync`, which took a
+  /// millisecond or more and showed as the p99 of a drag's frames.
+  let writer = BackgroundWriter()
+  /// Writes queued and not yet reported back, per board.
+  var inFlight: [SceneKind: Int] = [:]
 
   init(directory: String?) {
     if let directory {
@@ -53,29 +60,81 @@ struct SceneStore {
     }
   }
 
-  /// Saves `kind`; a message when it could not.
-  mutating func save(_ kind: SceneKind, _ studio: Studio) -> String? {
-    guard let path = path(kind), let directory else { return nil }
-    do {
-      try FileIO.makeDirectories(directory)
-      try FileIO.writeAtomically(Array((studio.savedState(kind) + "\n").utf8), to: path)
-      stamps[kind] = FileIO.stamp(path)
-      return nil
-    } catch {
-      let message = "Cannot save \(kind.title): \(error)"
-      Console.error(message)
-      return message
-    }
+  /// Saves `kind` in the background (the text is taken now, in order with earlier saves).
+  mutating func save(_ kind: SceneKind, _ studio: Studio) {
+    guard let path = path(kind), let directory else { return }
+    inFlight[kind, default: 0] += 1
+    // The engine is a value: the writer encodes this very state off the frame (a board of
+    // 1 000 items is 100 KB of JSON).
+    let engine = studio.board(kind).engine, numericIDs = studio.board(kind).numericIDs
+    writer.write(to: path, in: directory, for: kind) { Array((SavedState.encode(engine, numericIDs: numericIDs)).utf8) }
   }
 
-  /// Boards whose file another program changed since we last read or wrote it.
+  /// Takes in finished writes: their file stamps, and a message for each that failed.
+  mutating func collect() -> [String] {
+    var problems: [String] = []
+    for done in writer.takeFinished() {
+      inFlight[done.kind, default: 1] -= 1
+      if let stamp = done.stamp { stamps[done.kind] = stamp }
+      if let error = done.error {
+        let message = "Cannot save \(done.kind.title): \(error)"
+        Console.error(message)
+        problems.append(message)
+      }
+    }
+    return problems
+  }
+
+  /// Waits for every queued write (before the app exits).
+  mutating func finish() -> [String] {
+    writer.drain()
+    return collect()
+  }
+
+  /// Boards whose file another program changed since we last read or wrote it (not while a
+  /// write of ours is on its way).
   func changedOutside() -> [SceneKind] {
     SceneKind.allCases.filter { kind in
-      guard kind.isBoard, let path = path(kind), let now = FileIO.stamp(path) else { return false }
+      guard kind.isBoard, inFlight[kind, default: 0] == 0 else { return false }
+      guard let path = path(kind), let now = FileIO.stamp(path) else { return false }
       guard let known = stamps[kind] else { return true }
       return known != now
     }
   }
+}
+
+/// One serial queue of atomic writes, and what finished.
+final class BackgroundWriter: Sendable {
+  struct Finished: Sendable {
+    var kind: SceneKind
+    var stamp: (modified: Int, size: Int)?
+    var error: String?
+  }
+
+  let queue = DispatchQueue(label: "imagestage.saves")
+  let finished = Mutex<[Finished]>([])
+
+  func write(to path: String, in directory: String, for kind: SceneKind, _ bytes: @escaping @Sendable () -> [UInt8]) {
+    queue.async { [self] in
+      var result = Finished(kind: kind)
+      do {
+        try FileIO.makeDirectories(directory)
+        try FileIO.writeAtomically(bytes(), to: path)
+        result.stamp = FileIO.stamp(path)
+      } catch {
+        result.error = "\(error)"
+      }
+      self.finished.withLock { $0.append(result) }
+    }
+  }
+
+  func takeFinished() -> [Finished] {
+    finished.withLock { all in
+      defer { all = [] }; return all
+    }
+  }
+
+  func drain() { queue.sync {} }
 }
 
 /// Photos for Locations: JPEG and PNG files, decoded at reduced size into square thumbnails.
