@@ -9,10 +9,19 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
   public var operation: String
   public var path: String
   public var reason: String
+  /// Whether it happened reading a file (the user's input) rather than writing one.
+  public var isRead = false
   public var description: String { "\(operation) \(path): \(reason)" }
 
-  static func fromErrno(_ operation: String, _ path: String) -> FileError {
-    FileError(operation: operation, path: path, reason: String(cString: strerror(errno)))
+  public init(operation: String, path: String, reason: String, isRead: Bool = false) {
+    self.operation = operation
+    self.path = path
+    self.reason = reason
+    self.isRead = isRead
+  }
+
+  static func fromErrno(_ operation: String, _ path: String, isRead: Bool = false) -> FileError {
+    FileError(operation: operation, path: path, reason: String(cString: strerror(errno)), isRead: isRead)
   }
 }
 
@@ -21,15 +30,16 @@ public enum FileIO {
   /// Reads the whole file, refusing files larger than `limit` bytes before allocating.
   public static func read(_ path: String, limit: Int = 256 << 20) throws(FileError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw .fromErrno("cannot open", path) }
+    guard fd >= 0 else { throw .fromErrno("cannot open", path, isRead: true) }
     defer { close(fd) }
     var st = stat()
-    guard fstat(fd, &st) == 0 else { throw .fromErrno("cannot stat", path) }
+    guard fstat(fd, &st) == 0 else { throw .fromErrno("cannot stat", path, isRead: true) }
     guard (st.st_mode & S_IFMT) == S_IFREG else {
-      throw FileError(operation: "cannot read", path: path, reason: "not a regular file")
+      throw FileError(operation: "cannot read", path: path, reason: "not a regular file", isRead: true)
     }
     guard Int(st.st_size) <= limit else {
-      throw FileError(operation: "refusing to read", path: path, reason: "\(st.st_size) bytes is over the limit of \(limit)")
+      throw FileError(
+        operation: "refusing to read", path: path, reason: "\(st.st_size) bytes is over the limit of \(limit)", isRead: true)
     }
     var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
     var filled = 0
@@ -38,7 +48,7 @@ public enum FileIO {
         Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
       }
       if n < 0 && errno == EINTR { continue }
-      guard n >= 0 else { throw .fromErrno("cannot read", path) }
+      guard n >= 0 else { throw .fromErrno("cannot read", path, isRead: true) }
       if n == 0 { break }
       filled += n
     }

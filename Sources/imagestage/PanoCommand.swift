@@ -11,57 +11,33 @@ import StageJSON
 
 /// `imagestage pano info|render|video|sample` (docs/cli.md).
 enum PanoCommand {
-  struct Failure: Error {
-    var message: String
-    var code: Int32 = 2
-  }
-
   static func run(_ sub: String, _ args: [String]) -> Int32 {
-    do {
+    Failures.run {
       switch sub {
       case "info": try info(args)
       case "render": try render(args)
       case "video": try video(args)
       case "sample": try sample(args)
-      default: throw Failure(message: "unknown pano command \"\(sub)\"; expected info, render, video or sample")
+      default: throw CommandError(message: "unknown pano command \"\(sub)\"; expected info, render, video or sample")
       }
-      return 0
-    } catch let failure as Failure {
-      Console.flush()
-      Console.error(failure.message)
-      return failure.code
-    } catch {
-      Console.flush()
-      Console.error("\(error)")
-      return 2
     }
   }
 
   static func parse(_ args: [String], _ spec: CommandSpec) throws -> Arguments {
-    do {
-      return try Arguments(args, valued: spec.valued, switches: spec.switches, aliases: ["o": "output"])
-    } catch {
-      throw Failure(message: error.description)
-    }
+    try Arguments(args, valued: spec.valued, switches: spec.switches, aliases: ["o": "output"])
   }
 
   static func input(_ parsed: Arguments, projection: SourceProjection?) throws -> LoadedPanorama {
-    guard parsed.positional.count == 1 else { throw Failure(message: "expected one input image (or \"sample\")") }
-    do {
-      var limits = ImageLimits()
-      if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
-      return try LoadedPanorama.load(parsed.positional[0], projection: projection, limits: limits)
-    } catch let error as Arguments.Error {
-      throw Failure(message: error.description)
-    } catch let error as PanoramaLoadError {
-      throw Failure(message: error.message)
-    }
+    guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input image (or \"sample\")") }
+    var limits = ImageLimits()
+    if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
+    return try LoadedPanorama.load(parsed.positional[0], projection: projection, limits: limits)
   }
 
   static func projection(_ parsed: Arguments) throws -> SourceProjection? {
     guard let name = parsed.value("projection") else { return nil }
     guard let p = SourceProjection(rawValue: name) else {
-      throw Failure(message: "--projection: \"\(name)\" is not equirect or cylindrical")
+      throw CommandError(message: "--projection: \"\(name)\" is not equirect or cylindrical")
     }
     return p
   }
@@ -105,38 +81,34 @@ enum PanoCommand {
   }
 
   static func camera(_ parsed: Arguments) throws -> Camera {
-    do {
-      let yaw = try parsed.number("yaw", in: -1e6...1e6) ?? 0
-      let pitch = try parsed.number("pitch", in: -90...90) ?? 0
-      let roll = try parsed.number("roll", in: -360...360) ?? 0
-      let lensName = parsed.value("lens") ?? "rectilinear"
-      guard let lens = Lens(rawValue: lensName) else {
-        let names = Lens.allCases.map(\.rawValue)
-        throw Failure(
-          message: "--lens: \"\(lensName)\" is not \(names.dropLast().joined(separator: ", ")) or \(names.last!)")
-      }
-      // Whole degrees within what the lens can show: 179, 359 or 360.
-      let widest = Angle(radians: lens.maximumFieldOfView).degrees.rounded(.down)
-      let hfov = try parsed.number("hfov", in: 1...widest) ?? 90
-      let size = try parsed.size("size") ?? (1280, 720)
-      let threads = Int(try parsed.number("threads", in: 1...64) ?? 2)
-      let mode = parsed.value("mode") ?? "perspective"
-      guard mode == "perspective" || mode == "strip" else {
-        throw Failure(message: "--mode: \"\(mode)\" is not perspective or strip")
-      }
-      let edgesName = parsed.value("edges") ?? "clamp"
-      guard let edges = StripEdges(rawValue: edgesName) else {
-        throw Failure(message: "--edges: \"\(edgesName)\" is not clamp or repeat")
-      }
-      return Camera(
-        view: ViewAngles(
-          yaw: Angle(degrees: yaw).radians, pitch: Angle(degrees: pitch).radians, roll: Angle(degrees: roll).radians),
-        hfov: Angle(degrees: hfov).radians, lens: lens, width: size.width, height: size.height, strip: mode == "strip",
-        edges: edges,
-        threads: threads)
-    } catch let error as Arguments.Error {
-      throw Failure(message: error.description)
+    let yaw = try parsed.number("yaw", in: -1e6...1e6) ?? 0
+    let pitch = try parsed.number("pitch", in: -90...90) ?? 0
+    let roll = try parsed.number("roll", in: -360...360) ?? 0
+    let lensName = parsed.value("lens") ?? "rectilinear"
+    guard let lens = Lens(rawValue: lensName) else {
+      let names = Lens.allCases.map(\.rawValue)
+      throw CommandError(
+        message: "--lens: \"\(lensName)\" is not \(names.dropLast().joined(separator: ", ")) or \(names.last!)")
     }
+    // Whole degrees within what the lens can show: 179, 359 or 360.
+    let widest = Angle(radians: lens.maximumFieldOfView).degrees.rounded(.down)
+    let hfov = try parsed.number("hfov", in: 1...widest) ?? 90
+    let size = try parsed.size("size") ?? (1280, 720)
+    let threads = Int(try parsed.number("threads", in: 1...64) ?? 2)
+    let mode = parsed.value("mode") ?? "perspective"
+    guard mode == "perspective" || mode == "strip" else {
+      throw CommandError(message: "--mode: \"\(mode)\" is not perspective or strip")
+    }
+    let edgesName = parsed.value("edges") ?? "clamp"
+    guard let edges = StripEdges(rawValue: edgesName) else {
+      throw CommandError(message: "--edges: \"\(edgesName)\" is not clamp or repeat")
+    }
+    return Camera(
+      view: ViewAngles(
+        yaw: Angle(degrees: yaw).radians, pitch: Angle(degrees: pitch).radians, roll: Angle(degrees: roll).radians),
+      hfov: Angle(degrees: hfov).radians, lens: lens, width: size.width, height: size.height, strip: mode == "strip",
+      edges: edges,
+      threads: threads)
   }
 
   static func draw(_ renderer: inout PanoramaRenderer, _ camera: Camera, view: ViewAngles, into frame: inout RGBAImage) {
@@ -156,19 +128,12 @@ enum PanoCommand {
   }
 
   static func write(_ image: RGBAImage, to path: String) throws {
-    do {
-      let bytes = try Raster.encode(image, forPath: path)
-      try FileIO.writeAtomically(bytes, to: path)
-    } catch let error as RasterError {
-      throw Failure(message: error.message)
-    } catch let error as FileError {
-      throw Failure(message: error.description, code: 1)
-    }
+    try FileIO.writeAtomically(try Raster.encode(image, forPath: path), to: path)
   }
 
   static func render(_ args: [String]) throws {
     let parsed = try parse(args, Commands.spec("pano render"))
-    guard let output = parsed.value("output") else { throw Failure(message: "pano render needs -o OUT.png|.jpg") }
+    guard let output = parsed.value("output") else { throw CommandError(message: "pano render needs -o OUT.png|.jpg") }
     let camera = try camera(parsed)
     let pano = try input(parsed, projection: try projection(parsed))
     var renderer = renderer(pano, parsed, camera)
@@ -181,11 +146,11 @@ enum PanoCommand {
 
   static func sample(_ args: [String]) throws {
     let parsed = try parse(args, Commands.spec("pano sample"))
-    guard let output = parsed.value("output") else { throw Failure(message: "pano sample needs -o OUT.jpg|.png") }
+    guard let output = parsed.value("output") else { throw CommandError(message: "pano sample needs -o OUT.jpg|.png") }
     let size: (width: Int, height: Int)
-    do { size = try parsed.size("size") ?? (4096, 2048) } catch { throw Failure(message: error.description) }
+    size = try parsed.size("size") ?? (4096, 2048)
     guard size.width == size.height * 2 else {
-      throw Failure(message: "--size: the sample is equirectangular, 2:1 (e.g. 4096x2048)")
+      throw CommandError(message: "--size: the sample is equirectangular, 2:1 (e.g. 4096x2048)")
     }
     try write(SamplePanorama.make(width: size.width), to: output)
   }
@@ -194,18 +159,14 @@ enum PanoCommand {
 
   static func video(_ args: [String]) throws {
     let parsed = try parse(args, Commands.spec("pano video"))
-    guard let output = parsed.value("output") else { throw Failure(message: "pano video needs -o OUT.mp4|DIR|-") }
-    guard let motionPath = parsed.value("motion") else { throw Failure(message: "pano video needs --motion LOG.csv") }
+    guard let output = parsed.value("output") else { throw CommandError(message: "pano video needs -o OUT.mp4|DIR|-") }
+    guard let motionPath = parsed.value("motion") else { throw CommandError(message: "pano video needs --motion LOG.csv") }
     let camera = try camera(parsed)
     let fps: Double
-    do { fps = try parsed.number("fps", in: 1...240) ?? 30 } catch { throw Failure(message: error.description) }
+    fps = try parsed.number("fps", in: 1...240) ?? 30
     let log: MotionLog
-    do {
-      log = try MotionLog.parse(try FileIO.read(motionPath))
-    } catch let error as MotionLog.ParseError {
-      throw Failure(message: "\(motionPath): \(error)")
-    } catch let error as FileError {
-      throw Failure(message: error.description)
+    do { log = try MotionLog.parse(try FileIO.read(motionPath)) } catch let error as MotionLog.ParseError {
+      throw InFile(path: motionPath, error: error)
     }
     let pano = try input(parsed, projection: try projection(parsed))
     var sink = try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps)
@@ -223,7 +184,7 @@ enum PanoCommand {
     // A single bad timestamp must not turn into a years-long render.
     let maxFrames = 1_000_000
     guard duration * fps < Double(maxFrames) else {
-      throw Failure(
+      throw CommandError(
         message:
           "\(motionPath): the log spans \(JSONText.number(duration)) s, over \(maxFrames) frames at \(JSONText.number(fps)) fps; check its timestamps"
       )
@@ -250,7 +211,7 @@ enum PanoCommand {
       )
     }
     if let path = parsed.value("camera-log") {
-      do { try FileIO.writeAtomically(cameraLog, to: path) } catch { throw Failure(message: error.description, code: 1) }
+      try FileIO.writeAtomically(cameraLog, to: path)
     }
   }
 }
@@ -269,15 +230,15 @@ struct FrameSink {
       kind = .stdout
     } else if output.lowercased().hasSuffix(".mp4") {
       guard Self.findInPath("ffmpeg") else {
-        throw PanoCommand.Failure(
+        throw CommandError(
           message: "ffmpeg not found on PATH: install it (apt-get install ffmpeg) or write PNGs to a directory")
       }
       let command =
         "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s \(width)x\(height) -r \(JSONText.number(fps)) -i - -pix_fmt yuv420p -c:v libx264 -preset veryfast '\(output.replacingQuotes)'"
-      guard let pipe = popen(command, "w") else { throw PanoCommand.Failure(message: "cannot start ffmpeg", code: 1) }
+      guard let pipe = popen(command, "w") else { throw CommandError(message: "cannot start ffmpeg", code: 1) }
       kind = .ffmpeg(pipe)
     } else {
-      do { try FileIO.makeDirectories(output) } catch { throw PanoCommand.Failure(message: error.description, code: 1) }
+      try FileIO.makeDirectories(output)
       kind = .directory(output)
     }
   }
@@ -293,15 +254,14 @@ struct FrameSink {
     case .ffmpeg(let pipe):
       let written = frame.pixels.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, pipe) }
       guard written == frame.pixels.count * 4 else {
-        throw PanoCommand.Failure(message: "ffmpeg stopped accepting frames", code: 1)
+        throw CommandError(message: "ffmpeg stopped accepting frames", code: 1)
       }
     case .directory(let dir):
       let name = String(index + 1)
       let path = "\(dir)/frame-\(String(repeating: "0", count: max(0, 5 - name.count)))\(name).png"
-      do {
-        try FileIO.writeAtomically(try Raster.encodePNG(frame, compression: 1), to: path)
-      } catch {
-        throw PanoCommand.Failure(message: "\(path): \(error)", code: 1)
+      // A frame that cannot be written is the run failing, whatever the cause.
+      do { try FileIO.writeAtomically(try Raster.encodePNG(frame, compression: 1), to: path) } catch {
+        throw CommandError(message: "\(path): \(Failures.describe(error).message)", code: 1)
       }
     case .stdout:
       frame.pixels.withUnsafeBytes { Console.writeAll(1, Array($0)) }
@@ -311,7 +271,7 @@ struct FrameSink {
   func finish() throws {
     if case .ffmpeg(let pipe) = kind {
       let status = pclose(pipe)
-      guard status == 0 else { throw PanoCommand.Failure(message: "ffmpeg failed (status \(status))", code: 1) }
+      guard status == 0 else { throw CommandError(message: "ffmpeg failed (status \(status))", code: 1) }
     }
   }
 }
