@@ -47,7 +47,10 @@ let package = Package(
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage"]),
     .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Stage", "Panorama"]),
-    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "Raster", "HostIO", "StageJSON"], resources: [.copy("Data")]),
+    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "CoreMath"], resources: [.copy("Data")]),
+    .testTarget(name: "RasterTests", dependencies: ["Raster", "Panorama", "CoreMath"]),
+    .testTarget(name: "StageJSONTests", dependencies: ["StageJSON"]),
+    .testTarget(name: "HostIOTests", dependencies: ["HostIO"]),
     .testTarget(name: "ToolTests", dependencies: ["HostIO", "StageJSON", "Stage", "Raster", "Panorama"]),
   ],
   swiftLanguageModes: [.v6]

@@ -169,3 +169,17 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
   }
   return ~crc
 }
+
+/// RGB PSNR of two images of one size (dB; 99 when identical).
+func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+  var sum = 0.0
+  for (p, q) in zip(a.pixels, b.pixels) {
+    let x = RGBAImage.unpack(p), y = RGBAImage.unpack(q)
+    for (c, d) in [(x.r, y.r), (x.g, y.g), (x.b, y.b)] {
+      let e = Double(c) - Double(d)
+      sum += e * e
+    }
+  }
+  let mse = sum / Double(a.pixels.count * 3)
+  return mse == 0 ? 99 : 10 * Elementary.log(255 * 255 / mse) / Elementary.log(10)
+}
