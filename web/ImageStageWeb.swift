@@ -42,37 +42,37 @@ func bytes(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> [UInt8] {
   return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
 }
 
-func quoted(_ s: String) -> String { JSONText.quoted(s) }
-func number(_ d: Double) -> String { JSONText.number(d) }
+/// Leaves `value`'s JSON text in the output buffer.
+func answer(_ value: JSONValue) -> Int32 { answer(value.text) }
 
 /// What one input did, for the host: `--events` lines, boards to save, announcements to
 /// speak, the scene now shown, requests.
 func report(_ events: [SceneEvent], at t: Double) -> Int32 {
-  var lines: [String] = []
+  var lines: [JSONValue] = []
   var saves: [String] = []
-  var speech: [String] = []
-  var shown = "null"
+  var speech: [JSONValue] = []
+  var shown = JSONValue.null
   var layout = false
-  var requests: [String] = []
+  var requests: [JSONValue] = []
   for e in events {
-    if let line = SceneLines.line(e, in: studio, at: t) { lines.append(line) }
+    if let line = SceneLines.line(e, in: studio, at: t) { lines.append(.raw(line)) }
     switch e {
     case .engine(_, .announce(let text)):
       // An engine's announcement answers what the user just did: spoken at once.
-      speech.append("{\"text\":\(quoted(text)),\"politeness\":\"assertive\"}")
-    case .announce(let a):
-      speech.append("{\"text\":\(quoted(a.text)),\"politeness\":\"\(a.politeness.rawValue)\"}")
-    case .save(let kind): if !saves.contains(quoted(kind.rawValue)) { saves.append(quoted(kind.rawValue)) }
-    case .shown(let kind): shown = quoted(kind.rawValue)
+      speech.append(["text": .string(text), "politeness": "assertive"])
+    case .announce(let a): speech.append(["text": .string(a.text), "politeness": .string(a.politeness.rawValue)])
+    case .save(let kind): if !saves.contains(kind.rawValue) { saves.append(kind.rawValue) }
+    case .shown(let kind): shown = .string(kind.rawValue)
     case .layout: layout = true
-    case .request(.screenshot): requests.append("\"screenshot\"")
-    case .request(.quit): requests.append("\"quit\"")
+    case .request(.screenshot): requests.append("screenshot")
+    case .request(.quit): requests.append("quit")
     case .engine: break
     }
   }
-  return answer(
-    "{\"lines\":[\(lines.joined(separator: ","))],\"save\":[\(saves.joined(separator: ","))],\"speak\":[\(speech.joined(separator: ","))],\"shown\":\(shown),\"layout\":\(layout),\"requests\":[\(requests.joined(separator: ","))]}"
-  )
+  return answer([
+    "lines": .array(lines), "save": .array(saves.map { .string($0) }), "speak": .array(speech), "shown": shown,
+    "layout": .bool(layout), "requests": .array(requests),
+  ])
 }
 
 func kind(_ code: Int32) -> SceneKind {
@@ -195,76 +195,71 @@ public func webMessage(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) {
 
 // MARK: Drawing
 
-func color(_ c: RGBA) -> String { "\"rgba(\(c.r),\(c.g),\(c.b),\(number(Double(c.a) / 255)))\"" }
-func rect(_ r: Rect) -> String { "\(number(r.minX)),\(number(r.minY)),\(number(r.size.width)),\(number(r.size.height))" }
+func color(_ c: RGBA) -> JSONValue { .string("rgba(\(c.r),\(c.g),\(c.b),\(JSONText.number(Double(c.a) / 255)))") }
+func rect(_ r: Rect) -> [JSONValue] { [.number(r.minX), .number(r.minY), .number(r.size.width), .number(r.size.height)] }
 
 /// The display list as JSON: `{"cursor":…, "commands":[[op, …], …]}` with ops `fill`,
 /// `outline`, `image`, `text`, `shadow`, `focus` (docs/web.md).
 @_cdecl("web_display_list")
 public func webDisplayList() -> Int32 {
   let list = studio.displayList()
-  var out: [String] = []
+  var out: [JSONValue] = []
   out.reserveCapacity(list.commands.count)
   for command in list.commands {
     switch command {
     case .fill(let r, let c, let radius):
-      out.append("[\"fill\",\(rect(r)),\(color(c)),\(number(radius))]")
+      out.append(.array(["fill"] + rect(r) + [color(c), .number(radius)]))
     case .outline(let r, let c, let width, let radius):
-      out.append("[\"outline\",\(rect(r)),\(color(c)),\(number(width)),\(number(radius))]")
+      out.append(.array(["outline"] + rect(r) + [color(c), .number(width), .number(radius)]))
     case .image(let id, let r, let opacity):
-      let name: String
+      let name: [JSONValue]
       switch id {
-      case .photo(let s): name = "\"photo\",\(quoted(s))"
-      case .icon(let s): name = "\"icon\",\(quoted(s))"
-      case .panorama: name = "\"panorama\",\"\""
+      case .photo(let s): name = ["photo", .string(s)]
+      case .icon(let s): name = ["icon", .string(s)]
+      case .panorama: name = ["panorama", ""]
       }
-      out.append("[\"image\",\(name),\(rect(r)),\(number(opacity))]")
+      out.append(.array(["image"] + name + rect(r) + [.number(opacity)]))
     case .text(let s, let at, let size, let c, let alignment, let maxWidth):
-      let align: String
+      let align: JSONValue
       switch alignment {
       case .leading: align = "left"
       case .center: align = "center"
       case .trailing: align = "right"
       }
       out.append(
-        "[\"text\",\(quoted(s)),\(number(at.x)),\(number(at.y)),\(number(size)),\(color(c)),\"\(align)\",\(maxWidth.map(number) ?? "null")]"
-      )
+        ["text", .string(s), .number(at.x), .number(at.y), .number(size), color(c), align, maxWidth.map { .number($0) } ?? .null])
     case .shadow(let r, let radius, let opacity):
-      out.append("[\"shadow\",\(rect(r)),\(number(radius)),\(number(opacity))]")
+      out.append(.array(["shadow"] + rect(r) + [.number(radius), .number(opacity)]))
     case .focusRing(let r):
-      out.append("[\"focus\",\(rect(r))]")
+      out.append(.array(["focus"] + rect(r)))
     }
   }
-  let cursor: String
+  let cursor: JSONValue
   switch list.cursor {
   case .arrow: cursor = "default"
   case .pointer: cursor = "pointer"
   case .grab: cursor = "grab"
   case .grabbing: cursor = "grabbing"
   }
-  return answer("{\"cursor\":\"\(cursor)\",\"title\":\(quoted(studio.title)),\"commands\":[\(out.joined(separator: ","))]}")
+  return answer(["cursor": cursor, "title": .string(studio.title), "commands": .array(out)])
 }
 
 /// What a screen reader needs beside the canvas: the tabs, and the shown board's slots and
 /// items with their names and frames (points), and the focus.
 @_cdecl("web_accessibility")
 public func webAccessibility() -> Int32 {
-  var tabs: [String] = []
-  for k in SceneKind.allCases {
-    tabs.append(
-      "{\"id\":\"\(k.rawValue)\",\"name\":\(quoted(k.title)),\"selected\":\(k == studio.active),\"frame\":[\(rect(studio.tabFrame(k)))]}"
-    )
+  let tabs = SceneKind.allCases.map { k -> JSONValue in
+    [
+      "id": .string(k.rawValue), "name": .string(k.title), "selected": .bool(k == studio.active),
+      "frame": .array(rect(studio.tabFrame(k))),
+    ]
   }
-  var nodes: [String] = []
+  var nodes: [JSONValue] = []
   if studio.active.isBoard {
     let scene = studio.board(studio.active)
-    for f in scene.focusOrder {
-      nodes.append("{\"name\":\(quoted(scene.describe(f))),\"frame\":[\(rect(scene.frame(of: f)))]}")
-    }
+    for f in scene.focusOrder { nodes.append(["name": .string(scene.describe(f)), "frame": .array(rect(scene.frame(of: f)))]) }
   }
-  var focused = "null"
-  if let f = studio.focus { focused = quoted(describeFocus(f)) }
-  return answer("{\"tabs\":[\(tabs.joined(separator: ","))],\"nodes\":[\(nodes.joined(separator: ","))],\"focus\":\(focused)}")
+  return answer(["tabs": .array(tabs), "nodes": .array(nodes), "focus": .string(studio.focus.map(describeFocus))])
 }
 
 func describeFocus(_ f: Focus) -> String {
@@ -286,7 +281,7 @@ public func webLayoutLine(_ width: Int32, _ height: Int32) -> Int32 {
 @_cdecl("web_state")
 public func webState(_ scene: Int32) -> Int32 {
   let k = kind(scene)
-  return k.isBoard ? answer(studio.savedState(k)) : answer("null")
+  return k.isBoard ? answer(studio.savedState(k)) : answer(JSONValue.null)
 }
 
 /// Restores a board from saved text; the error (naming the field) or an empty answer.
@@ -322,10 +317,11 @@ public func webAddPhoto(
 /// The shortcut icons: id, name, colour and letter, for the host to draw their tiles.
 @_cdecl("web_icons")
 public func webIcons() -> Int32 {
-  let icons = ShortcutIcon.all.map {
-    "{\"id\":\(quoted($0.id)),\"name\":\(quoted($0.name)),\"color\":\(color($0.color)),\"letter\":\(quoted($0.letter))}"
-  }
-  return answer("[\(icons.joined(separator: ","))]")
+  answer(
+    .array(
+      ShortcutIcon.all.map {
+        ["id": .string($0.id), "name": .string($0.name), "color": color($0.color), "letter": .string($0.letter)]
+      }))
 }
 
 // MARK: Panorama
@@ -348,9 +344,11 @@ public func webOpenPanorama(
     studio.updatePanorama { $0.load(geometry: geometry, name: title) }
   }
   let g = geometry
-  return answer(
-    "{\"projection\":\"\(g.projection.rawValue)\",\"fullWidth\":\(number(g.fullWidth)),\"fullHeight\":\(number(g.fullHeight)),\"croppedLeft\":\(number(g.croppedLeft)),\"croppedTop\":\(number(g.croppedTop)),\"croppedWidth\":\(number(g.croppedWidth)),\"croppedHeight\":\(number(g.croppedHeight)),\"wraps\":\(g.wraps),\"coverage\":\(quoted(coverage))}"
-  )
+  return answer([
+    "projection": .string(g.projection.rawValue), "fullWidth": .number(g.fullWidth), "fullHeight": .number(g.fullHeight),
+    "croppedLeft": .number(g.croppedLeft), "croppedTop": .number(g.croppedTop), "croppedWidth": .number(g.croppedWidth),
+    "croppedHeight": .number(g.croppedHeight), "wraps": .bool(g.wraps), "coverage": .string(coverage),
+  ])
 }
 
 nonisolated(unsafe) var pendingPixels: [UInt32] = []
@@ -401,7 +399,7 @@ public func webRenderCPU(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPoi
 /// same code as the CPU renderer: the camera, the lens, the strip's placement.
 @_cdecl("web_gpu_view")
 public func webGPUView(_ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ sourceHeight: Int32) -> Int32 {
-  guard let scene = studio.panorama else { return answer("null") }
+  guard let scene = studio.panorama else { return answer(JSONValue.null) }
   let v = scene.viewer
   let lenses: [Lens] = Lens.allCases
   let camera = CameraParameters(width: Int(width), height: Int(height), view: v.view, hfov: v.hfov, lens: v.lens)
@@ -414,21 +412,29 @@ public func webGPUView(_ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ 
   if repeats && g.horizontalFOV > 0 { yaw = yaw.truncatingRemainder(dividingBy: g.horizontalFOV) }
   var stripOffset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
   if !stripOffset.isFinite { stripOffset = 0 }
-  return answer(
-    "{\"mode\":\"\(v.mode.rawValue)\",\"lensIndex\":\(lenses.firstIndex(of: v.lens)!),\"matrix\":[\(camera.matrix.map(number).joined(separator: ","))],\"focal\":\(number(camera.focal)),\"turn\":\(number(camera.yaw)),\"stripWidth\":\(number(strip.stripWidth)),\"stripOffset\":\(number(stripOffset)),\(SceneLines.viewFields(v))}"
-  )
+  // `turn` (radians, within a turn) and `lensIndex` beside the view's own fields (degrees).
+  let camerasFields: [(String, JSONValue)] = [
+    ("lensIndex", .number(lenses.firstIndex(of: v.lens)!)), ("matrix", .array(camera.matrix.map { .number($0) })),
+    ("focal", .number(camera.focal)), ("turn", .number(camera.yaw)), ("stripWidth", .number(strip.stripWidth)),
+    ("stripOffset", .number(stripOffset)),
+  ]
+  return answer(.object(camerasFields + SceneLines.viewFields(v)))
 }
 
 /// `{yaw, pitch, roll, hfov, lens, mode, caption, key}`: `key` changes when the frame would.
 @_cdecl("web_view")
 public func webView(_ width: Int32, _ height: Int32) -> Int32 {
-  guard let scene = studio.panorama else { return answer("null") }
+  guard let scene = studio.panorama else { return answer(JSONValue.null) }
   let k = scene.frameKey(width: Int(width), height: Int(height))
-  let key =
-    "\(number(k.view.yaw)) \(number(k.view.pitch)) \(number(k.view.roll)) \(number(k.hfov)) \(k.lens.rawValue) \(k.mode.rawValue) \(k.width) \(k.height) \(k.generation)"
-  return answer(
-    "{\(SceneLines.viewFields(scene.viewer)),\"source\":\"\(scene.viewer.source.rawValue)\",\"key\":\(quoted(key)),\"line\":\(quoted(SceneLines.view(scene.viewer)))}"
-  )
+  let key = JSONValue.array([
+    .number(k.view.yaw), .number(k.view.pitch), .number(k.view.roll), .number(k.hfov), .string(k.lens.rawValue),
+    .string(k.mode.rawValue), .number(k.width), .number(k.height), .number(k.generation),
+  ])
+  let extra: [(String, JSONValue)] = [
+    ("source", .string(scene.viewer.source.rawValue)), ("key", .string(key.text)),
+    ("line", .string(SceneLines.view(scene.viewer))),
+  ]
+  return answer(.object(SceneLines.viewFields(scene.viewer) + extra))
 }
 
 /// Sets the camera from the page's URL: angles in degrees; a lens by name; NaN keeps one.

@@ -16,44 +16,49 @@ public enum SceneLines {
   }
 
   public static func announcement(_ a: Announcement, at t: Double) -> String {
-    "{\"type\":\"announce\",\"t\":\(JSONText.number(t)),\"text\":\(JSONText.quoted(a.text)),\"politeness\":\"\(a.politeness.rawValue)\"}"
+    let line: JSONValue = [
+      "type": "announce", "t": .number(t), "text": .string(a.text), "politeness": .string(a.politeness.rawValue),
+    ]
+    return line.text
   }
 
   /// The camera of a newly rendered panorama frame, angles in degrees (the CLI's signs).
-  public static func view(_ v: PanoramaViewer) -> String {
-    "{\"type\":\"view\",\(viewFields(v))}"
-  }
+  public static func view(_ v: PanoramaViewer) -> String { JSONValue.object([("type", "view")] + viewFields(v)).text }
 
-  /// `"yaw":…,"pitch":…,"roll":…,"hfov":…,"lens":…,"mode":…` for `view` lines and the page's `view()`.
-  public static func viewFields(_ v: PanoramaViewer) -> String {
+  /// `yaw, pitch, roll, hfov, lens, mode` for `view` lines and the page's `view()`.
+  public static func viewFields(_ v: PanoramaViewer) -> [(String, JSONValue)] {
     let a = v.view
-    func d(_ r: Double) -> String { JSONText.number(Angle(radians: r).degrees) }
-    return
-      "\"yaw\":\(d(a.yaw)),\"pitch\":\(d(a.pitch)),\"roll\":\(d(a.roll)),\"hfov\":\(d(v.hfov)),\"lens\":\"\(v.lens.rawValue)\",\"mode\":\"\(v.mode.rawValue)\""
+    func d(_ r: Double) -> JSONValue { .number(Angle(radians: r).degrees) }
+    return [
+      ("yaw", d(a.yaw)), ("pitch", d(a.pitch)), ("roll", d(a.roll)), ("hfov", d(v.hfov)), ("lens", .string(v.lens.rawValue)),
+      ("mode", .string(v.mode.rawValue)),
+    ]
   }
 
   /// The `layout` line: the window, the scene shown, every slot's frame and what it holds
   /// (Locations: the item sitting on it; Shortcuts: its content), every item's frame.
   public static func layout(_ studio: Studio, window: (width: Int, height: Int)) -> String {
-    let head =
-      "{\"type\":\"layout\",\"scene\":\"\(studio.active.rawValue)\",\"window\":{\"width\":\(window.width),\"height\":\(window.height)}"
-    guard studio.active.isBoard else { return head + ",\"slots\":[],\"items\":[]}" }
+    var members: [(String, JSONValue)] = [
+      ("type", "layout"), ("scene", .string(studio.active.rawValue)),
+      ("window", ["width": .number(window.width), "height": .number(window.height)]),
+    ]
+    guard studio.active.isBoard else { return JSONValue.object(members + [("slots", []), ("items", [])]).text }
     let scene = studio.board(studio.active)
     let lines = EventLines(numericIDs: scene.numericIDs)
     let board = scene.engine.board
-    func frame(_ r: Rect) -> String {
-      "[\(JSONText.number(r.minX)),\(JSONText.number(r.minY)),\(JSONText.number(r.size.width)),\(JSONText.number(r.size.height))]"
+    func frame(_ r: Rect) -> JSONValue {
+      [.number(r.minX), .number(r.minY), .number(r.size.width), .number(r.size.height)]
     }
     var sitting: [Int: String] = [:]
     for item in board.items { if let s = item.slot, sitting[s] == nil { sitting[s] = item.id } }
-    var slots: [String] = []
+    var slots: [JSONValue] = []
     for (s, slot) in board.slots.enumerated() {
       let content = slot.content ?? sitting[s]
-      let text = content.map { lines.id($0) } ?? "null"
-      slots.append("{\"id\":\(lines.id(slot.id)),\"frame\":\(frame(slot.frame)),\"content\":\(text)}")
+      slots.append(["id": lines.id(slot.id), "frame": frame(slot.frame), "content": content.map { lines.id($0) } ?? .null])
     }
-    let items = board.items.map { "{\"id\":\(lines.id($0.id)),\"frame\":\(frame($0.frame))}" }
-    return head + ",\"slots\":[\(slots.joined(separator: ","))],\"items\":[\(items.joined(separator: ","))]}"
+    let items = board.items.map { item -> JSONValue in ["id": lines.id(item.id), "frame": frame(item.frame)] }
+    members += [("slots", .array(slots)), ("items", .array(items))]
+    return JSONValue.object(members).text
   }
 
   /// The board's `state` line (the CLI's final line; also what the hosts save).

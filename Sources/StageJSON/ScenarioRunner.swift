@@ -63,58 +63,48 @@ public struct EventLines: Sendable {
 
   public init(numericIDs: Set<String>) { self.numericIDs = numericIDs }
 
-  public func id(_ s: String) -> String { numericIDs.contains(s) ? s : JSONText.quoted(s) }
+  /// An id as JSON: a number when the scenario wrote it as one, else a string.
+  public func id(_ s: String) -> JSONValue { numericIDs.contains(s) ? .raw(s) : .string(s) }
+  func id(_ s: String?) -> JSONValue { s.map { id($0) } ?? .null }
 
-  func point(_ p: Point) -> String { "[\(JSONText.number(p.x)),\(JSONText.number(p.y))]" }
+  func point(_ p: Point) -> JSONValue { [.number(p.x), .number(p.y)] }
 
   /// One engine event as a JSON object.
-  public func line(_ event: StageEvent, at t: Double) -> String {
-    let time = "\"t\":\(JSONText.number(t))"
+  public func line(_ event: StageEvent, at t: Double) -> String { value(event, at: t).text }
+
+  public func value(_ event: StageEvent, at t: Double) -> JSONValue {
     switch event {
     case .pickup(let item, let pointer):
-      let p = pointer.map { ",\"pointer\":\($0)" } ?? ",\"pointer\":null"
-      return "{\"type\":\"pickup\",\(time),\"item\":\(id(item))\(p)}"
-    case .hover(let item, let slot):
-      return "{\"type\":\"hover\",\(time),\"item\":\(id(item)),\"slot\":\(slot.map(id) ?? "null")}"
-    case .drop(let item, let slot):
-      return "{\"type\":\"drop\",\(time),\"item\":\(id(item)),\"slot\":\(id(slot))}"
-    case .returned(let item, let slot):
-      return "{\"type\":\"return\",\(time),\"item\":\(id(item)),\"slot\":\(slot.map(id) ?? "null")}"
-    case .displaced(let item, let slot):
-      return "{\"type\":\"displace\",\(time),\"item\":\(id(item)),\"slot\":\(slot.map(id) ?? "null")}"
-    case .assign(let item, let slot):
-      return "{\"type\":\"assign\",\(time),\"item\":\(item.map(id) ?? "null"),\"slot\":\(id(slot))}"
-    case .cancel(let item):
-      return "{\"type\":\"cancel\",\(time),\"item\":\(id(item))}"
-    case .announce(let text):
-      return "{\"type\":\"announce\",\(time),\"text\":\(JSONText.quoted(text))}"
-    case .status(let text):
-      return "{\"type\":\"status\",\(time),\"text\":\(JSONText.quoted(text))}"
+      return ["type": "pickup", "t": .number(t), "item": id(item), "pointer": .number(pointer)]
+    case .hover(let item, let slot): return ["type": "hover", "t": .number(t), "item": id(item), "slot": id(slot)]
+    case .drop(let item, let slot): return ["type": "drop", "t": .number(t), "item": id(item), "slot": id(slot)]
+    case .returned(let item, let slot): return ["type": "return", "t": .number(t), "item": id(item), "slot": id(slot)]
+    case .displaced(let item, let slot): return ["type": "displace", "t": .number(t), "item": id(item), "slot": id(slot)]
+    case .assign(let item, let slot): return ["type": "assign", "t": .number(t), "item": id(item), "slot": id(slot)]
+    case .cancel(let item): return ["type": "cancel", "t": .number(t), "item": id(item)]
+    case .announce(let text): return ["type": "announce", "t": .number(t), "text": .string(text)]
+    case .status(let text): return ["type": "status", "t": .number(t), "text": .string(text)]
     }
   }
 
   /// Centres of `items` (those moving up to this frame, so arrivals show) and of ghosts.
   public func frame(_ engine: Engine, items moving: [Int], at t: Double) -> String {
-    let items = moving.map { i in
-      "{\"id\":\(id(engine.board.items[i].id)),\"center\":\(point(engine.board.items[i].center))}"
+    let items = moving.map { i -> JSONValue in
+      ["id": id(engine.board.items[i].id), "center": point(engine.board.items[i].center)]
     }
-    let ghosts = engine.ghosts.map { g in
-      "{\"item\":\(id(engine.board.items[g.item].id)),\"center\":\(point(g.center))}"
-    }
-    return
-      "{\"type\":\"frame\",\"t\":\(JSONText.number(t)),\"items\":[\(items.joined(separator: ","))],\"ghosts\":[\(ghosts.joined(separator: ","))]}"
+    let ghosts = engine.ghosts.map { g -> JSONValue in ["item": id(engine.board.items[g.item].id), "center": point(g.center)] }
+    let line: JSONValue = ["type": "frame", "t": .number(t), "items": .array(items), "ghosts": .array(ghosts)]
+    return line.text
   }
 
   /// Every item's slot and centre and every slot's content.
   public func state(_ engine: Engine) -> String {
     let board = engine.board
-    let items = board.items.map { item in
-      let slot = item.slot.map { id(board.slots[$0].id) } ?? "null"
-      return "{\"id\":\(id(item.id)),\"slot\":\(slot),\"center\":\(point(item.center))}"
+    let items = board.items.map { item -> JSONValue in
+      ["id": id(item.id), "slot": id(item.slot.map { board.slots[$0].id }), "center": point(item.center)]
     }
-    let slots = board.slots.map { s in
-      "{\"id\":\(id(s.id)),\"content\":\(s.content.map(id) ?? "null")}"
-    }
-    return "{\"type\":\"state\",\"items\":[\(items.joined(separator: ","))],\"slots\":[\(slots.joined(separator: ","))]}"
+    let slots = board.slots.map { s -> JSONValue in ["id": id(s.id), "content": id(s.content)] }
+    let line: JSONValue = ["type": "state", "items": .array(items), "slots": .array(slots)]
+    return line.text
   }
 }

@@ -48,22 +48,23 @@ enum PanoCommand {
     let parsed = try parse(args, Commands.spec("pano info"))
     let pano = try input(parsed, projection: try projection(parsed))
     let g = pano.geometry
-    var fields = [
-      "\"width\":\(pano.image.width)", "\"height\":\(pano.image.height)", "\"format\":\"\(pano.format)\"",
-      "\"projection\":\"\(g.projection.rawValue)\"",
-      "\"hfov\":\(JSONText.number(Angle(radians: g.horizontalFOV).degrees))",
-      "\"vfov\":\(JSONText.number(Angle(radians: g.verticalFOV).degrees))", "\"wraps\":\(g.wraps)",
-      "\"exifOrientation\":\(pano.orientation)", "\"coverage\":\(JSONText.quoted(pano.coverage))",
-    ]
+    func degrees(_ r: Double) -> JSONValue { .number(Angle(radians: r).degrees) }
+    var gpano = JSONValue.null
     if let gp = pano.gpano {
-      func n(_ v: Int?) -> String { v.map(String.init) ?? "null" }
-      fields.append(
-        "\"gpano\":{\"ProjectionType\":\(gp.projectionType.map(JSONText.quoted) ?? "null"),\"FullPanoWidthPixels\":\(n(gp.fullPanoWidth)),\"FullPanoHeightPixels\":\(n(gp.fullPanoHeight)),\"CroppedAreaLeftPixels\":\(n(gp.croppedLeft)),\"CroppedAreaTopPixels\":\(n(gp.croppedTop)),\"CroppedAreaImageWidthPixels\":\(n(gp.croppedWidth)),\"CroppedAreaImageHeightPixels\":\(n(gp.croppedHeight))}"
-      )
-    } else {
-      fields.append("\"gpano\":null")
+      gpano = [
+        "ProjectionType": .string(gp.projectionType), "FullPanoWidthPixels": .number(gp.fullPanoWidth),
+        "FullPanoHeightPixels": .number(gp.fullPanoHeight), "CroppedAreaLeftPixels": .number(gp.croppedLeft),
+        "CroppedAreaTopPixels": .number(gp.croppedTop), "CroppedAreaImageWidthPixels": .number(gp.croppedWidth),
+        "CroppedAreaImageHeightPixels": .number(gp.croppedHeight),
+      ]
     }
-    Console.line("{" + fields.joined(separator: ",") + "}")
+    let line: JSONValue = [
+      "width": .number(pano.image.width), "height": .number(pano.image.height), "format": .string(pano.format),
+      "projection": .string(g.projection.rawValue), "hfov": degrees(g.horizontalFOV), "vfov": degrees(g.verticalFOV),
+      "wraps": .bool(g.wraps), "exifOrientation": .number(pano.orientation), "coverage": .string(pano.coverage),
+      "gpano": gpano,
+    ]
+    Console.line(line.text)
     Console.flush()
   }
 
@@ -197,9 +198,11 @@ enum PanoCommand {
       let view = viewer.view
       draw(&renderer, camera, view: view, into: &frame)
       try sink.write(frame, index: f)
-      cameraLog += Array(
-        "{\"frame\":\(f),\"t\":\(JSONText.number(t)),\"yaw\":\(JSONText.number(Angle(radians: view.yaw).degrees)),\"pitch\":\(JSONText.number(Angle(radians: view.pitch).degrees)),\"roll\":\(JSONText.number(Angle(radians: view.roll).degrees))}\n"
-          .utf8)
+      let entry: JSONValue = [
+        "frame": .number(f), "t": .number(t), "yaw": .number(Angle(radians: view.yaw).degrees),
+        "pitch": .number(Angle(radians: view.pitch).degrees), "roll": .number(Angle(radians: view.roll).degrees),
+      ]
+      cameraLog += Array((entry.text + "\n").utf8)
       progress.update(f + 1)
     }
     try sink.finish()
