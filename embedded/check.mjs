@@ -15,11 +15,11 @@ const checks = [
   ['heading past the wrap', e.pano_yaw_from_attitude(-170, -10, 90), -170],
   ['motion log parsed in the core', e.pano_parse_log(), 2],
 ];
-// The sample's compass letters: a red N at yaw 0 (its diagonal crosses the centre column 5° below the horizon),
-// a white E at yaw 90 (its middle bar, 5.5° below).
+// The sample's compass letters (stroke glyphs 4° to 9° below the horizon): a red N at yaw 0 (its
+// diagonal crosses the centre column half way down, 6.5° below), a white E at yaw 90 (its middle bar, on this 512-px sample brightest at 6.25°).
 const rgb = (v) => [v & 255, (v >> 8) & 255, (v >> 16) & 255];
-const [nr, ng] = rgb(e.pano_render_center(0, -5));
-const [er, eg, eb] = rgb(e.pano_render_center(90, -5.5));
+const [nr, ng] = rgb(e.pano_render_center(0, -6.5));
+const [er, eg, eb] = rgb(e.pano_render_center(90, -6.25));
 checks.push(['north letter is red at yaw 0', nr > ng + 60 ? 1 : 0, 1]);
 checks.push(['east letter is white at yaw 90', er > 200 && eg > 200 && eb > 200 ? 1 : 0, 1]);
 // The four-pixel path with its 32.32 stepping, where Int is 32 bits: close to the exact view.

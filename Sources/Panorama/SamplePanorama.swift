@@ -94,57 +94,118 @@ public enum SamplePanorama {
     }
     let letterHeight = h / 180 * 5  // 5° tall
     for (d, letter) in [(0.0, "N"), (90.0, "E"), (-90.0, "W"), (180.0, "S")] {
-      let scale = max(1, Int(letterHeight / 7))
+      // S sits on the seam: drawn on both sides, so it reads whole (x wraps).
       drawText(
-        letter, centerX: Int(column(d == 180 ? -180 : d)), top: Int(row(-4)), scale: scale, color: d == 0 ? red : white,
+        letter, centerX: column(d == 180 ? -180 : d), top: row(-4), height: letterHeight, color: d == 0 ? red : white,
         into: &image)
-      if d == 180 {  // the seam: draw S on both sides so it reads whole
-        drawText(letter, centerX: Int(column(180)), top: Int(row(-4)), scale: scale, color: white, into: &image)
-      }
     }
     for d in stride(from: -150, through: 150, by: 30) where d % 90 != 0 {
-      let scale = max(1, Int(letterHeight / 7 / 2))
       drawText(
-        String(d < 0 ? d + 360 : d), centerX: Int(column(Double(d))), top: Int(row(-4)), scale: scale, color: white, into: &image)
+        String(d < 0 ? d + 360 : d), centerX: column(Double(d)), top: row(-4), height: letterHeight * 0.6, color: white,
+        into: &image)
     }
   }
 
-  /// 5×7 glyphs, one row per byte, bit 4 the left column.
-  static let glyphs: [Character: [UInt8]] = [
-    "N": [0x11, 0x19, 0x15, 0x13, 0x11, 0x11, 0x11], "E": [0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x1F],
-    "S": [0x0F, 0x10, 0x10, 0x0E, 0x01, 0x01, 0x1E], "W": [0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0A],
-    "M": [0x11, 0x1B, 0x15, 0x15, 0x11, 0x11, 0x11], "C": [0x0E, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0E],
-    "P": [0x1E, 0x11, 0x11, 0x1E, 0x10, 0x10, 0x10], "A": [0x0E, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11],
-    "0": [0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E], "1": [0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E],
-    "2": [0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F], "3": [0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E],
-    "4": [0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02], "5": [0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E],
-    "6": [0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E], "7": [0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08],
-    "8": [0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E], "9": [0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C],
+  /// Stroke glyphs: polylines in a box one unit tall and 0.6 wide (y down), drawn as smooth,
+  /// anti-aliased strokes at any size (a pixel font looked blocky up close).
+  static let glyphs: [Character: [[(Double, Double)]]] = [
+    "N": [[(0, 1), (0, 0), (0.6, 1), (0.6, 0)]],
+    "E": [[(0.6, 0), (0, 0), (0, 1), (0.6, 1)], [(0, 0.5), (0.45, 0.5)]],
+    "W": [[(0, 0), (0.15, 1), (0.3, 0.35), (0.45, 1), (0.6, 0)]],
+    "S": [
+      [
+        (0.6, 0.12), (0.5, 0.02), (0.3, 0), (0.1, 0.02), (0, 0.15), (0.05, 0.35), (0.3, 0.5), (0.55, 0.65), (0.6, 0.85),
+        (0.5, 0.98), (0.3, 1), (0.1, 0.98), (0, 0.88),
+      ]
+    ],
+    "0": [ellipse(x: 0.3, y: 0.5, rx: 0.3, ry: 0.5)],
+    "1": [[(0.12, 0.2), (0.35, 0), (0.35, 1)], [(0.12, 1), (0.58, 1)]],
+    "2": [[(0.02, 0.2), (0.15, 0.04), (0.3, 0), (0.48, 0.05), (0.58, 0.2), (0.55, 0.38), (0, 1), (0.6, 1)]],
+    "3": [
+      [(0.02, 0.1), (0.2, 0), (0.45, 0.03), (0.57, 0.18), (0.5, 0.38), (0.25, 0.48)],
+      [(0.25, 0.48), (0.52, 0.58), (0.6, 0.78), (0.48, 0.96), (0.25, 1), (0.02, 0.9)],
+    ],
+    "4": [[(0.45, 1), (0.45, 0), (0, 0.7), (0.6, 0.7)]],
+    "5": [[(0.55, 0), (0.08, 0), (0.03, 0.45), (0.3, 0.4), (0.52, 0.5), (0.6, 0.72), (0.5, 0.93), (0.28, 1), (0.02, 0.92)]],
+    "6": [
+      [
+        (0.5, 0.05), (0.3, 0), (0.1, 0.12), (0, 0.45), (0.02, 0.8), (0.15, 0.97), (0.32, 1), (0.5, 0.93), (0.6, 0.75),
+        (0.55, 0.55), (0.38, 0.45), (0.18, 0.48), (0.02, 0.62),
+      ]
+    ],
+    "7": [[(0, 0), (0.6, 0), (0.2, 1)]],
+    "8": [ellipse(x: 0.3, y: 0.25, rx: 0.24, ry: 0.25), ellipse(x: 0.3, y: 0.73, rx: 0.3, ry: 0.27)],
+    "9": [
+      [
+        (0.58, 0.38), (0.42, 0.52), (0.22, 0.55), (0.05, 0.45), (0, 0.25), (0.1, 0.07), (0.3, 0), (0.5, 0.07), (0.6, 0.3),
+        (0.58, 0.6), (0.45, 0.9), (0.25, 1), (0.08, 0.95),
+      ]
+    ],
   ]
 
-  /// Draws `text` with the built-in glyphs, `scale` pixels per dot, centred on `centerX`;
-  /// x wraps around the image (it is a panorama).
-  public static func drawText(_ text: String, centerX: Int, top: Int, scale: Int, color: UInt32, into image: inout RGBAImage) {
+  static func ellipse(x: Double, y: Double, rx: Double, ry: Double) -> [(Double, Double)] {
+    (0...24).map { k in
+      let (s, c) = Elementary.sinCos(Double(k) / 24 * Elementary.twoPi)
+      return (x + rx * c, y + ry * s)
+    }
+  }
+
+  /// Draws `text` in the stroke glyphs, `height` pixels tall, its top at `top`, centred on
+  /// `centerX`, blended over the image; x wraps around (it is a panorama).
+  public static func drawText(
+    _ text: String, centerX: Double, top: Double, height: Double, color: UInt32, into image: inout RGBAImage
+  ) {
     let chars = Array(text)
-    let advance = 6 * scale
-    var left = centerX - (chars.count * advance - scale) / 2
-    for c in chars {
-      if let rows = glyphs[c] {
-        for (ry, bits) in rows.enumerated() {
-          for rx in 0..<5 where bits & (0x10 >> UInt8(rx)) != 0 {
-            for sy in 0..<scale {
-              let y = top + ry * scale + sy
-              guard y >= 0 && y < image.height else { continue }
-              for sx in 0..<scale {
-                var x = (left + rx * scale + sx) % image.width
-                if x < 0 { x += image.width }
-                image.pixels[y * image.width + x] = color
-              }
+    guard height > 0, !chars.isEmpty else { return }
+    let advance = 0.8 * height
+    let width = (Double(chars.count) * advance - 0.2 * height)
+    let left = centerX - width / 2
+    // Half the stroke; at least 0.8 px, so a small label keeps a solid core.
+    let half = max(0.8, height * 0.07)
+    // Coverage per pixel over the text's box, the strongest stroke wins (no double blending
+    // where strokes join).
+    let x0 = Int((left - half - 1).rounded(.down)), y0 = Int((top - half - 1).rounded(.down))
+    let boxW = Int((width + 2 * half + 3).rounded(.up)), boxH = Int((height + 2 * half + 3).rounded(.up))
+    var coverage = [Double](repeating: 0, count: boxW * boxH)
+    for (k, c) in chars.enumerated() {
+      guard let strokes = glyphs[c] else { continue }
+      let ox = left + Double(k) * advance
+      for stroke in strokes {
+        for (a, b) in zip(stroke, stroke.dropFirst()) {
+          let ax = ox + a.0 * height, ay = top + a.1 * height, bx = ox + b.0 * height, by = top + b.1 * height
+          let minX = Int((min(ax, bx) - half - 1).rounded(.down)) - x0, maxX = Int((max(ax, bx) + half + 1).rounded(.up)) - x0
+          let minY = Int((min(ay, by) - half - 1).rounded(.down)) - y0, maxY = Int((max(ay, by) + half + 1).rounded(.up)) - y0
+          for py in max(0, minY)...min(boxH - 1, maxY) {
+            for px in max(0, minX)...min(boxW - 1, maxX) {
+              let d = distance(Double(px + x0) + 0.5, Double(py + y0) + 0.5, ax, ay, bx, by)
+              let cover = min(1, max(0, half + 0.5 - d))
+              if cover > coverage[py * boxW + px] { coverage[py * boxW + px] = cover }
             }
           }
         }
       }
-      left += advance
     }
+    let ink = RGBAImage.unpack(color)
+    for py in 0..<boxH {
+      let y = py + y0
+      guard y >= 0 && y < image.height else { continue }
+      for px in 0..<boxW where coverage[py * boxW + px] > 0 {
+        var x = (px + x0) % image.width
+        if x < 0 { x += image.width }
+        let a = coverage[py * boxW + px]
+        let old = RGBAImage.unpack(image.pixels[y * image.width + x])
+        func mix(_ o: UInt8, _ n: UInt8) -> UInt8 { UInt8((Double(o) * (1 - a) + Double(n) * a).rounded()) }
+        image.pixels[y * image.width + x] = RGBAImage.pack(r: mix(old.r, ink.r), g: mix(old.g, ink.g), b: mix(old.b, ink.b))
+      }
+    }
+  }
+
+  /// Distance from (px, py) to the segment from (ax, ay) to (bx, by).
+  static func distance(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
+    let dx = bx - ax, dy = by - ay
+    let length2 = dx * dx + dy * dy
+    let t = length2 > 0 ? min(1, max(0, ((px - ax) * dx + (py - ay) * dy) / length2)) : 0
+    let ex = px - (ax + t * dx), ey = py - (ay + t * dy)
+    return (ex * ex + ey * ey).squareRoot()
   }
 }
