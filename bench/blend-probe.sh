@@ -9,7 +9,9 @@ out=out/blend-probe
 mkdir -p "$out"
 grep -q avx2 /proc/cpuinfo || { echo "this CPU has no AVX2" >&2; exit 2; }
 gcc -O2 blend-probe/gather.c -o "$out/gather"
-swiftc -O -target-cpu nehalem blend-probe/lanes.swift -o "$out/lanes"
+# The probe's driver plus the renderer's own inner loop (Sources/Panorama/BilinearFour.swift).
+cp blend-probe/lanes.swift "$out/main.swift"
+swiftc -O -wmo -target-cpu nehalem "$out/main.swift" ../Sources/Panorama/BilinearFour.swift -o "$out/lanes"
 rounds=${ROUNDS:-5}
 for ((r = 1; r <= rounds; r++)); do
   echo "lanes $("$out/lanes")"

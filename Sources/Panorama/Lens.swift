@@ -1,0 +1,111 @@
+import CoreMath
+
+/// How a view maps directions to its pixels.
+///
+/// Everything a lens is lives here, in one place: its projection both ways (`angle(atRadius:)`
+/// and `radius(atAngle:)` along an axis, `ray(x:y:)` for a whole image point), its focal
+/// length for a field of view, the widest field it can show, the circle outside which it sees
+/// nothing (`visibleRadius`), and the zoom limits the viewer uses (`viewerFieldOfView`). The
+/// renderer, the GPU shader's parameters, the viewer and the CLI all read it from here.
+public enum Lens: String, Hashable, Sendable, CaseIterable {
+  /// A pinhole camera: straight lines stay straight; fields of view below 180°.
+  case rectilinear
+  /// Conformal (shapes kept locally, circles stay circles); fields of view up to nearly 360°.
+  /// Looking straight down with a wide field it draws the "little planet".
+  case stereographic
+  /// Equidistant fisheye: distance from the centre proportional to the angle from the view
+  /// axis; up to 360°, with background outside the circle of directions.
+  case fisheye
+  /// Longitude and latitude straight across and down, as ffmpeg's v360 `e` output: at 360°
+  /// a whole panorama, turned by yaw, pitch and roll (to level one, say).
+  case equirectangular
+
+  /// The widest horizontal field of view the lens can show, in radians.
+  public var maximumFieldOfView: Double {
+    switch self {
+    case .rectilinear: Elementary.pi - 0.01
+    case .stereographic: Elementary.twoPi - 0.01
+    case .fisheye, .equirectangular: Elementary.twoPi
+    }
+  }
+
+  /// The fields of view a viewer's zoom moves between, radians: past 120° a rectilinear view
+  /// stretches badly, and a stereographic one past 330° shows little but its rim.
+  public var viewerFieldOfView: ClosedRange<Double> {
+    let narrowest = Angle(degrees: 20).radians
+    switch self {
+    case .rectilinear: return narrowest...Angle(degrees: 120).radians
+    case .stereographic: return narrowest...Angle(degrees: 330).radians
+    case .fisheye, .equirectangular: return narrowest...Elementary.twoPi
+    }
+  }
+
+  /// The focal length, in pixels, at which `halfWidth` pixels from the centre see half of
+  /// `fieldOfView` (radians): a rectilinear lens sees tan θ at radius r (in focal lengths),
+  /// a stereographic one 2 tan(θ/2), the fisheye and equirectangular ones θ.
+  public func focalLength(halfWidth: Double, fieldOfView: Double) -> Double {
+    switch self {
+    case .rectilinear: halfWidth / Elementary.sin(fieldOfView / 2) * Elementary.cos(fieldOfView / 2)
+    case .stereographic: halfWidth / 2 / Elementary.sin(fieldOfView / 4) * Elementary.cos(fieldOfView / 4)
+    case .fisheye, .equirectangular: halfWidth / (fieldOfView / 2)
+    }
+  }
+
+  /// The angle (radians) from the view axis seen `radius` focal lengths from the centre
+  /// along an axis: the inverse of `focalLength`'s mapping.
+  public func angle(atRadius radius: Double) -> Double {
+    switch self {
+    case .rectilinear: Elementary.atan(radius)
+    case .stereographic: 2 * Elementary.atan(radius / 2)
+    case .fisheye, .equirectangular: radius
+    }
+  }
+
+  /// The field of view across `width` points of a view that sees `fieldOfView` radians
+  /// along `length` points (the inverse of `verticalFieldOfView`).
+  public func fieldOfView(across width: Double, seeing fieldOfView: Double, along length: Double) -> Double {
+    let f = focalLength(halfWidth: length / 2, fieldOfView: fieldOfView)
+    return 2 * angle(atRadius: width / 2 / f)
+  }
+
+  /// The radius (in focal lengths, along an axis) at which the lens sees `angle` radians from
+  /// its axis: the inverse of `angle(atRadius:)`.
+  public func radius(atAngle angle: Double) -> Double {
+    switch self {
+    case .rectilinear: Elementary.sin(angle) / Elementary.cos(angle)
+    case .stereographic: 2 * Elementary.sin(angle / 2) / Elementary.cos(angle / 2)
+    case .fisheye, .equirectangular: angle
+    }
+  }
+
+  /// The direction (camera frame: x right, y up, z forward; not normalised) seen at image
+  /// point (`x`, `y`), in focal lengths from the centre: the inverse projection. Rectilinear:
+  /// the point on the focal plane. Stereographic: (x, y, 1 − r²/4), the sphere point
+  /// (x, y, 1 − r²/4) / (1 + r²/4) up to scale. Fisheye: θ = r from the axis,
+  /// (x·sin r / r, y·sin r / r, cos r). Equirectangular: x and y are longitude and latitude.
+  @inline(__always) public func ray(x: Double, y: Double) -> (x: Double, y: Double, z: Double) {
+    switch self {
+    case .rectilinear: return (x, y, 1)
+    case .stereographic: return (x, y, 1 - (x * x + y * y) / 4)
+    case .fisheye:
+      let r = (x * x + y * y).squareRoot()
+      let (sine, cosine) = Elementary.sinCos(r)
+      let scale = r > 1e-12 ? sine / r : 1
+      return (x * scale, y * scale, cosine)
+    case .equirectangular:
+      let (sinLon, cosLon) = Elementary.sinCos(x), (sinLat, cosLat) = Elementary.sinCos(y)
+      return (cosLat * sinLon, sinLat, cosLat * cosLon)
+    }
+  }
+
+  /// How far (focal lengths) from the centre the lens sees anything: the fisheye's circle of
+  /// directions within π of its axis; `nil` for lenses that map the whole image.
+  public var visibleRadius: Double? { self == .fisheye ? Elementary.pi : nil }
+
+  /// The vertical field of view (radians) of a `width`×`height` view with horizontal field
+  /// `fieldOfView`.
+  public func verticalFieldOfView(_ fieldOfView: Double, width: Double, height: Double) -> Double {
+    let f = focalLength(halfWidth: width / 2, fieldOfView: fieldOfView)
+    return 2 * angle(atRadius: height / 2 / f)
+  }
+}

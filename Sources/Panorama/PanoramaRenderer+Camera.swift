@@ -1,0 +1,66 @@
+import CoreMath
+
+/// What a GPU host needs to draw exactly the renderer's view: the camera's axes in the
+/// panorama frame (x right, y up, z forward at yaw 0), column by column, the focal length
+/// in pixels, and the source's placement. Pixel (px, py) from the top left looks along
+/// `matrix · d(((px + 0.5 − width/2) / focal, (height/2 − py − 0.5) / focal))`, with `d` the
+/// lens's inverse projection; longitude then gains `yaw`.
+public struct CameraParameters: Hashable, Sendable {
+  /// Column-major 3×3: the camera's right, up and forward axes.
+  public var matrix: [Double]
+  public var focal: Double
+  public var yaw: Double
+
+  public init(width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens) {
+    let fov = hfov.isFinite ? min(max(hfov, 0.01), lens.maximumFieldOfView) : Elementary.halfPi
+    let c = PanoramaRenderer.Camera(
+      width: width, height: height, pitch: view.pitch.isFinite ? view.pitch : 0, roll: view.roll.isFinite ? view.roll : 0,
+      hfov: fov, lens: lens)
+    matrix = [c.m.0, c.m.1, c.m.2, c.m.3, c.m.4, c.m.5, c.m.6, c.m.7, c.m.8]
+    focal = c.focal
+    yaw = PanoramaRenderer.turn(view.yaw)
+  }
+}
+
+extension PanoramaRenderer {
+  // MARK: - Perspective
+
+  /// The camera-to-panorama rotation for pitch and roll (yaw is a shift), the lens, and the
+  /// focal length in pixels.
+  struct Camera {
+    var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
+    var focal: Double
+    var cx: Double
+    var cy: Double
+    var lens: Lens
+
+    init(width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, lens: Lens = .rectilinear) {
+      let (sr, cr) = Elementary.sinCos(roll)
+      let (sp, cp) = Elementary.sinCos(pitch)
+      // Where the camera's x (right), y (up) and z (forward) axes go, after roll then pitch:
+      // roll turns right → (cr, −sr, 0) and up → (sr, cr, 0); pitch turns y → (0, cp, −sp)
+      // and z → (0, sp, cp). Stored as three columns.
+      m = (cr, -sr * cp, sr * sp, sr, cr * cp, -cr * sp, 0, sp, cp)
+      self.lens = lens
+      // Half the width sees half the field of view (`Lens.focalLength`).
+      focal = lens.focalLength(halfWidth: Double(width) / 2, fieldOfView: hfov)
+      cx = Double(width) / 2
+      cy = Double(height) / 2
+    }
+
+    /// Direction in the panorama frame (x right, y up, z forward at yaw 0) of pixel (px, py),
+    /// not normalised (what reads it only needs ratios).
+    func direction(_ px: Double, _ py: Double) -> Vector3 {
+      let (cx, cy, cz) = lens.ray(x: (px + 0.5 - cx) / focal, y: (cy - py - 0.5) / focal)
+      return Vector3(
+        m.0 * cx + m.3 * cy + m.6 * cz, m.1 * cx + m.4 * cy + m.7 * cz, m.2 * cx + m.5 * cy + m.8 * cz)
+    }
+  }
+
+  /// Source coordinates (x unwrapped) of direction `d` at yaw 0.
+  func sourcePosition(_ d: Vector3) -> (u: Double, v: Double) {
+    let horizontal = (d.x * d.x + d.z * d.z).squareRoot()
+    let p = geometry.fullPosition(longitude: Elementary.atan2(d.x, d.z), sinLatitude: d.y, horizontal: horizontal)
+    return ((p.x - geometry.croppedLeft) * scaleX - 0.5, (p.y - geometry.croppedTop) * scaleY - 0.5)
+  }
+}

@@ -1,0 +1,103 @@
+import CoreMath
+
+extension PanoramaRenderer {
+  static func gridLines(_ size: Int, _ spacing: Int) -> [Int] {
+    var lines = Array(stride(from: 0, to: max(size - 1, 1), by: spacing))
+    if lines.last != size - 1 && size > 1 { lines.append(size - 1) }
+    if lines.isEmpty { lines = [0] }
+    return lines
+  }
+
+  /// Where a block's three node lines lie along one axis: each block's edges and its middle.
+  static func nodes(_ lines: [Int]) -> [Double] {
+    let blocks = max(lines.count - 1, 1)
+    var nodes = [Double](repeating: 0, count: 2 * blocks + 1)
+    for b in 0..<blocks {
+      let lo = Double(lines[b]), hi = Double(lines[min(b + 1, lines.count - 1)])
+      nodes[2 * b] = lo
+      nodes[2 * b + 1] = (lo + hi) / 2
+      nodes[2 * b + 2] = hi
+    }
+    return nodes
+  }
+
+  mutating func prepareGrid<E: RowExecutor>(
+    width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, executor: E
+  ) {
+    let key = GridKey(
+      width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens, spacing: gridSpacing)
+    guard key != gridKey else { return }
+    gridKey = key
+    columns = Self.gridLines(width, max(gridSpacing.columns, 2))
+    rows = Self.gridLines(height, max(gridSpacing.rows, 2))
+    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens)
+    let (xs, ys) = (Self.nodes(columns), Self.nodes(rows))
+    var us = [Double](repeating: 0, count: xs.count * ys.count), vs = us
+    let renderer = self
+    // Node rows are independent: the executor spreads them like the pixel bands.
+    us.withUnsafeMutableBufferPointer { u in
+      vs.withUnsafeMutableBufferPointer { v in
+        let out = GridPointers(u: u.baseAddress!, v: v.baseAddress!)
+        executor.run(ys.count) { r in
+          for (c, x) in xs.enumerated() {
+            let p = renderer.sourcePosition(camera.direction(x, ys[r]))
+            out.u[r * xs.count + c] = p.u
+            out.v[r * xs.count + c] = p.v
+          }
+        }
+      }
+    }
+    gridU = us
+    gridV = vs
+  }
+
+  struct GridPointers: @unchecked Sendable {
+    let u: UnsafeMutablePointer<Double>
+    let v: UnsafeMutablePointer<Double>
+  }
+
+  /// Renders a view into `output` (its size is the view's size).
+  /// - Parameters:
+  ///   - view: yaw, pitch, roll in radians.
+  ///   - hfov: horizontal field of view in radians, in (0, `lens.maximumFieldOfView`].
+  ///   - lens: any ``Lens``; rectilinear by default.
+  ///   - output: the frame drawn into; its size is the view's.
+  ///   - executor: runs the bands of rows (inline, or on threads the host owns).
+  /// - Complexity: O(output pixels); the grid costs O(pixels / spacing²) when pitch, roll,
+  ///   zoom or size changed since the last frame.
+  public mutating func renderPerspective<E: RowExecutor>(
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
+  ) {
+    let width = output.width, height = output.height
+    guard width > 0, height > 0 else { return }
+    // Any angles draw something: non-finite ones count as 0 (a 90° field of view), and
+    // yaw is taken modulo a turn so its shift in source pixels stays small.
+    let fov = hfov.isFinite ? min(max(hfov, 0.01), lens.maximumFieldOfView) : Elementary.halfPi
+    let view = ViewAngles(
+      yaw: Self.turn(view.yaw), pitch: view.pitch.isFinite ? view.pitch : 0, roll: view.roll.isFinite ? view.roll : 0)
+    prepareGrid(width: width, height: height, view: view, hfov: fov, lens: lens, executor: executor)
+    let shift = view.yaw / Elementary.twoPi * period
+    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov, lens: lens)
+    let context = BlockContext(renderer: self, shift: shift, camera: camera, width: width)
+    let bandCount = rows.count - 1 == 0 ? 1 : rows.count - 1
+    withPixels(into: &output) { shared in
+      executor.run(bandCount) { band in context.renderBand(band, shared) }
+    }
+  }
+
+  /// The source's, the mip levels' and `output`'s pixels, for bands that write disjoint rows.
+  func withPixels(into output: inout RGBAImage, _ body: (SharedPixels) -> Void) {
+    source.pixels.withUnsafeBufferPointer { src in
+      mipLevels.pixels.withUnsafeBufferPointer { mips in
+        output.pixels.withUnsafeMutableBufferPointer { out in
+          body(SharedPixels(base: out.baseAddress!, source: src.baseAddress!, mips: mips.baseAddress))
+        }
+      }
+    }
+  }
+
+  /// `angle` within one turn (exactly: the remainder is exact), or 0 if it is not finite.
+  static func turn(_ angle: Double) -> Double {
+    angle.isFinite ? angle.truncatingRemainder(dividingBy: Elementary.twoPi) : 0
+  }
+}

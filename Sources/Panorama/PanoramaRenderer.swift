@@ -1,0 +1,70 @@
+import CoreMath
+
+/// The size of the perspective renderer's blocks, in output pixels. The mapping is
+/// evaluated exactly at each block's corners, edge middles and centre, and interpolated
+/// biquadratically in between.
+///
+/// Wider than tall by default: each row of a block costs a fixed setup that a longer row
+/// amortises. At 64 × 32 the interpolation is 0.008 source pixels off for a 90° view of an
+/// 8192-wide panorama, 0.3 at hfov 150°: 2–3× closer than bilinear 16 × 16 blocks, with a
+/// quarter of the exact evaluations and 10 % fewer instructions per pixel.
+public struct GridSpacing: Hashable, Sendable {
+  public var columns: Int
+  public var rows: Int
+
+  public init(columns: Int, rows: Int) {
+    self.columns = columns
+    self.rows = rows
+  }
+}
+
+/// Draws views of a panorama on the CPU with bilinear filtering.
+///
+/// Perspective views map each output pixel to a direction and the direction to a source
+/// pixel. That mapping is evaluated exactly on a grid of `gridSpacing` blocks (3 × 3 points
+/// each) and interpolated biquadratically in between, so per-pixel work is a few integer
+/// adds and the bilinear fetch: no trigonometry per pixel. The grid is computed for yaw 0
+/// and cached: while only yaw changes (a turning user), a frame is a horizontal shift of the
+/// cached grid. Blocks around a pole, where the mapping spans too many longitudes, are cut
+/// into 8 × 8 pieces with their own exact points, and the piece holding the pole is
+/// evaluated per pixel. Any angles and any geometry draw without trapping (positions far
+/// outside the source draw as background).
+public struct PanoramaRenderer: Sendable {
+  public let source: RGBAImage
+  public let geometry: PanoramaGeometry
+  /// Pixels between exact evaluations of the perspective mapping, across and down.
+  public var gridSpacing = defaultGridSpacing
+  public static let defaultGridSpacing = GridSpacing(columns: 64, rows: 32)
+  /// Colour outside a partial panorama.
+  public var background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0)
+  /// Halved copies of the source that perspective views read where they step two or more
+  /// source pixels per output pixel (near the poles, wide views): faster and without
+  /// aliasing there. None until `buildMipLevels`; they add up to a third of the source.
+  public private(set) var mipLevels = MipLevels()
+
+  /// Builds the mip levels (see `mipLevels`).
+  public mutating func buildMipLevels<E: RowExecutor>(executor: E) {
+    mipLevels = MipLevels(source: source, executor: executor)
+  }
+
+  struct GridKey: Equatable {
+    var width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, lens: Lens, spacing: GridSpacing
+  }
+  var gridKey: GridKey?
+  var columns: [Int] = []
+  var rows: [Int] = []
+  /// Source-pixel coordinates at yaw 0 of each grid point, x unwrapped.
+  var gridU: [Double] = []
+  var gridV: [Double] = []
+
+  public init(source: RGBAImage, geometry: PanoramaGeometry) {
+    precondition(source.width > 0 && source.height > 0, "empty panorama")
+    self.source = source
+    self.geometry = geometry
+  }
+
+  var scaleX: Double { Double(source.width) / geometry.croppedWidth }
+  var scaleY: Double { Double(source.height) / geometry.croppedHeight }
+  /// The wrap period in source pixels.
+  var period: Double { geometry.fullWidth * scaleX }
+}
