@@ -22,7 +22,8 @@ pannellum=${PANNELLUM:-/work/.mirror/mpetroff+pannellum/repo}
 
 make web >&2
 make web WEB_SIMD=0 >&2
-swift build -c release $(scripts/cpu-flags) --product pano-bench --product imagestage >&2
+swift build -c release $(scripts/cpu-flags) --product pano-bench >&2
+swift build -c release $(scripts/cpu-flags) --product imagestage >&2
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; $(chromium --version 2>/dev/null | head -1); node $(node --version)"
 
 # Images: the sample at each size (JPEG, quality as `pano sample` writes it) and raw RGBA.

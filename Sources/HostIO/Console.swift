@@ -26,17 +26,23 @@ public enum Console {
 
   /// Writes `bytes` to a file descriptor, retrying short writes.
   public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { raw in
-      var off = 0
-      while off < raw.count {
-        let n = write(fd, raw.baseAddress! + off, raw.count - off)
-        if n <= 0 {
-          if errno == EINTR { continue }
-          break
-        }
-        off += n
+    bytes.withUnsafeBytes { writeAll(fd, $0) }
+  }
+
+  /// Writes all of `raw` to `fd` (no copy: a video frame goes straight from its buffer).
+  /// Returns false when the reader went away or the write failed.
+  @discardableResult
+  public static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
+    var off = 0
+    while off < raw.count {
+      let n = write(fd, raw.baseAddress! + off, raw.count - off)
+      if n <= 0 {
+        if n < 0 && errno == EINTR { continue }
+        return false
       }
+      off += n
     }
+    return true
   }
 
   /// Prints `programName: message` on stderr.

@@ -1,9 +1,11 @@
 import CoreMath
+import Dispatch
 import HostIO
 import Panorama
 import Raster
 import Scenes
 import StageJSON
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -170,7 +172,7 @@ enum PanoCommand {
       throw InFile(path: motionPath, error: error)
     }
     let pano = try input(parsed, projection: try projection(parsed))
-    var sink = try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps)
+    let writer = FrameWriter(try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps))
     var cameraLog: [UInt8] = []
 
     // The viewers' own controller replays the log: the same timing as the app, once through,
@@ -180,7 +182,8 @@ enum PanoCommand {
     viewer.set(offset: camera.view)
     viewer.play(log, loops: false)
     var renderer = renderer(pano, parsed, camera)
-    var frame = RGBAImage(width: camera.width, height: camera.height)
+    // Two frames in turn: one is written (to the pipe, PNGs or ffmpeg) while the next renders.
+    let buffers = [FrameWriter.Buffer(camera.width, camera.height), FrameWriter.Buffer(camera.width, camera.height)]
     let duration = log.samples.map(\.t).filter(\.isFinite).max() ?? 0
     // A single bad timestamp must not turn into a years-long render.
     let maxFrames = 1_000_000
@@ -196,8 +199,10 @@ enum PanoCommand {
       let t = Double(f) / fps
       viewer.advance(to: t)
       let view = viewer.view
-      draw(&renderer, camera, view: view, into: &frame)
-      try sink.write(frame, index: f)
+      let buffer = buffers[f % 2]
+      try writer.waitForFree()
+      draw(&renderer, camera, view: view, into: &buffer.image)
+      writer.write(buffer, index: f)
       let entry: JSONValue = [
         "frame": .number(f), "t": .number(t), "yaw": .number(Angle(radians: view.yaw).degrees),
         "pitch": .number(Angle(radians: view.pitch).degrees), "roll": .number(Angle(radians: view.roll).degrees),
@@ -205,7 +210,7 @@ enum PanoCommand {
       cameraLog += Array((entry.text + "\n").utf8)
       progress.update(f + 1)
     }
-    try sink.finish()
+    try writer.finish()
     progress.finish()
     let dropped = viewer.tracker.dropped
     if dropped.total > 0 {
@@ -215,6 +220,50 @@ enum PanoCommand {
     }
     if let path = parsed.value("camera-log") {
       try FileIO.writeAtomically(cameraLog, to: path)
+    }
+  }
+}
+
+/// Writes frames on its own thread, in order, so frame N is written while N + 1 renders; at
+/// most two frames are in flight. The first error stops the writing and is thrown from the
+/// next `waitForFree` or `finish`.
+final class FrameWriter: @unchecked Sendable {
+  /// A frame buffer shared with the writer without copying: the renderer draws into it only
+  /// after the writer has let it go (`waitForFree`).
+  final class Buffer: @unchecked Sendable {
+    var image: RGBAImage
+    init(_ width: Int, _ height: Int) { image = RGBAImage(width: width, height: height) }
+  }
+
+  /// Touched only on `queue`.
+  var sink: FrameSink
+  /// The first write error (a lock, not the queue: reading it must not wait for a write).
+  let error = Mutex<(any Error)?>(nil)
+  let queue = DispatchQueue(label: "imagestage.video-frames")
+  let free = DispatchSemaphore(value: 2)
+
+  init(_ sink: FrameSink) { self.sink = sink }
+
+  /// Waits until a buffer is free; throws the writer's error, if it met one.
+  func waitForFree() throws {
+    free.wait()
+    if let error = error.withLock({ $0 }) { throw error }
+  }
+
+  func write(_ buffer: Buffer, index: Int) {
+    queue.async {
+      if self.error.withLock({ $0 == nil }) {
+        do { try self.sink.write(buffer.image, index: index) } catch { self.error.withLock { $0 = error } }
+      }
+      self.free.signal()
+    }
+  }
+
+  /// Waits for every frame, closes the sink, and throws the first error.
+  func finish() throws {
+    try queue.sync {
+      if let error = self.error.withLock({ $0 }) { throw error }
+      try self.sink.finish()
     }
   }
 }
@@ -231,6 +280,12 @@ struct FrameSink {
   init(output: String, width: Int, height: Int, fps: Double) throws {
     if output == "-" {
       kind = .stdout
+      #if os(Linux)
+        // A 64 KB pipe wakes the reader 130 times for a 1080p frame; 1 MB (the unprivileged
+        // limit) cuts that to 8. Not a pipe, or refused: nothing changes.
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, hidden behind _GNU_SOURCE in Glibc
+        _ = fcntl(1, setPipeSize, Int32(1 << 20))
+      #endif
     } else if output.lowercased().hasSuffix(".mp4") {
       guard Self.findInPath("ffmpeg") else {
         throw CommandError(
@@ -267,7 +322,9 @@ struct FrameSink {
         throw CommandError(message: "\(path): \(Failures.describe(error).message)", code: 1)
       }
     case .stdout:
-      frame.pixels.withUnsafeBytes { Console.writeAll(1, Array($0)) }
+      guard frame.pixels.withUnsafeBytes({ Console.writeAll(1, $0) }) else {
+        throw CommandError(message: "standard output closed: the reader stopped taking frames", code: 1)
+      }
     }
   }
 
