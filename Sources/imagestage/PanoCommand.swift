@@ -172,7 +172,8 @@ enum PanoCommand {
       throw InFile(path: motionPath, error: error)
     }
     let pano = try input(parsed, projection: try projection(parsed))
-    let writer = FrameWriter(try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps))
+    let writer = FrameWriter(
+      try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps), threads: camera.threads)
     var cameraLog: [UInt8] = []
 
     // The viewers' own controller replays the log: the same timing as the app, once through,
@@ -183,7 +184,7 @@ enum PanoCommand {
     viewer.play(log, loops: false)
     var renderer = renderer(pano, parsed, camera)
     // Two frames in turn: one is written (to the pipe, PNGs or ffmpeg) while the next renders.
-    let buffers = [FrameWriter.Buffer(camera.width, camera.height), FrameWriter.Buffer(camera.width, camera.height)]
+    let buffers = (0..<writer.buffers).map { _ in FrameWriter.Buffer(camera.width, camera.height) }
     let duration = log.samples.map(\.t).filter(\.isFinite).max() ?? 0
     // A single bad timestamp must not turn into a years-long render.
     let maxFrames = 1_000_000
@@ -199,7 +200,7 @@ enum PanoCommand {
       let t = Double(f) / fps
       viewer.advance(to: t)
       let view = viewer.view
-      let buffer = buffers[f % 2]
+      let buffer = buffers[f % buffers.count]
       try writer.waitForFree()
       draw(&renderer, camera, view: view, into: &buffer.image)
       writer.write(buffer, index: f)
@@ -225,8 +226,9 @@ enum PanoCommand {
 }
 
 /// Writes frames on its own thread, in order, so frame N is written while N + 1 renders; at
-/// most two frames are in flight. The first error stops the writing and is thrown from the
-/// next `waitForFree` or `finish`.
+/// most `buffers` frames are in flight. PNG files are independent, so a folder's frames are
+/// encoded on several threads at once (PNG compression costs far more than rendering). The
+/// first error stops the writing and is thrown from the next `waitForFree` or `finish`.
 final class FrameWriter: @unchecked Sendable {
   /// A frame buffer shared with the writer without copying: the renderer draws into it only
   /// after the writer has let it go (`waitForFree`).
@@ -235,14 +237,30 @@ final class FrameWriter: @unchecked Sendable {
     init(_ width: Int, _ height: Int) { image = RGBAImage(width: width, height: height) }
   }
 
-  /// Touched only on `queue`.
+  /// Touched only on `queue` (serial for a stream; a folder's frames never touch it).
   var sink: FrameSink
   /// The first write error (a lock, not the queue: reading it must not wait for a write).
   let error = Mutex<(any Error)?>(nil)
-  let queue = DispatchQueue(label: "imagestage.video-frames")
-  let free = DispatchSemaphore(value: 2)
+  let queue: DispatchQueue
+  let free: DispatchSemaphore
+  /// The folder frames go to, encoded concurrently; nil for a stream (pipe, ffmpeg).
+  let folder: String?
+  /// How many frame buffers the caller should cycle through.
+  let buffers: Int
 
-  init(_ sink: FrameSink) { self.sink = sink }
+  init(_ sink: FrameSink, threads: Int) {
+    self.sink = sink
+    if case .directory(let path) = sink.kind {
+      folder = path
+      buffers = max(2, threads + 1)
+      queue = DispatchQueue(label: "imagestage.video-frames", attributes: .concurrent)
+    } else {
+      folder = nil
+      buffers = 2
+      queue = DispatchQueue(label: "imagestage.video-frames")
+    }
+    free = DispatchSemaphore(value: buffers)
+  }
 
   /// Waits until a buffer is free; throws the writer's error, if it met one.
   func waitForFree() throws {
@@ -251,9 +269,18 @@ final class FrameWriter: @unchecked Sendable {
   }
 
   func write(_ buffer: Buffer, index: Int) {
+    let folder = self.folder
     queue.async {
       if self.error.withLock({ $0 == nil }) {
-        do { try self.sink.write(buffer.image, index: index) } catch { self.error.withLock { $0 = error } }
+        do {
+          if let folder {
+            try FrameSink.writePNG(buffer.image, index: index, in: folder)
+          } else {
+            try self.sink.write(buffer.image, index: index)
+          }
+        } catch {
+          self.error.withLock { if $0 == nil { $0 = error } }
+        }
       }
       self.free.signal()
     }
@@ -261,7 +288,7 @@ final class FrameWriter: @unchecked Sendable {
 
   /// Waits for every frame, closes the sink, and throws the first error.
   func finish() throws {
-    try queue.sync {
+    try queue.sync(flags: .barrier) {
       if let error = self.error.withLock({ $0 }) { throw error }
       try self.sink.finish()
     }
@@ -315,16 +342,22 @@ struct FrameSink {
         throw CommandError(message: "ffmpeg stopped accepting frames", code: 1)
       }
     case .directory(let dir):
-      let name = String(index + 1)
-      let path = "\(dir)/frame-\(String(repeating: "0", count: max(0, 5 - name.count)))\(name).png"
-      // A frame that cannot be written is the run failing, whatever the cause.
-      do { try FileIO.writeAtomically(try Raster.encodePNG(frame, compression: 1), to: path) } catch {
-        throw CommandError(message: "\(path): \(Failures.describe(error).message)", code: 1)
-      }
+      try Self.writePNG(frame, index: index, in: dir)
     case .stdout:
       guard frame.pixels.withUnsafeBytes({ Console.writeAll(1, $0) }) else {
         throw CommandError(message: "standard output closed: the reader stopped taking frames", code: 1)
       }
+    }
+  }
+
+  /// Frame `index` as `DIR/frame-NNNNN.png`, numbered from 1.
+  static func writePNG(_ frame: RGBAImage, index: Int, in dir: String) throws {
+    let name = String(index + 1)
+    let path = "\(dir)/frame-\(String(repeating: "0", count: max(0, 5 - name.count)))\(name).png"
+
+    // A frame that cannot be written is the run failing, whatever the cause.
+    do { try FileIO.writeAtomically(try Raster.encodePNG(frame, compression: 1), to: path) } catch {
+      throw CommandError(message: "\(path): \(Failures.describe(error).message)", code: 1)
     }
   }
 
