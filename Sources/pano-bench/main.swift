@@ -17,12 +17,13 @@ import StageJSON
 
 let args = CommandLine.arguments
 
-/// `pano-bench --frames IN WIDTH HEIGHT FRAMES [THREADS] [yaw|fixed]`: one thread and yaw 1°
+/// `pano-bench --frames IN WIDTH HEIGHT FRAMES [THREADS] [yaw|fixed] [PITCH°]`: one thread and yaw 1°
 /// further every frame by default; prints the seconds FRAMES frames took after a first one
 /// (bench/web.sh and bench/video.sh take slopes).
 if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(args[4]), let n = Int(args[5]) {
   let threads = args.count > 6 ? Int(args[6]) ?? 1 : 1
   let turning = args.count > 7 ? args[7] != "fixed" : true
+  let pitch = args.count > 8 ? Angle(degrees: Double(args[8]) ?? 0).radians : 0
   let pano: LoadedPanorama
   do { pano = try LoadedPanorama.load(args[2]) } catch {
     Console.error(error.message)
@@ -38,7 +39,7 @@ if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(arg
   let executor = ThreadedRows(threads: threads)
   func render(_ k: Int) {
     renderer.renderPerspective(
-      view: ViewAngles(yaw: turning ? Angle(degrees: Double(k)).radians : 0), hfov: Angle(degrees: 90).radians,
+      view: ViewAngles(yaw: turning ? Angle(degrees: Double(k)).radians : 0, pitch: pitch), hfov: Angle(degrees: 90).radians,
       into: &image, executor: executor)
   }
   render(0)
