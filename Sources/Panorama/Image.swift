@@ -1,3 +1,5 @@
+import CoreMath
+
 /// An 8-bit RGBA image, rows top to bottom, no padding. Each pixel is one `UInt32` holding
 /// the bytes R, G, B, A in memory order (so `0xAABBGGRR` read as a little-endian integer),
 /// which is what codecs write and what the renderer reads four channels at a time.
@@ -63,5 +65,23 @@ public struct RGBAImage: Sendable, Equatable {
       }
     }
     return out
+  }
+}
+
+extension RGBAImage {
+  /// The peak signal-to-noise ratio of the colour channels against `other` (same size), in
+  /// dB; 99 when the two are identical. How the renderers' accuracy is measured.
+  public func psnr(against other: RGBAImage) -> Double {
+    precondition(width == other.width && height == other.height, "PSNR of images of different sizes")
+    var sum = 0.0
+    for (p, q) in zip(pixels, other.pixels) {
+      let x = Self.unpack(p), y = Self.unpack(q)
+      for (c, d) in [(x.r, y.r), (x.g, y.g), (x.b, y.b)] {
+        let e = Double(c) - Double(d)
+        sum += e * e
+      }
+    }
+    let mse = sum / Double(max(pixels.count, 1) * 3)
+    return mse == 0 ? 99 : 10 * Elementary.log(255 * 255 / mse) / Elementary.log(10)
   }
 }

@@ -99,7 +99,7 @@ struct RendererTests {
     var out = RGBAImage(width: 1024, height: 512)
     renderer.renderPerspective(
       view: ViewAngles(), hfov: degrees(360), lens: .equirectangular, into: &out, executor: ConcurrentForTest())
-    #expect(psnr(out, source) > 40, "\(psnr(out, source)) dB")
+    #expect(out.psnr(against: source) > 40, "\(out.psnr(against: source)) dB")
     // Turned right 20°, a mark on the horizon straight ahead moves 20° left; pitched down
     // 30° instead, it rises 30°. (2 px per degree.)
     var marked = PanoramaRenderer(
@@ -225,7 +225,7 @@ struct RendererTests {
       var a = RGBAImage(width: 320, height: 200), b = a
       coarse.renderPerspective(view: view, hfov: 1.6, into: &a, executor: InlineRows())
       fine.renderPerspective(view: view, hfov: 1.6, into: &b, executor: InlineRows())
-      #expect(psnr(a, b) > 35, "PSNR \(psnr(a, b))")
+      #expect(a.psnr(against: b) > 35, "PSNR \(a.psnr(against: b))")
     }
   }
 
@@ -349,22 +349,8 @@ struct StripTests {
     var a = out, b = out
     renderer.renderStrip(yaw: 0.5, into: &a, executor: InlineRows())
     renderer.renderStrip(yaw: 0.5 + Elementary.twoPi, into: &b, executor: InlineRows())
-    #expect(psnr(a, b) > 45)
+    #expect(a.psnr(against: b) > 45)
   }
-}
-
-/// Peak signal-to-noise ratio over RGB, in dB.
-func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
-  var sum = 0.0
-  for (p, q) in zip(a.pixels, b.pixels) {
-    let x = RGBAImage.unpack(p), y = RGBAImage.unpack(q)
-    for (c, d) in [(x.r, y.r), (x.g, y.g), (x.b, y.b)] {
-      let e = Double(c) - Double(d)
-      sum += e * e
-    }
-  }
-  let mse = sum / Double(a.pixels.count * 3)
-  return mse == 0 ? 99 : 10 * Elementary.log(255 * 255 / mse) / Elementary.log(10)
 }
 
 /// Runs bands on several threads, as the hosts do.

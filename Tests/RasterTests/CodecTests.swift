@@ -25,7 +25,7 @@ struct CodecTests {
     let decoded = try Raster.decode(try Raster.encodeJPEG(Self.image, quality: 95))
     #expect(decoded.format == .jpeg)
     #expect(decoded.image.width == 64 && decoded.image.height == 48)
-    #expect(psnr(decoded.image, Self.image) > 30)
+    #expect(decoded.image.psnr(against: Self.image) > 30)
   }
 
   /// A JPEG with an extra APP1 segment inserted after SOI.
@@ -168,18 +168,4 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
     for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
   }
   return ~crc
-}
-
-/// RGB PSNR of two images of one size (dB; 99 when identical).
-func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
-  var sum = 0.0
-  for (p, q) in zip(a.pixels, b.pixels) {
-    let x = RGBAImage.unpack(p), y = RGBAImage.unpack(q)
-    for (c, d) in [(x.r, y.r), (x.g, y.g), (x.b, y.b)] {
-      let e = Double(c) - Double(d)
-      sum += e * e
-    }
-  }
-  let mse = sum / Double(a.pixels.count * 3)
-  return mse == 0 ? 99 : 10 * Elementary.log(255 * 255 / mse) / Elementary.log(10)
 }
