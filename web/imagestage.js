@@ -668,9 +668,13 @@ const PAD = 32; // border texels per tile side: mip levels up to 1/32 stay seaml
 /** Splits the source into as few tiles as the texture size limit allows, each with a border. */
 function uploadTiles(p) {
   const r = renderer.gl, gl = r.gl;
-  const fit = r.limit - 2 * PAD;
+  // Tiles (and so layers, with their 32-texel borders) a multiple of 64 texels: every mip
+  // level down to 1/64 is then exactly half the one above and starts on the same lattice in
+  // every tile, so neighbouring tiles' levels meet without a seam when zoomed out (odd sizes
+  // drift by up to half a texel).
+  const fit = Math.floor((r.limit - 2 * PAD) / 64) * 64;
   const grid = [Math.ceil(p.width / fit), Math.ceil(p.height / fit)];
-  const tile = [Math.ceil(p.width / grid[0]), Math.ceil(p.height / grid[1])];
+  const tile = [Math.ceil(p.width / grid[0] / 64) * 64, Math.ceil(p.height / grid[1] / 64) * 64];
   const layer = [tile[0] + 2 * PAD, tile[1] + 2 * PAD];
   const levels = Math.floor(Math.log2(Math.max(layer[0], layer[1]))) + 1;
   if (r.texture) gl.deleteTexture(r.texture);
