@@ -30,8 +30,10 @@ let package = Package(
     .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
+    // ISA-specific kernels in C (AVX2), chosen at run time by Raster.BlendKernels
+    .target(name: "CKernels"),
     // Adapters
-    .target(name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng"], exclude: ["README.md"]),
+    .target(name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng", "CKernels"], exclude: ["README.md"]),
     .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"], exclude: ["README.md"]),
     // Files (atomic writes), the console and argument parsing for the executables.
     .target(name: "HostIO", exclude: ["README.md"]),

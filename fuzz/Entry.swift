@@ -70,8 +70,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if doubles.count > 11 && doubles[11].sign == .minus { any.buildMipLevels(executor: InlineRows()) }
     let view = ViewAngles(yaw: doubles[7], pitch: doubles[8], roll: doubles[9])
     let lens = doubles.count > 12 ? Lens.allCases[Int(doubles[12].bitPattern % UInt64(Lens.allCases.count))] : .rectilinear
-    any.renderPerspective(
-      view: view, hfov: doubles.count > 10 ? doubles[10] : 1, lens: lens, into: &frame, executor: InlineRows())
+    // Through the Swift loop and every per-CPU kernel this machine has: same pixels.
+    var reference: RGBAImage?
+    for kernel in [nil] + BlendKernels.available.map(Optional.some) {
+      any.groupKernel = kernel
+      any.renderPerspective(
+        view: view, hfov: doubles.count > 10 ? doubles[10] : 1, lens: lens, into: &frame, executor: InlineRows())
+      if let reference { precondition(frame == reference, "kernel \(kernel?.name ?? "swift") drew other pixels") }
+      reference = frame
+    }
     any.renderStrip(yaw: view.yaw, edges: .repeat, into: &frame, executor: InlineRows())
     any.renderStrip(yaw: view.yaw, edges: .clamp, into: &frame, executor: InlineRows())
   default:

@@ -23,7 +23,16 @@ extension PanoramaRenderer.BlockContext {
     let groups = patch.inside ? pixels >> 2 : 0
     for y in block.ys {
       var out = px.base + (y &* width &+ x0)
-      if groups > 0 {
+      if groups > 0, let kernel {
+        var lanes = (uRows.lanes(), vRows.lanes(), uRows.laneSteps(), vRows.laneSteps(), uRows.laneBend(), vRows.laneBend())
+        withUnsafeBytes(of: &lanes) { raw in
+          let stride = MemoryLayout<SIMD4<UInt32>>.stride
+          func lane(_ k: Int) -> UnsafePointer<UInt32> { (raw.baseAddress! + k * stride).assumingMemoryBound(to: UInt32.self) }
+          kernel.groups(
+            source, Int64(size.width), out, Int64(groups), lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), mixing)
+        }
+        out += groups << 2
+      } else if groups > 0 {
         var us = uRows.lanes(), vs = vRows.lanes()
         var uStep = uRows.laneSteps(), vStep = vRows.laneSteps()
         let uBend = uRows.laneBend(), vBend = vRows.laneBend()

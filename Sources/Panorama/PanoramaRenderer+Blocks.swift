@@ -11,6 +11,7 @@ extension PanoramaRenderer {
     let background: UInt32
     let renderer: PanoramaRenderer
     let camera: Camera
+    let kernel: GroupKernel?
 
     init(renderer: PanoramaRenderer, shift: Double, camera: Camera, width: Int) {
       columns = renderer.columns
@@ -27,6 +28,7 @@ extension PanoramaRenderer {
       background = renderer.background
       self.renderer = renderer
       self.camera = camera
+      kernel = renderer.groupKernel
     }
 
     /// One block of the grid: its pixels and their mapping to the source.

@@ -41,6 +41,9 @@ public struct PanoramaRenderer: Sendable {
   /// source pixels per output pixel (near the poles, wide views): faster and without
   /// aliasing there. None until `buildMipLevels`; they add up to a third of the source.
   public private(set) var mipLevels = MipLevels()
+  /// The inner loop to run instead of the portable Swift one (`nil`: Swift), chosen by the
+  /// host from the CPU's features.
+  public var groupKernel: GroupKernel?
 
   /// Builds the mip levels (see `mipLevels`).
   public mutating func buildMipLevels<E: RowExecutor>(executor: E) {

@@ -29,3 +29,27 @@ public struct InlineRows: RowExecutor {
     self.mips = mips ?? source
   }
 }
+
+/// An ISA-specific version of the renderer's inner loop, injected by the host as `RowExecutor`
+/// is (the core stays portable and Embedded-clean; `Raster.BlendKernels` holds the C ones).
+/// It must give exactly the pixels of the Swift loop it replaces (`draw` in
+/// PanoramaRenderer+Blend.swift): tests compare them.
+public struct GroupKernel: Sendable {
+  /// Draws `groups` groups of four pixels of a row: source, its width, output, group count,
+  /// the 16.16 lane coordinates u and v, their steps and the steps' bends (four lanes each),
+  /// and the mixing weight (0: store).
+  public typealias Function =
+    @convention(c) (
+      UnsafePointer<UInt32>?, Int64, UnsafeMutablePointer<UInt32>?, Int64, UnsafePointer<UInt32>?,
+      UnsafePointer<UInt32>?, UnsafePointer<UInt32>?, UnsafePointer<UInt32>?, UnsafePointer<UInt32>?,
+      UnsafePointer<UInt32>?, UInt32
+    ) -> Void
+
+  public let name: String
+  public let groups: Function
+
+  public init(name: String, groups: Function) {
+    self.name = name
+    self.groups = groups
+  }
+}

@@ -182,6 +182,7 @@ final class App {
   /// A viewer shows zoomed-out views and the strip: mip levels keep them from aliasing.
   static func renderer(_ panorama: LoadedPanorama) -> PanoramaRenderer {
     var renderer = PanoramaRenderer(source: panorama.image, geometry: panorama.geometry)
+    renderer.groupKernel = BlendKernels.chosen()
     renderer.buildMipLevels(executor: ThreadedRows(threads: 2))
     return renderer
   }

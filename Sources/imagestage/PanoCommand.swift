@@ -126,6 +126,7 @@ enum PanoCommand {
   /// The renderer for `pano`, with mip levels when `--mipmaps` asks for them.
   static func renderer(_ pano: LoadedPanorama, _ parsed: Arguments, _ camera: Camera) -> PanoramaRenderer {
     var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+    renderer.groupKernel = BlendKernels.chosen()
     if parsed.flag("mipmaps") { renderer.buildMipLevels(executor: ThreadedRows(threads: camera.threads)) }
     return renderer
   }

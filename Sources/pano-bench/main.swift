@@ -30,6 +30,7 @@ if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(arg
     exit(2)
   }
   var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+  renderer.groupKernel = BlendKernels.chosen()
   if !turning {
     renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
   } else {
@@ -93,6 +94,8 @@ func statusMB(_ key: String) -> Double {
 }
 
 var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+renderer.groupKernel = BlendKernels.chosen()
+print("kernel \(renderer.groupKernel?.name ?? "swift") (IMAGESTAGE_KERNEL=swift|avx2 to choose)")
 var frame = RGBAImage(width: width, height: height)
 
 // The frame to compare with ffmpeg's.

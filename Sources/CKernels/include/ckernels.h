@@ -1,0 +1,21 @@
+// ISA-specific versions of the panorama renderer's inner loop (Sources/Panorama/
+// PanoramaRenderer+Blend.swift `draw`, BilinearFour.swift): same integer arithmetic, same
+// pixels. The Raster adapter picks one at run time and hands it to the renderer.
+#ifndef IMAGESTAGE_CKERNELS_H
+#define IMAGESTAGE_CKERNELS_H
+#include <stdint.h>
+
+/// Draws `groups` groups of four pixels of one row into `out`: lane coordinates `us`/`vs`
+/// (16.16, four lanes), stepped by `u_step`/`v_step` after each group, which themselves grow
+/// by `u_bend`/`v_bend`. `mixing` 0 stores; otherwise blends into `out` by mixing / 256.
+/// Every sample and its right and lower neighbours lie inside `src` (`width` pixels a row).
+void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
+                            const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
+                            const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
+                            uint32_t mixing);
+
+/// Whether this CPU runs `imagestage_groups_avx2` (AVX2), and whether it is an Intel one
+/// (where gathers pay; on AMD Zen they were measured slower).
+int imagestage_cpu_has_avx2(void);
+int imagestage_cpu_is_intel(void);
+#endif

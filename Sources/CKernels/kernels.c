@@ -1,0 +1,108 @@
+#include "ckernels.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+int imagestage_cpu_has_avx2(void) {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+
+int imagestage_cpu_is_intel(void) {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
+  return b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;  // "GenuineIntel"
+}
+
+// Four bilinear samples per 128-bit half, eight per call: the Swift blend's arithmetic
+// (two channels a 32-bit lane, 16-bit weights that sum to 256) with AVX2 gathers.
+__attribute__((target("avx2"))) static inline __m256i blend8(const uint32_t *src, __m256i width, __m256i u,
+                                                              __m256i v) {
+  const __m256i mask = _mm256_set1_epi32(0x00FF00FF), byte = _mm256_set1_epi32(255);
+  __m256i idx = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(v, 16), width), _mm256_srli_epi32(u, 16));
+  const int *base = (const int *)src;
+  int w = _mm256_extract_epi32(width, 0);
+  __m256i t00 = _mm256_i32gather_epi32(base, idx, 4);
+  __m256i t01 = _mm256_i32gather_epi32(base + 1, idx, 4);
+  __m256i t10 = _mm256_i32gather_epi32(base + w, idx, 4);
+  __m256i t11 = _mm256_i32gather_epi32(base + w + 1, idx, 4);
+  __m256i fx = _mm256_and_si256(_mm256_srli_epi32(u, 8), byte);
+  __m256i fy = _mm256_and_si256(_mm256_srli_epi32(v, 8), byte);
+  fx = _mm256_or_si256(fx, _mm256_slli_epi32(fx, 16));
+  fy = _mm256_or_si256(fy, _mm256_slli_epi32(fy, 16));
+  __m256i w11 = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(fx, fy), _mm256_set1_epi16(128)), 8);
+  __m256i w01 = _mm256_sub_epi16(fx, w11), w10 = _mm256_sub_epi16(fy, w11);
+  __m256i w00 = _mm256_add_epi16(_mm256_sub_epi16(_mm256_sub_epi16(_mm256_set1_epi16(256), fx), fy), w11);
+#define IMAGESTAGE_WSUM(a, b, c, d)                                                                     \
+  _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(a, w00), _mm256_mullo_epi16(b, w01)),            \
+                   _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(c, w10), _mm256_mullo_epi16(d, w11)), \
+                                    _mm256_set1_epi16(128)))
+  __m256i rb = _mm256_srli_epi16(IMAGESTAGE_WSUM(_mm256_and_si256(t00, mask), _mm256_and_si256(t01, mask),
+                                                 _mm256_and_si256(t10, mask), _mm256_and_si256(t11, mask)),
+                                 8);
+  __m256i ga = _mm256_and_si256(
+      IMAGESTAGE_WSUM(_mm256_and_si256(_mm256_srli_epi32(t00, 8), mask), _mm256_and_si256(_mm256_srli_epi32(t01, 8), mask),
+                      _mm256_and_si256(_mm256_srli_epi32(t10, 8), mask), _mm256_and_si256(_mm256_srli_epi32(t11, 8), mask)),
+      _mm256_set1_epi32((int)0xFF00FF00));
+#undef IMAGESTAGE_WSUM
+  return _mm256_or_si256(rb, ga);
+}
+
+// `a` towards `b` by f / 256 (the Swift `mix`).
+__attribute__((target("avx2"))) static inline __m256i mix8(__m256i a, __m256i b, uint32_t f) {
+  const __m256i mask = _mm256_set1_epi32(0x00FF00FF);
+  __m256i g = _mm256_set1_epi32((int)(256 - f)), h = _mm256_set1_epi32((int)f);
+  __m256i rb = _mm256_and_si256(
+      _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(a, mask), g),
+                                         _mm256_mullo_epi32(_mm256_and_si256(b, mask), h)),
+                        8),
+      mask);
+  __m256i ga = _mm256_andnot_si256(
+      mask, _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(a, 8), mask), g),
+                             _mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(b, 8), mask), h)));
+  return _mm256_or_si256(rb, ga);
+}
+
+__attribute__((target("avx2"))) void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out,
+                                                             int64_t groups, const uint32_t us[4],
+                                                             const uint32_t vs[4], const uint32_t u_step[4],
+                                                             const uint32_t v_step[4], const uint32_t u_bend[4],
+                                                             const uint32_t v_bend[4], uint32_t mixing) {
+  __m128i u = _mm_loadu_si128((const __m128i *)us), v = _mm_loadu_si128((const __m128i *)vs);
+  __m128i du = _mm_loadu_si128((const __m128i *)u_step), dv = _mm_loadu_si128((const __m128i *)v_step);
+  const __m128i bu = _mm_loadu_si128((const __m128i *)u_bend), bv = _mm_loadu_si128((const __m128i *)v_bend);
+  const __m256i w = _mm256_set1_epi32((int)width);
+  int64_t g = 0;
+  for (; g + 2 <= groups; g += 2) {
+    // Groups g and g + 1 side by side, stepped exactly as the Swift loop steps them.
+    __m128i u1 = _mm_add_epi32(u, du), v1 = _mm_add_epi32(v, dv);
+    __m128i du1 = _mm_add_epi32(du, bu), dv1 = _mm_add_epi32(dv, bv);
+    __m256i eight = blend8(src, w, _mm256_set_m128i(u1, u), _mm256_set_m128i(v1, v));
+    if (mixing) eight = mix8(_mm256_loadu_si256((const __m256i *)out), eight, mixing);
+    _mm256_storeu_si256((__m256i *)out, eight);
+    out += 8;
+    u = _mm_add_epi32(u1, du1);
+    v = _mm_add_epi32(v1, dv1);
+    du = _mm_add_epi32(du1, bu);
+    dv = _mm_add_epi32(dv1, bv);
+  }
+  if (g < groups) {
+    // The last odd group: the upper half repeats it, and only four pixels are stored.
+    __m256i eight = blend8(src, w, _mm256_set_m128i(u, u), _mm256_set_m128i(v, v));
+    __m128i four = _mm256_castsi256_si128(eight);
+    if (mixing) four = _mm256_castsi256_si128(mix8(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)out)), eight, mixing));
+    _mm_storeu_si128((__m128i *)out, four);
+  }
+}
+
+#else
+int imagestage_cpu_has_avx2(void) { return 0; }
+int imagestage_cpu_is_intel(void) { return 0; }
+void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups, const uint32_t us[4],
+                            const uint32_t vs[4], const uint32_t u_step[4], const uint32_t v_step[4],
+                            const uint32_t u_bend[4], const uint32_t v_bend[4], uint32_t mixing) {
+  (void)src; (void)width; (void)out; (void)groups; (void)us; (void)vs; (void)u_step; (void)v_step;
+  (void)u_bend; (void)v_bend; (void)mixing;
+}
+#endif
