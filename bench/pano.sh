@@ -2,7 +2,8 @@
 # Perspective panorama rendering, side by side in one run: ImageStage's renderer vs ffmpeg's
 # v360 filter vs OpenCV's remap with precomputed maps. Equirectangular 8192×4096 (SOURCE=WxH
 # for another size, e.g. the 10800x5400) →
-# 1920×1080, hfov 90°, bilinear. Runs ROUNDS (5) rounds, each timing every contender once
+# 1920×1080, hfov 90°, bilinear, level and 30°, 60°, 80° and 90° up, and a little planet
+# (stereographic, 300°, looking down). Runs ROUNDS (5) rounds, each timing every contender once
 # over FRAMES (30) frames, and prints ms/frame (min/median over rounds), the ratios, the PSNR
 # of our frame against ffmpeg's for the same view, and peak memory.
 # Needs ffmpeg (apt) and makes a venv with opencv-python-headless and numpy (PyPI).
@@ -100,6 +101,11 @@ for ((round = 1; round <= rounds; round++)); do
     still "$threads" "sendcmd=f=$out/yaw.cmd,$v360:pitch=10" "ffmpeg-yaw"
     still "$threads" "$v360:yaw=28:pitch=80" "ffmpeg-pole"
     still "$threads" "$v360:yaw=28:pitch=60" "ffmpeg-up60"
+    still "$threads" "$v360:yaw=28:pitch=30" "ffmpeg-up30"
+    still "$threads" "$v360:yaw=28:pitch=90" "ffmpeg-up90"
+    # The little planet: stereographic output, 300° across (258.1° down for square pixels),
+    # looking straight down.
+    still "$threads" "v360=input=e:output=sg:h_fov=300:v_fov=258.1:w=1920:h=1080:interp=linear:yaw=28:pitch=-90" "ffmpeg-planet"
     # Like for like: v360 on the JPEG's own YUV 4:2:0 samples 1.5 bytes per output pixel,
     # ours samples 4 (RGBA). Converted to planar RGBA once, before the loop, v360 does the
     # same work per pixel as ours.
@@ -134,7 +140,13 @@ rows = [("ours-fixed", "ours, fixed view"), ("ours-yaw", "ours, yaw every frame"
         ("ours-pole", "ours, fixed, 80° up"), ("ours-mips-pole", "ours, fixed, 80° up, mip levels"),
         ("ffmpeg-pole", "ffmpeg v360, fixed, 80° up"),
         ("ours-up60", "ours, fixed, 60° up"), ("ours-mips-up60", "ours, fixed, 60° up, mip levels"),
-        ("ffmpeg-up60", "ffmpeg v360, fixed, 60° up"), ("ours-mips-fixed", "ours, fixed view, mip levels"),
+        ("ffmpeg-up60", "ffmpeg v360, fixed, 60° up"),
+        ("ours-up30", "ours, fixed, 30° up"), ("ours-mips-up30", "ours, fixed, 30° up, mip levels"),
+        ("ffmpeg-up30", "ffmpeg v360, fixed, 30° up"),
+        ("ours-up90", "ours, fixed, 90° up"), ("ours-mips-up90", "ours, fixed, 90° up, mip levels"),
+        ("ffmpeg-up90", "ffmpeg v360, fixed, 90° up"),
+        ("ours-planet", "ours, little planet"), ("ours-mips-planet", "ours, little planet, mip levels"),
+        ("ffmpeg-planet", "ffmpeg v360, little planet (sg)"), ("ours-mips-fixed", "ours, fixed view, mip levels"),
         ("ffmpeg-fixed", "ffmpeg v360, fixed view"), ("ffmpeg-yaw", "ffmpeg v360, yaw every frame"),
         ("ffmpeg-fixed-redecoded", "ffmpeg v360, fixed, re-decoded"), ("ffmpeg-fixed-rgba", "ffmpeg v360, fixed, planar RGBA"),
         ("opencv-fixed", "OpenCV remap, fixed maps"), ("opencv-yaw", "OpenCV remap, yaw-shifted maps")]
@@ -156,10 +168,20 @@ for t in (1, 2):
                                    ("80° up vs ffmpeg", "ffmpeg-pole", "ours-pole", None),
                                    ("80° up, mip levels, vs ffmpeg", "ffmpeg-pole", "ours-mips-pole", None),
                                    ("60° up vs ffmpeg", "ffmpeg-up60", "ours-up60", None),
-                                   ("60° up, mip levels, vs ffmpeg", "ffmpeg-up60", "ours-mips-up60", None)):
+                                   ("60° up, mip levels, vs ffmpeg", "ffmpeg-up60", "ours-mips-up60", None),
+                                   ("30° up vs ffmpeg", "ffmpeg-up30", "ours-up30", None),
+                                   ("90° up vs ffmpeg", "ffmpeg-up90", "ours-up90", None),
+                                   ("90° up, mip levels, vs ffmpeg", "ffmpeg-up90", "ours-mips-up90", None),
+                                   ("little planet vs ffmpeg", "ffmpeg-planet", "ours-planet", None),
+                                   ("little planet, mip levels, vs ffmpeg", "ffmpeg-planet", "ours-mips-planet", None)):
         med, mins = ratio(base, ours)
         note = f"  (aim {aim}x at 2 threads)" if aim and t == 2 else ""
         print(f"  ratio {label:31s} {med:6.1f}x median of rounds, {mins:6.1f}x min/min{note}")
+    for key, name in (("up30", "30° up"), ("up60", "60° up"), ("pole", "80° up"), ("up90", "90° up"), ("planet", "little planet")):
+        for prefix, base in (("ours-", "ours-fixed"), ("ours-mips-", "ours-mips-fixed")):
+            if (prefix + key, t) in runs and (base, t) in runs:
+                cost = statistics.median(o / b for o, b in zip(runs[(prefix + key, t)], runs[(base, t)]))
+                print(f"  cost of {name}{' (mip levels)' if 'mips' in prefix else ''} vs our level view: {cost:.2f}x (aim <= 1.5x)")
 print(f"PSNR ours vs ffmpeg: {other['psnr']:.2f} dB (aim > 35)")
 peak, before, budget = other["memory"]
 print(f"peak memory {peak:.0f} MB: {before:.0f} MB of process before loading + {peak - before:.0f} MB for the panorama,"

@@ -113,7 +113,8 @@ print(
 print("case                     threads   ms/frame min   median")
 let cases = [
   ("fixed view", "fixed", 0), ("yaw every frame", "yaw", 1), ("yaw+pitch every frame", "yaw+pitch", 2),
-  ("fixed, 80° up (pole)", "pole", 3), ("fixed, 60° up", "up60", 4),
+  ("fixed, 30° up", "up30", 5), ("fixed, 60° up", "up60", 4), ("fixed, 80° up (pole)", "pole", 3),
+  ("fixed, 90° up", "up90", 6), ("little planet (stereo 300°)", "planet", 7),
 ]
 let sourceMB = Double(pano.image.pixels.count * 4) / 1_048_576
 let frameMB = Double(width * height * 4) / 1_048_576
@@ -127,14 +128,21 @@ let frameMB = Double(width * height * 4) / 1_048_576
         for f in 0..<frames {
           let k = Double(run * frames + f)
           let view: ViewAngles
+          var fieldOfView = hfov, lens = Lens.rectilinear
           switch moving {
           case 0: view = ViewAngles(yaw: 0.5, pitch: 0.17)
           case 1: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17)
           case 2: view = ViewAngles(yaw: 0.5 + k * 0.01, pitch: 0.17 + 0.3 * Elementary.sin(k * 0.05))
           case 3: view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 80).radians)
+          case 5: view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 30).radians)
+          case 6: view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 90).radians)
+          case 7:
+            view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: -90).radians)
+            fieldOfView = Angle(degrees: 300).radians
+            lens = .stereographic
           default: view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 60).radians)
           }
-          renderer.renderPerspective(view: view, hfov: hfov, into: &frame, executor: executor)
+          renderer.renderPerspective(view: view, hfov: fieldOfView, lens: lens, into: &frame, executor: executor)
         }
         samples.append((now() - start) * 1000 / Double(frames))
         print("RESULT ours-\(label) \(threads) \(samples.last!)")
