@@ -51,7 +51,14 @@ WEB_FLAGS := $(filter-out -Osize,$(WASM_FLAGS)) $(if $(filter 1,$(WEB_SIMD)),-Xc
 WEB_MODULES := CoreMath Stage Panorama StageJSON Scenes
 WEB_EXPORTS := $(shell sed -n 's/^@_cdecl("\(web_[a-z_]*\)")/--export=\1/p' web/ImageStageWeb.swift)
 
-web: deps
+WEB_WASM := $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
+WEB_SOURCES := $(wildcard $(foreach m,$(WEB_MODULES),Sources/$(m)/*.swift)) web/ImageStageWeb.swift
+
+# Rebuilt only when a Swift source of the page changed (the glue and page are copied).
+web: deps $(WEB_WASM) $(WEB)/index.html $(WEB)/imagestage.js $(WEB)/sample.jpg
+	@echo "built $(WEB): open it with make web-serve"
+
+$(WEB_WASM): $(WEB_SOURCES) Makefile
 	@mkdir -p $(WEB) $(WEB_OBJ)/$(WEB_SIMD)
 	@for m in $(WEB_MODULES); do \
 	  opt=-Osize; [ $$m = Panorama ] && opt=-O; \
@@ -62,15 +69,24 @@ web: deps
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ImageStageWeb.o
 	wasm-ld --no-entry --export=_initialize $(WEB_EXPORTS) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
-	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
-	wasm-strip $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
+	wasm-strip $@
 	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
-	  --enable-nontrapping-float-to-int $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm \
-	  -o $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
-	cp web/index.html web/imagestage.js $(WEB)/
-	@[ -f $(WEB)/sample.jpg ] || { swift build -c release $(CPU_FLAGS) --product imagestage && \
-	  .build/release/imagestage pano sample -o $(WEB)/sample.jpg; }
-	@echo "built $(WEB): open it with make web-serve"
+	  --enable-nontrapping-float-to-int $@ -o $@
+
+$(WEB)/index.html: web/index.html
+	@mkdir -p $(WEB)
+	cp $< $@
+
+$(WEB)/imagestage.js: web/imagestage.js
+	@mkdir -p $(WEB)
+	cp $< $@
+
+# The bundled panorama: the CLI's generated sample, 4096×2048.
+$(WEB)/sample.jpg: Sources/Panorama/SamplePanorama.swift
+	@mkdir -p $(WEB)
+	swift build -c release $(CPU_FLAGS) --product imagestage
+	.build/release/imagestage pano sample -o $@
 
 # Serves build/web on http://127.0.0.1:8000/ (localhost is a secure context: motion works).
 web-serve: web
