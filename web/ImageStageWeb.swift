@@ -172,13 +172,6 @@ public func webOrientation(_ alpha: Double, _ beta: Double, _ gamma: Double, _ s
   _ = studio.handle(.motion(.attitude(t: t, q)), at: t)
 }
 
-/// A `RelativeOrientationSensor` quaternion (x, y, z, w; device → world) and the screen's rotation.
-@_cdecl("web_orientation_quaternion")
-public func webOrientationQuaternion(_ x: Double, _ y: Double, _ z: Double, _ w: Double, _ screenAngle: Double, _ t: Double) {
-  let screen = Quaternion(axis: Vector3(0, 0, 1), angle: -screenAngle * Elementary.pi / 180)
-  _ = studio.handle(.motion(.attitude(t: t, Quaternion(x: x, y: y, z: z, w: w) * screen)), at: t)
-}
-
 /// Runs animations and the camera to `t`; 1 when nothing moves any more.
 @_cdecl("web_advance")
 public func webAdvance(_ t: Double) -> Int32 {
