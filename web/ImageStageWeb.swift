@@ -159,6 +159,12 @@ public func webKey(_ code: Int32, _ modifiers: Int32, _ down: Int32, _ isRepeat:
   }
   let mods = Modifiers(rawValue: UInt8(truncatingIfNeeded: modifiers))
   guard KeyBindings.action(for: name, mods, in: studio.active) != nil else { return -1 }
+  // Tab past the last element (Shift+Tab before the first) leaves the canvas: the browser
+  // moves on to the page's next control, and the scene gives its focus up.
+  if name == .tab, down != 0, studio.focusLeaves(forward: !mods.contains(.shift)) {
+    studio.releaseFocus()
+    return -1
+  }
   return report(studio.handle(.key(name, mods, isDown: down != 0, isRepeat: isRepeat != 0), at: t), at: t)
 }
 

@@ -117,6 +117,22 @@ extension Studio {
     }
   }
 
+  /// Whether Tab (`forward`) or Shift+Tab would go past the end of the focus order. A host
+  /// with other focusable things around the scene (a web page) lets the key leave instead,
+  /// so keyboard users are never trapped (WCAG 2.1.2), after `releaseFocus()`.
+  public func focusLeaves(forward: Bool) -> Bool {
+    if active.isBoard, board(active).engine.keyboardHeldItem != nil { return false }
+    let order = focusOrder
+    guard let focus, let k = order.firstIndex(of: focus) else { return false }
+    return forward ? k == order.count - 1 : k == 0
+  }
+
+  /// Gives the keyboard focus up (it went to something outside the scene).
+  public mutating func releaseFocus() {
+    focus = nil
+    if active.isBoard { withBoard(active) { $0.focusItem(nil) } }
+  }
+
   mutating func moveFocus(by step: Int, at t: Double) -> [SceneEvent] {
     // While an image is held by the keyboard, Tab would strand it: the engine holds focus.
     if active.isBoard, board(active).engine.keyboardHeldItem != nil { return [] }

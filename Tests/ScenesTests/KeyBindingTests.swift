@@ -26,6 +26,25 @@ struct KeyBindingTests {
     #expect(KeyBindings.action(for: .character("c"), [], in: .panorama) == nil)
   }
 
+  @Test func focusCanLeaveAtEitherEndOfTheOrder() {
+    var studio = Studio()
+    _ = studio.layout(viewport: Size(width: 1024, height: 720), at: 0)
+    let count = studio.focusOrder.count
+    #expect(!studio.focusLeaves(forward: true), "nothing focused: Tab enters the scene")
+    for k in 1...count {
+      _ = studio.perform(.focusNext, at: 0)
+      #expect(studio.focusLeaves(forward: true) == (k == count), "after \(k) of \(count)")
+      #expect(studio.focusLeaves(forward: false) == (k == 1), "after \(k) of \(count)")
+    }
+    studio.releaseFocus()
+    #expect(studio.focus == nil)
+    // Holding an image by the keyboard keeps the focus: Tab must not strand it.
+    _ = studio.perform(.focusNext, at: 0)
+    _ = studio.perform(.activate, at: 0)
+    #expect(studio.locations.engine.keyboardHeldItem != nil)
+    #expect(!studio.focusLeaves(forward: false) && !studio.focusLeaves(forward: true))
+  }
+
   @Test func helpTextComesFromTheTable() {
     let help = KeyBindings.helpText()
     for b in KeyBindings.all where !b.help.isEmpty { #expect(help.contains(b.help)) }

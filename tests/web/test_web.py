@@ -335,6 +335,18 @@ class Keyboard(unittest.TestCase):
                    message="drop spoken")
         self.assertTrue(any(e["type"] == "drop" and e["slot"] == 1 for e in PAGE.events()))
 
+    def test_tab_leaves_the_canvas_after_the_last_element(self):
+        # No keyboard trap: Tab walks the images, slots and tabs, then moves on out of the
+        # canvas, as on any page.
+        PAGE.load("?scene=locations")
+        order = 1 + 6 + 3  # the photo, six slots, three tabs
+        for _ in range(order):
+            PAGE.keys(Keys.TAB)
+        self.assertEqual(PAGE.js("return document.activeElement.id"), "stage")
+        self.assertIn("Panorama tab", PAGE.spoken())
+        PAGE.keys(Keys.TAB)
+        self.assertNotEqual(PAGE.js("return document.activeElement.id"), "stage")
+
     def test_tabs_have_accessible_names(self):
         PAGE.load("?scene=shortcuts")
         names = PAGE.js("return [...document.querySelectorAll('[role=tab]')].map(t => t.textContent + ':' +"
