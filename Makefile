@@ -95,6 +95,7 @@ web-serve: web
 # The browser tests: headless Chromium driven by selenium, real pointer, touch and key
 # input, sensors injected over CDP (tests/web/test_web.py).
 web-test: web
+	scripts/install-test-venv
 	build/venv/bin/python tests/web/test_web.py
 
 .PHONY: deps build test lint app asan docs

@@ -21,6 +21,7 @@ mkdir -p "$out"
 pannellum=${PANNELLUM:-/work/.mirror/mpetroff+pannellum/repo}
 
 make web >&2
+scripts/install-test-venv
 make web WEB_SIMD=0 >&2
 swift build -c release $(scripts/cpu-flags) --product pano-bench >&2
 swift build -c release $(scripts/cpu-flags) --product imagestage >&2

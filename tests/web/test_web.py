@@ -2,7 +2,7 @@
 
 Real input only: WebDriver actions for the mouse and for touch (a PointerInput of kind
 touch), real key presses, and sensors injected over the DevTools protocol. Run with
-`make web-test` (it builds build/web first); the venv comes from scripts/install-deps.
+`make web-test` (it builds build/web first); the venv comes from scripts/install-test-venv.
 """
 
 import base64
