@@ -37,7 +37,7 @@ extension PanoramaRenderer.BlockContext {
         var uStep = uRows.laneSteps(), vStep = vRows.laneSteps()
         let uBend = uRows.laneBend(), vBend = vRows.laneBend()
         for _ in 0..<groups {
-          let four = blendFour(us, vs, source, size.width)
+          let four = bilinearFour(us, vs, source, size.width)
           let raw = UnsafeMutableRawPointer(out)
           if mixing == 0 {
             raw.storeBytes(of: four, as: SIMD4<UInt32>.self)
@@ -69,12 +69,6 @@ extension PanoramaRenderer.BlockContext {
     let ga = (((a &>> 8) & mask) &* g &+ ((b &>> 8) & mask) &* h) & ~mask
     return rb | ga
   }
-
-  /// Four bilinear samples along a row (`bilinearFour`, in its own file so the blend probe
-  /// builds from this very code).
-  @inline(__always) func blendFour(
-    _ us: SIMD4<UInt32>, _ vs: SIMD4<UInt32>, _ src: UnsafePointer<UInt32>, _ w: Int
-  ) -> SIMD4<UInt32> { bilinearFour(us, vs, src, w) }
 
   /// Full-sphere panoramas clamp at the poles instead of showing background.
   var wrapsVertically: Bool { wraps }

@@ -31,11 +31,8 @@ if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(arg
   }
   var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
   renderer.groupKernel = BlendKernels.chosen()
-  if !turning {
-    renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
-  } else {
-    renderer.buildMipLevels(executor: InlineRows())
-  }
+  // A turning view reads mip levels (as the app's do); a fixed one the source alone.
+  if turning { renderer.buildMipLevels(executor: InlineRows()) }
   var image = RGBAImage(width: w, height: h)
   let executor = ThreadedRows(threads: threads)
   func render(_ k: Int) {
