@@ -16,8 +16,9 @@ extension PanoramaRenderer.BlockContext {
     // The block's mapping is stepped in 32.32 fixed point: a row costs a few integer adds
     // and a pixel none (interpolating in doubles per row cost a fifth of the frame).
     var uRows = patch.u, vRows = patch.v
-    let size = levels[patch.level]
-    let source = patch.level == 0 ? px.source : px.mips + size.offset
+    let size = patch.plane == 0 ? levels[patch.level] : capLevels[patch.level]
+    let plane = patch.plane == 0 ? (patch.level == 0 ? px.source : px.mips) : patch.plane == 1 ? px.north : px.south
+    let source = plane + size.offset
     let x0 = block.xs.lowerBound
     let pixels = block.xs.count
     let groups = patch.inside ? pixels >> 2 : 0

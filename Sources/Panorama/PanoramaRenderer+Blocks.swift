@@ -12,8 +12,14 @@ extension PanoramaRenderer {
     let renderer: PanoramaRenderer
     let camera: Camera
     let kernel: GroupKernel?
+    /// The polar faces' levels and grid positions (empty without caps), and the yaw that
+    /// turns them: a rotation about the face's centre.
+    let capLevels: [MipLevels.Level]
+    let capSide: [UInt8], capA: [Double], capB: [Double]
+    let capCentre: Double
+    let yawCos: Double, yawSin: Double
 
-    init(renderer: PanoramaRenderer, shift: Double, camera: Camera, width: Int) {
+    init(renderer: PanoramaRenderer, shift: Double, yaw: Double = 0, camera: Camera, width: Int) {
       columns = renderer.columns
       rows = renderer.rows
       gridU = renderer.gridU
@@ -29,6 +35,12 @@ extension PanoramaRenderer {
       self.renderer = renderer
       self.camera = camera
       kernel = renderer.groupKernel
+      capLevels = renderer.polarCaps?.levels ?? []
+      capSide = renderer.gridCapSide
+      capA = renderer.gridCapA
+      capB = renderer.gridCapB
+      capCentre = renderer.polarCaps?.centre ?? 0
+      (yawSin, yawCos) = Elementary.sinCos(yaw)
     }
 
     /// One block of the grid: its pixels and their mapping to the source.
@@ -49,6 +61,8 @@ extension PanoramaRenderer {
       let inside: Bool
       /// 0: the source.
       let level: Int
+      /// 0: the source and its mip levels; 1 and 2: the north and south polar faces.
+      var plane: UInt8 = 0
     }
 
     /// The output rows of band `band` (a row of blocks): its top grid line to the next,
@@ -69,6 +83,13 @@ extension PanoramaRenderer {
       // The block's 3×3 nodes, row by row, in lanes 0–8 (the rest repeat lane 0). Vectors,
       // not arrays: a heap allocation per block cost more than the block's pixels.
       let nodesPerRow = 2 * max(nc - 1, 1) + 1
+      if !capSide.isEmpty,
+        let block = capBlock(
+          first: 2 * band * nodesPerRow + 2 * blockX, nodesPerRow: nodesPerRow, xs: x0...xEnd, ys: ys,
+          span: (x1 - x0, y1 - ys.lowerBound))
+      {
+        return block
+      }
       var u = SIMD16<Double>(), v = u
       for j in 0..<3 {
         for i in 0..<3 {

@@ -25,35 +25,59 @@ extension PanoramaRenderer {
     width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, executor: E
   ) {
     let key = GridKey(
-      width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens, spacing: gridSpacing)
+      width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens, spacing: gridSpacing,
+      caps: polarCaps != nil)
     guard key != gridKey else { return }
     gridKey = key
     columns = Self.gridLines(width, max(gridSpacing.columns, 2))
     rows = Self.gridLines(height, max(gridSpacing.rows, 2))
     let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens)
     let (xs, ys) = (Self.nodes(columns), Self.nodes(rows))
-    var us = [Double](repeating: 0, count: xs.count * ys.count), vs = us
+    let count = xs.count * ys.count
+    var us = [Double](repeating: 0, count: count), vs = us
+    let caps = polarCaps
+    var capAs = [Double](repeating: 0, count: caps == nil ? 0 : count), capBs = capAs
+    var capSides = [UInt8](repeating: 0, count: capAs.count)
     let renderer = self
     // Node rows are independent: the executor spreads them like the pixel bands.
     us.withUnsafeMutableBufferPointer { u in
       vs.withUnsafeMutableBufferPointer { v in
-        let out = GridPointers(u: u.baseAddress!, v: v.baseAddress!)
-        executor.run(ys.count) { r in
-          for (c, x) in xs.enumerated() {
-            let p = renderer.sourcePosition(camera.direction(x, ys[r]))
-            out.u[r * xs.count + c] = p.u
-            out.v[r * xs.count + c] = p.v
+        capAs.withUnsafeMutableBufferPointer { capA in
+          capBs.withUnsafeMutableBufferPointer { capB in
+            capSides.withUnsafeMutableBufferPointer { capSide in
+              let out = GridPointers(
+                u: u.baseAddress!, v: v.baseAddress!, capA: capA.baseAddress, capB: capB.baseAddress,
+                capSide: capSide.baseAddress)
+              executor.run(ys.count) { r in
+                for (c, x) in xs.enumerated() {
+                  let d = camera.direction(x, ys[r])
+                  let p = renderer.sourcePosition(d)
+                  let i = r * xs.count + c
+                  out.u[i] = p.u
+                  out.v[i] = p.v
+                  if let caps, let capA = out.capA, let capB = out.capB, let capSide = out.capSide {
+                    (capSide[i], capA[i], capB[i]) = caps.position(d)
+                  }
+                }
+              }
+            }
           }
         }
       }
     }
     gridU = us
     gridV = vs
+    gridCapA = capAs
+    gridCapB = capBs
+    gridCapSide = capSides
   }
 
   struct GridPointers: @unchecked Sendable {
     let u: UnsafeMutablePointer<Double>
     let v: UnsafeMutablePointer<Double>
+    let capA: UnsafeMutablePointer<Double>?
+    let capB: UnsafeMutablePointer<Double>?
+    let capSide: UnsafeMutablePointer<UInt8>?
   }
 
   /// Renders a view into `output` (its size is the view's size).
@@ -78,7 +102,7 @@ extension PanoramaRenderer {
     prepareGrid(width: width, height: height, view: view, hfov: fov, lens: lens, executor: executor)
     let shift = view.yaw / Elementary.twoPi * period
     let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov, lens: lens)
-    let context = BlockContext(renderer: self, shift: shift, camera: camera, width: width)
+    let context = BlockContext(renderer: self, shift: shift, yaw: view.yaw, camera: camera, width: width)
     let bandCount = rows.count - 1 == 0 ? 1 : rows.count - 1
     withPixels(into: &output) { shared in
       executor.run(bandCount) { band in context.renderBand(band, shared) }
@@ -87,10 +111,18 @@ extension PanoramaRenderer {
 
   /// The source's, the mip levels' and `output`'s pixels, for bands that write disjoint rows.
   func withPixels(into output: inout RGBAImage, _ body: (SharedPixels) -> Void) {
+    let none: [UInt32] = []
     source.pixels.withUnsafeBufferPointer { src in
       mipLevels.pixels.withUnsafeBufferPointer { mips in
-        output.pixels.withUnsafeMutableBufferPointer { out in
-          body(SharedPixels(base: out.baseAddress!, source: src.baseAddress!, mips: mips.baseAddress))
+        (polarCaps?.north ?? none).withUnsafeBufferPointer { north in
+          (polarCaps?.south ?? none).withUnsafeBufferPointer { south in
+            output.pixels.withUnsafeMutableBufferPointer { out in
+              body(
+                SharedPixels(
+                  base: out.baseAddress!, source: src.baseAddress!, mips: mips.baseAddress, north: north.baseAddress,
+                  south: south.baseAddress))
+            }
+          }
         }
       }
     }

@@ -18,6 +18,63 @@ extension PanoramaRenderer.BlockContext {
     }
   }
 
+  /// A block whose nine nodes all lie on one polar face, read from that face (and its mip
+  /// levels when the source has them); nil where they do not, or where the face would not
+  /// hold every sample, so the block reads the equirectangular source as before.
+  func capBlock(
+    first: Int, nodesPerRow: Int, xs: ClosedRange<Int>, ys: ClosedRange<Int>, span: (Int, Int)
+  ) -> Block? {
+    let side = capSide[first]
+    guard side != 0 else { return nil }
+    var a = SIMD16<Double>(), b = a
+    for j in 0..<3 {
+      for i in 0..<3 {
+        let g = first + j * nodesPerRow + i
+        guard capSide[g] == side else { return nil }
+        a[3 * j + i] = capA[g]
+        b[3 * j + i] = capB[g]
+      }
+    }
+    for k in 9..<16 {
+      a[k] = a[0]
+      b[k] = b[0]
+    }
+    // Yaw turns longitude, which turns a face about its centre (the other way round on the
+    // south face, seen from below).
+    let c = SIMD16(repeating: capCentre), cosine = SIMD16(repeating: yawCos)
+    let sine = SIMD16(repeating: side == 1 ? yawSin : -yawSin)
+    let (da, db) = (a - c, b - c)
+    a = c + da * cosine + db * sine
+    b = c + db * cosine - da * sine
+    let (level, fade) = levels.count > 1 ? Self.level(a, b, span: span, count: capLevels.count) : (0, 0)
+    guard let patch = capPatch(a, b, side: side, level: level, span: span) else { return nil }
+    var block = Block(xs: xs, ys: ys, patch: patch)
+    if fade > 0, let upper = capPatch(a, b, side: side, level: level + 1, span: span) {
+      block.upper = upper
+      block.upperWeight = UInt32(min(max(fade * 256, 1), 255))
+    }
+    return block
+  }
+
+  /// Steppers through face coordinates `a`, `b` at the face's mip level `level`, or nil
+  /// unless every sample and its neighbours lie inside it.
+  func capPatch(_ a: SIMD16<Double>, _ b: SIMD16<Double>, side: UInt8, level: Int, span: (Int, Int)) -> Patch? {
+    var a = a, b = b
+    if level > 0 {
+      let scale = Double(1 << level)
+      a = (a + 0.5) / scale - 0.5
+      b = (b + 0.5) / scale - 0.5
+    }
+    let margin = 1 + BlockStepper.bulge(a) + BlockStepper.bulge(b)
+    let size = capLevels[level]
+    guard a.min() - margin >= 0, a.max() + margin < Double(size.width - 1), b.min() - margin >= 0,
+      b.max() + margin < Double(size.height - 1)
+    else { return nil }
+    return Patch(
+      u: BlockStepper(a, width: span.0, height: span.1), v: BlockStepper(b, width: span.0, height: span.1),
+      inside: true, level: level, plane: side)
+  }
+
   /// Around a pole a grid block spans too many longitudes to interpolate: it is cut into
   /// 8 × 8 pieces with their own exact nodes, and only the pieces still too wide (the one
   /// holding the pole) are evaluated per pixel. (Per pixel for the whole block took an

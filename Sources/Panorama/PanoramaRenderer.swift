@@ -41,6 +41,10 @@ public struct PanoramaRenderer: Sendable {
   /// source pixels per output pixel (near the poles, wide views): faster and without
   /// aliasing there. None until `buildMipLevels`; they add up to a third of the source.
   public private(set) var mipLevels = MipLevels()
+  /// The polar caps resampled into square faces, which views near a pole read instead of
+  /// the source's stretched rows (much faster there). None until `buildPolarCaps`; see
+  /// ``PolarCaps`` for what they cost.
+  public private(set) var polarCaps: PolarCaps?
   /// The inner loop to run instead of the portable Swift one (`nil`: Swift), chosen by the
   /// host from the CPU's features.
   public var groupKernel: GroupKernel?
@@ -50,8 +54,15 @@ public struct PanoramaRenderer: Sendable {
     mipLevels = MipLevels(source: source, executor: executor)
   }
 
+  /// Builds the polar caps (see `polarCaps`); does nothing unless the source is a full-sphere
+  /// equirectangular panorama.
+  public mutating func buildPolarCaps<E: RowExecutor>(executor: E) {
+    polarCaps = PolarCaps(renderer: self, executor: executor)
+  }
+
   struct GridKey: Equatable {
     var width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, lens: Lens, spacing: GridSpacing
+    var caps: Bool
   }
   var gridKey: GridKey?
   var columns: [Int] = []
@@ -59,6 +70,11 @@ public struct PanoramaRenderer: Sendable {
   /// Source-pixel coordinates at yaw 0 of each grid point, x unwrapped.
   var gridU: [Double] = []
   var gridV: [Double] = []
+  /// Which polar face each grid point lies on at yaw 0 (0: none, 1: north, 2: south) and
+  /// where; empty without `polarCaps`.
+  var gridCapSide: [UInt8] = []
+  var gridCapA: [Double] = []
+  var gridCapB: [Double] = []
 
   public init(source: RGBAImage, geometry: PanoramaGeometry) {
     precondition(source.width > 0 && source.height > 0, "empty panorama")

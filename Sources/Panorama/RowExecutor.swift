@@ -22,11 +22,19 @@ public struct InlineRows: RowExecutor {
   @usableFromInline let source: UnsafePointer<UInt32>
   /// The mip levels' pixels (the source's when there are none).
   @usableFromInline var mips: UnsafePointer<UInt32>
+  /// The polar faces and their mip levels (the source's pixels when there are none).
+  @usableFromInline var north: UnsafePointer<UInt32>
+  @usableFromInline var south: UnsafePointer<UInt32>
 
-  init(base: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>, mips: UnsafePointer<UInt32>? = nil) {
+  init(
+    base: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>, mips: UnsafePointer<UInt32>? = nil,
+    north: UnsafePointer<UInt32>? = nil, south: UnsafePointer<UInt32>? = nil
+  ) {
     self.base = base
     self.source = source
     self.mips = mips ?? source
+    self.north = north ?? source
+    self.south = south ?? source
   }
 }
 

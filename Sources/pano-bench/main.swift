@@ -17,7 +17,7 @@ import StageJSON
 
 let args = CommandLine.arguments
 
-/// `pano-bench --frames IN WIDTH HEIGHT FRAMES [THREADS] [yaw|fixed] [PITCH°]`: one thread and yaw 1°
+/// `pano-bench --frames IN WIDTH HEIGHT FRAMES [THREADS] [yaw|fixed] [PITCH°] [caps|mips+caps]`: one thread and yaw 1°
 /// further every frame by default; prints the seconds FRAMES frames took after a first one
 /// (bench/web.sh and bench/video.sh take slopes).
 if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(args[4]), let n = Int(args[5]) {
@@ -33,6 +33,11 @@ if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(arg
   renderer.groupKernel = BlendKernels.chosen()
   // A turning view reads mip levels (as the app's do); a fixed one the source alone.
   if turning { renderer.buildMipLevels(executor: InlineRows()) }
+  // `caps` (or `mips+caps`) after the pitch: polar faces too (and mip levels).
+  if args.count > 9, args[9].hasSuffix("caps") {
+    renderer.buildPolarCaps(executor: ThreadedRows(threads: 2))
+    if args[9].hasPrefix("mips") && !turning { renderer.buildMipLevels(executor: InlineRows()) }
+  }
   var image = RGBAImage(width: w, height: h)
   let executor = ThreadedRows(threads: threads)
   func render(_ k: Int) {

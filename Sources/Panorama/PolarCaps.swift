@@ -1,0 +1,89 @@
+import CoreMath
+
+/// The two polar caps of a full-sphere equirectangular panorama, resampled once into square
+/// gnomonic faces (as a cube map's top and bottom), so views near a pole read compact rows.
+///
+/// Towards a pole an equirectangular row spans ever fewer degrees, so a view there steps
+/// across many source columns per output pixel: each sample lands on a new cache line, and
+/// looking 80° up cost 2–3× a level view. On a face, directions near the pole are as evenly
+/// spaced as at the horizon, and the pole is an ordinary point.
+///
+/// Each face is the renderer's own rectilinear view straight up (north) or down (south),
+/// `side` × `side` pixels at `focal` pixels per unit tangent. `focal` is the source's pixels
+/// per radian down its height, so at the pole a face pixel is a source row high; at the
+/// faces' inscribed circle (latitude ±45°, where the renderer stops reading them) a face pixel
+/// is as wide as a source column there and half as high. Past that circle a yaw would turn
+/// a direction out of the face, so blocks there read the equirectangular source.
+///
+/// Face coordinates: pixel centres at integers, `centre` = (side − 1) / 2. Direction
+/// (x, y, z) (y up) lands at `centre + focal · x / |y|` across and, on the north face,
+/// `centre + focal · z / y` down (`centre − focal · z / |y|` on the south one).
+///
+/// Memory: two faces of (2 · source height / π)² pixels plus their mip levels (a third more):
+/// 8192 × 4096 → 2 × 2 624² × 4 B × 4/3 = 73 MB beside the source's 134 MB.
+public struct PolarCaps: Sendable {
+  public let side: Int
+  public let focal: Double
+  /// Each face at full size followed by its mip levels (`levels[0]` is the face).
+  public let north: [UInt32]
+  public let south: [UInt32]
+  public let levels: [MipLevels.Level]
+
+  var centre: Double { Double(side - 1) / 2 }
+
+  /// The caps of `renderer`'s source, or nil when it is not a full-sphere equirectangular
+  /// panorama (a partial one has no pole to speed up, and a cylinder cannot reach one).
+  init?<E: RowExecutor>(renderer: PanoramaRenderer, executor: E) {
+    let g = renderer.geometry
+    guard g.projection == .equirectangular, g.wraps, g.croppedTop <= 0.5,
+      g.croppedTop + g.croppedHeight >= g.fullHeight - 0.5, renderer.source.height >= 16
+    else { return nil }
+    focal = Double(renderer.source.height) * g.fullHeight / g.croppedHeight / Elementary.pi
+    // Half a side: the inscribed circle (tan 45° = 1) plus room for the bilinear neighbours
+    // and a block's bulge; a multiple of 32 so the mip levels halve evenly five times.
+    let side = (Int((focal + 12).rounded(.up)) * 2 + 31) / 32 * 32
+    self.side = side
+    // A plain renderer of the same source (no mip levels, no caps, the Swift loop), so the
+    // faces do not depend on what else was built first.
+    var maker = PanoramaRenderer(source: renderer.source, geometry: g)
+    maker.gridSpacing = GridSpacing(columns: 16, rows: 16)  // a one-off: closer than the default
+    // The rectilinear field whose focal length is `focal` at this side.
+    let fov = 2 * Elementary.atan(Double(side) / 2 / focal)
+    var faces: [[UInt32]] = []
+    var levels: [MipLevels.Level] = []
+    for pitch in [Elementary.halfPi, -Elementary.halfPi] {
+      var face = RGBAImage(width: side, height: side)
+      maker.renderPerspective(view: ViewAngles(pitch: pitch), hfov: fov, into: &face, executor: executor)
+      let mips = MipLevels(source: face, executor: executor)
+      levels =
+        [MipLevels.Level(offset: 0, width: side, height: side)]
+        + mips.levels.map { MipLevels.Level(offset: $0.offset + side * side, width: $0.width, height: $0.height) }
+      faces.append(face.pixels + mips.pixels)
+    }
+    north = faces[0]
+    south = faces[1]
+    self.levels = levels
+  }
+
+  /// Where direction `d` lands on a face at yaw 0: side 1 (north) or 2 (south) and face
+  /// coordinates, or side 0 when it is outside the faces' inscribed circle.
+  func position(_ d: Vector3) -> (side: UInt8, a: Double, b: Double) {
+    let horizontal = (d.x * d.x + d.z * d.z).squareRoot(), up = abs(d.y)
+    guard up > 0, horizontal <= up, d.x.isFinite, d.y.isFinite, d.z.isFinite else { return (0, 0, 0) }
+    let a = centre + focal * d.x / up
+    return d.y > 0 ? (1, a, centre + focal * d.z / up) : (2, a, centre - focal * d.z / up)
+  }
+
+  /// Face `side` (1 north, 2 south) at level `k` (0: full size) as an image, for
+  /// inspection and tests.
+  public func image(side which: Int, level k: Int = 0) -> RGBAImage {
+    let level = levels[k]
+    let pixels = which == 1 ? north : south
+    return RGBAImage(
+      width: level.width, height: level.height,
+      pixels: Array(pixels[level.offset..<level.offset + level.width * level.height]))
+  }
+
+  /// Bytes the faces and their mip levels hold.
+  public var byteCount: Int { (north.count + south.count) * 4 }
+}
