@@ -9,8 +9,12 @@ import StageJSON
 /// cameras), an image (with limits small enough that a claimed size cannot exhaust the
 /// fuzzer's memory), a saved board state, or a geometry and view built from raw doubles. Every input must end in a
 /// value or a thrown error, never a crash.
-nonisolated(unsafe) var renderer = PanoramaRenderer(
-  source: SamplePanorama.make(width: 64), geometry: PanoramaGeometry(width: 64, height: 32))
+nonisolated(unsafe) var renderer = {
+  var renderer = PanoramaRenderer(
+    source: SamplePanorama.make(width: 64), geometry: PanoramaGeometry(width: 64, height: 32))
+  renderer.buildPolarCaps(executor: InlineRows())
+  return renderer
+}()
 nonisolated(unsafe) var frame = RGBAImage(width: 16, height: 8)
 let shortcutsBoard = try! Board(
   canvas: Size(width: 320, height: 480),
@@ -48,6 +52,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let geometry = decoded.gpano?.geometry(width: width, height: height) ?? PanoramaGeometry(width: width, height: height)
     var viewer = PanoramaRenderer(source: decoded.image, geometry: geometry)
     if width % 4 == 0 { viewer.buildMipLevels(executor: InlineRows()) }
+    if width % 8 == 0 { viewer.buildPolarCaps(executor: InlineRows()) }
     viewer.renderPerspective(view: ViewAngles(yaw: 1, pitch: 0.5), hfov: 1.5, into: &frame, executor: InlineRows())
     viewer.renderStrip(yaw: 1, edges: .clamp, into: &frame, executor: InlineRows())
   case 5:
@@ -68,6 +73,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       croppedHeight: doubles[6])
     var any = PanoramaRenderer(source: renderer.source, geometry: geometry)
     if doubles.count > 11 && doubles[11].sign == .minus { any.buildMipLevels(executor: InlineRows()) }
+    // Caps exist for full spheres only; with any geometry here, building them exercises the
+    // check as much as the faces.
+    if doubles.count > 13 && doubles[13].sign == .minus { any.buildPolarCaps(executor: InlineRows()) }
     let view = ViewAngles(yaw: doubles[7], pitch: doubles[8], roll: doubles[9])
     let lens = doubles.count > 12 ? Lens.allCases[Int(doubles[12].bitPattern % UInt64(Lens.allCases.count))] : .rectilinear
     // Through the Swift loop and every per-CPU kernel this machine has: same pixels.

@@ -376,11 +376,15 @@ public func webPanoramaCommit() -> Int32 {
   return 1
 }
 
-/// Builds the CPU renderer's mip levels (views that shrink the source stop aliasing).
+/// Builds the CPU renderer's mip levels (views that shrink the source stop aliasing) and
+/// polar caps (views near a pole as fast as level ones).
 @_cdecl("web_panorama_mip_levels")
 public func webPanoramaMipLevels() {
   studio.updatePanorama { scene in
-    scene.updateRenderer { $0.buildMipLevels(executor: InlineRows()) }
+    scene.updateRenderer {
+      $0.buildMipLevels(executor: InlineRows())
+      $0.buildPolarCaps(executor: InlineRows())
+    }
   }
 }
 

@@ -1,26 +1,28 @@
 import CoreMath
 
 /// The two polar caps of a full-sphere equirectangular panorama, resampled once into square
-/// gnomonic faces (as a cube map's top and bottom), so views near a pole read compact rows.
+/// faces, so views near a pole read compact rows.
 ///
 /// Towards a pole an equirectangular row spans ever fewer degrees, so a view there steps
 /// across many source columns per output pixel: each sample lands on a new cache line, and
 /// looking 80° up cost 2–3× a level view. On a face, directions near the pole are as evenly
 /// spaced as at the horizon, and the pole is an ordinary point.
 ///
-/// Each face is the renderer's own rectilinear view straight up (north) or down (south),
-/// `side` × `side` pixels at `focal` pixels per unit tangent. `focal` is the source's pixels
-/// per radian down its height, so at the pole a face pixel is a source row high; at the
-/// faces' inscribed circle (latitude ±45°, where the renderer stops reading them) a face pixel
-/// is as wide as a source column there and half as high. Past that circle a yaw would turn
-/// a direction out of the face, so blocks there read the equirectangular source.
+/// Each face is an azimuthal equidistant map of a cap, the renderer's own fisheye view
+/// straight up (north) or down (south): a face pixel is a source row high (`focal` is the
+/// source's pixels per radian down its height) and, out to latitude ±45° where the renderer
+/// stops reading the faces, at most 1.11× as wide. So faces are read about as densely as
+/// the source at the horizon. (Gnomonic faces, as a cube map's, were tried first: they are
+/// twice as fine radially at latitude 45° as at the pole, so a little planet read them
+/// sparsely there and ran slower than from the source.) Past latitude 45° a yaw would turn a
+/// direction out of the face, so blocks there read the equirectangular source.
 ///
-/// Face coordinates: pixel centres at integers, `centre` = (side − 1) / 2. Direction
-/// (x, y, z) (y up) lands at `centre + focal · x / |y|` across and, on the north face,
-/// `centre + focal · z / y` down (`centre − focal · z / |y|` on the south one).
+/// Face coordinates: pixel centres at integers, `centre` = (side − 1) / 2. A direction at
+/// angle θ from the pole and unit horizontal part (hx, hz) lands at `centre + focal · θ · hx`
+/// across and, on the north face, `centre + focal · θ · hz` down (`centre − …` on the south).
 ///
-/// Memory: two faces of (2 · source height / π)² pixels plus their mip levels (a third more):
-/// 8192 × 4096 → 2 × 2 624² × 4 B × 4/3 = 73 MB beside the source's 134 MB.
+/// Memory: two faces of (source height / 2)² pixels plus their mip levels (a third more):
+/// 8192 × 4096 → 2 × 2 080² × 4 B × 4/3 = 46 MB beside the source's 134 MB.
 public struct PolarCaps: Sendable {
   public let side: Int
   public let focal: Double
@@ -39,21 +41,21 @@ public struct PolarCaps: Sendable {
       g.croppedTop + g.croppedHeight >= g.fullHeight - 0.5, renderer.source.height >= 16
     else { return nil }
     focal = Double(renderer.source.height) * g.fullHeight / g.croppedHeight / Elementary.pi
-    // Half a side: the inscribed circle (tan 45° = 1) plus room for the bilinear neighbours
-    // and a block's bulge; a multiple of 32 so the mip levels halve evenly five times.
-    let side = (Int((focal + 12).rounded(.up)) * 2 + 31) / 32 * 32
+    // Half a side: the circle 45° from the pole plus room for the bilinear neighbours and a
+    // block's bulge; a multiple of 32 so the mip levels halve evenly five times.
+    let side = (Int((focal * Elementary.pi / 4 + 12).rounded(.up)) * 2 + 31) / 32 * 32
     self.side = side
     // A plain renderer of the same source (no mip levels, no caps, the Swift loop), so the
     // faces do not depend on what else was built first.
     var maker = PanoramaRenderer(source: renderer.source, geometry: g)
     maker.gridSpacing = GridSpacing(columns: 16, rows: 16)  // a one-off: closer than the default
-    // The rectilinear field whose focal length is `focal` at this side.
-    let fov = 2 * Elementary.atan(Double(side) / 2 / focal)
+    // The fisheye (equidistant) field whose focal length is `focal` at this side.
+    let fov = Double(side) / focal
     var faces: [[UInt32]] = []
     var levels: [MipLevels.Level] = []
     for pitch in [Elementary.halfPi, -Elementary.halfPi] {
       var face = RGBAImage(width: side, height: side)
-      maker.renderPerspective(view: ViewAngles(pitch: pitch), hfov: fov, into: &face, executor: executor)
+      maker.renderPerspective(view: ViewAngles(pitch: pitch), hfov: fov, lens: .fisheye, into: &face, executor: executor)
       let mips = MipLevels(source: face, executor: executor)
       levels =
         [MipLevels.Level(offset: 0, width: side, height: side)]
@@ -66,12 +68,14 @@ public struct PolarCaps: Sendable {
   }
 
   /// Where direction `d` lands on a face at yaw 0: side 1 (north) or 2 (south) and face
-  /// coordinates, or side 0 when it is outside the faces' inscribed circle.
+  /// coordinates, or side 0 when it is more than 45° from both poles.
   func position(_ d: Vector3) -> (side: UInt8, a: Double, b: Double) {
     let horizontal = (d.x * d.x + d.z * d.z).squareRoot(), up = abs(d.y)
     guard up > 0, horizontal <= up, d.x.isFinite, d.y.isFinite, d.z.isFinite else { return (0, 0, 0) }
-    let a = centre + focal * d.x / up
-    return d.y > 0 ? (1, a, centre + focal * d.z / up) : (2, a, centre - focal * d.z / up)
+    // θ / horizontal, with its limit 1 / |y| at the pole.
+    let scale = horizontal > 0 ? focal * Elementary.atan2(horizontal, up) / horizontal : focal / up
+    let a = centre + scale * d.x
+    return d.y > 0 ? (1, a, centre + scale * d.z) : (2, a, centre - scale * d.z)
   }
 
   /// Face `side` (1 north, 2 south) at level `k` (0: full size) as an image, for

@@ -179,11 +179,13 @@ final class App {
     }
   }
 
-  /// A viewer shows zoomed-out views and the strip: mip levels keep them from aliasing.
+  /// A viewer shows zoomed-out views and the strip: mip levels keep them from aliasing. Users
+  /// look up and down: the polar caps keep those views as fast as level ones.
   static func renderer(_ panorama: LoadedPanorama) -> PanoramaRenderer {
     var renderer = PanoramaRenderer(source: panorama.image, geometry: panorama.geometry)
     renderer.groupKernel = BlendKernels.chosen()
     renderer.buildMipLevels(executor: ThreadedRows(threads: 2))
+    renderer.buildPolarCaps(executor: ThreadedRows(threads: 2))
     return renderer
   }
 

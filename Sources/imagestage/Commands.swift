@@ -61,6 +61,8 @@ enum Commands {
     OptionSpec(name: "edges", value: "NAME", help: "the strip at a partial panorama's edges", choices: ["clamp", "repeat"]),
     OptionSpec(name: "threads", value: "N", help: "rendering threads (default: the cores)"),
     OptionSpec(name: "mipmaps", value: nil, help: "build mip levels (smooth wide views and strips)"),
+    OptionSpec(
+      name: "no-polar-caps", value: nil, help: "read the poles from the image itself (less memory, slower near the poles)"),
     projection, maxPixels,
   ]
 

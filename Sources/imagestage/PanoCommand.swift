@@ -123,11 +123,14 @@ enum PanoCommand {
     }
   }
 
-  /// The renderer for `pano`, with mip levels when `--mipmaps` asks for them.
+  /// The renderer for `pano`: polar caps unless `--no-polar-caps` (views near a pole cost
+  /// what a level one does), mip levels when `--mipmaps` asks for them.
   static func renderer(_ pano: LoadedPanorama, _ parsed: Arguments, _ camera: Camera) -> PanoramaRenderer {
     var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
     renderer.groupKernel = BlendKernels.chosen()
-    if parsed.flag("mipmaps") { renderer.buildMipLevels(executor: ThreadedRows(threads: camera.threads)) }
+    let executor = ThreadedRows(threads: camera.threads)
+    if !camera.strip && !parsed.flag("no-polar-caps") { renderer.buildPolarCaps(executor: executor) }
+    if parsed.flag("mipmaps") { renderer.buildMipLevels(executor: executor) }
     return renderer
   }
 

@@ -17,13 +17,15 @@ import StageJSON
 
 let args = CommandLine.arguments
 
-/// `pano-bench --frames IN WIDTH HEIGHT FRAMES [THREADS] [yaw|fixed] [PITCH°] [caps|mips+caps]`: one thread and yaw 1°
+/// `pano-bench --frames IN WIDTH HEIGHT FRAMES [THREADS] [yaw|fixed] [PITCH°|planet] [none|caps|mips+caps] [YAW°]`: one thread and yaw 1°
 /// further every frame by default; prints the seconds FRAMES frames took after a first one
 /// (bench/web.sh and bench/video.sh take slopes).
 if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(args[4]), let n = Int(args[5]) {
   let threads = args.count > 6 ? Int(args[6]) ?? 1 : 1
   let turning = args.count > 7 ? args[7] != "fixed" : true
   let pitch = args.count > 8 ? Angle(degrees: Double(args[8]) ?? 0).radians : 0
+  let planet = args.count > 8 && args[8] == "planet"
+  let baseYaw = args.count > 10 ? Angle(degrees: Double(args[10]) ?? 0).radians : 0
   let pano: LoadedPanorama
   do { pano = try LoadedPanorama.load(args[2]) } catch {
     Console.error(error.message)
@@ -42,7 +44,9 @@ if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(arg
   let executor = ThreadedRows(threads: threads)
   func render(_ k: Int) {
     renderer.renderPerspective(
-      view: ViewAngles(yaw: turning ? Angle(degrees: Double(k)).radians : 0, pitch: pitch), hfov: Angle(degrees: 90).radians,
+      view: ViewAngles(
+        yaw: baseYaw + (turning ? Angle(degrees: Double(k)).radians : 0), pitch: planet ? -Elementary.halfPi : pitch),
+      hfov: Angle(degrees: planet ? 300 : 90).radians, lens: planet ? .stereographic : .rectilinear,
       into: &image, executor: executor)
   }
   render(0)
@@ -117,10 +121,11 @@ let cases = [
   ("fixed view", "fixed", 0), ("yaw every frame", "yaw", 1), ("yaw+pitch every frame", "yaw+pitch", 2),
   ("fixed, 30° up", "up30", 5), ("fixed, 60° up", "up60", 4), ("fixed, 80° up (pole)", "pole", 3),
   ("fixed, 90° up", "up90", 6), ("little planet (stereo 300°)", "planet", 7),
+  ("fisheye 180°, 60° up", "fisheye", 8),
 ]
 let sourceMB = Double(pano.image.pixels.count * 4) / 1_048_576
 let frameMB = Double(width * height * 4) / 1_048_576
-@MainActor func run(_ cases: [(String, String, Int)]) {
+@MainActor func run(_ cases: [(String, String, Int)], on renderer: inout PanoramaRenderer) {
   for (name, label, moving) in cases {
     for threads in [1, 2] {
       let executor = ThreadedRows(threads: threads)
@@ -142,6 +147,10 @@ let frameMB = Double(width * height * 4) / 1_048_576
             view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: -90).radians)
             fieldOfView = Angle(degrees: 300).radians
             lens = .stereographic
+          case 8:
+            view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 60).radians)
+            fieldOfView = Angle(degrees: 180).radians
+            lens = .fisheye
           default: view = ViewAngles(yaw: 0.5, pitch: Angle(degrees: 60).radians)
           }
           renderer.renderPerspective(view: view, hfov: fieldOfView, lens: lens, into: &frame, executor: executor)
@@ -155,7 +164,7 @@ let frameMB = Double(width * height * 4) / 1_048_576
     }
   }
 }
-run(cases)
+run(cases, on: &renderer)
 print(
   "peak memory \(fmt(peakMemoryMB())) MB, of which \(fmt(baselineMB)) MB before loading; decoded source \(fmt(sourceMB)) MB + two frames \(fmt(2 * frameMB)) MB = \(fmt(sourceMB + 2 * frameMB)) MB"
 )
@@ -165,8 +174,23 @@ print("RESULT memory \(peakMemoryMB()) \(baselineMB) \(sourceMB + 2 * frameMB)")
 // source pixels per output pixel read a smaller level.
 renderer.buildMipLevels(executor: ThreadedRows(threads: 2))
 print("with mip levels (+\(fmt(Double(renderer.mipLevels.byteCount) / 1_048_576)) MB):")
-run(cases.filter { $0.2 != 1 && $0.2 != 2 }.map { ($0.0 + ", mips", "mips-" + $0.1, $0.2) })
+let stillCases = cases.filter { $0.2 != 2 }
+run(stillCases.map { ($0.0 + ", mips", "mips-" + $0.1, $0.2) }, on: &renderer)
 print("RESULT mips-memory \(peakMemoryMB()) \(Double(renderer.mipLevels.byteCount) / 1_048_576)")
+
+// With the polar caps (opt-in: two faces and their levels): views near a pole read them.
+var capped = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+capped.groupKernel = renderer.groupKernel
+let capStart = now()
+capped.buildPolarCaps(executor: ThreadedRows(threads: 2))
+let capBuild = (now() - capStart) * 1000
+let capMB = Double(capped.polarCaps?.byteCount ?? 0) / 1_048_576
+print("with polar caps (+\(fmt(capMB)) MB, built in \(fmt(capBuild)) ms at 2 threads):")
+run(stillCases.map { ($0.0 + ", caps", "caps-" + $0.1, $0.2) }, on: &capped)
+capped.buildMipLevels(executor: ThreadedRows(threads: 2))
+print("with polar caps and mip levels:")
+run(stillCases.map { ($0.0 + ", caps+mips", "caps-mips-" + $0.1, $0.2) }, on: &capped)
+print("RESULT caps-memory \(peakMemoryMB()) \(capMB) \(capBuild)")
 
 func fmt(_ v: Double) -> String {
   let r = (v * 100).rounded() / 100

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Per-CPU kernels")
 struct KernelTests {
-  /// Random views, lenses, sizes and mip levels through the Swift loop and every kernel this
+  /// Random views, lenses, sizes, mip levels and polar caps through the Swift loop and every kernel this
   /// machine has: the pixels must be identical.
   @Test func everyKernelDrawsTheSwiftPixels() {
     var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -17,6 +17,8 @@ struct KernelTests {
     let plain = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     var mipped = plain
     mipped.buildMipLevels(executor: InlineRows())
+    var capped = mipped
+    capped.buildPolarCaps(executor: InlineRows())
     print("kernels on this machine:", BlendKernels.available.map(\.name), "chosen:", BlendKernels.chosen()?.name ?? "swift")
     for kernel in BlendKernels.available {
       for trial in 0..<24 {
@@ -24,7 +26,7 @@ struct KernelTests {
         let view = ViewAngles(yaw: (random() - 0.5) * 20, pitch: (random() - 0.5) * 3.1, roll: (random() - 0.5) * 0.6)
         let hfov = 0.3 + random() * (min(lens.maximumFieldOfView, 5) - 0.3)
         let width = 37 + Int(random() * 300), height = 29 + Int(random() * 200)
-        for base in [plain, mipped] {
+        for base in [plain, mipped, capped] {
           var swift = base, fast = base
           fast.groupKernel = kernel
           var a = RGBAImage(width: width, height: height), b = a
