@@ -25,9 +25,11 @@ public struct GridSpacing: Hashable, Sendable {
 /// each) and interpolated biquadratically in between, so per-pixel work is a few integer
 /// adds and the bilinear fetch: no trigonometry per pixel. The grid is computed for yaw 0
 /// and cached: while only yaw changes (a turning user), a frame is a horizontal shift of the
-/// cached grid. Blocks around a pole, where the mapping spans too many longitudes, are cut
-/// into 8 × 8 pieces with their own exact points, and the piece holding the pole is
-/// evaluated per pixel. Any angles and any geometry draw without trapping (positions far
+/// cached grid. With `buildPolarCaps`, blocks within 45° of a pole read a face resampled
+/// from the source once (``PolarCaps``), which keeps those views as fast as level ones.
+/// Without, blocks around a pole, where the mapping spans too many longitudes, are cut into
+/// 8 × 8 pieces with their own exact points, and the piece holding the pole is evaluated
+/// per pixel. Any angles and any geometry draw without trapping (positions far
 /// outside the source draw as background).
 public struct PanoramaRenderer: Sendable {
   public let source: RGBAImage

@@ -37,10 +37,12 @@ public struct PolarCaps: Sendable {
   /// panorama (a partial one has no pole to speed up, and a cylinder cannot reach one).
   init?<E: RowExecutor>(renderer: PanoramaRenderer, executor: E) {
     let g = renderer.geometry
-    guard g.projection == .equirectangular, g.wraps, g.croppedTop <= 0.5,
-      g.croppedTop + g.croppedHeight >= g.fullHeight - 0.5, renderer.source.height >= 16
+    guard g.projection == .equirectangular, g.wraps, g.fullHeight >= 2, g.croppedHeight >= g.fullHeight - 1,
+      abs(g.croppedTop) <= 0.5, renderer.source.height >= 16
     else { return nil }
-    focal = Double(renderer.source.height) * g.fullHeight / g.croppedHeight / Elementary.pi
+    // At most the source's height (the crop is the whole sphere): geometries that claim
+    // otherwise (any doubles reach here) never size a face past it.
+    focal = Double(renderer.source.height) * min(g.fullHeight / g.croppedHeight, 1) / Elementary.pi
     // Half a side: the circle 45° from the pole plus room for the bilinear neighbours and a
     // block's bulge; a multiple of 32 so the mip levels halve evenly five times.
     let side = (Int((focal * Elementary.pi / 4 + 12).rounded(.up)) * 2 + 31) / 32 * 32

@@ -190,9 +190,19 @@ struct RendererTests {
       PanoramaGeometry(
         projection: .cylindrical, fullWidth: -1.5373275925636158e173, fullHeight: -1.537e173, croppedLeft: -7.6e168,
         croppedTop: -1.537e173, croppedWidth: -7.6e168, croppedHeight: -1.537e173),
+      // A "full sphere" by the first cap check, of negative height over a subnormal crop:
+      // its face focal length was -infinity and sizing the face trapped (fuzzing).
+      PanoramaGeometry(
+        projection: .equirectangular, fullWidth: -1.565e-209, fullHeight: -1.565e-209, croppedLeft: -1.565e-209,
+        croppedTop: -1.565e-209, croppedWidth: -1.565e-209, croppedHeight: 2.2e-309),
+      // A full sphere whose crop claims to be far taller: tiny faces, still drawn.
+      PanoramaGeometry(
+        projection: .equirectangular, fullWidth: 64, fullHeight: 32, croppedLeft: 0, croppedTop: 0, croppedWidth: 64,
+        croppedHeight: 1e300),
     ]
     for geometry in geometries {
       var renderer = PanoramaRenderer(source: SamplePanorama.make(width: 64), geometry: geometry)
+      renderer.buildPolarCaps(executor: InlineRows())
       var frame = RGBAImage(width: 40, height: 20)
       renderer.renderPerspective(view: ViewAngles(yaw: 1e-300, pitch: 0.3), hfov: 1e-300, into: &frame, executor: InlineRows())
       renderer.renderPerspective(view: ViewAngles(yaw: 2), hfov: 1.5, into: &frame, executor: InlineRows())
@@ -411,14 +421,22 @@ struct LensAndFrameTests {
     renderer.renderPerspective(
       view: ViewAngles(pitch: degrees(-60)), hfov: degrees(120), into: &frame, executor: InlineRows())
     hashes["mip levels"] = Self.hash(frame)
+    renderer.buildPolarCaps(executor: InlineRows())
+    renderer.renderPerspective(
+      view: ViewAngles(yaw: 0.7, pitch: degrees(80)), hfov: degrees(100), into: &frame, executor: InlineRows())
+    hashes["pole, caps"] = Self.hash(frame)
+    renderer.renderPerspective(
+      view: ViewAngles(pitch: degrees(-90)), hfov: degrees(300), lens: .stereographic, into: &frame, executor: InlineRows())
+    hashes["planet, caps"] = Self.hash(frame)
     #expect(hashes == Self.pinned, "\(hashes.sorted { $0.key < $1.key }.map { "\($0.key)=\(String($0.value, radix: 16))" })")
   }
 
   /// Taken from the renderer before it was split into files and its lenses gathered into
-  /// `Lens` (the same numbers came out of both).
+  /// `Lens` (the same numbers came out of both); the two with caps when the caps came
+  /// (frames without them kept their numbers).
   static let pinned: [String: UInt64] = [
     "equirectangular": 0xbcd7_99e4_4c06_ff1f, "fisheye": 0x201e_ce62_99f8_2d17, "level": 0xcf88_4690_607d_f6ac,
     "mip levels": 0x38e3_3675_d3af_fb37, "planet": 0x4a76_7cc5_0fd4_b929, "pole": 0xec02_998e_64c6_1275,
-    "strip": 0x981f_2b2f_0150_6ac7,
+    "strip": 0x981f_2b2f_0150_6ac7, "pole, caps": 0x1d07_b055_31b8_cb3e, "planet, caps": 0x38c4_1d56_3d1b_755b,
   ]
 }
