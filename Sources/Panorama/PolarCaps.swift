@@ -22,7 +22,8 @@ import CoreMath
 /// across and, on the north face, `centre + focal · θ · hz` down (`centre − …` on the south).
 ///
 /// Memory: two faces of (source height / 2)² pixels plus their mip levels (a third more):
-/// 8192 × 4096 → 2 × 2 080² × 4 B × 4/3 = 46 MB beside the source's 134 MB.
+/// 8192 × 4096 → 2 × 2 096² × 4 B × 4/3 = 47 MB beside the source's 134 MB; 10800 × 5400 →
+/// 80 MB beside 233.
 public struct PolarCaps: Sendable {
   public let side: Int
   public let focal: Double
@@ -44,8 +45,12 @@ public struct PolarCaps: Sendable {
     // otherwise (any doubles reach here) never size a face past it.
     focal = Double(renderer.source.height) * min(g.fullHeight / g.croppedHeight, 1) / Elementary.pi
     // Half a side: the circle 45° from the pole plus room for the bilinear neighbours and a
-    // block's bulge; a multiple of 32 so the mip levels halve evenly five times.
-    let side = (Int((focal * Elementary.pi / 4 + 12).rounded(.up)) * 2 + 31) / 32 * 32
+    // block's bulge. A side of 16 × an odd number of pixels makes a row an odd number of
+    // 64-byte cache lines, so the rows a view crosses fall in different L1 sets: with a
+    // multiple of 32 (rows 172 lines apart at 10800 × 5400, so every 16th row in the same
+    // sets) a view crossing the face diagonally took 1.9× a level one, now ~1.2×. The mip
+    // levels then halve four times.
+    let side = ((Int((focal * Elementary.pi / 4 + 12).rounded(.up)) * 2 + 15) / 16 | 1) * 16
     self.side = side
     // A plain renderer of the same source (no mip levels, no caps, the Swift loop), so the
     // faces do not depend on what else was built first.

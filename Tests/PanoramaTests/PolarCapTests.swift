@@ -84,7 +84,7 @@ struct PolarCapTests {
     let plain = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
     var capped = plain
     capped.buildPolarCaps(executor: InlineRows())
-    #expect(capped.polarCaps?.side == 544)
+    #expect(capped.polarCaps?.side == 560)
     for (view, hfov, lens) in Self.views {
       let exact = Self.exactView(source, view: view, hfov: degrees(hfov), lens: lens, width: 480, height: 270)
       var a = RGBAImage(width: 480, height: 270), b = a
