@@ -22,6 +22,13 @@ extension PanoramaRenderer.BlockContext {
     let x0 = block.xs.lowerBound
     let pixels = block.xs.count
     let groups = patch.inside ? pixels >> 2 : 0
+    // The host's kernel, unless it only pays where rows scatter and these do not (judged at
+    // the block's first row: a block is small enough to be one or the other).
+    var kernel = self.kernel
+    if let k = kernel, k.scatteredRowsOnly {
+      let steps = (uRows.laneSteps()[0], vRows.laneSteps()[0])
+      if !GroupKernel.scatters(across: Int32(bitPattern: steps.0), down: Int32(bitPattern: steps.1)) { kernel = nil }
+    }
     for y in block.ys {
       var out = px.base + (y &* width &+ x0)
       if groups > 0, let kernel {

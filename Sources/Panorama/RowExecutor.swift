@@ -55,9 +55,21 @@ public struct GroupKernel: Sendable {
 
   public let name: String
   public let groups: Function
+  /// Whether the kernel pays only on rows that read the source out of order (crossing its
+  /// rows, or skipping texels: `scatters`); other rows then take the Swift loop.
+  public let scatteredRowsOnly: Bool
 
-  public init(name: String, groups: Function) {
+  public init(name: String, groups: Function, scatteredRowsOnly: Bool = false) {
     self.name = name
     self.groups = groups
+    self.scatteredRowsOnly = scatteredRowsOnly
+  }
+
+  /// Whether four-pixel groups stepping `across` and `down` (16.16 source pixels a group)
+  /// read the source out of order: more than 1.5 texels a pixel along a row, or more than a
+  /// quarter of a row down per pixel. Rows read in order are what hardware prefetchers
+  /// follow.
+  @inlinable public static func scatters(across: Int32, down: Int32) -> Bool {
+    across > 6 << 16 || across < -(6 << 16) || down > 1 << 16 || down < -(1 << 16)
   }
 }

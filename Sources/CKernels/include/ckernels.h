@@ -14,6 +14,13 @@ void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out, i
                             const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
                             uint32_t mixing);
 
+/// The same with SSE4.1 lane loads and software prefetches of the texels eight groups on.
+void imagestage_groups_prefetch(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
+                                const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
+                                const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
+                                uint32_t mixing);
+int imagestage_cpu_has_sse41(void);
+
 /// Whether this CPU runs `imagestage_groups_avx2` (AVX2), and whether it is an Intel one
 /// (where gathers pay; on AMD Zen they were measured slower).
 int imagestage_cpu_has_avx2(void);
