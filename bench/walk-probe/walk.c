@@ -1,9 +1,11 @@
 // How the direction in which output rows cross an image changes the cost of bilinear
-// reads, with the image stored row by row and in 4 × 4 tiles (one 64-byte cache line each,
-// as GPUs swizzle textures). A 1920 × 1080 "view" in the renderer's 64 × 32 blocks steps
-// STEP image pixels per output pixel along a direction at ANGLE degrees; each pixel reads
-// its 2 × 2 texels. One thread; prints ms per frame for each layout and angle.
-// Usage: walk SIDE STEP ROUNDS
+// reads: a 1920 × 1080 "view" in the renderer's 64 × 32 blocks steps STEP image pixels per
+// output pixel along a direction at 0°, 30°, 45° and 90°, each pixel reading its 2 × 2
+// texels, from the image stored row by row and in 4 × 4 tiles (one 64-byte cache line each,
+// as GPUs swizzle textures). One thread; ms per frame for each layout and angle.
+// Usage: walk SIDE STEP ROUNDS. Environment: AHEAD=N prefetches the texels N pixels ahead
+// (as the renderer's prefetch kernel does); BW, BH the block size; HUGE=1 asks for
+// transparent huge pages before the image is touched (and prints how much it got).
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
