@@ -77,9 +77,13 @@ struct PanoCommandTests {
     #expect(yaws.last! > 300 && yaws.last! < 370, "\(yaws.last!)")
     for (a, b) in zip(yaws, yaws.dropFirst()) { #expect(b - a > 0 && b - a < 12) }
 
+    // Into a pipe the frames' pages are spliced (vmsplice); written, the same bytes.
     let raw = try Tool.run("imagestage", args + ["-o", "-"])
     #expect(raw.status == 0)
     #expect(raw.stdoutBytes == 61 * 64 * 48 * 4)
+    let written = try Tool.run("imagestage", args + ["-o", "-"], environment: ["IMAGESTAGE_PIPE": "write"])
+    #expect(written.status == 0)
+    #expect(written.stdoutData == raw.stdoutData)
 
     let mp4 = dir.appendingPathComponent("v.mp4").path
     let video = try Tool.run("imagestage", args + ["-o", mp4])
@@ -88,6 +92,31 @@ struct PanoCommandTests {
       #expect((try FileManager.default.attributesOfItem(atPath: mp4)[.size] as? Int ?? 0) > 1000)
     } else {
       #expect(video.status == 2 && video.stderr.contains("ffmpeg not found"))
+    }
+  }
+
+  @Test func aReaderThatStopsEndsTheVideoCleanly() throws {
+    // `| head -c 1000` closes the pipe after the first kilobyte of a 1080p frame: the run
+    // must end (no wait for a reader that is gone), with SIGPIPE as `write` has it or with a
+    // message, never a crash.
+    let imagestage = Tool.productsDirectory.appendingPathComponent("imagestage").path
+    let script =
+      "\"$0\" pano video sample --motion docs/examples/turn.csv --size 1920x1080 -o - | head -c 1000 > /dev/null; echo \"${PIPESTATUS[0]}\""
+    for mode in ["splice", "write"] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/bash")
+      process.arguments = ["-c", script, imagestage]
+      process.currentDirectoryURL = Tool.packageRoot
+      process.environment = ProcessInfo.processInfo.environment.merging(["IMAGESTAGE_PIPE": mode]) { $1 }
+      let out = Pipe(), err = Pipe()
+      process.standardOutput = out
+      process.standardError = err
+      try process.run()
+      let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      let code = Int(status.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+      #expect(code == 141 || (code == 1 && message.contains("standard output closed")), "\(mode): \(code) \(message)")
     }
   }
 

@@ -23,6 +23,7 @@ enum Tool {
     var stdout: String
     var stderr: String
     var stdoutBytes = 0
+    var stdoutData = Data()
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
   }
 
@@ -49,7 +50,7 @@ enum Tool {
     while !errThread.isFinished { usleep(1000) }
     return Result(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: outData.count)
+      stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: outData.count, stdoutData: outData)
   }
 
   /// A fresh temporary directory.
