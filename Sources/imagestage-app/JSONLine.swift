@@ -8,6 +8,11 @@ import StageJSON
 enum JSONLine {
   static func screenshot(_ path: String) -> String { JSONValue.object([("type", "screenshot"), ("path", .string(path))]).text }
 
+  /// The open panorama's mip levels and polar caps are in (built after its first frames).
+  static func panoramaReady(mipLevels: Int, polarCaps: Bool) -> String {
+    JSONValue.object([("type", "panorama"), ("mipLevels", .number(mipLevels)), ("polarCaps", .bool(polarCaps))]).text
+  }
+
   static func stats(
     frames: Int, busyFrames: Int, fps: Double, p50: Double, p99: Double, worst: [(frame: Int, ms: Double)]
   ) -> String {

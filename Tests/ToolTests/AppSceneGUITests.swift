@@ -153,6 +153,17 @@ struct AppSceneGUITests {
   }
 
   @Test(.enabled(if: GUI.available))
+  func thePanoramaShowsBeforeItsMipLevelsAndCapsAreBuiltAndTakesThemAfter() throws {
+    let (display, app, _, _) = try Self.start(["--scene", "panorama"])
+    defer { withExtendedLifetime(display) {} }
+    defer { app.stop() }
+    let first = try #require(app.wait { $0["type"] as? String == "view" || $0["type"] as? String == "panorama" })
+    #expect(first["type"] as? String == "view", "a frame first, then the extras: \(first)")
+    let ready = try #require(app.wait { $0["type"] as? String == "panorama" })
+    #expect((ready["mipLevels"] as? Int ?? 0) > 0 && ready["polarCaps"] as? Bool == true, "\(ready)")
+  }
+
+  @Test(.enabled(if: GUI.available))
   func aFourByThreePhotoOpensWithNoSeamAndNoBackground() throws {
     let directory = try Tool.temporaryDirectory()
     // A 4:3 photo, bright everywhere: black in the view would be background outside it.
