@@ -153,12 +153,12 @@ struct AppSceneGUITests {
   }
 
   @Test(.enabled(if: GUI.available))
-  func thePanoramaShowsBeforeItsMipLevelsAndCapsAreBuiltAndTakesThemAfter() throws {
+  func thePanoramaTakesItsMipLevelsAndCapsOnceBuilt() throws {
     let (display, app, _, _) = try Self.start(["--scene", "panorama"])
     defer { withExtendedLifetime(display) {} }
     defer { app.stop() }
-    let first = try #require(app.wait { $0["type"] as? String == "view" || $0["type"] as? String == "panorama" })
-    #expect(first["type"] as? String == "view", "a frame first, then the extras: \(first)")
+    // (Which comes first is a race with a small panorama: the extras take tens of ms.)
+    #expect(app.wait { $0["type"] as? String == "view" } != nil)
     let ready = try #require(app.wait { $0["type"] as? String == "panorama" })
     #expect((ready["mipLevels"] as? Int ?? 0) > 0 && ready["polarCaps"] as? Bool == true, "\(ready)")
   }
