@@ -306,7 +306,8 @@ final class FrameWriter: @unchecked Sendable {
 /// Where video frames go: ffmpeg (`.mp4`), numbered PNGs (a directory), or raw RGBA (`-`).
 struct FrameSink {
   enum Kind {
-    case ffmpeg(UnsafeMutablePointer<FILE>)
+    /// ffmpeg's input, and the splicer for it (nil: written through stdio).
+    case ffmpeg(UnsafeMutablePointer<FILE>, PipeSplicer?)
     case directory(String)
     case stdout
   }
@@ -329,7 +330,9 @@ struct FrameSink {
       let command =
         "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s \(width)x\(height) -r \(JSONText.number(fps)) -i - -pix_fmt yuv420p -c:v libx264 -preset veryfast '\(output.replacingQuotes)'"
       guard let pipe = popen(command, "w") else { throw CommandError(message: "cannot start ffmpeg", code: 1) }
-      kind = .ffmpeg(pipe)
+      // Spliced into ffmpeg's input as into standard output's pipe (nothing else goes
+      // through `pipe`'s stdio buffer, so bypassing it keeps the order).
+      kind = .ffmpeg(pipe, PipeSplicer(fd: fileno(pipe)))
     } else {
       try FileIO.makeDirectories(output)
       kind = .directory(output)
@@ -344,11 +347,11 @@ struct FrameSink {
 
   mutating func write(_ frame: RGBAImage, index: Int) throws {
     switch kind {
-    case .ffmpeg(let pipe):
-      let written = frame.pixels.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, pipe) }
-      guard written == frame.pixels.count * 4 else {
-        throw CommandError(message: "ffmpeg stopped accepting frames", code: 1)
+    case .ffmpeg(let pipe, let splicer):
+      let sent = frame.pixels.withUnsafeBytes { bytes in
+        splicer.map { $0.send(bytes) } ?? (fwrite(bytes.baseAddress, 1, bytes.count, pipe) == bytes.count)
       }
+      guard sent else { throw CommandError(message: "ffmpeg stopped accepting frames", code: 1) }
     case .directory(let dir):
       try Self.writePNG(frame, index: index, in: dir)
     case .stdout:
@@ -378,7 +381,7 @@ struct FrameSink {
   }
 
   func finish() throws {
-    if case .ffmpeg(let pipe) = kind {
+    if case .ffmpeg(let pipe, _) = kind {
       let status = pclose(pipe)
       guard status == 0 else { throw CommandError(message: "ffmpeg failed (status \(status))", code: 1) }
     }
@@ -407,7 +410,7 @@ extension String {
   var replacingQuotes: String { split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") }
 }
 
-/// Hands frames to a pipe on standard output by reference (`vmsplice`), saving the 8 MB copy
+/// Hands frames to a pipe (standard output, or ffmpeg's input) by reference (`vmsplice`), saving the 8 MB copy
 /// a 1080p frame costs. The pipe then refers to the frame's pages until the reader takes
 /// them, so `send` returns only once the pipe is empty: the buffer is not reused (the next
 /// frame rendered into it) before the reader has every byte of this one.
@@ -416,11 +419,14 @@ struct PipeSplicer {
 
   let splice: Splice
 
-  init?() {
+  let fd: Int32
+
+  init?(fd: Int32 = 1) {
+    self.fd = fd
     #if os(Linux)
       var status = stat()
       guard getenv("IMAGESTAGE_PIPE").map({ String(cString: $0) }) != "write",
-        fstat(1, &status) == 0, status.st_mode & S_IFMT == S_IFIFO,
+        fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFIFO,
         let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "vmsplice")  // RTLD_DEFAULT
       else { return nil }
       splice = unsafeBitCast(symbol, to: Splice.self)
@@ -435,12 +441,12 @@ struct PipeSplicer {
     var offset = 0
     while offset < bytes.count {
       var piece = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + offset), iov_len: bytes.count - offset)
-      let sent = splice(1, &piece, 1, 0)
+      let sent = splice(fd, &piece, 1, 0)
       if sent < 0 {
         if errno == EINTR { continue }
         // A descriptor vmsplice does not take after all: write the rest.
         if errno == EINVAL || errno == EBADF || errno == ENOSYS {
-          return Console.writeAll(1, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+          return Console.writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
         }
         return false
       }
@@ -452,8 +458,8 @@ struct PipeSplicer {
     let bytesQueued: UInt = 0x541B
     var waiting: Int32 = 1
     var pause = timespec(tv_sec: 0, tv_nsec: 50_000)
-    while ioctl(1, bytesQueued, &waiting) == 0 && waiting > 0 {
-      var end = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+    while ioctl(fd, bytesQueued, &waiting) == 0 && waiting > 0 {
+      var end = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
       if poll(&end, 1, 0) > 0 && end.revents & Int16(POLLERR | POLLHUP) != 0 { return false }
       nanosleep(&pause, nil)
     }

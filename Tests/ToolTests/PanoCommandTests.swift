@@ -90,6 +90,11 @@ struct PanoCommandTests {
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") {
       #expect(video.status == 0, "\(video.stderr)")
       #expect((try FileManager.default.attributesOfItem(atPath: mp4)[.size] as? Int ?? 0) > 1000)
+      // Spliced into ffmpeg's input or written through stdio: the same file.
+      let writtenMP4 = dir.appendingPathComponent("w.mp4").path
+      let viaWrite = try Tool.run("imagestage", args + ["-o", writtenMP4], environment: ["IMAGESTAGE_PIPE": "write"])
+      #expect(viaWrite.status == 0)
+      #expect(FileManager.default.contentsEqual(atPath: mp4, andPath: writtenMP4))
     } else {
       #expect(video.status == 2 && video.stderr.contains("ffmpeg not found"))
     }
