@@ -325,6 +325,8 @@ struct AppGUITests {
     let app = try RunningApp(display: display, arguments: ["--scene", "panorama"], directory: try Tool.temporaryDirectory())
     defer { app.stop() }
     _ = try #require(app.wait { $0["type"] as? String == "layout" })
+    // Input once the mip levels and caps are in: their build shares the cores with the frames.
+    _ = try #require(app.wait { $0["type"] as? String == "panorama" })
     let window = try display.appWindow()
     try display.xdotool(["windowfocus", "--sync", window])
     // L: the stereographic lens; minus 30 times: zoomed out to the widest (330°); Down held
