@@ -61,8 +61,6 @@ enum Commands {
     OptionSpec(name: "edges", value: "NAME", help: "the strip at a partial panorama's edges", choices: ["clamp", "repeat"]),
     OptionSpec(name: "threads", value: "N", help: "rendering threads (default: the cores)"),
     OptionSpec(name: "mipmaps", value: nil, help: "build mip levels (smooth wide views and strips)"),
-    OptionSpec(
-      name: "no-polar-caps", value: nil, help: "read the poles from the image itself (less memory, slower near the poles)"),
     projection, maxPixels,
   ]
 
@@ -87,6 +85,9 @@ enum Commands {
       summary: "Renders a view per frame following a motion log (docs/motion.md): an .mp4, PNGs in DIR, or raw RGBA to stdout.",
       options: camera + [
         OptionSpec(name: "motion", value: "LOG.csv", help: "the motion log", isFile: true),
+        OptionSpec(
+          name: "no-polar-caps", value: nil,
+          help: "read the poles from the image itself (less memory, slower near the poles)"),
         OptionSpec(name: "fps", value: "N", help: "frames per second (default 30)"),
         OptionSpec(name: "camera-log", value: "FILE", help: "write each frame's angles as JSON Lines", isFile: true),
         OptionSpec(name: "raw-motion", value: nil, help: "no One Euro smoothing"),
