@@ -52,6 +52,19 @@ extension PanoramaRenderer {
       /// The next mip level, faded in by `upperWeight` / 256 where the block's step nears it.
       var upper: Patch? = nil
       var upperWeight: UInt32 = 0
+
+      /// Blends `upper` (the next level, if it could be stepped) in by `fade` (0 to 1).
+      mutating func fadeIn(_ upper: Patch?, by fade: Double) {
+        guard let upper else { return }
+        self.upper = upper
+        upperWeight = UInt32(min(max(fade * 256, 1), 255))
+      }
+    }
+
+    /// Level-0 pixel coordinates at mip level `level` (pixel centres stay centres).
+    static func atLevel(_ x: SIMD16<Double>, _ level: Int) -> SIMD16<Double> {
+      let scale = Double(1 << level)
+      return (x + 0.5) / scale - 0.5
     }
 
     /// Where a block reads at one mip level: source x and y across it.
@@ -122,10 +135,7 @@ extension PanoramaRenderer {
       // are about as large as the step (rounded down, so views stay sharp).
       let (level, fade) = levels.count > 1 ? Self.level(u, v, span: span, count: levels.count) : (0, 0)
       var block = Block(xs: xs, ys: ys, patch: patch(u, v, level: level, span: span))
-      if block.patch != nil, fade > 0, let upper = patch(u, v, level: level + 1, span: span) {
-        block.upper = upper
-        block.upperWeight = UInt32(min(max(fade * 256, 1), 255))
-      }
+      if block.patch != nil, fade > 0 { block.fadeIn(patch(u, v, level: level + 1, span: span), by: fade) }
       return block
     }
 
@@ -136,10 +146,9 @@ extension PanoramaRenderer {
       let size = levels[level]
       var levelPeriod = period
       if level > 0 {
-        let scale = Double(1 << level)
-        u = (u + 0.5) / scale - 0.5
-        v = (v + 0.5) / scale - 0.5
-        levelPeriod /= scale
+        u = Self.atLevel(u, level)
+        v = Self.atLevel(v, level)
+        levelPeriod /= Double(1 << level)
       }
       var ulo = u.min(), uhi = u.max()
       // Bring the block into [0, period) at its left-most point, so one subtraction wraps.

@@ -49,22 +49,14 @@ extension PanoramaRenderer.BlockContext {
     let (level, fade) = levels.count > 1 ? Self.level(a, b, span: span, count: capLevels.count) : (0, 0)
     guard let patch = capPatch(a, b, side: side, level: level, span: span) else { return nil }
     var block = Block(xs: xs, ys: ys, patch: patch)
-    if fade > 0, let upper = capPatch(a, b, side: side, level: level + 1, span: span) {
-      block.upper = upper
-      block.upperWeight = UInt32(min(max(fade * 256, 1), 255))
-    }
+    if fade > 0 { block.fadeIn(capPatch(a, b, side: side, level: level + 1, span: span), by: fade) }
     return block
   }
 
   /// Steppers through face coordinates `a`, `b` at the face's mip level `level`, or nil
   /// unless every sample and its neighbours lie inside it.
   func capPatch(_ a: SIMD16<Double>, _ b: SIMD16<Double>, side: UInt8, level: Int, span: (Int, Int)) -> Patch? {
-    var a = a, b = b
-    if level > 0 {
-      let scale = Double(1 << level)
-      a = (a + 0.5) / scale - 0.5
-      b = (b + 0.5) / scale - 0.5
-    }
+    let (a, b) = level > 0 ? (Self.atLevel(a, level), Self.atLevel(b, level)) : (a, b)
     let margin = 1 + BlockStepper.bulge(a) + BlockStepper.bulge(b)
     let size = capLevels[level]
     guard a.min() - margin >= 0, a.max() + margin < Double(size.width - 1), b.min() - margin >= 0,
