@@ -15,53 +15,57 @@ int imagestage_cpu_is_intel(void) {
   return b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;  // "GenuineIntel"
 }
 
-// Four bilinear samples per 128-bit half, eight per call: the Swift blend's arithmetic
-// (two channels a 32-bit lane, 16-bit weights that sum to 256) with AVX2 gathers.
+// The Swift blend's arithmetic once, for both vector widths (W: empty or 256, BITS: 128 or
+// 256): two channels a 32-bit lane, 16-bit weights that sum to 256. `NAME_weigh` blends the
+// four texels of each lane; `NAME_mix` moves `a` towards `b` by f / 256 (the Swift `mix`).
+#define IMAGESTAGE_ARITHMETIC(NAME, TARGET, V, W, BITS)                                                     \
+  __attribute__((target(TARGET))) static inline V NAME##_weigh(V t00, V t01, V t10, V t11, V u, V v) {      \
+    const V mask = _mm##W##_set1_epi32(0x00FF00FF), byte = _mm##W##_set1_epi32(255);                       \
+    V fx = _mm##W##_and_si##BITS(_mm##W##_srli_epi32(u, 8), byte);                                         \
+    V fy = _mm##W##_and_si##BITS(_mm##W##_srli_epi32(v, 8), byte);                                         \
+    fx = _mm##W##_or_si##BITS(fx, _mm##W##_slli_epi32(fx, 16));                                             \
+    fy = _mm##W##_or_si##BITS(fy, _mm##W##_slli_epi32(fy, 16));                                             \
+    V w11 = _mm##W##_srli_epi16(_mm##W##_add_epi16(_mm##W##_mullo_epi16(fx, fy), _mm##W##_set1_epi16(128)), 8); \
+    V w01 = _mm##W##_sub_epi16(fx, w11), w10 = _mm##W##_sub_epi16(fy, w11);                                  \
+    V w00 = _mm##W##_add_epi16(_mm##W##_sub_epi16(_mm##W##_sub_epi16(_mm##W##_set1_epi16(256), fx), fy), w11); \
+    V lo[4] = {t00, t01, t10, t11}, sums[2];                                                                 \
+    for (int half = 0; half < 2; half++) {                                                                    \
+      V c[4];                                                                                                 \
+      for (int k = 0; k < 4; k++) c[k] = _mm##W##_and_si##BITS(half ? _mm##W##_srli_epi32(lo[k], 8) : lo[k], mask); \
+      sums[half] = _mm##W##_add_epi16(                                                                        \
+          _mm##W##_add_epi16(_mm##W##_mullo_epi16(c[0], w00), _mm##W##_mullo_epi16(c[1], w01)),               \
+          _mm##W##_add_epi16(_mm##W##_add_epi16(_mm##W##_mullo_epi16(c[2], w10), _mm##W##_mullo_epi16(c[3], w11)), \
+                             _mm##W##_set1_epi16(128)));                                                      \
+    }                                                                                                         \
+    V rb = _mm##W##_srli_epi16(sums[0], 8);                                                                   \
+    V ga = _mm##W##_and_si##BITS(sums[1], _mm##W##_set1_epi32((int)0xFF00FF00));                              \
+    return _mm##W##_or_si##BITS(rb, ga);                                                                      \
+  }                                                                                                           \
+  __attribute__((target(TARGET))) static inline V NAME##_mix(V a, V b, uint32_t f) {                         \
+    const V mask = _mm##W##_set1_epi32(0x00FF00FF);                                                           \
+    V g = _mm##W##_set1_epi32((int)(256 - f)), h = _mm##W##_set1_epi32((int)f);                               \
+    V rb = _mm##W##_and_si##BITS(                                                                             \
+        _mm##W##_srli_epi32(_mm##W##_add_epi32(_mm##W##_mullo_epi32(_mm##W##_and_si##BITS(a, mask), g),        \
+                                               _mm##W##_mullo_epi32(_mm##W##_and_si##BITS(b, mask), h)),       \
+                            8),                                                                               \
+        mask);                                                                                                \
+    V ga = _mm##W##_andnot_si##BITS(                                                                          \
+        mask, _mm##W##_add_epi32(                                                                             \
+                  _mm##W##_mullo_epi32(_mm##W##_and_si##BITS(_mm##W##_srli_epi32(a, 8), mask), g),            \
+                  _mm##W##_mullo_epi32(_mm##W##_and_si##BITS(_mm##W##_srli_epi32(b, 8), mask), h)));          \
+    return _mm##W##_or_si##BITS(rb, ga);                                                                      \
+  }
+IMAGESTAGE_ARITHMETIC(lanes8, "avx2", __m256i, 256, 256)
+IMAGESTAGE_ARITHMETIC(lanes4, "sse4.1", __m128i, , 128)
+
+// Four bilinear samples per 128-bit half, eight per call, the texels fetched by AVX2 gathers.
 __attribute__((target("avx2"))) static inline __m256i blend8(const uint32_t *src, __m256i width, __m256i u,
                                                               __m256i v) {
-  const __m256i mask = _mm256_set1_epi32(0x00FF00FF), byte = _mm256_set1_epi32(255);
   __m256i idx = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(v, 16), width), _mm256_srli_epi32(u, 16));
   const int *base = (const int *)src;
   int w = _mm256_extract_epi32(width, 0);
-  __m256i t00 = _mm256_i32gather_epi32(base, idx, 4);
-  __m256i t01 = _mm256_i32gather_epi32(base + 1, idx, 4);
-  __m256i t10 = _mm256_i32gather_epi32(base + w, idx, 4);
-  __m256i t11 = _mm256_i32gather_epi32(base + w + 1, idx, 4);
-  __m256i fx = _mm256_and_si256(_mm256_srli_epi32(u, 8), byte);
-  __m256i fy = _mm256_and_si256(_mm256_srli_epi32(v, 8), byte);
-  fx = _mm256_or_si256(fx, _mm256_slli_epi32(fx, 16));
-  fy = _mm256_or_si256(fy, _mm256_slli_epi32(fy, 16));
-  __m256i w11 = _mm256_srli_epi16(_mm256_add_epi16(_mm256_mullo_epi16(fx, fy), _mm256_set1_epi16(128)), 8);
-  __m256i w01 = _mm256_sub_epi16(fx, w11), w10 = _mm256_sub_epi16(fy, w11);
-  __m256i w00 = _mm256_add_epi16(_mm256_sub_epi16(_mm256_sub_epi16(_mm256_set1_epi16(256), fx), fy), w11);
-#define IMAGESTAGE_WSUM(a, b, c, d)                                                                     \
-  _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(a, w00), _mm256_mullo_epi16(b, w01)),            \
-                   _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(c, w10), _mm256_mullo_epi16(d, w11)), \
-                                    _mm256_set1_epi16(128)))
-  __m256i rb = _mm256_srli_epi16(IMAGESTAGE_WSUM(_mm256_and_si256(t00, mask), _mm256_and_si256(t01, mask),
-                                                 _mm256_and_si256(t10, mask), _mm256_and_si256(t11, mask)),
-                                 8);
-  __m256i ga = _mm256_and_si256(
-      IMAGESTAGE_WSUM(_mm256_and_si256(_mm256_srli_epi32(t00, 8), mask), _mm256_and_si256(_mm256_srli_epi32(t01, 8), mask),
-                      _mm256_and_si256(_mm256_srli_epi32(t10, 8), mask), _mm256_and_si256(_mm256_srli_epi32(t11, 8), mask)),
-      _mm256_set1_epi32((int)0xFF00FF00));
-#undef IMAGESTAGE_WSUM
-  return _mm256_or_si256(rb, ga);
-}
-
-// `a` towards `b` by f / 256 (the Swift `mix`).
-__attribute__((target("avx2"))) static inline __m256i mix8(__m256i a, __m256i b, uint32_t f) {
-  const __m256i mask = _mm256_set1_epi32(0x00FF00FF);
-  __m256i g = _mm256_set1_epi32((int)(256 - f)), h = _mm256_set1_epi32((int)f);
-  __m256i rb = _mm256_and_si256(
-      _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(a, mask), g),
-                                         _mm256_mullo_epi32(_mm256_and_si256(b, mask), h)),
-                        8),
-      mask);
-  __m256i ga = _mm256_andnot_si256(
-      mask, _mm256_add_epi32(_mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(a, 8), mask), g),
-                             _mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(b, 8), mask), h)));
-  return _mm256_or_si256(rb, ga);
+  return lanes8_weigh(_mm256_i32gather_epi32(base, idx, 4), _mm256_i32gather_epi32(base + 1, idx, 4),
+                      _mm256_i32gather_epi32(base + w, idx, 4), _mm256_i32gather_epi32(base + w + 1, idx, 4), u, v);
 }
 
 __attribute__((target("avx2"))) void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out,
@@ -79,7 +83,7 @@ __attribute__((target("avx2"))) void imagestage_groups_avx2(const uint32_t *src,
     __m128i u1 = _mm_add_epi32(u, du), v1 = _mm_add_epi32(v, dv);
     __m128i du1 = _mm_add_epi32(du, bu), dv1 = _mm_add_epi32(dv, bv);
     __m256i eight = blend8(src, w, _mm256_set_m128i(u1, u), _mm256_set_m128i(v1, v));
-    if (mixing) eight = mix8(_mm256_loadu_si256((const __m256i *)out), eight, mixing);
+    if (mixing) eight = lanes8_mix(_mm256_loadu_si256((const __m256i *)out), eight, mixing);
     _mm256_storeu_si256((__m256i *)out, eight);
     out += 8;
     u = _mm_add_epi32(u1, du1);
@@ -91,7 +95,7 @@ __attribute__((target("avx2"))) void imagestage_groups_avx2(const uint32_t *src,
     // The last odd group: the upper half repeats it, and only four pixels are stored.
     __m256i eight = blend8(src, w, _mm256_set_m128i(u, u), _mm256_set_m128i(v, v));
     __m128i four = _mm256_castsi256_si128(eight);
-    if (mixing) four = _mm256_castsi256_si128(mix8(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)out)), eight, mixing));
+    if (mixing) four = _mm256_castsi256_si128(lanes8_mix(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)out)), eight, mixing));
     _mm_storeu_si128((__m128i *)out, four);
   }
 }
@@ -104,46 +108,14 @@ __attribute__((target("avx2"))) void imagestage_groups_avx2(const uint32_t *src,
 // prefetches. The renderer hands this kernel only such rows (`scatteredRowsOnly`).
 __attribute__((target("sse4.1"))) static inline __m128i blend4(const uint32_t *src, int64_t width, __m128i u,
                                                                 __m128i v) {
-  const __m128i mask = _mm_set1_epi32(0x00FF00FF), byte = _mm_set1_epi32(255);
   __m128i idx = _mm_add_epi32(_mm_mullo_epi32(_mm_srli_epi32(v, 16), _mm_set1_epi32((int)width)), _mm_srli_epi32(u, 16));
   const uint32_t *p0 = src + (uint32_t)_mm_extract_epi32(idx, 0), *p1 = src + (uint32_t)_mm_extract_epi32(idx, 1);
   const uint32_t *p2 = src + (uint32_t)_mm_extract_epi32(idx, 2), *p3 = src + (uint32_t)_mm_extract_epi32(idx, 3);
-  __m128i t00 = _mm_set_epi32((int)p3[0], (int)p2[0], (int)p1[0], (int)p0[0]);
-  __m128i t01 = _mm_set_epi32((int)p3[1], (int)p2[1], (int)p1[1], (int)p0[1]);
-  __m128i t10 = _mm_set_epi32((int)p3[width], (int)p2[width], (int)p1[width], (int)p0[width]);
-  __m128i t11 = _mm_set_epi32((int)p3[width + 1], (int)p2[width + 1], (int)p1[width + 1], (int)p0[width + 1]);
-  __m128i fx = _mm_and_si128(_mm_srli_epi32(u, 8), byte), fy = _mm_and_si128(_mm_srli_epi32(v, 8), byte);
-  fx = _mm_or_si128(fx, _mm_slli_epi32(fx, 16));
-  fy = _mm_or_si128(fy, _mm_slli_epi32(fy, 16));
-  __m128i w11 = _mm_srli_epi16(_mm_add_epi16(_mm_mullo_epi16(fx, fy), _mm_set1_epi16(128)), 8);
-  __m128i w01 = _mm_sub_epi16(fx, w11), w10 = _mm_sub_epi16(fy, w11);
-  __m128i w00 = _mm_add_epi16(_mm_sub_epi16(_mm_sub_epi16(_mm_set1_epi16(256), fx), fy), w11);
-#define IMAGESTAGE_WSUM4(a, b, c, d)                                                               \
-  _mm_add_epi16(_mm_add_epi16(_mm_mullo_epi16(a, w00), _mm_mullo_epi16(b, w01)),                   \
-                _mm_add_epi16(_mm_add_epi16(_mm_mullo_epi16(c, w10), _mm_mullo_epi16(d, w11)), \
-                              _mm_set1_epi16(128)))
-  __m128i rb = _mm_srli_epi16(IMAGESTAGE_WSUM4(_mm_and_si128(t00, mask), _mm_and_si128(t01, mask),
-                                               _mm_and_si128(t10, mask), _mm_and_si128(t11, mask)),
-                              8);
-  __m128i ga = _mm_and_si128(
-      IMAGESTAGE_WSUM4(_mm_and_si128(_mm_srli_epi32(t00, 8), mask), _mm_and_si128(_mm_srli_epi32(t01, 8), mask),
-                       _mm_and_si128(_mm_srli_epi32(t10, 8), mask), _mm_and_si128(_mm_srli_epi32(t11, 8), mask)),
-      _mm_set1_epi32((int)0xFF00FF00));
-#undef IMAGESTAGE_WSUM4
-  return _mm_or_si128(rb, ga);
-}
-
-// `a` towards `b` by f / 256 (the Swift `mix`).
-__attribute__((target("sse4.1"))) static inline __m128i mix4(__m128i a, __m128i b, uint32_t f) {
-  const __m128i mask = _mm_set1_epi32(0x00FF00FF);
-  __m128i g = _mm_set1_epi32((int)(256 - f)), h = _mm_set1_epi32((int)f);
-  __m128i rb = _mm_and_si128(_mm_srli_epi32(_mm_add_epi32(_mm_mullo_epi32(_mm_and_si128(a, mask), g),
-                                                          _mm_mullo_epi32(_mm_and_si128(b, mask), h)),
-                                            8),
-                             mask);
-  __m128i ga = _mm_andnot_si128(mask, _mm_add_epi32(_mm_mullo_epi32(_mm_and_si128(_mm_srli_epi32(a, 8), mask), g),
-                                                    _mm_mullo_epi32(_mm_and_si128(_mm_srli_epi32(b, 8), mask), h)));
-  return _mm_or_si128(rb, ga);
+  return lanes4_weigh(_mm_set_epi32((int)p3[0], (int)p2[0], (int)p1[0], (int)p0[0]),
+                      _mm_set_epi32((int)p3[1], (int)p2[1], (int)p1[1], (int)p0[1]),
+                      _mm_set_epi32((int)p3[width], (int)p2[width], (int)p1[width], (int)p0[width]),
+                      _mm_set_epi32((int)p3[width + 1], (int)p2[width + 1], (int)p1[width + 1], (int)p0[width + 1]),
+                      u, v);
 }
 
 #define IMAGESTAGE_AHEAD 8  // groups: 4 and 16 pixels ahead were measured no better
@@ -176,7 +148,7 @@ __attribute__((target("sse4.1"))) void imagestage_groups_prefetch(const uint32_t
     __builtin_prefetch(b);
     __builtin_prefetch(b + width);
     __m128i four = blend4(src, width, u, v);
-    if (mixing) four = mix4(_mm_loadu_si128((const __m128i *)out), four, mixing);
+    if (mixing) four = lanes4_mix(_mm_loadu_si128((const __m128i *)out), four, mixing);
     _mm_storeu_si128((__m128i *)out, four);
     out += 4;
     u = _mm_add_epi32(u, du);
