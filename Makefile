@@ -10,7 +10,8 @@ CPU_FLAGS := $(shell scripts/cpu-flags)
 .PHONY: embedded clean
 
 # Compiles the cores (CoreMath, Stage, Panorama, StageJSON) and the scene layer (Scenes) with Embedded Swift for wasm32, links them with
-# wasi-libc, and runs embedded/check.mjs under node against the result.
+# wasi-libc, and runs embedded/check.mjs under node against the result, then replays the fuzzer's
+# corpus for the pure-Swift readers through it (embedded/replay.mjs: traps only 32-bit code has).
 embedded:
 	@mkdir -p $(OUT)
 	$(SWIFTC) $(WASM_FLAGS) -module-name CoreMath -emit-module -emit-module-path $(OUT)/CoreMath.swiftmodule \
@@ -26,13 +27,17 @@ embedded:
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name StageWasm embedded/StageWasm.swift -c -o $(OUT)/StageWasm.o
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name ScenesWasm embedded/ScenesWasm.swift -c -o $(OUT)/ScenesWasm.o
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name PanoramaWasm embedded/PanoramaWasm.swift -c -o $(OUT)/PanoramaWasm.o
+	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name ReplayWasm embedded/ReplayWasm.swift fuzz/PortableReaders.swift \
+	  -c -o $(OUT)/ReplayWasm.o
 	wasm-ld --no-entry --export=stage_drop_slot --export=stage_center_x_after_release \
 	  --export=pano_yaw_from_attitude --export=pano_parse_log --export=pano_render_center --export=pano_grid_psnr --export=pano_mip_spread \
 	  --export=scenes_drop_beside_slot1 --export=scenes_hfov_after_wheel \
+	  --export=replay_alloc --export=replay_free --export=replay_input \
 	  $(OUT)/CoreMath.o $(OUT)/Stage.o $(OUT)/Panorama.o $(OUT)/StageWasm.o $(OUT)/PanoramaWasm.o \
-	  $(OUT)/StageJSON.o $(OUT)/Scenes.o $(OUT)/ScenesWasm.o $(EMBEDDED_LIB)/*.a \
+	  $(OUT)/StageJSON.o $(OUT)/Scenes.o $(OUT)/ScenesWasm.o $(OUT)/ReplayWasm.o $(EMBEDDED_LIB)/*.a \
 	  -L/usr/lib/wasm32-wasi -lc -o $(OUT)/stage.wasm
 	node embedded/check.mjs $(OUT)/stage.wasm
+	node embedded/replay.mjs $(OUT)/stage.wasm fuzz/corpus Tests/Scenarios
 
 clean:
 	rm -rf build
@@ -98,18 +103,32 @@ web-test: web
 	scripts/install-test-venv
 	build/venv/bin/python tests/web/test_web.py
 
-.PHONY: deps build test lint app asan docs
+.PHONY: deps build test lint app asan docs install
+
+PREFIX ?= /usr/local
+# The app and the CLI (with its shell completions) under PREFIX/bin.
+install: deps
+	swift build -c release $(CPU_FLAGS) --product imagestage-app
+	swift build -c release $(CPU_FLAGS) --product imagestage
+	install -d $(PREFIX)/bin
+	install -m 755 .build/release/imagestage-app .build/release/imagestage $(PREFIX)/bin/
+	@echo "installed $(PREFIX)/bin/imagestage-app and $(PREFIX)/bin/imagestage"
+
 
 # The README's main command: dependencies, a release build, and the app on its bundled
 # (generated) images. Without a display it runs under Xvfb and saves a screenshot instead.
 app: deps
 	swift build -c release $(CPU_FLAGS) --product imagestage-app
+	swift build -c release $(CPU_FLAGS) --product imagestage
+	@echo "built .build/release/imagestage-app (the app) and .build/release/imagestage (the CLI);" \
+	  "make install PREFIX=~/.local puts both on your PATH"
 	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then \
 	  .build/release/imagestage-app $(ARGS); \
 	else \
-	  echo "No display: running under Xvfb and saving imagestage-app.png"; \
-	  xvfb-run -a -s "-screen 0 1280x1024x24" .build/release/imagestage-app --screenshot imagestage-app.png $(ARGS) \
-	    && echo "wrote imagestage-app.png"; \
+	  mkdir -p build; \
+	  echo "No display: running under Xvfb and saving a screenshot"; \
+	  xvfb-run -a -s "-screen 0 1280x1024x24" .build/release/imagestage-app --screenshot build/imagestage-app.png $(ARGS) \
+	    && echo "wrote build/imagestage-app.png (open it in any image viewer)"; \
 	fi
 deps:
 	scripts/install-deps

@@ -16,10 +16,9 @@ source_size=${SOURCE:-8192x4096}
 [[ $source_size =~ ^[0-9]+x[0-9]+$ ]] || { echo "SOURCE must be WxH, got '$source_size'" >&2; exit 2; }
 pano="$out/pano-$source_size.jpg"
 scripts/install-deps
-swift build -c release $(scripts/cpu-flags) --product pano-bench --product imagestage >&2 2>/dev/null || {
-  swift build -c release $(scripts/cpu-flags) --product pano-bench >&2
-  swift build -c release $(scripts/cpu-flags) --product imagestage >&2
-}
+# One product per build: `--product A --product B` builds only the last.
+swift build -c release $(scripts/cpu-flags) --product pano-bench >&2
+swift build -c release $(scripts/cpu-flags) --product imagestage >&2
 [ -f "$pano" ] || .build/release/imagestage pano sample -o "$pano" --size "$source_size"
 if [ ! -x bench/.venv/bin/python ]; then
   python3 -m venv bench/.venv

@@ -4,11 +4,12 @@ import Raster
 import Stage
 import StageJSON
 
-/// libFuzzer's entry point. The first byte picks what reads the rest: JSON, a scenario
-/// (decoded, then run through the engine), a motion log (through the tracker and both
+/// libFuzzer's entry point. The first byte picks what reads the rest: the pure-Swift readers
+/// of PortableReaders.swift (JSON, a scenario run through the engine, a saved board state, a
+/// saved state restored into the scene layer), a motion log (through the tracker and both
 /// cameras), an image (with limits small enough that a claimed size cannot exhaust the
-/// fuzzer's memory), a saved board state, or a geometry and view built from raw doubles. Every input must end in a
-/// value or a thrown error, never a crash.
+/// fuzzer's memory), or a geometry and view built from raw doubles. Every input must end in
+/// a value or a thrown error, never a crash.
 nonisolated(unsafe) var renderer = {
   var renderer = PanoramaRenderer(
     source: SamplePanorama.make(width: 64), geometry: PanoramaGeometry(width: 64, height: 32))
@@ -16,26 +17,14 @@ nonisolated(unsafe) var renderer = {
   return renderer
 }()
 nonisolated(unsafe) var frame = RGBAImage(width: 16, height: 8)
-let shortcutsBoard = try! Board(
-  canvas: Size(width: 320, height: 480),
-  slots: (0..<3).map { Slot(id: "t\($0)", frame: Rect(x: 200, y: 20 + 100 * Double($0), width: 80, height: 80)) },
-  items: [Item(id: "mail", frame: Rect(x: 20, y: 20, width: 80, height: 80))])
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   let rest = Array(bytes.dropFirst())
-  switch (bytes.first ?? 0) % 6 {
-  case 0: _ = try? JSONParser.parse(rest)
-  case 1:
-    // Run with frames when the last byte is odd (60 Hz, as `board run --frames 60`), under a
-    // guard like the CLI's (which allows a million frames; 10 000 keeps units fast).
-    if let scenario = try? Scenario.decode(rest) {
-      let frameRate: Double? = (bytes.last ?? 0) & 1 == 1 ? 60 : nil
-      if frameRate == nil || (scenario.events.last?.t ?? 0) * 60 <= 10_000 {
-        _ = ScenarioRunner(scenario: scenario, frameRate: frameRate).run { _ in }
-      }
-    }
+  let selector = bytes.first ?? 0
+  if PortableReaders.run(selector, rest, runFrames: (bytes.last ?? 0) & 1 == 1) { return 0 }
+  switch selector % PortableReaders.count {
   case 2:
     // A motion log through the tracker into both cameras, as `pano video` does.
     guard let log = try? MotionLog.parse(rest, maxRows: 200) else { break }
@@ -89,17 +78,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     any.renderStrip(yaw: view.yaw, edges: .repeat, into: &frame, executor: InlineRows())
     any.renderStrip(yaw: view.yaw, edges: .clamp, into: &frame, executor: InlineRows())
-  default:
-    // A saved state (`board run --state`, the app's shortcuts.json) applied to a board,
-    // which then runs a drag and is saved again.
-    var board = shortcutsBoard
-    guard (try? SavedState.apply(rest, to: &board, file: "state.json")) != nil else { break }
-    var engine = Engine(board: board, options: .preset(.shortcuts))
-    _ = engine.handle(.pointer(.down, id: 1, at: Point(x: 60, y: 60)), at: 0)
-    _ = engine.handle(.pointer(.move, id: 1, at: Point(x: 240, y: 160)), at: 0.1)
-    _ = engine.handle(.pointer(.up, id: 1, at: Point(x: 240, y: 160)), at: 0.2)
-    _ = engine.advance(to: 10)
-    _ = SavedState.encode(engine, numericIDs: [])
+  default: break
   }
   return 0
 }

@@ -13,11 +13,11 @@ module() {  # name: compile Sources/NAME as a module with coverage instrumentati
   swiftc "${flags[@]}" -module-name "$1" -emit-module -emit-module-path "$out/$1.swiftmodule" \
     Sources/"$1"/*.swift -c -o "$out/$1.o"
 }
-for m in CoreMath Stage Panorama HostIO StageJSON Raster; do module "$m"; done
-swiftc "${flags[@]}" -module-name FuzzEntry fuzz/Entry.swift -c -o "$out/Entry.o"
+for m in CoreMath Stage Panorama HostIO StageJSON Scenes Raster; do module "$m"; done
+swiftc "${flags[@]}" -module-name FuzzEntry fuzz/Entry.swift fuzz/PortableReaders.swift -c -o "$out/Entry.o"
 # The per-CPU kernels in C, instrumented too: the entry renders through each one.
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CKernels/include -c Sources/CKernels/kernels.c -o "$out/kernels.o"
-swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,HostIO,StageJSON,Raster,Entry,kernels}.o \
+swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,HostIO,StageJSON,Scenes,Raster,Entry,kernels}.o \
   -lturbojpeg -lspng -o "$out/fuzz" 2>/dev/null
 # Seeds: every scenario as JSON (0) and as a scenario (1), and a log of each format (2).
 i=0
@@ -49,7 +49,9 @@ xmp = (b'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:
 app1 = b"\xff\xe1" + (len(xmp) + 2).to_bytes(2, "big") + xmp
 open(sys.argv[2], "wb").write(b"\x03" + jpeg[:2] + app1 + jpeg[2:])
 PY
-printf '\x04{"slots":[{"id":"t0","content":"mail"},{"id":"t1","content":null}]}' > "$out/corpus/state"
+# Saved states and restores: the committed corpus (fuzz/corpus, replayed through the wasm
+# build by embedded/replay.mjs in CI) seeds them.
+cp fuzz/corpus/* "$out/corpus/"
 # A geometry and view as doubles: 90°-wide crop of a 256×128 panorama, yaw 1, pitch 0.5.
 python3 -c 'import struct,sys; sys.stdout.buffer.write(b"\x05" + struct.pack("<11d", 1, 256, 128, 96, 40, 64, 48, 1, 0.5, 0, 1.4))' \
   > "$out/corpus/geometry"

@@ -72,6 +72,63 @@ function withBytes(data, body) {
   try { return body(ptr, bytes.length); } finally { wasm.web_free(ptr); }
 }
 
+// ---------------------------------------------------------------- failure
+
+// Set once the module runs (web_start), cleared for good if it traps: listeners then call
+// nothing more into a module whose state can no longer be trusted.
+let running = false;
+
+/** Adds a listener that runs only while the module does (not while it loads, not after a trap). */
+function listen(target, type, fn, options) {
+  target.addEventListener(type, (e) => { if (running) fn(e); }, options);
+}
+
+/** Moves every stored ImageStage value aside (kept, under a new name) and starts again. */
+function setStorageAside() {
+  const stamp = Date.now();
+  try {
+    for (const key of Object.keys(localStorage)) {
+      if (!key.startsWith('imagestage.') || /\.(corrupt|aside)-\d+$/.test(key)) continue;
+      localStorage.setItem(`${key}.aside-${stamp}`, localStorage.getItem(key));
+      localStorage.removeItem(key);
+    }
+  } catch { /* storage blocked: reload anyway */ }
+  location.reload();
+}
+
+/** A trap in the module (or any error that stops start-up) shows what failed, never a blank page. */
+function fatal(error) {
+  if (document.getElementById('fatal')) return;
+  running = false;
+  console.error(error);
+  const box = document.createElement('div');
+  box.id = 'fatal';
+  box.setAttribute('role', 'alert');
+  const title = document.createElement('strong');
+  title.textContent = 'ImageStage stopped.';
+  const detail = document.createElement('p');
+  const what = error && error.message ? error.message : String(error);
+  detail.textContent = isTrap(error)
+    ? `Its module failed (${what}). A saved board it cannot read can cause this: setting the saved boards aside ` +
+      'keeps them, renamed, and starts afresh.'
+    : what;
+  const aside = document.createElement('button');
+  aside.type = 'button';
+  aside.textContent = 'Set saved boards aside and start again';
+  aside.addEventListener('click', setStorageAside);
+  const again = document.createElement('button');
+  again.type = 'button';
+  again.textContent = 'Reload';
+  again.addEventListener('click', () => location.reload());
+  box.append(title, detail, aside, ' ', again);
+  document.body.append(box);
+  aside.focus();
+}
+
+const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
+window.addEventListener('error', (e) => { if (isTrap(e.error)) fatal(e.error); });
+window.addEventListener('unhandledrejection', (e) => { if (isTrap(e.reason)) fatal(e.reason); });
+
 // ---------------------------------------------------------------- scene events
 
 const live = { polite: document.getElementById('live-polite'), assertive: document.getElementById('live-assertive') };
@@ -289,6 +346,7 @@ function paint() {
 
 function tick() {
   scheduled = false;
+  if (!running) return;
   const idle = wasm.web_advance(now()) === 1;
   if (dirty || !idle) {
     dirty = false;
@@ -321,21 +379,21 @@ function pointer(phase, e) {
   handle(wasm.web_pointer(phase, e.pointerId, KINDS[e.pointerType] ?? 0, x, y, e.timeStamp / 1000));
 }
 
-canvas.addEventListener('pointerdown', (e) => {
+listen(canvas, 'pointerdown', (e) => {
   if (e.button !== 0 && e.pointerType === 'mouse') return;
   canvas.focus({ preventScroll: true });
   canvas.setPointerCapture(e.pointerId);
   pointer(0, e);
   e.preventDefault();
 });
-canvas.addEventListener('pointermove', (e) => {
+listen(canvas, 'pointermove', (e) => {
   // Coalesced events keep a fast drag's path (and a flick's speed) exact.
   const all = e.getCoalescedEvents ? e.getCoalescedEvents() : [];
   for (const c of all.length ? all : [e]) pointer(1, c);
 });
-canvas.addEventListener('pointerup', (e) => pointer(2, e));
-canvas.addEventListener('pointercancel', (e) => pointer(3, e));
-canvas.addEventListener('wheel', (e) => {
+listen(canvas, 'pointerup', (e) => pointer(2, e));
+listen(canvas, 'pointercancel', (e) => pointer(3, e));
+listen(canvas, 'wheel', (e) => {
   e.preventDefault();
   const [x, y] = point(e);
   // deltaMode 1 is lines (a notched wheel); pixels from a touchpad or a smooth wheel are
@@ -373,12 +431,12 @@ function key(e, down) {
   }
 }
 
-canvas.addEventListener('keydown', (e) => key(e, true));
-canvas.addEventListener('keyup', (e) => key(e, false));
-window.addEventListener('blur', () => handle(wasm.web_focus_lost(now())));
-window.addEventListener('resize', resize);
+listen(canvas, 'keydown', (e) => key(e, true));
+listen(canvas, 'keyup', (e) => key(e, false));
+listen(window, 'blur', () => handle(wasm.web_focus_lost(now())));
+listen(window, 'resize', resize);
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
-reducedMotion.addEventListener('change', () => wasm.web_set_reduced_motion(reducedMotion.matches ? 1 : 0));
+listen(reducedMotion, 'change', () => wasm.web_set_reduced_motion(reducedMotion.matches ? 1 : 0));
 
 // ---------------------------------------------------------------- motion
 
@@ -822,15 +880,13 @@ async function start() {
   try {
     await instantiate();
   } catch (e) {
-    const box = document.createElement('div');
-    box.id = 'fatal';
-    box.textContent = `ImageStage could not start: ${e.message}`;
-    document.body.append(box);
+    fatal(new Error(`ImageStage could not start: ${e.message}`));
     throw e;
   }
   const scene = Math.max(0, SCENES.indexOf(params.get('scene') || 'locations'));
   if (params.has('scene') && !SCENES.includes(params.get('scene'))) console.warn(`unknown scene ${params.get('scene')}`);
   wasm.web_start(scene, reducedMotion.matches ? 1 : 0);
+  running = true;
   document.getElementById('keys').textContent = out(wasm.web_help());
   const wanted = params.get('renderer');
   if (wanted !== 'cpu') {
@@ -897,4 +953,4 @@ function currentScene() {
   return a.tabs.find((t) => t.selected).id;
 }
 
-start();
+start().catch((e) => fatal(e));

@@ -188,9 +188,10 @@ public struct BoardScene: Sendable {
       }
       clearButton = Rect(x: area.maxX - 150, y: area.maxY - 40, width: 150, height: 36)
     default:
-      // A grid as square as the area allows; slots fill 80 % of their cells.
-      let aspect = area.size.width / area.size.height
-      let columns = min(slotCount, max(1, Int((Double(slotCount) * aspect).squareRoot().rounded())))
+      // A grid as square as the area allows; slots fill 80 % of their cells. Before the
+      // first layout the area is empty: 0 / 0 would make the column count NaN (a trap).
+      let aspect = area.size.height > 0 && area.size.width > 0 ? area.size.width / area.size.height : 1
+      let columns = max(1, min(slotCount, Int((Double(slotCount) * aspect).squareRoot().rounded())))
       let rows = (slotCount + columns - 1) / columns
       let cellW = area.size.width / Double(columns), cellH = area.size.height / Double(rows)
       let side = min(cellW, cellH - 18) * 0.8

@@ -70,8 +70,11 @@ struct JSONReader {
 
   func int() throws(InputError) -> Int {
     let d = try double()
-    guard d == d.rounded(), abs(d) < 1e15 else { throw fail("expected an integer, found \(JSONText.number(d))") }
-    return Int(d)
+    // `Int(exactly:)`, not `Int(_:)`: on wasm32 `Int` is 32 bits, and 3e9 would trap there.
+    guard abs(d) < 1e15, let n = Int(exactly: d) else {
+      throw fail("expected an integer\(d == d.rounded() ? " in range" : ""), found \(JSONText.number(d))")
+    }
+    return n
   }
 
   func bool() throws(InputError) -> Bool {

@@ -69,6 +69,9 @@ final class App {
   let extras = FinishedExtras()
   var opening = 0
   var extrasPending = false
+  /// Frames drawn since the extras came in (or since start, for a scene without them).
+  var framesWithExtras = 0
+  var exitCode: Int32 = 0
 
   init(options: AppOptions) throws {
     self.options = options
@@ -220,6 +223,7 @@ final class App {
     else { return }
     guard finished.opening == opening else { return }
     extrasPending = false
+    framesWithExtras = 0
     studio.updatePanorama { $0.updateRenderer { $0 = finished.renderer } }
     renderedKey = nil
     drewIdleFrame = false
@@ -316,16 +320,20 @@ final class App {
         screenshotSignal = 0
         screenshot(to: nextScreenshotPath())
       }
-      if let path = options.screenshot, studio.isIdle, !extrasPending, workTimes.count >= 2 {
-        screenshot(to: path)
+      if let path = options.screenshot, !extrasPending, workTimes.count >= 2,
+        studio.isIdle || (studio.active == .panorama && framesWithExtras >= 1)
+      {
+        // Still, or (motion playing, which never goes still) a full frame drawn with the extras.
+        if !screenshot(to: path) { exitCode = 1 }
         running = false
       }
+      if !extrasPending { framesWithExtras += 1 }
       drewIdleFrame = studio.isIdle
     }
     _ = store.finish()
     if options.stats { printStats() }
     Console.flush()
-    return 0
+    return exitCode
   }
 
   func nextScreenshotPath() -> String {
@@ -336,15 +344,19 @@ final class App {
     return "imagestage-\(tv.tv_sec)-\(tv.tv_usec / 1000)-\(screenshotCount).png"
   }
 
-  func screenshot(to path: String) {
+  /// Writes the window to `path`; false (with the reason on stderr) when it cannot.
+  @discardableResult
+  func screenshot(to path: String) -> Bool {
+    defer { Console.flush() }
     do {
       let image = try window.readPixels()
       try FileIO.writeAtomically(try Raster.encodePNG(image), to: path)
       if options.events { Console.line(JSONLine.screenshot(path)) }
+      return true
     } catch {
       Console.error("screenshot \(path): \(error)")
+      return false
     }
-    Console.flush()
   }
 
   func printStats() {

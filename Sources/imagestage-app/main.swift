@@ -65,6 +65,14 @@ do {
   options.stats = parsed.flag("stats")
   options.swap = !parsed.flag("no-swap")
   options.screenshot = parsed.value("screenshot")
+  if let path = options.screenshot {
+    // Refused before a window opens: a screenshot that cannot be written is the run's point.
+    let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    guard access(folder.isEmpty ? "/" : folder, W_OK) == 0 else {
+      let why = access(folder, F_OK) == 0 ? "is not writable" : "does not exist"
+      throw Arguments.Error(description: "--screenshot: cannot write \(path): the folder \(folder) \(why)")
+    }
+  }
   options.panorama = parsed.value("panorama")
   options.motion = parsed.value("motion")
   options.photos = parsed.value("photos")

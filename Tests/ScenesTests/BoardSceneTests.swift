@@ -186,4 +186,22 @@ struct BoardSceneTests {
     #expect(Set(board.items.compactMap(\.slot)).count == 8, "every photo has its own slot")
     #expect(board.items[0].slot == 0, "the first photo stays")
   }
+
+  /// The web page restores its boards from `localStorage` before it knows the page's size.
+  /// Locations' grid once divided its empty area (0 / 0) and trapped, blanking the page.
+  @Test(arguments: [SceneKind.locations, .shortcuts])
+  func aSavedBoardRestoresBeforeTheFirstLayout(kind: SceneKind) throws {
+    var saved = Self.studio(kind)
+    let item = saved.board(kind).engine.board.items[0]
+    let target = saved.board(kind).engine.board.slots[kind == .locations ? 5 : 1].frame.center
+    _ = Self.drag(&saved, from: item.center, to: target, at: 0)
+    let line = saved.savedState(kind)
+    #expect(line.contains(kind == .locations ? "\"slot\":5" : "\"content\":\"\(item.id)\""), "\(line)")
+
+    var fresh = Studio(active: kind)
+    try fresh.restoreSaved(kind, from: Array(line.utf8), source: "test", at: 0)
+    _ = fresh.layout(viewport: Size(width: 1024, height: 720), at: 0.1)
+    fresh.advance(to: 2)
+    #expect(fresh.savedState(kind) == line, "the restored board saves the same line once laid out")
+  }
 }

@@ -364,6 +364,31 @@ struct AppGUITests {
     #expect(message.contains("broken.jpg") && message.contains("Showing the sample panorama"), "\(message)")
   }
 
+  /// The README's headless example: a looping motion log never goes still, yet the
+  /// screenshot is taken (once the extras are in) and the app exits.
+  @Test(.enabled(if: available))
+  func aScreenshotWithMotionPlayingEnds() throws {
+    let display = try Display()
+    let directory = try Tool.temporaryDirectory()
+    let shot = directory.appendingPathComponent("turn.png").path
+    let log = Tool.packageRoot.appendingPathComponent("docs/examples/turn.csv").path
+    let run = try Self.runApp(
+      ["--scene", "panorama", "--window", "640x480", "--motion", log, "--screenshot", shot],
+      environment: ["DISPLAY": display.name, "HOME": directory.path], timeout: 60)
+    #expect(run.status == 0, "\(run.stderr)")
+    let image = try Raster.decode(Array(try Data(contentsOf: URL(fileURLWithPath: shot)))).image
+    #expect(image.width == 640 && image.height == 480, "\(image.width)×\(image.height)")
+  }
+
+  @Test(.enabled(if: available))
+  func aScreenshotThatCannotBeWrittenFailsBeforeTheWindowOpens() throws {
+    let display = try Display()
+    let run = try Self.runApp(
+      ["--screenshot", "/nonexistent/dir/x.png"], environment: ["DISPLAY": display.name, "HOME": NSTemporaryDirectory()])
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("/nonexistent/dir") && run.stderr.contains("does not exist"), "\(run.stderr)")
+  }
+
   @Test func noDisplayIsAClearError() throws {
     let (status, message) = try Self.runApp(["--window", "100x100"], environment: ["DISPLAY": ":9999", "PATH": "/usr/bin:/bin"])
     #expect(status == 1)
@@ -371,7 +396,10 @@ struct AppGUITests {
   }
 
   /// Runs the app to its end (a `--screenshot` run, or a start-up failure).
-  static func runApp(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, stderr: String) {
+  /// Killed after `timeout` seconds (the test then fails on its status, not by hanging).
+  static func runApp(_ arguments: [String], environment: [String: String], timeout: Double = 120) throws -> (
+    status: Int32, stderr: String
+  ) {
     let p = Process()
     p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
     p.arguments = arguments
@@ -380,8 +408,12 @@ struct AppGUITests {
     p.standardError = err
     p.standardOutput = FileHandle.nullDevice
     try p.run()
+    let pid = p.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
     let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     p.waitUntilExit()
+    watchdog.cancel()
     return (p.terminationStatus, message)
   }
 }

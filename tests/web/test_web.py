@@ -318,6 +318,87 @@ class Shortcuts(unittest.TestCase):
         PAGE.until("return imagestage.state().slots[0].content === 'mail'", message="mail assigned")
 
 
+class Reload(unittest.TestCase):
+    """What users do twice: drop, then reload. Each board, by mouse and by touch."""
+
+    def drop_then_reload(self, scene, kind):
+        PAGE.load(f"?scene={scene}")
+        layout = PAGE.layout()
+        if scene == "locations":
+            start, target = centre(layout["items"][0]["frame"]), centre(layout["slots"][5]["frame"])
+            done = "return imagestage.state().items[0].slot === 5"
+        else:
+            camera = next(i for i in layout["items"] if i["id"] == "camera")
+            start, target = centre(camera["frame"]), centre(layout["slots"][2]["frame"])
+            done = "return imagestage.state().slots[2].content === 'camera'"
+        PAGE.drag([start, (start[0] + 30, start[1] + 5), ((start[0] + target[0]) / 2, target[1]), target], kind=kind)
+        PAGE.until(done, message=f"the {kind} drop on {scene}")
+        stored = PAGE.js(f"return localStorage.getItem('imagestage.{scene}')")
+        self.assertTrue(stored, "the drop was saved")
+        PAGE.load(f"?scene={scene}", clear_storage=False)
+        self.assertIsNone(PAGE.js("return document.getElementById('fatal')"), f"{scene} after a {kind} drop")
+        self.assertTrue(PAGE.js(done), f"{scene} restored after a {kind} drop: {stored}")
+        self.assertEqual(PAGE.js(f"return localStorage.getItem('imagestage.{scene}')"), stored)
+        # Painted, not blank: the slot shows the photo or icon (an unpainted canvas reads
+        # transparent black, an empty slot grey).
+        slot = centre(PAGE.layout()["slots"][5 if scene == "locations" else 2]["frame"])
+        time.sleep(0.3)
+        r, g, b, a = PAGE.pixel(*slot)
+        self.assertEqual(a, 255, "the canvas is painted")
+        self.assertNotEqual((r, g, b), (226, 230, 236), "the slot shows what was dropped on it")
+
+    def test_locations_mouse(self):
+        self.drop_then_reload("locations", "mouse")
+
+    def test_locations_touch(self):
+        self.drop_then_reload("locations", "touch")
+
+    def test_shortcuts_mouse(self):
+        self.drop_then_reload("shortcuts", "mouse")
+
+    def test_shortcuts_touch(self):
+        self.drop_then_reload("shortcuts", "touch")
+
+    def test_the_stored_line_from_the_bug_report_loads(self):
+        line = ('{"type":"state","items":[{"id":"photo","slot":5,"center":[575,481.75]}],"slots":['
+                + ",".join(f'{{"id":{k},"content":null}}' for k in range(6)) + "]}")
+        PAGE.load("?scene=locations")
+        PAGE.js("localStorage.setItem('imagestage.locations', arguments[0])", line)
+        PAGE.load("?scene=locations", clear_storage=False)
+        self.assertIsNone(PAGE.js("return document.getElementById('fatal')"))
+        self.assertEqual(PAGE.js("return imagestage.state().items[0].slot"), 5)
+
+    def test_a_trap_shows_what_failed_and_offers_a_fresh_start(self):
+        # The module made to trap on restoring, as it did before the fix: the exports are
+        # wrapped before the page sees them, so web_restore throws what a trap throws.
+        script = PAGE.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const streaming = WebAssembly.instantiateStreaming;
+            WebAssembly.instantiateStreaming = (...args) => streaming.apply(WebAssembly, args).then((r) => {
+              const exports = Object.assign({}, r.instance.exports, {
+                web_restore() { throw new WebAssembly.RuntimeError('unreachable'); } });
+              return { module: r.module, instance: { exports } };
+            });"""})
+        try:
+            PAGE.load("?scene=locations")
+            PAGE.js("localStorage.setItem('imagestage.locations', '{}')")
+            PAGE.driver.get(PAGE.base + "index.html?scene=locations")
+            box = PAGE.until("return document.getElementById('fatal')", message="the failure shown")
+            self.assertIn("unreachable", box.text)
+            self.assertIn("saved board", box.text)
+            button = PAGE.driver.find_element("xpath", "//div[@id='fatal']//button[contains(., 'aside')]")
+            self.assertEqual(PAGE.js("return document.activeElement.textContent"), button.text, "focus on the way out")
+            button.click()
+            PAGE.until("return window.imagestage && document.readyState === 'complete' && !localStorage.getItem('imagestage.locations')",
+                       message="the reload")
+            PAGE.driver.execute_async_script("imagestage.ready.then(() => arguments[0](1))")
+            self.assertIsNone(PAGE.js("return document.getElementById('fatal')"), "started afresh")
+            kept = PAGE.js("return Object.keys(localStorage).filter(k => /^imagestage\\.locations\\.aside-/.test(k))")
+            self.assertEqual(len(kept), 1, "the stored board is kept, renamed")
+            self.assertEqual(PAGE.js("return localStorage.getItem(arguments[0])", kept[0]), "{}")
+        finally:
+            PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
 class Keyboard(unittest.TestCase):
     def test_pick_up_and_drop_with_the_live_region(self):
         PAGE.load("?scene=locations")

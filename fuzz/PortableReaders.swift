@@ -1,0 +1,69 @@
+import Scenes
+import Stage
+import StageJSON
+
+/// The fuzz readers that need only the pure-Swift layers (no codecs, no threads): JSON, a
+/// scenario run through the engine, a saved state applied to a board, and a saved state
+/// restored into the scene layer. libFuzzer runs them natively (fuzz/Entry.swift); the
+/// Embedded wasm build replays the corpus through the same code under node
+/// (embedded/replay.mjs), where `Int` is 32 bits and a trap the 64-bit build never hits
+/// shows. Every input must end in a value or a thrown error, never a trap.
+enum PortableReaders {
+  /// What the first byte of an input picks (`selector % count`), shared with Entry.swift.
+  static let count: UInt8 = 7
+  static let json: UInt8 = 0, scenario: UInt8 = 1, state: UInt8 = 4, restore: UInt8 = 6
+
+  /// Runs the reader `selector` picks over `rest`; false when it is not one of these.
+  static func run(_ selector: UInt8, _ rest: [UInt8], runFrames: Bool) -> Bool {
+    switch selector % count {
+    case json: _ = try? JSONParser.parse(rest)
+    case scenario:
+      // With frames (60 Hz, as `board run --frames 60`) under a guard like the CLI's, which
+      // allows a million frames; 10 000 keeps units fast.
+      if let scenario = try? Scenario.decode(rest) {
+        let frameRate: Double? = runFrames ? 60 : nil
+        if frameRate == nil || (scenario.events.last?.t ?? 0) * 60 <= 10_000 {
+          _ = ScenarioRunner(scenario: scenario, frameRate: frameRate).run { _ in }
+        }
+      }
+    case state: savedState(rest)
+    case restore: restoreIntoStudio(rest)
+    default: return false
+    }
+    return true
+  }
+
+  /// A saved state (`board run --state`, the app's shortcuts.json) applied to a board, which
+  /// then runs a drag and is saved again.
+  static func savedState(_ bytes: [UInt8]) {
+    guard
+      var board = try? Board(
+        canvas: Size(width: 320, height: 480),
+        slots: (0..<3).map { Slot(id: "t\($0)", frame: Rect(x: 200, y: 20 + 100 * Double($0), width: 80, height: 80)) },
+        items: [Item(id: "mail", frame: Rect(x: 20, y: 20, width: 80, height: 80))]),
+      (try? SavedState.apply(bytes, to: &board, file: "state.json")) != nil
+    else { return }
+    var engine = Engine(board: board, options: .preset(.shortcuts))
+    _ = engine.handle(.pointer(.down, id: 1, at: Point(x: 60, y: 60)), at: 0)
+    _ = engine.handle(.pointer(.move, id: 1, at: Point(x: 240, y: 160)), at: 0.1)
+    _ = engine.handle(.pointer(.up, id: 1, at: Point(x: 240, y: 160)), at: 0.2)
+    engine.advance(to: 10)
+    _ = SavedState.encode(engine, numericIDs: [])
+  }
+
+  /// A stored board restored the way each host does it: the app after its first layout,
+  /// the web page before it (Locations once trapped there), then laid out, drawn and saved.
+  static func restoreIntoStudio(_ bytes: [UInt8]) {
+    for kind in [SceneKind.locations, .shortcuts] {
+      for layoutFirst in [true, false] {
+        var studio = Studio(active: kind)
+        if layoutFirst { _ = studio.layout(viewport: Size(width: 1024, height: 720), at: 0) }
+        guard (try? studio.restoreSaved(kind, from: bytes, source: "fuzz", at: 0)) != nil else { continue }
+        _ = studio.layout(viewport: Size(width: 390, height: 844), at: 0.1)
+        studio.advance(to: 1)
+        _ = studio.displayList()
+        _ = studio.savedState(kind)
+      }
+    }
+  }
+}
