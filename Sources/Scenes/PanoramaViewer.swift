@@ -41,6 +41,8 @@ public struct PanoramaViewer: Sendable {
   /// Turning speed of the user's offset (rad/s): inertia after a flick, glide under keys.
   public private(set) var velocity = (yaw: 0.0, pitch: 0.0)
   var heldTurns: [Key] = []
+  /// Seconds since the last turning key went up, while its glide eases out.
+  var keyCoast: Double?
   var pointers: [(id: Int, at: Point)] = []
   var drag: (start: Point, offset: ViewAngles)?
   var pinch: (distance: Double, hfov: Double)?
@@ -53,6 +55,11 @@ public struct PanoramaViewer: Sendable {
   public static let inertiaTimeConstant = 0.3
   /// Key glide speed: this many fields of view per second.
   public static let glideSpeed = 0.6
+  /// A key glide eases out this fast once the keys are up (a flick's 0.3 s coasted tens of
+  /// degrees past the release), and stops `keyStopAfter` seconds after it, as Pannellum's
+  /// and Photo Sphere Viewer's keys do.
+  public static let keyEaseOut = 0.05
+  public static let keyStopAfter = 0.15
 
   public init(geometry: PanoramaGeometry, smoothing: Bool = true) {
     self.geometry = geometry
@@ -258,6 +265,7 @@ public struct PanoramaViewer: Sendable {
   public mutating func turnKey(_ key: Key, isDown: Bool) {
     heldTurns.removeAll { $0 == key }
     if isDown { heldTurns.append(key) }
+    keyCoast = heldTurns.isEmpty ? 0 : nil
   }
 
   /// Ends every drag and held key (the window lost focus).
@@ -296,11 +304,18 @@ public struct PanoramaViewer: Sendable {
       velocity.yaw += (target.yaw - velocity.yaw) * blend
       velocity.pitch += (target.pitch - velocity.pitch) * blend
     } else if pointers.isEmpty {
-      let decay = Elementary.exp(-dt / Self.inertiaTimeConstant)
+      let decay = Elementary.exp(-dt / (keyCoast == nil ? Self.inertiaTimeConstant : Self.keyEaseOut))
       velocity.yaw *= decay
       velocity.pitch *= decay
+      if let coasted = keyCoast {
+        keyCoast = coasted + dt
+        if coasted + dt >= Self.keyStopAfter - 1e-9 { velocity = (0, 0) }
+      }
       if abs(velocity.yaw) + abs(velocity.pitch) < 0.002 { velocity = (0, 0) }
+    } else {
+      keyCoast = nil
     }
+    if velocity.yaw == 0 && velocity.pitch == 0 { keyCoast = nil }
     guard velocity.yaw != 0 || velocity.pitch != 0 else { return }
     let before = offset
     offset.yaw += velocity.yaw * dt

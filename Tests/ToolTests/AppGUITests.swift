@@ -389,6 +389,27 @@ struct AppGUITests {
     #expect(run.stderr.contains("/nonexistent/dir") && run.stderr.contains("does not exist"), "\(run.stderr)")
   }
 
+  /// With nothing moving the app sleeps: it once drew 4 frames a second, 4-6 % of a core.
+  @Test(.enabled(if: available), arguments: ["locations", "panorama"])
+  func anIdleAppUsesNoCPU(scene: String) throws {
+    let display = try Display()
+    let app = try RunningApp(display: display, arguments: ["--scene", scene], directory: try Tool.temporaryDirectory())
+    defer { app.stop() }
+    _ = try #require(app.wait { $0["type"] as? String == "layout" })
+    if scene == "panorama" { _ = try #require(app.wait { $0["type"] as? String == "panorama" }) }
+    usleep(1_000_000)
+    func cpuSeconds() throws -> Double {
+      // utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks.
+      let stat = try String(contentsOfFile: "/proc/\(app.process.processIdentifier)/stat", encoding: .utf8)
+      let fields = stat[stat.range(of: ")")!.upperBound...].split(separator: " ")
+      return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+    let before = try cpuSeconds()
+    usleep(3_000_000)
+    let used = try cpuSeconds() - before
+    #expect(used < 0.06, "\(scene): \(used) s of CPU in 3 s idle")
+  }
+
   @Test func noDisplayIsAClearError() throws {
     let (status, message) = try Self.runApp(["--window", "100x100"], environment: ["DISPLAY": ":9999", "PATH": "/usr/bin:/bin"])
     #expect(status == 1)
