@@ -194,8 +194,23 @@ extension Engine {
         reversed ? SlotChange(slot: $0.slot, old: $0.new, new: $0.old) : $0
       }
       apply(reversed ? applied.reversed() : applied, &events)
-      events.append(
-        .announce("\(reversed ? "Undid" : "Redid") \(changes.count == 1 ? "assignment" : "\(changes.count) assignments")."))
+      events.append(.announce("\(reversed ? "Undid" : "Redid") \(Self.describe(changes, itemName: itemName(id:)))."))
     }
+  }
+
+  /// What an assignment step did, by the icons it moved (a count of changes told nothing):
+  /// "assignment of Camera", "move of Camera" (off one slot, onto another), "changes to Mail
+  /// and Camera" (Clear all, a replacement).
+  static func describe(_ changes: [SlotChange], itemName: (String) -> String) -> String {
+    var names: [String] = []
+    for c in changes {
+      for id in [c.new, c.old] {
+        if let id, !names.contains(itemName(id)) { names.append(itemName(id)) }
+      }
+    }
+    guard let first = names.first else { return "assignment" }
+    if names.count == 1 { return changes.count == 1 ? "assignment of \(first)" : "move of \(first)" }
+    let list = names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    return "changes to \(list)"
   }
 }

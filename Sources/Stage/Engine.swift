@@ -99,9 +99,11 @@ public struct Engine: Sendable {
   /// The item named by id `id`, read as its name.
   func itemName(id: String) -> String { board.itemIndex(of: id).map(itemName) ?? id }
 
-  /// Announcements are sentences: they start with a capital letter, whatever id leads.
-  static func sentence(_ text: String) -> String {
+  /// Announcements are sentences: they start with a capital letter ("location #2 …" reads
+  /// "Location #2 …"), except where an item's name leads: a file name stays as written.
+  func sentence(_ text: String) -> String {
     guard let first = text.unicodeScalars.first, first.value >= 97, first.value <= 122 else { return text }
+    if board.items.indices.contains(where: { text.hasPrefix(itemName($0)) }) { return text }
     return String(Character(Unicode.Scalar(first.value - 32)!)) + String(text.unicodeScalars.dropFirst())
   }
 
@@ -188,7 +190,7 @@ public struct Engine: Sendable {
     case .removeContent(let slot):
       removeContent(of: slot, &events)
     }
-    for k in events.indices { if case .announce(let text) = events[k] { events[k] = .announce(Self.sentence(text)) } }
+    for k in events.indices { if case .announce(let text) = events[k] { events[k] = .announce(sentence(text)) } }
     return events
   }
 
@@ -413,8 +415,16 @@ public struct Engine: Sendable {
         setStatus(Self.locationText(board.slots[s].id), &events)
       } else {
         events.append(.returned(item: id, slot: board.items[item].slot.map { board.slots[$0].id }))
+        // Dropped on a full slot with swapping off: say why it went back, not just that.
+        let home = board.items[item].slot
+        if let taken = board.slots.indices.first(where: {
+          $0 != home && board.slots[$0].frame.contains(frame.center) && occupant(of: $0, besides: item) != nil
+        }) {
+          let back = home.map { " to \(slotName($0))" } ?? ""
+          events.append(.announce("\(slotName(taken)) is taken: \(itemName(item)) went back\(back)."))
+        }
         sendHome(item: item, ghost: nil)
-        if let s = board.items[item].slot { setStatus(Self.locationText(board.slots[s].id), &events) }
+        if let s = home { setStatus(Self.locationText(board.slots[s].id), &events) }
       }
     case .ghost:
       let targets = hover.map { [$0] } ?? dropTargets(item: item, frame: frame, pointer: pointer)

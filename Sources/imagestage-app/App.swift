@@ -90,7 +90,8 @@ final class App {
     let generated = DefaultArt.photo(size: 256)
     for k in 0..<min(options.items, options.slots) {
       let id = k == 0 ? "photo" : "photo\(k)"
-      photos.append(Photo(id: id, name: k == 0 ? "Photo" : "Photo \(k + 1)"))
+      // Numbered from 0 like the locations (the seed's "location #0"): Photo 5 starts on #5.
+      photos.append(Photo(id: id, name: options.items == 1 ? "Photo" : "Photo \(k)"))
       photoImages[id] = generated
       photoTextureKey[id] = "generated"
     }

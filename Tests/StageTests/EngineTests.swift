@@ -109,6 +109,26 @@ struct LocationsTests {
     engine.drag(from: P(60, 60), to: P(255, 60), at: 1)  // slot 2 takes videos only
     #expect(engine.board.items[0].slot == 0)
   }
+
+  /// With swapping off a drop on a full slot goes home, and says why.
+  @Test func aDropOnAFullSlotSaysWhyItWentBack() {
+    let slots = (0..<3).map { Slot(id: String($0), frame: Rect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80)) }
+    let items = [
+      Item(id: "a", frame: Rect(x: 0, y: 0, width: 60, height: 60), name: "c-mandel"),
+      Item(id: "b", frame: Rect(x: 0, y: 0, width: 60, height: 60)),
+    ]
+    let board = try! Board(canvas: Size(width: 320, height: 480), slots: slots, items: items, itemSlots: ["0", "1"])
+    var engine = Engine(board: board, options: .preset(.locations))
+    let events = engine.drag(from: P(60, 60), to: P(155, 60))
+    #expect(engine.board.items[0].slot == 0)
+    #expect(events.contains(.announce("Location #1 is taken: c-mandel went back to location #0.")), "\(events)")
+    // A name that leads a sentence stays as its file was named.
+    engine.settle()
+    _ = engine.handle(.key(.tab), at: 2)
+    _ = engine.handle(.key(.space), at: 2)
+    let over = engine.handle(.key(.right), at: 2)
+    #expect(over.contains(.announce("c-mandel is over location #2.")), "\(over)")
+  }
 }
 
 @Suite("Shortcuts (seed 001)")
@@ -188,6 +208,18 @@ struct ShortcutsTests {
     #expect(engine.board.slots.allSatisfy { $0.content == nil })
     _ = engine.handle(.key(.undo), at: 3)
     #expect(engine.board.slots[0].content == "maps")
+  }
+
+  /// An undone step names its icons: "Undid 2 assignments" said nothing.
+  @Test func undoNamesTheIconsItMoved() {
+    var engine = shortcutsEngine()
+    engine.drag(from: P(60, 60), to: P(240, 60))
+    var events = engine.handle(.key(.undo), at: 1)
+    #expect(events.contains(.announce("Undid assignment of mail.")), "\(events)")
+    _ = engine.handle(.key(.redo), at: 1)
+    engine.drag(from: P(60, 160), to: P(240, 60), at: 2)  // maps replaces mail
+    events = engine.handle(.key(.undo), at: 3)
+    #expect(events.contains(.announce("Undid changes to maps and mail.")), "\(events)")
   }
 
   @Test func cancelAllSendsEveryGhostHome() {
@@ -281,7 +313,7 @@ struct KeyboardTests {
     for key in [Key.tab, .space, .right, .right, .enter] { events += engine.handle(.key(key), at: 0) }
     #expect(events.contains(.announce("Focused photo, in location #0.")))
     #expect(events.contains(.pickup(item: "photo", pointer: nil)))
-    #expect(events.contains(.announce("Photo is over location #1.")))
+    #expect(events.contains(.announce("photo is over location #1.")), "a name leading a sentence stays as written")
     #expect(events.contains(.drop(item: "photo", slot: "2")))
     #expect(events.contains(.status("location #2")))
     engine.settle()
