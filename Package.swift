@@ -29,7 +29,9 @@ let package = Package(
     // C libraries from Debian, through thin module maps
     .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
-    .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
+    // No pkgConfig: sdl2.pc's only flag beyond the default include path is -D_REENTRANT, which
+    // SwiftPM refuses with a warning on every build; the shim includes <SDL2/SDL.h> itself.
+    .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
     // ISA-specific kernels in C (AVX2), chosen at run time by Raster.BlendKernels
     .target(name: "CKernels"),
     // Adapters

@@ -65,6 +65,16 @@ public struct Arguments: Sendable {
     return d
   }
 
+  /// A whole-number option within `range` (its message prints whole numbers, not 1.0…64.0).
+  public func integer(_ name: String, in range: ClosedRange<Int>) throws(Error) -> Int? {
+    guard let text = values[name] else { return nil }
+    guard let n = Int(text) else { throw Error(description: "--\(name): \"\(text)\" is not a whole number") }
+    guard range.contains(n) else {
+      throw Error(description: "--\(name): \(n) is outside \(range.lowerBound)…\(range.upperBound)")
+    }
+    return n
+  }
+
   /// A `WxH` size option with both sides in `1...limit`.
   public func size(_ name: String, limit: Int = 16384) throws(Error) -> (width: Int, height: Int)? {
     guard let text = values[name] else { return nil }

@@ -66,7 +66,8 @@ public enum FileIO {
   public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
     let tmp = "\(path).tmp-\(getpid())"
     let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw .fromErrno("cannot create", tmp) }
+    // Errors name `path`, what the user asked for, not the temporary file beside it.
+    guard fd >= 0 else { throw .fromErrno("cannot create", path) }
     var written = 0
     while written < bytes.count {
       let n = bytes.withUnsafeBytes { buffer in
@@ -74,7 +75,7 @@ public enum FileIO {
       }
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else {
-        let error = FileError.fromErrno("cannot write", tmp)
+        let error = FileError.fromErrno("cannot write", path)
         close(fd)
         unlink(tmp)
         throw error
@@ -82,7 +83,7 @@ public enum FileIO {
       written += n
     }
     guard fsync(fd) == 0 else {
-      let error = FileError.fromErrno("cannot sync", tmp)
+      let error = FileError.fromErrno("cannot sync", path)
       close(fd)
       unlink(tmp)
       throw error

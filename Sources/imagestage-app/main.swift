@@ -77,8 +77,8 @@ do {
   options.motion = parsed.value("motion")
   options.photos = parsed.value("photos")
   options.configDirectory = parsed.value("config-dir")
-  options.slots = Int(try parsed.number("slots", in: 1...100_000) ?? 6)
-  options.items = Int(try parsed.number("items", in: 1...100_000) ?? 1)
+  options.slots = try parsed.integer("slots", in: 1...100_000) ?? 6
+  options.items = try parsed.integer("items", in: 1...100_000) ?? 1
 } catch {
   Console.error("\(error)\nSee imagestage-app --help.")
   exit(2)

@@ -14,6 +14,8 @@ struct OptionSpec {
   var choices: [String] = []
   /// Completes file names.
   var isFile = false
+  /// What it is when not given, for `--help` (nil: nothing to say, or said in `help`).
+  var defaultValue: String?
 }
 
 /// A command: its words, what it takes and does, and its options.
@@ -33,7 +35,11 @@ struct CommandSpec {
     if !options.isEmpty { lines += ["", "Options:"] }
     for o in options {
       let left = (o.name == "output" ? "-o, " : "") + "--\(o.name)" + (o.value.map { " \($0)" } ?? "")
-      lines.append("  " + left + String(repeating: " ", count: max(1, 30 - left.count)) + o.help)
+      var text = o.help
+      // What a NAME may be and what it is by default, so no one has to guess or read the docs.
+      if !o.choices.isEmpty { text += "; one of \(o.choices.joined(separator: ", "))" }
+      if let d = o.defaultValue { text += " (default \(d))" }
+      lines.append("  " + left + String(repeating: " ", count: max(1, 30 - left.count)) + text)
     }
     return lines.joined(separator: "\n")
   }
@@ -44,22 +50,27 @@ enum Commands {
   static let limits = Lens.allCases.map { "\($0.rawValue) \(Int(Angle(radians: $0.maximumFieldOfView).degrees.rounded(.down)))" }
 
   static let maxPixels = OptionSpec(
-    name: "max-pixels", value: "MP", help: "refuse images over MP megapixels before decoding (default 160)")
+    name: "max-pixels", value: "MP", help: "refuse images over MP megapixels before decoding", defaultValue: "160")
   static let projection = OptionSpec(
     name: "projection", value: "NAME", help: "source projection when the file has no GPano metadata",
-    choices: SourceProjection.allCases.map(\.rawValue))
+    choices: SourceProjection.allCases.map(\.rawValue), defaultValue: "from the image's shape")
   static let camera: [OptionSpec] = [
     OptionSpec(name: "output", value: "OUT", help: "where to write", isFile: true),
-    OptionSpec(name: "yaw", value: "DEG", help: "turn right from the image's centre column"),
-    OptionSpec(name: "pitch", value: "DEG", help: "look up (negative: down)"),
-    OptionSpec(name: "roll", value: "DEG", help: "tilt the view"),
-    OptionSpec(name: "hfov", value: "DEG", help: "horizontal field of view (at most: \(limits.joined(separator: ", ")))"),
-    OptionSpec(name: "lens", value: "NAME", help: "the view's lens", choices: lenses),
-    OptionSpec(name: "size", value: "WxH", help: "output size in pixels (default 1280x720)"),
+    OptionSpec(name: "yaw", value: "DEG", help: "turn right from the image's centre column", defaultValue: "0"),
+    OptionSpec(name: "pitch", value: "DEG", help: "look up (negative: down)", defaultValue: "0"),
+    OptionSpec(name: "roll", value: "DEG", help: "tilt the view", defaultValue: "0"),
     OptionSpec(
-      name: "mode", value: "NAME", help: "perspective view or the seed's strip", choices: ViewMode.allCases.map(\.rawValue)),
-    OptionSpec(name: "edges", value: "NAME", help: "the strip at a partial panorama's edges", choices: ["clamp", "repeat"]),
-    OptionSpec(name: "threads", value: "N", help: "rendering threads (default: the cores)"),
+      name: "hfov", value: "DEG", help: "horizontal field of view (at most: \(limits.joined(separator: ", ")))",
+      defaultValue: "90"),
+    OptionSpec(name: "lens", value: "NAME", help: "the view's lens", choices: lenses, defaultValue: "rectilinear"),
+    OptionSpec(name: "size", value: "WxH", help: "output size in pixels", defaultValue: "1280x720"),
+    OptionSpec(
+      name: "mode", value: "NAME", help: "perspective view or the seed's strip", choices: ViewMode.allCases.map(\.rawValue),
+      defaultValue: "perspective"),
+    OptionSpec(
+      name: "edges", value: "NAME", help: "the strip at a partial panorama's edges", choices: ["clamp", "repeat"],
+      defaultValue: "clamp"),
+    OptionSpec(name: "threads", value: "N", help: "rendering threads, 1…64", defaultValue: "2"),
     OptionSpec(name: "mipmaps", value: nil, help: "build mip levels (smooth wide views and strips)"),
     projection, maxPixels,
   ]
@@ -88,7 +99,7 @@ enum Commands {
         OptionSpec(
           name: "no-polar-caps", value: nil,
           help: "read the poles from the image itself (less memory, slower near the poles)"),
-        OptionSpec(name: "fps", value: "N", help: "frames per second (default 30)"),
+        OptionSpec(name: "fps", value: "N", help: "frames per second, 1…240", defaultValue: "30"),
         OptionSpec(name: "camera-log", value: "FILE", help: "write each frame's angles as JSON Lines", isFile: true),
         OptionSpec(name: "raw-motion", value: nil, help: "no One Euro smoothing"),
       ]),
@@ -97,7 +108,7 @@ enum Commands {
       summary: "Writes the built-in test panorama (a 2:1 sky, hills, compass and grid).",
       options: [
         OptionSpec(name: "output", value: "OUT", help: "where to write", isFile: true),
-        OptionSpec(name: "size", value: "WxH", help: "2:1 size (default 4096x2048)"),
+        OptionSpec(name: "size", value: "WxH", help: "2:1 size", defaultValue: "4096x2048"),
       ]),
     CommandSpec(
       words: ["completions"], operands: "bash|zsh|fish", summary: "Prints a shell completion script.", options: []),

@@ -9,6 +9,8 @@ enum Completions {
     }
   }
 
+  static let shells = ["bash", "zsh", "fish"]
+
   static var groups: [String] {
     var seen: [String] = []; for c in Commands.all where !seen.contains(c.words[0]) { seen.append(c.words[0]) }; return seen
   }
@@ -36,8 +38,11 @@ enum Completions {
             return ;;
         """)
     }
+    // The second word: a group's commands, or what a one-word command takes (the shells).
     let subs = groups.map { g in
-      "    \(g)) COMPREPLY=($(compgen -W \"\(Commands.all.filter { $0.words[0] == g && $0.words.count > 1 }.map { $0.words[1] }.joined(separator: " "))\" -- \"$cur\")); return ;;"
+      let words = Commands.all.filter { $0.words[0] == g && $0.words.count > 1 }.map { $0.words[1] }
+      let choices = words.isEmpty ? shells : words
+      return "    \(g)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;"
     }
     return """
       # bash completion for imagestage (imagestage completions bash)

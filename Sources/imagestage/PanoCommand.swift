@@ -97,7 +97,7 @@ enum PanoCommand {
     let widest = Angle(radians: lens.maximumFieldOfView).degrees.rounded(.down)
     let hfov = try parsed.number("hfov", in: 1...widest) ?? 90
     let size = try parsed.size("size") ?? (1280, 720)
-    let threads = Int(try parsed.number("threads", in: 1...64) ?? 2)
+    let threads = try parsed.integer("threads", in: 1...64) ?? 2
     let mode = parsed.value("mode") ?? "perspective"
     guard mode == "perspective" || mode == "strip" else {
       throw CommandError(message: "--mode: \"\(mode)\" is not perspective or strip")
@@ -138,13 +138,34 @@ enum PanoCommand {
     return renderer
   }
 
+  /// Refuses an output an image cannot be written to before any work: an unknown extension
+  /// was refused only after the render.
+  static func checkImageOutput(_ path: String) throws {
+    let lower = path.lowercased()
+    guard lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else {
+      throw CommandError(message: "-o \(path): unknown image type; use OUT.png, OUT.jpg or OUT.jpeg")
+    }
+  }
+
   static func write(_ image: RGBAImage, to path: String) throws {
+    // A big PNG takes seconds to compress: past one second, say what is going on.
+    let shown = Mutex(false)
+    let notice = DispatchWorkItem {
+      shown.withLock { $0 = true }
+      Console.writeAll(2, Array("writing \(path) (\(image.width)×\(image.height))…".utf8))
+    }
+    if isatty(2) != 0 { DispatchQueue.global().asyncAfter(deadline: .now() + 1, execute: notice) }
+    defer {
+      notice.cancel()
+      if shown.withLock({ $0 }) { Console.writeAll(2, Array(" done\n".utf8)) }
+    }
     try FileIO.writeAtomically(try Raster.encode(image, forPath: path), to: path)
   }
 
   static func render(_ args: [String]) throws {
     let parsed = try parse(args, Commands.spec("pano render"))
     guard let output = parsed.value("output") else { throw CommandError(message: "pano render needs -o OUT.png|.jpg") }
+    try checkImageOutput(output)
     let camera = try camera(parsed)
     let pano = try input(parsed, projection: try projection(parsed))
     var renderer = renderer(pano, parsed, camera)
@@ -158,6 +179,7 @@ enum PanoCommand {
   static func sample(_ args: [String]) throws {
     let parsed = try parse(args, Commands.spec("pano sample"))
     guard let output = parsed.value("output") else { throw CommandError(message: "pano sample needs -o OUT.jpg|.png") }
+    try checkImageOutput(output)
     let size: (width: Int, height: Int)
     size = try parsed.size("size") ?? (4096, 2048)
     guard size.width == size.height * 2 else {
@@ -172,6 +194,7 @@ enum PanoCommand {
     let parsed = try parse(args, Commands.spec("pano video"))
     guard let output = parsed.value("output") else { throw CommandError(message: "pano video needs -o OUT.mp4|DIR|-") }
     guard let motionPath = parsed.value("motion") else { throw CommandError(message: "pano video needs --motion LOG.csv") }
+    try FrameSink.check(output: output)
     let camera = try camera(parsed)
     let fps: Double
     fps = try parsed.number("fps", in: 1...240) ?? 30
@@ -317,6 +340,33 @@ struct FrameSink {
   }
   var kind: Kind
 
+  /// Refuses an output no sink takes, before anything is decoded: an unknown extension
+  /// (`clip.webm` became a folder of PNGs), a file where a folder is meant, raw frames to a
+  /// terminal.
+  static func check(output: String) throws {
+    let accepted = "OUT.mp4 (H.264, through ffmpeg), a folder for numbered PNGs, or - for raw RGBA on standard output"
+    if output == "-" {
+      guard isatty(1) == 0 else {
+        throw CommandError(message: "-o -: standard output is a terminal; pipe the raw frames (| ffplay …) or write \(accepted)")
+      }
+      return
+    }
+    var status = stat()
+    let exists = stat(output, &status) == 0
+    let isDirectory = exists && (status.st_mode & S_IFMT) == S_IFDIR
+    if output.lowercased().hasSuffix(".mp4") {
+      guard !isDirectory else { throw CommandError(message: "-o \(output): that is a folder; an .mp4 is a file") }
+      return
+    }
+    if exists && !isDirectory {
+      throw CommandError(message: "-o \(output): that is a file; pano video writes \(accepted)")
+    }
+    let name = output.split(separator: "/").last.map(String.init) ?? output
+    if !isDirectory, let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex {
+      throw CommandError(message: "-o \(output): unknown video type \(name[dot...]); pano video writes \(accepted)")
+    }
+  }
+
   init(output: String, width: Int, height: Int, fps: Double) throws {
     if output == "-" {
       kind = .stdout
@@ -379,7 +429,7 @@ struct FrameSink {
     let path = "\(dir)/frame-\(String(repeating: "0", count: max(0, 5 - name.count)))\(name).png"
 
     // A frame that cannot be written is the run failing, whatever the cause.
-    do { try FileIO.writeAtomically(try Raster.encodePNG(frame, compression: 1), to: path) } catch {
+    do { try FileIO.writeAtomically(try Raster.encodePNG(frame), to: path) } catch {
       throw CommandError(message: "\(path): \(Failures.describe(error).message)", code: 1)
     }
   }

@@ -108,7 +108,7 @@ var frame = RGBAImage(width: width, height: height)
 renderer.renderPerspective(
   view: ViewAngles(yaw: Angle(degrees: 30).radians, pitch: Angle(degrees: 10).radians), hfov: hfov, into: &frame,
   executor: ThreadedRows(threads: 2))
-do { try FileIO.writeAtomically(try Raster.encodePNG(frame, compression: 1), to: args[3]) } catch {
+do { try FileIO.writeAtomically(try Raster.encodePNG(frame), to: args[3]) } catch {
   Console.error("\(error)")
   exit(1)
 }

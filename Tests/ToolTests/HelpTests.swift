@@ -24,6 +24,27 @@ struct HelpTests {
     #expect(pano.status == 0 && pano.stdout.contains("pano render") && !pano.stdout.contains("board run"))
   }
 
+  @Test func helpListsAllowedValuesAndDefaults() throws {
+    let r = try Tool.run("imagestage", ["pano", "render", "--help"])
+    #expect(r.stdout.contains("one of rectilinear, stereographic, fisheye, equirectangular (default rectilinear)"), "\(r.stdout)")
+    #expect(r.stdout.contains("(default 90)") && r.stdout.contains("one of perspective, strip"))
+    #expect(r.stdout.contains("one of clamp, repeat (default clamp)") && r.stdout.contains("one of equirect"))
+  }
+
+  @Test func completionOffersTheShellsAfterCompletions() throws {
+    let script = try Tool.run("imagestage", ["completions", "bash"]).stdout
+    let file = try Tool.temporaryDirectory().appendingPathComponent("c.bash")
+    try script.write(to: file, atomically: true, encoding: .utf8)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/bash")
+    p.arguments = ["-c", "source \(file.path); COMP_WORDS=(imagestage completions ''); COMP_CWORD=2; _imagestage; echo ${COMPREPLY[@]}"]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    p.waitUntilExit()
+    #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("bash zsh fish"))
+  }
+
   @Test func bothToolsKnowTheirVersion() throws {
     #expect(try Tool.run("imagestage", ["--version"]).stdout.hasPrefix("imagestage 0."))
     #expect(try Tool.run("imagestage-app", ["--version"]).stdout.hasPrefix("imagestage-app 0."))

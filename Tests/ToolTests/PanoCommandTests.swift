@@ -132,17 +132,48 @@ struct PanoCommandTests {
     (["pano", "render", "sample", "-o", "/tmp/x.png", "--lens", "mirror"], "--lens: \"mirror\" is not"),
     (["pano", "render", "sample", "-o", "/tmp/x.png", "--lens", "fisheye", "--hfov", "361"], "--hfov: 361 is outside"),
     (["pano", "render", "sample", "-o", "/tmp/x.png", "--size", "0x10"], "--size"),
-    (["pano", "render", "sample", "-o", "/tmp/x.bmp", "--size", "10x10"], "unknown image extension"),
+    (["pano", "render", "sample", "-o", "/tmp/x.bmp", "--size", "10x10"], "unknown image type; use OUT.png"),
+    (["pano", "render", "sample", "-o", "/tmp/x.png", "--threads", "0"], "--threads: 0 is outside 1…64"),
+    (["pano", "video", "sample", "-o", "Package.swift", "--motion", "docs/examples/turn.csv"], "that is a file"),
+    (["pano", "video", "sample", "-o", "/tmp/imagestage-clip.webm", "--motion", "x.csv"], "unknown video type .webm"),
+    (["pano", "video", "sample", "-o", "/tmp/imagestage-clip.avi", "--motion", "x.csv"], "OUT.mp4 (H.264"),
     (["pano", "render", "sample"], "needs -o"),
     (["pano", "video", "sample", "-o", "/tmp/f", "--motion", "Package.swift"], "unknown motion log header"),
     (["pano", "sample", "-o", "/tmp/x.jpg", "--size", "300x300"], "2:1"),
     (["pano", "spin"], "unknown pano command"),
-    (["pano", "info", "docs/screenshots/locations.png", "--max-pixels", "0.1"], "over the limit"),
+    (["pano", "info", "docs/screenshots/locations.png", "--max-pixels", "0.1"], "over the limit of 0.1 megapixels"),
   ])
   func badArgumentsAreClearErrors(args: [String], message: String) throws {
     let result = try Tool.run("imagestage", args)
     #expect(result.status == 2)
     #expect(result.stderr.contains(message), "\(result.stderr)")
+    #expect(!result.stderr.contains("px a side"), "only the limit broken is named")
+    // Refused before anything ran: an unknown video type once became a folder of PNGs.
+    #expect(!FileManager.default.fileExists(atPath: "/tmp/imagestage-clip.webm"))
+  }
+
+  @Test func aWriteThatFailsNamesTheFileAskedFor() throws {
+    let result = try Tool.run("imagestage", ["pano", "render", "sample", "--size", "16x8", "-o", "/nonexistent/dir/x.png"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("/nonexistent/dir/x.png") && !result.stderr.contains(".tmp-"), "\(result.stderr)")
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+  func rawFramesAreNotWrittenToATerminal() throws {
+    // script(1) gives the command a terminal for standard output.
+    let tool = Tool.productsDirectory.appendingPathComponent("imagestage").path
+    let command = "\(tool) pano video sample -o - --motion docs/examples/turn.csv --size 16x8; echo status=$?"
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    p.arguments = ["-qec", command, "/dev/null"]
+    p.currentDirectoryURL = Tool.packageRoot
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardInput = Pipe()
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(text.contains("standard output is a terminal") && text.contains("status=2"), "\(text)")
   }
 
   @Test func aLogWithAWildTimestampIsRefusedNotRenderedForever() throws {
