@@ -212,7 +212,8 @@ public enum Raster {
     let png = try SpngContext(encoder: true)
     try png.check(spng_set_option(png.ctx, SPNG_ENCODE_TO_BUFFER, 1), "PNG encoder", kind: .encode)
     try png.check(spng_set_option(png.ctx, SPNG_IMG_COMPRESSION_LEVEL, 1), "PNG encoder", kind: .encode)
-    try png.check(spng_set_option(png.ctx, SPNG_FILTER_CHOICE, Int32(SPNG_FILTER_CHOICE_PAETH.rawValue)), "PNG encoder", kind: .encode)
+    try png.check(
+      spng_set_option(png.ctx, SPNG_FILTER_CHOICE, Int32(SPNG_FILTER_CHOICE_PAETH.rawValue)), "PNG encoder", kind: .encode)
     let runLength: Int32 = 3  // zlib's Z_RLE
     try png.check(spng_set_option(png.ctx, SPNG_IMG_COMPRESSION_STRATEGY, runLength), "PNG encoder", kind: .encode)
     var ihdr = spng_ihdr(

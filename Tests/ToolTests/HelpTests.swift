@@ -37,7 +37,9 @@ struct HelpTests {
     try script.write(to: file, atomically: true, encoding: .utf8)
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/bin/bash")
-    p.arguments = ["-c", "source \(file.path); COMP_WORDS=(imagestage completions ''); COMP_CWORD=2; _imagestage; echo ${COMPREPLY[@]}"]
+    p.arguments = [
+      "-c", "source \(file.path); COMP_WORDS=(imagestage completions ''); COMP_CWORD=2; _imagestage; echo ${COMPREPLY[@]}",
+    ]
     let out = Pipe()
     p.standardOutput = out
     try p.run()
