@@ -266,6 +266,7 @@ func describeFocus(_ f: Focus) -> String {
   case .tab(let k): "\(k.title) tab"
   case .board(let b): studio.active.isBoard ? studio.board(studio.active).describe(b) : ""
   case .dismissMessage: "Dismiss the message"
+  case .view: "Panorama view"
   }
 }
 

@@ -119,12 +119,14 @@ public struct PanoramaScene: Sendable {
     return "\(name) · \(how) · \(motion) · \(keys)"
   }
 
-  /// Appends the picture and the caption bar.
-  public func draw(into list: inout DisplayList) {
+  /// Appends the picture and the caption bar; `tabFocused`: the keyboard is on a tab, where
+  /// the arrows switch tabs, so the caption says how to get them back.
+  public func draw(into list: inout DisplayList, tabFocused: Bool = false) {
     list.commands.append(.image(.panorama, frame, opacity: 1))
     let bar = Rect(x: frame.minX, y: frame.maxY - 28, width: frame.size.width, height: 28)
     list.fill(bar, Palette.caption)
-    list.text(caption, bar.minX + 10, bar.minY + 5, size: 14, color: Palette.white, maxWidth: bar.size.width - 20)
+    let text = tabFocused ? "\(name) · the arrows switch tabs here: Escape or Tab goes back to the view" : caption
+    list.text(text, bar.minX + 10, bar.minY + 5, size: 14, color: Palette.white, maxWidth: bar.size.width - 20)
     list.cursor = .grab
   }
 }

@@ -11,7 +11,8 @@ extension Studio {
     case .shortcuts: shortcuts.draw(into: &list, focus: boardFocus)
     case .panorama:
       if let panorama {
-        panorama.draw(into: &list)
+        let tabFocused: Bool = if case .tab = focus { true } else { false }
+        panorama.draw(into: &list, tabFocused: tabFocused)
       } else {
         list.text(
           "Loading the panorama…", viewport.width / 2, contentFrame.center.y, size: 18, color: Palette.secondaryText,

@@ -100,10 +100,10 @@ extension Studio {
 
   // MARK: Focus
 
-  /// Tab order: the scene's own items, slots and buttons, the message's close button, then
-  /// the tabs.
+  /// Tab order: the scene's own items, slots and buttons (the panorama: its view), the
+  /// message's close button, then the tabs.
   public var focusOrder: [Focus] {
-    var order: [Focus] = active.isBoard ? board(active).focusOrder.map(Focus.board) : []
+    var order: [Focus] = active.isBoard ? board(active).focusOrder.map(Focus.board) : (panorama != nil ? [.view] : [])
     if message != nil { order.append(.dismissMessage) }
     return order + SceneKind.allCases.map(Focus.tab)
   }
@@ -114,6 +114,7 @@ extension Studio {
     case .tab(let kind): tabFrame(kind)
     case .board(let f): active.isBoard ? board(active).frame(of: f) : Rect(x: 0, y: 0, width: 0, height: 0)
     case .dismissMessage: dismissFrame
+    case .view: panorama?.frame ?? contentFrame
     }
   }
 
@@ -159,6 +160,8 @@ extension Studio {
       text = board(active).describe(bf)
     case .dismissMessage:
       text = "Dismiss the message, button."
+    case .view:
+      text = "Panorama view: the arrows turn it, plus and minus zoom, L changes the lens, R recentres."
     }
     let a = Announcement(text, .assertive)
     if active.isBoard { withBoard(active) { $0.announce(a) } }
@@ -179,6 +182,8 @@ extension Studio {
     case .dismissMessage:
       showMessage(nil)
       return [.announce(Announcement("Message dismissed."))]
+    case .view:
+      return []
     case .board(.clearButton):
       return boardInput(.shortcuts) { $0.handle(.clearContents, at: t) }
     case .board(.slot(let s)):
@@ -203,6 +208,13 @@ extension Studio {
     if message != nil {
       showMessage(nil)
       return [.announce(Announcement("Message dismissed."))]
+    }
+    // Escape on a tab gives the arrows back to the scene (the view, on the Panorama tab):
+    // a keyboard user who pressed Tab once could no longer pan.
+    if case .tab = focus {
+      if active == .panorama, panorama != nil { return setFocus(.view) }
+      releaseFocus()
+      return [.announce(Announcement("Back to the \(active.title) board.", .assertive))]
     }
     return []
   }

@@ -7,6 +7,8 @@ public enum Focus: Hashable, Sendable {
   case board(BoardFocus)
   /// The message banner's close button.
   case dismissMessage
+  /// The panorama view itself: a focus stop of its own, where the arrows turn the camera.
+  case view
 }
 
 /// Something a host must act on.

@@ -1,3 +1,4 @@
+import Panorama
 import Scenes
 import Stage
 import Testing
@@ -43,6 +44,32 @@ struct KeyBindingTests {
     _ = studio.perform(.activate, at: 0)
     #expect(studio.locations.engine.keyboardHeldItem != nil)
     #expect(!studio.focusLeaves(forward: false) && !studio.focusLeaves(forward: true))
+  }
+
+  /// The keyboard trap the app had: Tab reached only the tabs, where the arrows switch tabs,
+  /// and Escape did not give them back. The view is a focus stop now.
+  @Test func thePanoramaViewIsAFocusStopAndEscapeReturnsToIt() {
+    var studio = Studio(active: .panorama)
+    _ = studio.layout(viewport: Size(width: 1024, height: 720), at: 0)
+    studio.setPanorama(PanoramaScene(geometry: PanoramaGeometry(width: 64, height: 32), name: "Test"))
+    #expect(studio.focusOrder.first == .view)
+    // Tab to the last tab, then past it: back round to the view, where the arrows turn.
+    for _ in 0..<5 { _ = studio.handle(.key(.tab, [], isDown: true, isRepeat: false), at: 0) }
+    #expect(studio.focus == .view)
+    _ = studio.handle(.key(.tab, [], isDown: true, isRepeat: false), at: 0)
+    #expect(studio.focus == .tab(.locations))
+    let hint = studio.displayList().commands.contains {
+      if case .text(let t, _, _, _, _, _) = $0 { t.contains("Escape") } else { false }
+    }
+    #expect(hint, "the caption says how to get the arrows back")
+    let events = studio.handle(.key(.escape, [], isDown: true, isRepeat: false), at: 0)
+    #expect(studio.focus == .view && studio.active == .panorama)
+    #expect(events.contains { if case .announce(let a) = $0 { a.text.contains("arrows turn it") } else { false } })
+    studio.advance(to: 0)
+    _ = studio.handle(.key(.right, [], isDown: true, isRepeat: false), at: 0)
+    for k in 1...30 { studio.advance(to: Double(k) / 60) }
+    #expect(studio.active == .panorama, "the arrow did not switch tabs")
+    #expect((studio.panorama?.viewer.view.yaw ?? 0) > 0.1, "it turned the view")
   }
 
   @Test func helpTextComesFromTheTable() {

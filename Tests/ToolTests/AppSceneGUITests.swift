@@ -154,6 +154,24 @@ struct AppSceneGUITests {
     #expect(zoomed != nil, "the vertical wheel zooms in: \(app.lines(ofType: "view").last ?? [:])")
   }
 
+  /// The keyboard trap: after one Tab the arrows switched tabs and nothing gave them back.
+  @Test(.enabled(if: GUI.available))
+  func afterTabbingToATabEscapeGivesTheArrowsBackToTheView() throws {
+    let (display, app, window, _) = try Self.start(["--scene", "panorama"])
+    defer { app.stop() }
+    _ = try #require(app.wait { $0["type"] as? String == "panorama" })
+    try display.xdotool(["windowfocus", "--sync", window])
+    // Tab: the view; Tab: the Locations tab (the arrows would switch tabs there); Escape.
+    try display.xdotool(["key", "--delay", "60", "Tab", "Tab", "Escape"])
+    let before = app.count
+    try display.xdotool(["keydown", "Right"])
+    usleep(600_000)
+    try display.xdotool(["keyup", "Right"])
+    let turned = app.wait(after: before) { $0["type"] as? String == "view" && ($0["yaw"] as? Double ?? 0) > 5 }
+    #expect(turned != nil, "the arrow turned the view: \(app.lines(ofType: "view").last ?? [:])")
+    #expect(app.lines(ofType: "layout", after: before).allSatisfy { $0["scene"] as? String != "locations" }, "no tab switch")
+  }
+
   @Test(.enabled(if: GUI.available))
   func thePanoramaTakesItsMipLevelsAndCapsOnceBuilt() throws {
     let (display, app, _, _) = try Self.start(["--scene", "panorama"])
