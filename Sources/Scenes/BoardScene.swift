@@ -240,7 +240,15 @@ public struct BoardScene: Sendable {
 
   /// Tab order inside the board: items, then slots, then the Clear button.
   public var focusOrder: [BoardFocus] {
-    var order = engine.board.items.indices.map(BoardFocus.item) + engine.board.slots.indices.map(BoardFocus.slot)
+    // Items in reading order of where they rest (their slot), not by id: after a swap Tab
+    // still goes left to right, top to bottom, as the screen shows them.
+    let board = engine.board
+    func rest(_ i: Int) -> Point { board.items[i].slot.map { board.slots[$0].frame.center } ?? board.items[i].center }
+    let items = board.items.indices.sorted {
+      let a = rest($0), b = rest($1)
+      return a.y != b.y ? a.y < b.y : a.x != b.x ? a.x < b.x : $0 < $1
+    }
+    var order = items.map(BoardFocus.item) + board.slots.indices.map(BoardFocus.slot)
     if clearButton != nil { order.append(.clearButton) }
     return order
   }

@@ -166,6 +166,18 @@ struct BoardSceneTests {
     #expect(rings.count == 1, "the focus is drawn")
   }
 
+  /// Tab follows the screen, not the ids: after a swap the photo on the first location comes
+  /// first.
+  @Test func tabFollowsReadingOrderAfterASwap() {
+    var s = Self.studio(photos: 3)
+    let board = s.locations.engine.board
+    // Photo 0 (on location #0) onto location #2, where Photo 2 sits: they swap.
+    _ = Self.drag(&s, from: board.items[0].center, to: board.slots[2].frame.center, at: 0)
+    #expect(s.locations.engine.board.items[0].slot == 2 && s.locations.engine.board.items[2].slot == 0)
+    let order = s.focusOrder.prefix(3)
+    #expect(Array(order) == [.board(.item(2)), .board(.item(1)), .board(.item(0))], "\(order)")
+  }
+
   @Test func keyboardPickUpAndDropAnnounceInSentences() {
     var s = Self.studio()
     var texts: [String] = []
