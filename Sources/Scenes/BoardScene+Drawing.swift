@@ -35,16 +35,22 @@ extension BoardScene {
       } else {
         label = "\(engine.slotName(s)): " + (slot.content.flatMap { c in board.itemIndex(of: c).map(engine.itemName) } ?? "empty")
       }
-      list.text(
-        label, slot.frame.center.x, slot.frame.maxY + 3, size: 13, color: Palette.secondaryText, align: .center,
-        maxWidth: slot.frame.size.width + 30)
+      // As wide as the slot's cell, on two lines when one is not enough ("Shortcut 1:" over
+      // "empty"): a label cut at the slot's own width read "Shortcut 1: em…" with room to spare.
+      list.wrappedText(
+        label, slot.frame.center.x, slot.frame.maxY + 3, size: 13, lineHeight: 15, color: Palette.secondaryText,
+        align: .center, maxWidth: max(labelWidth, slot.frame.size.width), maxLines: 2)
     }
+    // One line saying what to do, written for the width there is (a cut sentence says less).
+    let hints: [String] =
+      kind == .shortcuts
+      ? ["Drag an icon onto a shortcut; drag a shortcut away to remove it", "Drag icons onto shortcuts"]
+      : board.items.count == 1
+        ? ["Drag the photo to another location: it snaps to one within 50 pt", "Drag the photo to a location"]
+        : ["Drag a photo to another location: it snaps to one within 50 pt", "Drag photos to locations"]
+    let hint = hints.first { TextLayout.fits($0, width: area.size.width, size: 13) } ?? hints[hints.count - 1]
+    list.text(hint, area.minX, area.minY - Self.hintGap, size: 13, color: Palette.secondaryText, maxWidth: area.size.width)
     if kind == .shortcuts {
-      // About 6.5 pt a character at 13 pt: a phone gets the short form rather than a clipped one.
-      let hint =
-        area.size.width >= 420
-        ? "Drag an icon onto a shortcut; drag a shortcut away to remove it" : "Drag an icon onto a shortcut, or one away"
-      list.text(hint, area.minX, area.minY - 14, size: 13, maxWidth: area.size.width)
       if let clear = clearButton {
         list.fill(clear, Palette.button, radius: 6)
         list.outline(clear, Palette.slotBorder, radius: 6)
@@ -87,8 +93,10 @@ extension BoardScene {
     } else {
       list.commands.append(.image(.photo(item.id), r, opacity: 1))
       if engine.board.items.count > 1 && !small {
+        // White on a dark band: white alone vanished on light photos.
+        list.fill(Rect(x: r.minX, y: r.maxY - 22, width: r.size.width, height: 22), Palette.caption)
         list.text(
-          engine.itemName(i), r.center.x, r.maxY - 20, size: 12, color: Palette.white, align: .center, maxWidth: r.size.width)
+          engine.itemName(i), r.center.x, r.maxY - 19, size: 12, color: Palette.white, align: .center, maxWidth: r.size.width - 6)
       }
     }
   }

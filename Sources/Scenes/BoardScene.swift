@@ -51,6 +51,10 @@ public struct BoardScene: Sendable {
   var minimumSlots: Int
 
   public static let footerHeight = 70.0
+  /// From the hint line's top to the board's.
+  static let hintGap = 22.0
+  /// How wide a slot's label may be: its cell's width (set by the layout).
+  var labelWidth = 0.0
 
   /// Locations with `photos` on the first slots of at least `slots` slots.
   public static func locations(photos: [Photo] = [Photo(id: "photo", name: "Photo")], slots: Int = 6) -> BoardScene {
@@ -156,9 +160,10 @@ public struct BoardScene: Sendable {
   /// Lays the board out in `bounds` (points): the seed's `viewDidLayoutSubviews`.
   @discardableResult
   public mutating func layout(in bounds: Rect, canvas: Size, at t: Double) -> [StageEvent] {
+    // The hint line sits `hintGap` above the board, with room between it and the tab bar.
     area = Rect(
-      x: bounds.minX + 20, y: bounds.minY + 16, width: max(bounds.size.width - 40, 10),
-      height: max(bounds.size.height - Self.footerHeight - 24, 10))
+      x: bounds.minX + 20, y: bounds.minY + 12 + Self.hintGap, width: max(bounds.size.width - 40, 10),
+      height: max(bounds.size.height - Self.footerHeight - 20 - Self.hintGap, 10))
     footerTop = bounds.maxY - Self.footerHeight
     self.canvas = canvas
     return relayout(at: t)
@@ -181,6 +186,7 @@ public struct BoardScene: Sendable {
       let targetsX = area.minX + paletteW + 20, targetsW = area.size.width - paletteW - 20
       let targetsH = area.size.height - 50
       let side = max(min(targetsW / 2, targetsH / 2) * 0.7, 8)
+      labelWidth = targetsW / 2 - 8
       for i in 0..<slotCount {
         let c = Point(
           x: targetsX + (Double(i % 2) + 0.5) * targetsW / 2, y: area.minY + (Double(i / 2) + 0.5) * targetsH / 2 - 8)
@@ -195,6 +201,7 @@ public struct BoardScene: Sendable {
       let rows = (slotCount + columns - 1) / columns
       let cellW = area.size.width / Double(columns), cellH = area.size.height / Double(rows)
       let side = min(cellW, cellH - 18) * 0.8
+      labelWidth = cellW - 8
       for i in 0..<slotCount {
         let c = Point(
           x: area.minX + (Double(i % columns) + 0.5) * cellW, y: area.minY + (Double(i / columns) + 0.5) * cellH - 8)

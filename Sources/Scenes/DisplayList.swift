@@ -33,6 +33,8 @@ public enum Palette {
   public static let button = RGBA(236, 238, 242)
   public static let error = RGBA(170, 30, 30, 235)
   public static let caption = RGBA(0, 0, 0, 150)
+  /// A passing confirmation (a saved screenshot).
+  public static let notice = RGBA(30, 34, 40, 235)
   public static let white = RGBA(255, 255, 255)
 }
 

@@ -27,10 +27,19 @@ extension Studio {
         "\(n + 1)  \(kind.title)", r.center.x, 12, size: 16, color: kind == active ? Palette.text : Palette.secondaryText,
         align: .center, maxWidth: r.size.width - 8)
     }
-    if let message {
+    if message != nil {
       list.fill(messageFrame, Palette.error)
-      list.text(message, 10, messageFrame.minY + 6, size: 14, color: Palette.white, maxWidth: viewport.width - 60)
+      for (k, line) in messageLines.enumerated() {
+        list.text(
+          line, 10, messageFrame.minY + 6 + 18 * Double(k), size: 14, color: Palette.white, maxWidth: viewport.width - 60)
+      }
       list.text("×", dismissFrame.center.x, dismissFrame.minY, size: 20, color: Palette.white, align: .center)
+    }
+    if let notice {
+      let w = min(TextLayout.width(notice.text, size: 15) + 32, viewport.width - 20)
+      let pill = Rect(x: (viewport.width - w) / 2, y: viewport.height - 120, width: w, height: 34)
+      list.fill(pill, Palette.notice, radius: 17)
+      list.text(notice.text, pill.center.x, pill.minY + 8, size: 15, color: Palette.white, align: .center, maxWidth: w - 16)
     }
     if let focus, case .board = focus {
       // Drawn by the board, under its own items.

@@ -48,6 +48,10 @@ public struct Studio: Sendable {
   public internal(set) var viewport = Size(width: 1024, height: 720)
   /// An error the user should see until they dismiss it.
   public internal(set) var message: String?
+  /// A short confirmation ("Saved screenshot …") shown until host time `until`.
+  public internal(set) var notice: (text: String, until: Double)?
+  /// How long a notice stays on screen, in seconds.
+  public static let noticeDuration = 2.5
 
   public static let tabHeight = 44.0
   /// Below this the tabs and boards overlap: hosts keep windows at least this big.
@@ -74,10 +78,11 @@ public struct Studio: Sendable {
 
   /// Whether nothing moves (the host may sleep until the next input).
   public var isIdle: Bool {
+    guard notice == nil else { return false }
     switch active {
-    case .locations: locations.isIdle
-    case .shortcuts: shortcuts.isIdle
-    case .panorama: !(panorama?.viewer.isMoving ?? false)
+    case .locations: return locations.isIdle
+    case .shortcuts: return shortcuts.isIdle
+    case .panorama: return !(panorama?.viewer.isMoving ?? false)
     }
   }
 
@@ -93,7 +98,15 @@ public struct Studio: Sendable {
     Rect(x: 0, y: Self.tabHeight, width: viewport.width, height: max(viewport.height - Self.tabHeight, 1))
   }
 
-  var messageFrame: Rect { Rect(x: 0, y: Self.tabHeight, width: viewport.width, height: 30) }
+  /// Lines of the message banner: as many as it needs (up to four), never cut mid-sentence.
+  var messageLines: [String] {
+    guard let message else { return [] }
+    return TextLayout.lines(message, width: viewport.width - 60, size: 14, maxLines: 4)
+  }
+
+  var messageFrame: Rect {
+    Rect(x: 0, y: Self.tabHeight, width: viewport.width, height: 12 + 18 * Double(max(messageLines.count, 1)))
+  }
   var dismissFrame: Rect { Rect(x: viewport.width - 34, y: Self.tabHeight + 2, width: 26, height: 26) }
 
   /// Lays every scene out for a viewport of `size` points.
@@ -151,6 +164,13 @@ public struct Studio: Sendable {
     shortcuts.setReducedMotion(on)
   }
 
+  /// Shows a short confirmation for a few seconds (a saved screenshot), and returns the
+  /// announcement for screen readers.
+  public mutating func notify(_ text: String, at t: Double) -> [SceneEvent] {
+    notice = (text, t + Self.noticeDuration)
+    return [.announce(Announcement(text))]
+  }
+
   /// Shows an error until the user dismisses it; `nil` removes it.
   public mutating func showMessage(_ text: String?) {
     message = text
@@ -168,6 +188,7 @@ public struct Studio: Sendable {
 
   /// Runs every animation, replay and glide up to host time `t`.
   public mutating func advance(to t: Double) {
+    if let n = notice, t >= n.until { notice = nil }
     locations.advance(to: t)
     shortcuts.advance(to: t)
     if active == .panorama { panorama?.update { $0.advance(to: t) } }

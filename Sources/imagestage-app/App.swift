@@ -147,7 +147,7 @@ final class App {
         if kind == .panorama && started { emitLayout() }
         drewIdleFrame = false
       case .request(.screenshot):
-        screenshot(to: nextScreenshotPath())
+        confirmScreenshot(nextScreenshotPath())
       case .request(.quit):
         running = false
       }
@@ -331,13 +331,13 @@ final class App {
       Console.flush()
       if screenshotSignal != 0 {
         screenshotSignal = 0
-        screenshot(to: nextScreenshotPath())
+        confirmScreenshot(nextScreenshotPath())
       }
       if let path = options.screenshot, !extrasPending, workTimes.count >= 2,
         studio.isIdle || (studio.active == .panorama && framesWithExtras >= 1)
       {
         // Still, or (motion playing, which never goes still) a full frame drawn with the extras.
-        if !screenshot(to: path) { exitCode = 1 }
+        if screenshot(to: path) != nil { exitCode = 1 }
         running = false
       }
       if !extrasPending { framesWithExtras += 1 }
@@ -357,18 +357,28 @@ final class App {
     return "imagestage-\(tv.tv_sec)-\(tv.tv_usec / 1000)-\(screenshotCount).png"
   }
 
-  /// Writes the window to `path`; false (with the reason on stderr) when it cannot.
+  /// A screenshot the user asked for (F12, SIGUSR1): said on screen, or the error shown.
+  func confirmScreenshot(_ path: String) {
+    if let problem = screenshot(to: path) {
+      studio.showMessage("Could not save the screenshot: \(problem)")
+    } else {
+      emit(studio.notify("Saved screenshot \(path)", at: now))
+    }
+    drewIdleFrame = false
+  }
+
+  /// Writes the window to `path`; what went wrong (also on stderr) when it cannot.
   @discardableResult
-  func screenshot(to path: String) -> Bool {
+  func screenshot(to path: String) -> String? {
     defer { Console.flush() }
     do {
       let image = try window.readPixels()
       try FileIO.writeAtomically(try Raster.encodePNG(image), to: path)
       if options.events { Console.line(JSONLine.screenshot(path)) }
-      return true
+      return nil
     } catch {
       Console.error("screenshot \(path): \(error)")
-      return false
+      return "\(error)"
     }
   }
 

@@ -53,8 +53,10 @@ struct SceneStore {
     } catch {
       let aside = FileIO.moveAside(path)
       stamps[kind] = nil
+      // What happened to the file first: the banner may be read only that far.
       let message =
-        "The saved \(kind.title) file was unreadable (\(error)); " + (aside.map { "kept as \($0)" } ?? "left in place")
+        "The saved \(kind.title) board could not be read and was "
+        + (aside.map { "kept as \($0)" } ?? "left in place") + "; it starts afresh. \(error)"
       Console.error(message)
       return message
     }

@@ -154,6 +154,23 @@ struct AppSceneGUITests {
     #expect(zoomed != nil, "the vertical wheel zooms in: \(app.lines(ofType: "view").last ?? [:])")
   }
 
+  /// F12 once saved a screenshot and said nothing on screen.
+  @Test(.enabled(if: GUI.available))
+  func f12SaysOnScreenWhereTheScreenshotWent() throws {
+    let (display, app, window, _) = try Self.start(["--scene", "locations"])
+    defer { app.stop() }
+    _ = try #require(app.wait { $0["type"] as? String == "layout" })
+    try display.xdotool(["windowfocus", "--sync", window])
+    try display.xdotool(["key", "F12"])
+    let shot = try #require(app.wait { $0["type"] as? String == "screenshot" })
+    let said = app.wait { $0["type"] as? String == "announce" && ($0["text"] as? String ?? "").hasPrefix("Saved screenshot") }
+    #expect(said != nil && (said?["text"] as? String ?? "").contains(shot["path"] as? String ?? "?"), "\(said ?? [:])")
+    // The notice is drawn: a dark pill near the bottom, where the board's background was.
+    let image = try app.screenshot()
+    let pill = GUI.rgb(image, (400, 600 - 120 + 17))
+    #expect(pill.0 < 80 && pill.1 < 80 && pill.2 < 80, "\(pill)")
+  }
+
   /// The keyboard trap: after one Tab the arrows switched tabs and nothing gave them back.
   @Test(.enabled(if: GUI.available))
   func afterTabbingToATabEscapeGivesTheArrowsBackToTheView() throws {
