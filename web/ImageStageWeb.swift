@@ -465,6 +465,20 @@ public func webSetCamera(_ yaw: Double, _ pitch: Double, _ hfov: Double, _ lens:
   return answer(problem)
 }
 
+/// Keeps the horizon level (`set` 1), lets the view roll with the device (0), or only asks
+/// (-1); answers whether it is kept level now (the H key toggles it too).
+@_cdecl("web_level_horizon")
+public func webLevelHorizon(_ set: Int32) -> Int32 {
+  var on = false
+  studio.updatePanorama { scene in
+    scene.update { viewer in
+      if set >= 0 { viewer.levelsHorizon = set == 1 }
+      on = viewer.levelsHorizon
+    }
+  }
+  return on ? 1 : 0
+}
+
 /// Replays a motion log (Sensor Logger CSV or the other formats of docs/motion.md) from host
 /// time `t`, looping; the parse error with its line, or an empty answer.
 @_cdecl("web_play_log")

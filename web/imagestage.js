@@ -148,6 +148,7 @@ function handle(length) {
   for (const kind of r.save) save(kind);
   if (r.shown) shown(r.shown);
   if (r.layout) layoutLine();
+  if (pano) showLevelHorizon();
   for (const q of r.requests) if (q === 'screenshot') screenshot();
   invalidate();
   return r;
@@ -549,7 +550,25 @@ function applyCameraParams() {
   const problem = withBytes(params.get('lens') || '', (p, n) =>
     out(wasm.web_set_camera(num('yaw'), num('pitch'), num('hfov'), p, n)));
   if (problem) message(`URL parameter lens: ${problem}`);
+  if (params.get('level') === '1') wasm.web_level_horizon(1);
+  showLevelHorizon();
 }
+
+// ---------------------------------------------------------------- level horizon
+
+const levelButton = document.getElementById('level');
+
+/** The button shows the core's state (the H key toggles it as well). */
+function showLevelHorizon() {
+  levelButton.setAttribute('aria-pressed', String(wasm.web_level_horizon(-1) === 1));
+}
+
+listen(levelButton, 'click', () => {
+  const on = wasm.web_level_horizon(levelButton.getAttribute('aria-pressed') === 'true' ? 0 : 1) === 1;
+  showLevelHorizon();
+  speak(on ? "Horizon kept level: the device's roll is ignored." : 'The view rolls with the device again.', 'polite');
+  invalidate();
+});
 
 /** Hands the pixels to the CPU renderer in wasm: decoded once, copied once into its memory. */
 function cpuPixels(p) {

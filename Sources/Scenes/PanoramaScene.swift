@@ -105,7 +105,8 @@ public struct PanoramaScene: Sendable {
     switch viewer.mode {
     case .perspective:
       let lens = viewer.lens == .rectilinear ? "" : "\(viewer.lens.rawValue) lens, "
-      how = "\(lens)\(degrees(viewer.hfov))° wide · yaw \(degrees(v.yaw))°, pitch \(degrees(v.pitch))°"
+      let level = viewer.levelsHorizon ? ", horizon level" : ""
+      how = "\(lens)\(degrees(viewer.hfov))° wide · yaw \(degrees(v.yaw))°, pitch \(degrees(v.pitch))°\(level)"
     case .strip:
       how = "strip view · yaw \(degrees(v.yaw))°"
     }

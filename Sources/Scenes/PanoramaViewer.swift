@@ -70,7 +70,7 @@ public struct PanoramaViewer: Sendable {
   /// The camera now: motion (recentred, smoothed) plus the offset, inside the limits.
   public var view: ViewAngles {
     let m = tracker.view
-    let roll = mode == .perspective ? m.roll + offset.roll : 0
+    let roll = mode == .perspective ? (levelsHorizon ? 0 : m.roll) + offset.roll : 0
     let v = ViewAngles(yaw: m.yaw + offset.yaw, pitch: m.pitch + offset.pitch, roll: roll)
     return clamped(v, turnsOf: m.yaw)
   }
@@ -81,6 +81,11 @@ public struct PanoramaViewer: Sendable {
   }
 
   // MARK: Settings
+
+  /// Whether the device's roll is ignored, so the horizon stays level: a log recorded with
+  /// the phone upside down (a real one's median roll was −163°) replays the right way up,
+  /// looking where it looked. Yaw and pitch still follow the motion.
+  public var levelsHorizon = false
 
   /// A new panorama: the offset, zoom and motion start over.
   public mutating func load(geometry: PanoramaGeometry) {

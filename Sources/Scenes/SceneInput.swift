@@ -83,6 +83,8 @@ public enum Action: Hashable, Sendable {
   case removeFocused
   case zoomIn, zoomOut
   case cycleMode, cycleLens, recenter
+  /// Ignore the device's roll (keep the horizon level), or follow it again.
+  case toggleLevelHorizon
   /// Held keys (arrows in the panorama) glide; these come with the key's up and down.
   case turn(Key)
   /// Asks the host for a screenshot.
@@ -143,6 +145,9 @@ public enum KeyBindings {
         [.character("l")], .cycleLens, in: [.panorama], help: "next lens: rectilinear, stereographic, fisheye, equirectangular"
       ),
       KeyBinding([.character("r")], .recenter, in: [.panorama], help: "recentre: straight ahead becomes yaw 0"),
+      KeyBinding(
+        [.character("h")], .toggleLevelHorizon, in: [.panorama],
+        help: "keep the horizon level (ignore the device's roll), or follow it again"),
       KeyBinding([.function(12)], .screenshot, help: "save a screenshot"),
       KeyBinding([.character("q")], .control, .quit, help: "quit"),
     ]

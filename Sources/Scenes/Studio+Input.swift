@@ -91,6 +91,17 @@ extension Studio {
     case .cycleMode: panorama?.update { $0.cycleMode() }
     case .cycleLens: panorama?.update { $0.cycleLens() }
     case .recenter: panorama?.update { $0.recenter() }
+    case .toggleLevelHorizon:
+      var on = false
+      panorama?.update {
+        $0.levelsHorizon.toggle()
+        on = $0.levelsHorizon
+      }
+      guard panorama != nil else { return [] }
+      return [
+        .announce(
+          Announcement(on ? "Horizon kept level: the device's roll is ignored." : "The view rolls with the device again."))
+      ]
     case .turn(let key): panorama?.update { $0.turnKey(key, isDown: true) }
     case .screenshot: return [.request(.screenshot)]
     case .quit: return [.request(.quit)]

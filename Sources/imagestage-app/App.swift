@@ -26,6 +26,7 @@ struct AppOptions {
   var stats = false
   var panorama: String?
   var motion: String?
+  var levelHorizon = false
   var photos: String?
   var slots = 6
   var items = 1
@@ -177,6 +178,7 @@ final class App {
     }
     let renderer = Self.renderer(loaded)
     studio.setPanorama(PanoramaScene(renderer: renderer, name: name))
+    if options.levelHorizon { studio.updatePanorama { $0.update { $0.levelsHorizon = true } } }
     buildExtras(renderer)
     if let motion = options.motion {
       do {

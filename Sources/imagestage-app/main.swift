@@ -14,6 +14,7 @@ let optionTable: [(name: String, value: String?, help: String)] = [
   ("photos", "DIR", "put the JPEG and PNG photos in DIR on the Locations board"),
   ("panorama", "IMAGE", "show IMAGE (JPEG or PNG; GPano metadata honoured) in the Panorama tab"),
   ("motion", "LOG.csv", "replay a motion log in the Panorama tab, looping (docs/motion.md)"),
+  ("level-horizon", nil, "ignore the device's roll: the horizon stays level (H toggles it)"),
   ("slots", "N", "Locations slots (default 6)"),
   ("items", "N", "generated Locations photos (default 1)"),
   ("config-dir", "DIR", "where positions and shortcuts are saved (default $XDG_CONFIG_HOME/imagestage)"),
@@ -75,6 +76,7 @@ do {
   }
   options.panorama = parsed.value("panorama")
   options.motion = parsed.value("motion")
+  options.levelHorizon = parsed.flag("level-horizon")
   options.photos = parsed.value("photos")
   options.configDirectory = parsed.value("config-dir")
   options.slots = try parsed.integer("slots", in: 1...100_000) ?? 6

@@ -102,6 +102,9 @@ enum Commands {
         OptionSpec(name: "fps", value: "N", help: "frames per second, 1…240", defaultValue: "30"),
         OptionSpec(name: "camera-log", value: "FILE", help: "write each frame's angles as JSON Lines", isFile: true),
         OptionSpec(name: "raw-motion", value: nil, help: "no One Euro smoothing"),
+        OptionSpec(
+          name: "level-horizon", value: nil,
+          help: "ignore the log's roll: the horizon stays level (a phone held upside down replays upright)"),
       ]),
     CommandSpec(
       words: ["pano", "sample"], operands: "-o OUT.jpg|.png",

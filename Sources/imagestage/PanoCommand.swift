@@ -211,6 +211,7 @@ enum PanoCommand {
     // at exactly the angles asked for (no coverage limits).
     var viewer = PanoramaViewer(geometry: pano.geometry, smoothing: !parsed.flag("raw-motion"))
     viewer.keepsInsideCoverage = false
+    viewer.levelsHorizon = parsed.flag("level-horizon")
     viewer.set(offset: camera.view)
     viewer.play(log, loops: false)
     var renderer = renderer(pano, parsed, camera, polarCaps: true)

@@ -15,6 +15,22 @@ struct PanoramaViewerTests {
     return v
   }
 
+  /// A phone held upside down replays upside down, physically right; with the horizon kept
+  /// level the roll goes and the view still looks where the phone looked.
+  @Test func aLevelHorizonIgnoresTheRollAndKeepsTheDirection() throws {
+    var follows = Self.viewer(), level = Self.viewer()
+    level.levelsHorizon = true
+    for k in 0..<30 {
+      let q = Quaternion.deviceOrientation(alpha: 10 + Double(k), beta: -120, gamma: 20, screenAngle: 0)
+      follows.feed(.attitude(t: Double(k) / 30, q))
+      level.feed(.attitude(t: Double(k) / 30, q))
+    }
+    let rolled = follows.view, levelled = level.view
+    try #require(abs(Self.degrees(rolled.roll)) > 90, "the log is upside down: roll \(Self.degrees(rolled.roll))°")
+    #expect(levelled.roll == 0)
+    #expect(abs(levelled.yaw - rolled.yaw) < 1e-12 && abs(levelled.pitch - rolled.pitch) < 1e-12)
+  }
+
   @Test func sidewaysScrollPansAndNeverZooms() {
     var v = Self.viewer()
     let hfov = v.hfov

@@ -530,6 +530,26 @@ class Panorama(unittest.TestCase):
             edge = PAGE.js("return imagestage.view()")
             self.assertLessEqual(edge["yaw"] + edge["hfov"] / 2, 45.5, f"{ext}: {edge}")
 
+    def test_level_horizon_ignores_an_upside_down_roll(self):
+        PAGE.load("?scene=panorama")
+        PAGE.orient(10, -120, 20)
+        rolled = PAGE.js("return imagestage.view()")
+        self.assertGreater(abs(rolled["roll"]), 90, rolled)
+        button = PAGE.driver.find_element("id", "level")
+        self.assertEqual(button.get_attribute("aria-pressed"), "false")
+        button.click()
+        PAGE.orient(10, -120, 20, seconds=0.3)
+        level = PAGE.js("return imagestage.view()")
+        self.assertEqual(button.get_attribute("aria-pressed"), "true")
+        self.assertAlmostEqual(level["roll"], 0, delta=0.01)
+        self.assertAlmostEqual(level["pitch"], rolled["pitch"], delta=1)
+        # The H key is the same switch, and the button follows it.
+        PAGE.keys("h")
+        PAGE.until("return document.getElementById('level').getAttribute('aria-pressed') === 'false'",
+                   message="H toggled it back")
+        PAGE.load("?scene=panorama&level=1")
+        self.assertEqual(PAGE.driver.find_element("id", "level").get_attribute("aria-pressed"), "true")
+
     def test_a_motion_log_replays(self):
         PAGE.load("?scene=panorama")
         PAGE.driver.find_element("id", "open-log").send_keys(os.path.join(ROOT, "docs", "examples", "turn.csv"))
