@@ -47,13 +47,24 @@ public final class Window {
     SDL_SetHint(SDL_HINT_TOUCH_MOUSE_EVENTS, "0")  // fingers arrive as fingers, not also as a mouse
     SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "1")
-    guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw .current("cannot start SDL video (is DISPLAY set?)") }
+    let display = getenv("DISPLAY").map { String(cString: $0) } ?? ""
+    let wayland = getenv("WAYLAND_DISPLAY") != nil
+    // X11 only, unless Wayland is there: SDL's Wayland probe prints "XDG_RUNTIME_DIR is
+    // invalid" on a machine without it, a stray line beside our own message.
+    if !wayland && getenv("SDL_VIDEODRIVER") == nil { SDL_SetHint("SDL_VIDEODRIVER", "x11") }
+    let noDisplay =
+      display.isEmpty
+      ? "no display: DISPLAY is not set (run it under Xvfb: xvfb-run -a imagestage-app …; make app does)"
+      : "no X server answers on DISPLAY=\(display) (is it running? Xvfb \(display) & starts one)"
+    guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else {
+      throw SDLError(message: "cannot start SDL video: \(wayland ? String(cString: SDL_GetError()) : noDisplay)")
+    }
     // Without a display SDL may fall back to an off-screen driver: a window nobody sees.
     // Refuse unless the user chose that driver.
     let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
     if getenv("SDL_VIDEODRIVER") == nil && ["offscreen", "dummy", "evdev"].contains(driver) {
       SDL_Quit()
-      throw SDLError(message: "cannot start SDL video: no display (found only the \(driver) driver; is DISPLAY set?)")
+      throw SDLError(message: "cannot start SDL video: \(noDisplay)")
     }
     // Game controllers and sensors are optional: their absence is not an error.
     _ = SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER | SDL_INIT_SENSOR)

@@ -413,7 +413,8 @@ struct AppGUITests {
   @Test func noDisplayIsAClearError() throws {
     let (status, message) = try Self.runApp(["--window", "100x100"], environment: ["DISPLAY": ":9999", "PATH": "/usr/bin:/bin"])
     #expect(status == 1)
-    #expect(message.contains("cannot start SDL video"))
+    #expect(message.contains("cannot start SDL video: no X server answers on DISPLAY=:9999"), "\(message)")
+    #expect(!message.contains("XDG_RUNTIME_DIR"), "no stray line from SDL's Wayland probe: \(message)")
   }
 
   /// Runs the app to its end (a `--screenshot` run, or a start-up failure).
