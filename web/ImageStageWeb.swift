@@ -307,11 +307,14 @@ public func webDefaultPhoto(_ side: Int32) -> UnsafeMutableRawPointer {
 /// Adds a photo to Locations (the host holds its thumbnail under the same id).
 @_cdecl("web_add_photo")
 public func webAddPhoto(
-  _ id: UnsafePointer<UInt8>?, _ idCount: Int32, _ name: UnsafePointer<UInt8>?, _ nameCount: Int32, _ t: Double
+  _ id: UnsafePointer<UInt8>?, _ idCount: Int32, _ name: UnsafePointer<UInt8>?, _ nameCount: Int32, _ x: Double,
+  _ y: Double, _ t: Double
 )
   -> Int32
 {
-  report(studio.addPhotos([Photo(id: text(id, idCount), name: text(name, nameCount))], at: t), at: t)
+  // x, y: where it was dropped (NaN: from the file picker, no place).
+  let at = x.isFinite && y.isFinite ? Point(x: x, y: y) : nil
+  return report(studio.addPhotos([Photo(id: text(id, idCount), name: text(name, nameCount))], droppedAt: at, at: t), at: t)
 }
 
 /// The shortcut icons: id, name, colour and letter, for the host to draw their tiles.
@@ -488,13 +491,35 @@ public func webPlayLog(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int3
     studio.updatePanorama { $0.update { $0.play(log, loops: true) } }
     return answer("")
   } catch {
+    // A log that does not read stops the one playing: the user asked for another.
+    studio.updatePanorama { $0.update { $0.stopReplay() } }
     return answer(error.description)
   }
 }
 
-/// The key help, from the same table as the app's `--help`.
+/// The key help, without the keys a browser keeps for itself (F12, Ctrl+Q).
 @_cdecl("web_help")
-public func webHelp() -> Int32 { answer(KeyBindings.helpText(indent: "")) }
+public func webHelp() -> Int32 { answer(KeyBindings.helpText(indent: "", leaving: [.screenshot, .quit])) }
+
+/// Touch wording (the page's primary pointer is coarse): labels without keys, tap Undo.
+@_cdecl("web_set_touch_first")
+public func webSetTouchFirst(_ on: Int32) { studio.setTouchFirst(on != 0) }
+
+/// Leaves `points` at the tab bar's right end to the page (its help button).
+@_cdecl("web_set_tab_bar_inset")
+public func webSetTabBarInset(_ points: Double) { studio.tabBarTrailingInset = max(0, min(points, 200)) }
+
+/// The canvas lost the keyboard focus to the page (a toolbar button): no ring stays drawn.
+@_cdecl("web_release_focus")
+public func webReleaseFocus() { studio.releaseFocus() }
+
+/// Stops a motion-log replay (the page's Stop button); 1 when one was playing.
+@_cdecl("web_stop_replay")
+public func webStopReplay() -> Int32 {
+  var stopped = false
+  studio.updatePanorama { $0.update { stopped = $0.stopReplay() } }
+  return stopped ? 1 : 0
+}
 
 @_cdecl("web_version")
 public func webVersion() -> Int32 { answer(imageStageVersion) }

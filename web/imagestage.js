@@ -148,7 +148,7 @@ function handle(length) {
   for (const kind of r.save) save(kind);
   if (r.shown) shown(r.shown);
   if (r.layout) layoutLine();
-  if (pano) showLevelHorizon();
+  if (pano) { showLevelHorizon(); showReplay(); }
   for (const q of r.requests) if (q === 'screenshot') screenshot();
   invalidate();
   return r;
@@ -163,6 +163,7 @@ function layoutLine() {
 
 function shown(kind) {
   document.getElementById('tools').classList.toggle('shown', kind === 'panorama');
+  document.body.classList.toggle('panorama', kind === 'panorama');
   if (kind === 'panorama') loadPanorama();
   accessibility();
 }
@@ -321,16 +322,22 @@ function paint() {
         ctx.textAlign = c[6];
         ctx.fillText(fitText(c[1], c[7]), c[2], c[3]);
         break;
-      case 'shadow':
+      case 'shadow': {
+        // Only the shadow: the shape itself is drawn far off to the left and its shadow
+        // offset back (offsets and blur are in device pixels, untouched by the transform).
+        // Filling the shape left an opaque black band below the lifted item.
+        const far = 10000;
         ctx.save();
         ctx.shadowColor = `rgba(0,0,0,${c[6]})`;
-        ctx.shadowBlur = c[5];
-        ctx.shadowOffsetY = c[5] / 3;
-        ctx.fillStyle = 'rgba(0,0,0,1)';
-        roundRect(c[1], c[2], c[3], c[4], 6);
+        ctx.shadowBlur = c[5] * dpr;
+        ctx.shadowOffsetX = far * dpr;
+        ctx.shadowOffsetY = (c[5] / 3) * dpr;
+        ctx.fillStyle = '#000';
+        roundRect(c[1] - far, c[2], c[3], c[4], 6);
         ctx.fill();
         ctx.restore();
         break;
+      }
       case 'focus':
         ctx.lineWidth = 5;
         ctx.strokeStyle = '#fff';
@@ -435,6 +442,15 @@ function key(e, down) {
 listen(canvas, 'keydown', (e) => key(e, true));
 listen(canvas, 'keyup', (e) => key(e, false));
 listen(window, 'blur', () => handle(wasm.web_focus_lost(now())));
+// The keyboard focus went to the page (a toolbar button): the canvas draws no ring of its own.
+listen(canvas, 'blur', () => { wasm.web_release_focus(); invalidate(); });
+// A touch screen first: labels without keys, Undo and Redo buttons (the core lays them out).
+const coarse = matchMedia('(pointer: coarse)');
+listen(coarse, 'change', () => {
+  wasm.web_set_touch_first(coarse.matches ? 1 : 0);
+  document.body.classList.toggle('touch', coarse.matches);
+  resize();
+});
 listen(window, 'resize', resize);
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 listen(reducedMotion, 'change', () => wasm.web_set_reduced_motion(reducedMotion.matches ? 1 : 0));
@@ -469,8 +485,15 @@ function listenToMotion() {
 // inside a click, as iOS requires. Elsewhere readings simply arrive. Chromium has
 // requestPermission yet delivers readings without it, so listen at once as well: the button
 // goes away with the first reading.
-if (typeof DeviceOrientationEvent !== 'undefined' && typeof DeviceOrientationEvent.requestPermission === 'function') {
+// Offered only where a sensor may answer: a device with a touch screen. A phone or tablet
+// (a finger is its main pointer) surely has one; a touch laptop may not, and the button says
+// so before the click rather than after. Desktop Chromium has requestPermission too, and no
+// sensor behind it.
+const mayHaveSensor = navigator.maxTouchPoints > 0;
+if (typeof DeviceOrientationEvent !== 'undefined' && typeof DeviceOrientationEvent.requestPermission === 'function' &&
+    mayHaveSensor) {
   motionButton.hidden = false;
+  if (!coarse.matches) motionButton.textContent = 'Use motion (if this device has a sensor)';
   motionButton.addEventListener('click', async () => {
     try {
       const answer = await DeviceOrientationEvent.requestPermission();
@@ -553,6 +576,30 @@ function applyCameraParams() {
   if (params.get('level') === '1') wasm.web_level_horizon(1);
   showLevelHorizon();
 }
+
+// ---------------------------------------------------------------- help
+
+const help = document.getElementById('help');
+document.getElementById('help-open').addEventListener('click', () => help.showModal());
+// Back to the board when the dialog closes, so the keys work at once.
+help.addEventListener('close', () => canvas.focus({ preventScroll: true }));
+
+// ---------------------------------------------------------------- replay
+
+const stopButton = document.getElementById('stop-replay');
+
+/** Offers Stop replay while a motion log plays (Escape stops it too, in the core). */
+function showReplay() {
+  const playing = !!pano && JSON.parse(out(wasm.web_view(1, 1))).source === 'log';
+  if (stopButton.hidden === playing) stopButton.hidden = !playing;
+}
+
+listen(stopButton, 'click', () => {
+  if (wasm.web_stop_replay() === 1) speak('Replay stopped.', 'polite');
+  showReplay();
+  canvas.focus({ preventScroll: true });
+  invalidate();
+});
 
 // ---------------------------------------------------------------- level horizon
 
@@ -828,22 +875,23 @@ function glRender(w, h) {
 let photoCount = 0;
 
 /** A photo dropped on Locations joins the board, as in the app: a 256-px square thumbnail. */
-async function addPhoto(file) {
+async function addPhoto(file, at = null) {
   const bitmap = await createImageBitmap(file);
   const side = 256, crop = Math.min(bitmap.width, bitmap.height);
   const thumb = new OffscreenCanvas(side, side);
   thumb.getContext('2d').drawImage(bitmap, (bitmap.width - crop) / 2, (bitmap.height - crop) / 2, crop, crop, 0, 0, side, side);
   const id = `dropped-${++photoCount}`;
   images.set(`photo:${id}`, thumb);
-  const name = file.name.replace(/\.[^.]*$/, '');
-  withBytes(id, (ip, il) => withBytes(name, (np, nl) => handle(wasm.web_add_photo(ip, il, np, nl, now()))));
+  // Named as the file is (photo.jpg beside the board's own Photo), put where it was dropped.
+  const [x, y] = at || [NaN, NaN];
+  withBytes(id, (ip, il) => withBytes(file.name, (np, nl) => handle(wasm.web_add_photo(ip, il, np, nl, x, y, now()))));
 }
 
-async function openFile(file) {
+async function openFile(file, at = null) {
   if (!file) return;
   const image = /^image\/(jpeg|png)$/.test(file.type) || /\.(jpe?g|png)$/i.test(file.name);
   if (image && currentScene() === 'locations') {
-    try { await addPhoto(file); } catch (e) { message(`${file.name}: ${e.message}`); }
+    try { await addPhoto(file, at); } catch (e) { message(`${file.name}: ${e.message}`); }
     return;
   }
   if (image) {
@@ -854,7 +902,8 @@ async function openFile(file) {
     if (!pano) { handle(wasm.web_show(2, now())); await loadPanorama(); }
     const error = withBytes(bytes, (p, n) => out(wasm.web_play_log(p, n)));
     if (error) message(`${file.name}: ${error}`);
-    else speak(`Replaying ${file.name}.`, 'polite');
+    else speak(`Replaying ${file.name}. Escape or Stop replay ends it.`, 'polite');
+    showReplay();
     invalidate();
   }
 }
@@ -867,7 +916,11 @@ window.addEventListener('dragleave', () => dropHint.classList.remove('shown'));
 window.addEventListener('drop', (e) => {
   e.preventDefault();
   dropHint.classList.remove('shown');
-  for (const file of e.dataTransfer.files) openFile(file);
+  let first = true;
+  for (const file of e.dataTransfer.files) {
+    openFile(file, first ? point(e) : null);
+    first = false;
+  }
 });
 
 // ---------------------------------------------------------------- start
@@ -905,8 +958,12 @@ async function start() {
   const scene = Math.max(0, SCENES.indexOf(params.get('scene') || 'locations'));
   if (params.has('scene') && !SCENES.includes(params.get('scene'))) console.warn(`unknown scene ${params.get('scene')}`);
   wasm.web_start(scene, reducedMotion.matches ? 1 : 0);
+  wasm.web_set_touch_first(coarse.matches ? 1 : 0);
+  wasm.web_set_tab_bar_inset(document.getElementById('help-open').offsetWidth);
   running = true;
   document.getElementById('keys').textContent = out(wasm.web_help());
+  document.getElementById('help-keys').textContent = document.getElementById('keys').textContent;
+  document.body.classList.toggle('touch', coarse.matches);
   const wanted = params.get('renderer');
   if (wanted !== 'cpu') {
     try { renderer.gl = setUpWebGL(); } catch (e) { console.error(e); renderer.gl = null; }
@@ -941,6 +998,8 @@ window.imagestage = {
     };
   },
   framePixels,
+  /** The scene layer's display list as drawn last: `{commands, cursor, title}` (tests read texts and rects). */
+  displayList: () => JSON.parse(out(wasm.web_display_list())),
   /** Milliseconds from navigation to the first frame (`ready`), or null before it. */
   get readyAt() { return readyAt; },
   /** Milliseconds from navigation to each start-up step (bench/web.sh prints them). */

@@ -54,7 +54,7 @@ extension BoardScene {
       if let clear = clearButton {
         list.fill(clear, Palette.button, radius: 6)
         list.outline(clear, Palette.slotBorder, radius: 6)
-        list.text("Clear all (C)", clear.center.x, clear.minY + 9, size: 15, align: .center)
+        list.text(touchFirst ? "Clear all" : "Clear all (C)", clear.center.x, clear.minY + 9, size: 15, align: .center)
       }
     }
     for i in board.zOrder where !held.contains(i) { drawItem(i, lifted: false, small: small, into: &list) }
@@ -69,9 +69,19 @@ extension BoardScene {
         list.commands.append(.image(.photo(item.id), r, opacity: 0.85))
       }
     }
-    list.text(engine.status, area.minX, footerTop + 8, size: 20)
+    list.text(engine.status, area.minX, footerTop + 8, size: 20, maxWidth: footerTextWidth)
+    if let b = undoButtons {
+      for (r, label) in [(b.undo, "Undo"), (b.redo, "Redo")] {
+        list.fill(r, Palette.button, radius: 6)
+        list.outline(r, Palette.slotBorder, radius: 6)
+        list.text(label, r.center.x, r.minY + 13, size: 15, align: .center)
+      }
+    }
     if let announcement {
-      list.text(announcement.text, area.minX, footerTop + 38, size: 14, color: RGBA(70, 80, 100), maxWidth: area.size.width)
+      // Two lines where one is too short (a phone): "Press …" was all that was left of the end.
+      list.wrappedText(
+        announcement.text, area.minX, footerTop + 34, size: 14, lineHeight: 17, color: RGBA(70, 80, 100),
+        maxWidth: footerTextWidth, maxLines: 2)
     }
     if let focus { list.commands.append(.focusRing(frame(of: focus).insetBy(-4))) }
     list.cursor = cursor(at: hoverAt)

@@ -32,6 +32,8 @@ public enum BoardFocus: Hashable, Sendable {
   case item(Int)
   case slot(Int)
   case clearButton
+  /// The Undo and Redo buttons (on a touch screen, where there is no Ctrl+Z).
+  case undoButton, redoButton
 }
 
 /// The Locations (seed 000) and Shortcuts (seed 001) boards: an engine laid out in a
@@ -41,6 +43,8 @@ public struct BoardScene: Sendable {
   public internal(set) var engine: Engine
   /// The Shortcuts scene's Clear button, once laid out.
   public internal(set) var clearButton: Rect?
+  /// Undo and Redo, at the footer's right, when `touchFirst`.
+  public internal(set) var undoButtons: (undo: Rect, redo: Rect)?
   /// The last announcement, shown under the board.
   public internal(set) var announcement: Announcement?
   /// Where the slots and items live, inside the viewport.
@@ -55,6 +59,7 @@ public struct BoardScene: Sendable {
   static let hintGap = 22.0
   /// How wide a slot's label may be: its cell's width (set by the layout).
   var labelWidth = 0.0
+  var touchFirst = false
 
   /// Locations with `photos` on the first slots of at least `slots` slots.
   public static func locations(photos: [Photo] = [Photo(id: "photo", name: "Photo")], slots: Int = 6) -> BoardScene {
@@ -105,6 +110,29 @@ public struct BoardScene: Sendable {
     set { engine.options.swapOccupied = newValue }
   }
 
+  /// Touch wording: the Clear button without its key, undo by the Undo button.
+  public mutating func setTouchFirst(_ on: Bool) {
+    touchFirst = on
+    engine.options.undoHint = on ? "Tap Undo to undo." : "Press Ctrl+Z to undo."
+    placeUndoButtons()
+  }
+
+  mutating func placeUndoButtons() {
+    guard touchFirst else {
+      undoButtons = nil
+      return
+    }
+    // 44 pt tall, the touch target size; right-aligned in the footer.
+    let w = 84.0, gap = 8.0
+    let y = footerTop + 6
+    undoButtons = (
+      Rect(x: area.maxX - 2 * w - gap, y: y, width: w, height: 44), Rect(x: area.maxX - w, y: y, width: w, height: 44)
+    )
+  }
+
+  /// The width the footer's text may use: all of it, less the Undo and Redo buttons.
+  var footerTextWidth: Double { undoButtons.map { $0.undo.minX - area.minX - 12 } ?? area.size.width }
+
   /// Sets reduced motion (every animation instant).
   public mutating func setReducedMotion(_ on: Bool) { engine.options.reducedMotion = on }
 
@@ -115,7 +143,9 @@ public struct BoardScene: Sendable {
 
   /// Adds photos to Locations, each on a free slot (slots are added when none is free).
   /// Photos already on the board keep their places.
-  public mutating func addPhotos(_ photos: [Photo], at t: Double) -> [StageEvent] {
+  /// `droppedAt`: where the files were dropped (viewport points); the first photo goes to
+  /// the free slot there, if there is one, the others to the first free slots.
+  public mutating func addPhotos(_ photos: [Photo], droppedAt: Point? = nil, at t: Double) -> [StageEvent] {
     guard kind == .locations, !photos.isEmpty else { return [] }
     let old = engine.board
     var all = old.items.map { Photo(id: $0.id, name: $0.name ?? $0.id) }
@@ -133,11 +163,12 @@ public struct BoardScene: Sendable {
     var next = Self.makeEngine(kind: kind, photos: all, slots: max(minimumSlots, old.slots.count))
     var board = next.board
     var taken = Set(old.items.compactMap { $0.slot })
+    let underDrop = droppedAt.flatMap { p in old.slots.indices.first { old.slots[$0].frame.contains(p) && !taken.contains($0) } }
     for i in board.items.indices {
       if i < old.items.count {
         board.place(item: i, on: old.items[i].slot)
       } else {
-        let free = board.slots.indices.first { !taken.contains($0) }
+        let free = i == old.items.count && underDrop != nil ? underDrop : board.slots.indices.first { !taken.contains($0) }
         taken.insert(free ?? -1)
         board.place(item: i, on: free)
       }
@@ -166,6 +197,7 @@ public struct BoardScene: Sendable {
       height: max(bounds.size.height - Self.footerHeight - 20 - Self.hintGap, 10))
     footerTop = bounds.maxY - Self.footerHeight
     self.canvas = canvas
+    placeUndoButtons()
     return relayout(at: t)
   }
 
@@ -220,6 +252,10 @@ public struct BoardScene: Sendable {
   public mutating func pointer(_ phase: PointerPhase, id: Int, at p: Point, time t: Double) -> [StageEvent] {
     if phase == .move { hoverAt = p }
     if phase == .down, let clear = clearButton, clear.contains(p) { return handle(.clearContents, at: t) }
+    if phase == .down, let b = undoButtons, !engine.isPointerDragging {
+      if b.undo.contains(p) { return handle(.key(.undo), at: t) }
+      if b.redo.contains(p) { return handle(.key(.redo), at: t) }
+    }
     return handle(.pointer(phase, id: id, at: p), at: t)
   }
 
@@ -257,6 +293,7 @@ public struct BoardScene: Sendable {
     }
     var order = items.map(BoardFocus.item) + board.slots.indices.map(BoardFocus.slot)
     if clearButton != nil { order.append(.clearButton) }
+    if undoButtons != nil { order += [.undoButton, .redoButton] }
     return order
   }
 
@@ -266,6 +303,8 @@ public struct BoardScene: Sendable {
     case .item(let i): engine.board.items[i].frame
     case .slot(let s): engine.board.slots[s].frame
     case .clearButton: clearButton ?? .init(x: 0, y: 0, width: 0, height: 0)
+    case .undoButton: undoButtons?.undo ?? .init(x: 0, y: 0, width: 0, height: 0)
+    case .redoButton: undoButtons?.redo ?? .init(x: 0, y: 0, width: 0, height: 0)
     }
   }
 
@@ -287,6 +326,8 @@ public struct BoardScene: Sendable {
       return "\(sentenceCase(engine.slotName(s))), \(here.isEmpty ? "empty" : "holding " + here.joined(separator: ", "))."
     case .clearButton:
       return "Clear all shortcuts, button."
+    case .undoButton: return "Undo, button."
+    case .redoButton: return "Redo, button."
     }
   }
 
@@ -295,6 +336,7 @@ public struct BoardScene: Sendable {
     if engine.isPointerDragging { return .grabbing }
     guard let p else { return .arrow }
     if let clear = clearButton, clear.contains(p) { return .pointer }
+    if let b = undoButtons, b.undo.contains(p) || b.redo.contains(p) { return .pointer }
     if engine.hitTest(p) != nil { return .grab }
     if kind == .shortcuts, engine.slotWithContent(at: p) != nil { return .grab }
     return .arrow

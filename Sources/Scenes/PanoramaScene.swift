@@ -97,8 +97,9 @@ public struct PanoramaScene: Sendable {
     }
   }
 
-  /// The caption: what is shown, how, and how to change it, in plain words.
-  public var caption: String {
+  /// The caption: what is shown, how, and how to change it, in plain words; the longest
+  /// first, then shorter forms for narrower screens (`touch`: gestures, not keys).
+  public func captions(touch: Bool = false) -> [String] {
     let v = viewer.view
     func degrees(_ r: Double) -> Int { Int(Angle(radians: r).degrees.rounded()) }
     let how: String
@@ -114,19 +115,28 @@ public struct PanoramaScene: Sendable {
     switch viewer.source {
     case .log: motion = "replaying motion"
     case .sensor: motion = "following the gyroscope"
-    case .none: motion = "drag or use the arrows"
+    case .none: motion = touch ? "drag to look around" : "drag or use the arrows"
     }
-    let keys = viewer.mode == .perspective ? "wheel zooms · M strip · L lens · R recentre" : "M perspective · R recentre"
-    return "\(name) · \(how) · \(motion) · \(keys)"
+    let keys =
+      touch
+      ? "pinch zooms" : viewer.mode == .perspective ? "wheel zooms · M strip · L lens · R recentre" : "M perspective · R recentre"
+    return ["\(name) · \(how) · \(motion) · \(keys)", "\(name) · \(how) · \(motion)", "\(how) · \(motion)", how]
   }
+
+  /// The longest caption: the app's.
+  public var caption: String { captions()[0] }
 
   /// Appends the picture and the caption bar; `tabFocused`: the keyboard is on a tab, where
   /// the arrows switch tabs, so the caption says how to get them back.
-  public func draw(into list: inout DisplayList, tabFocused: Bool = false) {
+  public func draw(into list: inout DisplayList, tabFocused: Bool = false, touch: Bool = false) {
     list.commands.append(.image(.panorama, frame, opacity: 1))
     let bar = Rect(x: frame.minX, y: frame.maxY - 28, width: frame.size.width, height: 28)
     list.fill(bar, Palette.caption)
-    let text = tabFocused ? "\(name) · the arrows switch tabs here: Escape or Tab goes back to the view" : caption
+    let width = bar.size.width - 20
+    let text =
+      tabFocused
+      ? "\(name) · the arrows switch tabs here: Escape or Tab goes back to the view"
+      : captions(touch: touch).first { TextLayout.fits($0, width: width, size: 14) } ?? captions(touch: touch).last!
     list.text(text, bar.minX + 10, bar.minY + 5, size: 14, color: Palette.white, maxWidth: bar.size.width - 20)
     list.cursor = .grab
   }

@@ -147,6 +147,21 @@ public struct PanoramaViewer: Sendable {
     source = .log
   }
 
+  /// Ends a replay where it is: the view stays on its last angles, the user's to move.
+  /// - Returns: whether a replay was playing.
+  @discardableResult
+  public mutating func stopReplay() -> Bool {
+    guard replay != nil else { return false }
+    // The replayed angles become the user's offset, so stopping does not jump the view.
+    let here = view
+    replay = nil
+    tracker = MotionTracker(smoothing: smoothing)
+    source = .none
+    offset = ViewAngles(yaw: here.yaw, pitch: here.pitch, roll: 0)
+    velocity = (0, 0)
+    return true
+  }
+
   /// A sensor reading on the host clock.
   public mutating func feed(_ sample: MotionSample) {
     guard replay == nil else { return }

@@ -163,10 +163,12 @@ public enum KeyBindings {
     return nil
   }
 
-  /// Help text, one line per binding with help, grouped by scene.
-  public static func helpText(indent: String = "  ") -> String {
+  /// Help text, one line per binding with help, grouped by scene; without the actions in
+  /// `leaving` (a browser owns F12 and Ctrl+Q: the page does not list them).
+  public static func helpText(indent: String = "  ", leaving: [Action] = []) -> String {
     var lines: [String] = []
-    var groups: [(title: String, bindings: [KeyBinding])] = [("Everywhere", all.filter { $0.scenes == nil })]
+    let everywhere = all.filter { $0.scenes == nil && !leaving.contains($0.action) }
+    var groups: [(title: String, bindings: [KeyBinding])] = everywhere.isEmpty ? [] : [("Everywhere", everywhere)]
     groups.append(("Locations and Shortcuts", all.filter { $0.scenes == boards }))
     groups.append(("Shortcuts", all.filter { $0.scenes == [.shortcuts] }))
     groups.append(("Panorama", all.filter { $0.scenes == [.panorama] }))

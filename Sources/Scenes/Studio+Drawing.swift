@@ -12,7 +12,7 @@ extension Studio {
     case .panorama:
       if let panorama {
         let tabFocused: Bool = if case .tab = focus { true } else { false }
-        panorama.draw(into: &list, tabFocused: tabFocused)
+        panorama.draw(into: &list, tabFocused: tabFocused, touch: touchFirst)
       } else {
         list.text(
           "Loading the panorama…", viewport.width / 2, contentFrame.center.y, size: 18, color: Palette.secondaryText,
@@ -23,9 +23,12 @@ extension Studio {
       let r = tabFrame(kind)
       list.fill(r, kind == active ? Palette.activeTab : Palette.tab)
       list.outline(r, RGBA(190, 194, 202))
+      // The key number only where there is a keyboard to press it and room for it.
+      let numbered = "\(n + 1)  \(kind.title)"
+      let label = !touchFirst && TextLayout.fits(numbered, width: r.size.width - 8, size: 16) ? numbered : kind.title
       list.text(
-        "\(n + 1)  \(kind.title)", r.center.x, 12, size: 16, color: kind == active ? Palette.text : Palette.secondaryText,
-        align: .center, maxWidth: r.size.width - 8)
+        label, r.center.x, 12, size: 16, color: kind == active ? Palette.text : Palette.secondaryText, align: .center,
+        maxWidth: r.size.width - 8)
     }
     if message != nil {
       list.fill(messageFrame, Palette.error)

@@ -197,6 +197,10 @@ extension Studio {
       return []
     case .board(.clearButton):
       return boardInput(.shortcuts) { $0.handle(.clearContents, at: t) }
+    case .board(.undoButton), .board(.redoButton):
+      guard active.isBoard else { return [] }
+      let undo = focus == .board(.undoButton)
+      return boardInput(active) { $0.handle(.key(undo ? .undo : .redo), at: t) }
     case .board(.slot(let s)):
       guard active.isBoard else { return [] }
       // Over a slot, Space drops what the keyboard holds; otherwise it reads the slot.
@@ -214,7 +218,13 @@ extension Studio {
       if b.engine.isPointerDragging { return boardInput(active) { $0.handle(.cancelAll, at: t) } }
       if b.engine.keyboardHeldItem != nil { return boardInput(active) { $0.handle(.key(.escape), at: t) } }
     } else {
-      panorama?.update { $0.releaseAll() }
+      var stopped = false
+      panorama?.update {
+        $0.releaseAll()
+        stopped = $0.stopReplay()
+      }
+      // Escape stops a motion-log replay (it loops forever otherwise).
+      if stopped { return [.announce(Announcement("Replay stopped.", .assertive))] }
     }
     if message != nil {
       showMessage(nil)

@@ -88,9 +88,12 @@ public struct Studio: Sendable {
 
   // MARK: Layout
 
+  /// Points at the tab bar's right end left to the host (the page's help button).
+  public var tabBarTrailingInset = 0.0
+
   /// The rect of tab `kind`.
   public func tabFrame(_ kind: SceneKind) -> Rect {
-    let w = viewport.width / Double(SceneKind.allCases.count)
+    let w = max(viewport.width - tabBarTrailingInset, 1) / Double(SceneKind.allCases.count)
     return Rect(x: Double(SceneKind.allCases.firstIndex(of: kind)!) * w, y: 0, width: w, height: Self.tabHeight)
   }
 
@@ -147,9 +150,9 @@ public struct Studio: Sendable {
     panorama = scene
   }
 
-  /// Adds photos to Locations.
-  public mutating func addPhotos(_ photos: [Photo], at t: Double) -> [SceneEvent] {
-    let events = locations.addPhotos(photos, at: t)
+  /// Adds photos to Locations; the first to the free slot at `droppedAt`, if any.
+  public mutating func addPhotos(_ photos: [Photo], droppedAt: Point? = nil, at t: Double) -> [SceneEvent] {
+    let events = locations.addPhotos(photos, droppedAt: droppedAt, at: t)
     return report(.locations, events) + [.layout(.locations), .save(.locations)]
   }
 
@@ -162,6 +165,18 @@ public struct Studio: Sendable {
   public mutating func setReducedMotion(_ on: Bool) {
     locations.setReducedMotion(on)
     shortcuts.setReducedMotion(on)
+  }
+
+  /// Words and labels for a touch screen (the host's primary pointer is coarse): tabs
+  /// without key numbers, buttons without key letters, "tap Undo" rather than "Ctrl+Z".
+  public internal(set) var touchFirst = false
+
+  /// Sets `touchFirst` (a web page from `(pointer: coarse)`; the app stays keyboard-first).
+  public mutating func setTouchFirst(_ on: Bool) {
+    touchFirst = on
+    for kind in [SceneKind.locations, .shortcuts] {
+      withBoard(kind) { $0.setTouchFirst(on) }
+    }
   }
 
   /// Shows a short confirmation for a few seconds (a saved screenshot), and returns the

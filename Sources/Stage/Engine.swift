@@ -96,6 +96,9 @@ public struct Engine: Sendable {
   /// What the user reads for item `i`: its name, or its id.
   public func itemName(_ i: Int) -> String { board.items[i].name ?? board.items[i].id }
 
+  /// " " + the options' undo hint, or nothing.
+  var undoSuffix: String { options.undoHint.isEmpty ? "" : " " + options.undoHint }
+
   /// The item named by id `id`, read as its name.
   func itemName(id: String) -> String { board.itemIndex(of: id).map(itemName) ?? id }
 
@@ -482,7 +485,7 @@ public struct Engine: Sendable {
     let change = SlotChange(slot: s, old: old, new: nil)
     apply([change], &events)
     record(.assign([change]))
-    events.append(.announce("Removed \(itemName(id: old)) from \(slotName(s)). Press Ctrl+Z to undo."))
+    events.append(.announce("Removed \(itemName(id: old)) from \(slotName(s)).\(undoSuffix)"))
   }
 
   /// Another item sitting on slot `s`, when the slot is full.
@@ -568,7 +571,7 @@ public struct Engine: Sendable {
       guard let old = c.old, let new = c.new, old != new else { continue }
       events.append(
         .announce(
-          "Replaced \(itemName(id: old)) with \(itemName(id: new)) in \(slotName(c.slot)). Press Ctrl+Z to undo."))
+          "Replaced \(itemName(id: old)) with \(itemName(id: new)) in \(slotName(c.slot)).\(undoSuffix)"))
     }
   }
 
@@ -580,7 +583,7 @@ public struct Engine: Sendable {
     guard !changes.isEmpty else { return }
     apply(changes, &events)
     record(.assign(changes))
-    events.append(.announce("Cleared \(changes.count) slot\(changes.count == 1 ? "" : "s"). Press Ctrl+Z to undo."))
+    events.append(.announce("Cleared \(changes.count) slot\(changes.count == 1 ? "" : "s").\(undoSuffix)"))
   }
 
   mutating func setStatus(_ text: String, _ events: inout [StageEvent]) {

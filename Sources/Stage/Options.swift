@@ -72,6 +72,9 @@ public struct Options: Hashable, Sendable {
   /// A slot's content (Shortcuts) can be dragged out: onto another slot it moves there,
   /// off every slot it is removed, undoably. Off in the seeds.
   public var contentDraggable = false
+  /// How announcements of an undoable change say to undo it ("Press Ctrl+Z to undo." on a
+  /// keyboard; a touch host with an Undo button says so instead). Empty: not said.
+  public var undoHint = "Press Ctrl+Z to undo."
 
   public init(style: DragStyle, strategy: TargetStrategy, returnDuration: Double) {
     self.style = style

@@ -264,7 +264,10 @@ final class App {
         problems.append("\(fileName(path)): \(error)")
       }
     }
-    emit(studio.addPhotos(photos, at: now))
+    // SDL's drop events carry no position: the pointer is where the files were let go.
+    var x: Int32 = 0, y: Int32 = 0
+    SDL_GetMouseState(&x, &y)
+    emit(studio.addPhotos(photos, droppedAt: Point(x: Double(x), y: Double(y)), at: now))
     // Ids may have been made unique: map each new item to its image by position.
     let items = studio.locations.engine.board.items
     for (k, p) in photos.enumerated() {

@@ -399,6 +399,151 @@ class Reload(unittest.TestCase):
             PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
 
 
+def texts(page):
+    """The display list's text runs: {text: (x, y)}."""
+    return {c[1]: (c[2], c[3]) for c in page.js("return imagestage.displayList().commands") if c[0] == "text"}
+
+
+class Phone(unittest.TestCase):
+    """A phone-sized touch screen: touch wording, buttons for what keys do, nothing cut."""
+
+    def setUp(self):
+        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+        PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        PAGE.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "pointer", "value": "coarse"},
+                                                            {"name": "hover", "value": "none"}]})
+
+    def tearDown(self):
+        PAGE.cdp("Emulation.setEmulatedMedia", {"features": []})
+        PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        PAGE.cdp("Emulation.clearDeviceMetricsOverride")
+
+    def test_touch_wording_and_an_undo_button(self):
+        PAGE.load("?scene=shortcuts")
+        shown = texts(PAGE)
+        self.assertIn("Shortcuts", shown, "tabs without key numbers")
+        self.assertNotIn("2  Shortcuts", shown)
+        self.assertIn("Clear all", shown)
+        self.assertIn("Undo", shown)
+        self.assertFalse(any("…" in t for t in shown), f"nothing cut: {list(shown)}")
+        layout = PAGE.layout()
+        camera = next(i for i in layout["items"] if i["id"] == "camera")
+        start, target = centre(camera["frame"]), centre(layout["slots"][0]["frame"])
+        PAGE.drag([start, (start[0] + 20, start[1]), target], kind="touch")
+        PAGE.until("return imagestage.state().slots[0].content === 'camera'", message="camera assigned")
+        # Replace it, and the announcement says how to undo on this screen.
+        mail = next(i for i in layout["items"] if i["id"] == "mail")
+        PAGE.drag([centre(mail["frame"]), (centre(mail["frame"])[0] + 20, centre(mail["frame"])[1]), target], kind="touch")
+        PAGE.until("return imagestage.state().slots[0].content === 'mail'", message="mail replaced camera")
+        self.assertIn("Tap Undo", PAGE.spoken())
+        self.assertNotIn("Ctrl+Z", PAGE.spoken())
+        x, y = texts(PAGE)["Undo"]
+        PAGE.drag([(x, y + 10), (x, y + 10)], kind="touch")
+        PAGE.until("return imagestage.state().slots[0].content === 'camera'", message="undone by the button")
+
+    def test_the_help_button_says_what_the_page_is(self):
+        PAGE.load("?scene=locations")
+        button = PAGE.driver.find_element("id", "help-open")
+        self.assertTrue(button.is_displayed())
+        x, y, w, h = [PAGE.js(f"return document.getElementById('help-open').getBoundingClientRect().{k}")
+                      for k in ("x", "y", "width", "height")]
+        self.assertGreaterEqual(min(w, h), 44, "a touch-sized button")
+        tabs = [c for c in PAGE.js("return imagestage.displayList().commands") if c[0] == "fill" and c[2] == 0 and c[4] == 44]
+        self.assertTrue(all(c[1] + c[3] <= x + 0.5 for c in tabs), "the tabs leave its corner free")
+        button.click()
+        dialog = PAGE.driver.find_element("id", "help")
+        self.assertTrue(dialog.is_displayed())
+        self.assertIn("snaps to the nearest one within 50 pt", dialog.text)
+        self.assertNotIn("F12", dialog.text, "no keys on a touch screen, and never the browser's own")
+        dialog.find_element("tag name", "button").click()
+        PAGE.until("return !document.getElementById('help').open", message="closed")
+
+
+class PageChrome(unittest.TestCase):
+    def test_the_lifted_photo_has_a_soft_shadow_not_a_black_band(self):
+        PAGE.load("?scene=locations")
+        layout = PAGE.layout()
+        x, y, w, h = layout["items"][0]["frame"]
+        start = (x + w / 2, y + h / 2)
+        pointer = PointerInput(interaction.POINTER_MOUSE, "mouse")
+        actions = ActionBuilder(PAGE.driver, mouse=pointer, duration=30)
+        actions.pointer_action.move_to_location(int(start[0]), int(start[1]))
+        actions.pointer_action.pointer_down()
+        actions.pointer_action.move_to_location(int(start[0]) + 150, int(start[1]) + 150)
+        actions.perform()
+        time.sleep(0.2)
+        shadow = next(c for c in PAGE.js("return imagestage.displayList().commands") if c[0] == "shadow")
+        sx, sy, sw, sh = shadow[1:5]
+        # Just below the lifted photo, inside the shadow's rect: shaded, never black.
+        r, g, b, _ = PAGE.pixel(sx + sw / 2, sy + sh - 2)
+        self.assertGreater(r + g + b, 3 * 120, f"a soft shadow, not an opaque band: {(r, g, b)}")
+        self.assertLess(r + g + b, 3 * 246, "but a shadow")
+        actions = ActionBuilder(PAGE.driver, mouse=pointer, duration=30)
+        actions.pointer_action.pointer_up()
+        actions.perform()
+
+    def test_the_banner_close_button_is_not_under_the_toolbar(self):
+        PAGE.load("?scene=panorama")
+        PAGE.driver.find_element("id", "open-log").send_keys(os.path.join(ROOT, "Package.swift"))
+        PAGE.until("return imagestage.displayList().commands.some(c => c[0] === 'text' && c[1] === '×')", message="a banner")
+        x, y = texts(PAGE)["×"]
+        hit = PAGE.js("return document.elementFromPoint(arguments[0], arguments[1]).id", x, y + 12)
+        self.assertEqual(hit, "stage", "the × is the canvas's, not a toolbar button over it")
+        self.assertFalse(PAGE.driver.find_element("id", "stop-replay").is_displayed(), "nothing is replaying")
+
+    def test_one_focus_ring_at_a_time(self):
+        PAGE.load("?scene=panorama")
+        PAGE.keys(Keys.TAB)
+        self.assertTrue(any(c[0] == "focus" for c in PAGE.js("return imagestage.displayList().commands")))
+        PAGE.driver.find_element("id", "level").send_keys("")  # focuses the toolbar button
+        PAGE.js("document.getElementById('level').focus()")
+        PAGE.until("return !imagestage.displayList().commands.some(c => c[0] === 'focus')",
+                   message="the canvas's ring gone once a toolbar button has the focus")
+
+    def test_a_replay_stops_by_button_and_by_escape(self):
+        for how in ("button", "escape"):
+            PAGE.load("?scene=panorama")
+            PAGE.driver.find_element("id", "open-log").send_keys(os.path.join(ROOT, "docs", "examples", "turn.csv"))
+            PAGE.until("return imagestage.view().source === 'log'", message="replaying")
+            stop = PAGE.driver.find_element("id", "stop-replay")
+            PAGE.until("return !document.getElementById('stop-replay').hidden", message="Stop replay offered")
+            if how == "button":
+                stop.click()
+            else:
+                PAGE.keys(Keys.ESCAPE)
+            PAGE.until("return imagestage.view().source !== 'log'", message=f"stopped by {how}")
+            yaw = PAGE.js("return imagestage.view().yaw")
+            time.sleep(0.5)
+            self.assertAlmostEqual(PAGE.js("return imagestage.view().yaw"), yaw, delta=0.01, msg="it stays put")
+            self.assertFalse(stop.is_displayed())
+
+    def test_a_dropped_photo_keeps_its_shape_name_and_place(self):
+        # 1600×1200 with red bands at the sides: a centre crop (as the app) shows none of
+        # them; a squashed square would show both.
+        PAGE.load("?scene=locations")
+        layout = PAGE.layout()
+        target = centre(layout["slots"][4]["frame"])
+        PAGE.js("""
+          const c = new OffscreenCanvas(1600, 1200), g = c.getContext('2d');
+          g.fillStyle = '#2a6'; g.fillRect(0, 0, 1600, 1200);
+          g.fillStyle = '#f00'; g.fillRect(0, 0, 190, 1200); g.fillRect(1410, 0, 190, 1200);
+          return c.convertToBlob({type: 'image/png'}).then((blob) => {
+            const data = new DataTransfer();
+            data.items.add(new File([blob], 'wide.png', {type: 'image/png'}));
+            window.dispatchEvent(new DragEvent('drop', {dataTransfer: data, clientX: arguments[0], clientY: arguments[1],
+                                                        bubbles: true, cancelable: true}));
+          });""", target[0], target[1])
+        PAGE.until("return imagestage.state().items.length === 2", message="the photo added")
+        added = PAGE.js("return imagestage.state().items[1]")
+        self.assertEqual(added["slot"], 4, "on the slot it was dropped on")
+        self.assertIn("wide.png", PAGE.spoken() + " ".join(texts(PAGE)), "named as its file")
+        time.sleep(0.3)
+        frame = PAGE.layout()["items"][1]["frame"]
+        for dx in (0.08, 0.92):
+            r, g, b, _ = PAGE.pixel(frame[0] + frame[2] * dx, frame[1] + frame[3] * 0.3)
+            self.assertFalse(r > 200 and g < 80, f"no red band at {dx}: the photo is cropped, not squashed")
+
+
 class Keyboard(unittest.TestCase):
     def test_pick_up_and_drop_with_the_live_region(self):
         PAGE.load("?scene=locations")
@@ -502,8 +647,19 @@ class Panorama(unittest.TestCase):
         self.assertAlmostEqual(PAGE.js("return imagestage.view().pitch"), -45, delta=2)
 
     def test_the_permission_button_asks_in_its_click(self):
+        # A desktop with no touch screen has no sensor: no button (this Chromium has
+        # requestPermission all the same).
         PAGE.load("?scene=panorama")
         self.assertTrue(PAGE.js("return typeof DeviceOrientationEvent.requestPermission === 'function'"))
+        self.assertFalse(PAGE.driver.find_element("id", "motion").is_displayed(), "no sensor, no Use motion")
+        PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        try:
+            PAGE.load("?scene=panorama")
+            self.check_the_permission_button()
+        finally:
+            PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": False})
+
+    def check_the_permission_button(self):
         button = PAGE.driver.find_element("id", "motion")
         self.assertTrue(button.is_displayed(), "the Use motion button is offered")
         PAGE.js("window.asked = 0; const ask = DeviceOrientationEvent.requestPermission;"
