@@ -29,13 +29,16 @@ let package = Package(
     // C libraries from Debian, through thin module maps
     .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+    // zlib for the PNG encoder's bands (deflated in parallel, libspng decodes).
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // No pkgConfig: sdl2.pc's only flag beyond the default include path is -D_REENTRANT, which
     // SwiftPM refuses with a warning on every build; the shim includes <SDL2/SDL.h> itself.
     .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
     // ISA-specific kernels in C (AVX2), chosen at run time by Raster.BlendKernels
     .target(name: "CKernels"),
     // Adapters
-    .target(name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng", "CKernels"], exclude: ["README.md"]),
+    .target(
+      name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng", "CZlib", "CKernels"], exclude: ["README.md"]),
     .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"], exclude: ["README.md"]),
     // Files (atomic writes), the console and argument parsing for the executables.
     .target(name: "HostIO", exclude: ["README.md"]),

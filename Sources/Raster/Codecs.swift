@@ -201,36 +201,16 @@ public enum Raster {
     return nil
   }
 
-  /// Encodes RGBA pixels as PNG. `compression` 0–9 trades size for speed (zlib levels).
-  ///
-  /// Paeth-filtered rows deflated with zlib's run-length strategy: measured on an 8192×4096
-  /// render (AMD EPYC), a noisy photo took 3.1 s and 46.4 MB against 16.9 s and 47.8 MB with
-  /// libspng's default (level 6, every filter tried per row), and a smooth one 0.96 s and
-  /// 1.0 MB against 2.6 s and 0.85 MB. The Sub filter alone was faster still (2.0 s) but 23 %
-  /// bigger on the photo.
-  public static func encodePNG(_ image: RGBAImage) throws(RasterError) -> [UInt8] {
-    let png = try SpngContext(encoder: true)
-    try png.check(spng_set_option(png.ctx, SPNG_ENCODE_TO_BUFFER, 1), "PNG encoder", kind: .encode)
-    try png.check(spng_set_option(png.ctx, SPNG_IMG_COMPRESSION_LEVEL, 1), "PNG encoder", kind: .encode)
-    try png.check(
-      spng_set_option(png.ctx, SPNG_FILTER_CHOICE, Int32(SPNG_FILTER_CHOICE_PAETH.rawValue)), "PNG encoder", kind: .encode)
-    let runLength: Int32 = 3  // zlib's Z_RLE
-    try png.check(spng_set_option(png.ctx, SPNG_IMG_COMPRESSION_STRATEGY, runLength), "PNG encoder", kind: .encode)
-    var ihdr = spng_ihdr(
-      width: UInt32(image.width), height: UInt32(image.height), bit_depth: 8,
-      color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue), compression_method: 0, filter_method: 0, interlace_method: 0)
-    try png.check(spng_set_ihdr(png.ctx, &ihdr), "PNG encoder", kind: .encode)
-    let status = image.pixels.withUnsafeBytes {
-      spng_encode_image(png.ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
-    }
-    try png.check(status, "cannot encode PNG", kind: .encode)
-    var length = 0
-    var error: Int32 = 0
-    guard let buffer = spng_get_png_buffer(png.ctx, &length, &error) else {
-      throw RasterError(.encode, "cannot encode PNG: \(String(cString: spng_strerror(error)))")
-    }
-    defer { free(buffer) }
-    return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+  /// Encodes a PNG (8-bit RGBA), its bands filtered and deflated on `executor`'s threads
+  /// (`PNGEncoder`). Paeth-filtered rows with zlib's run-length strategy, measured on an
+  /// 8192×4096 render (AMD EPYC): a noisy photo took 3.1 s and 46.4 MB on one thread through
+  /// libspng against 16.9 s and 47.8 MB with its default (level 6, every filter tried per
+  /// row), a smooth one 0.96 s and 1.0 MB against 2.6 s and 0.85 MB; the Sub filter alone was
+  /// faster (2.0 s) but 23 % bigger on the photo. libspng still decodes.
+  public static func encodePNG(_ image: RGBAImage, executor: any RowExecutor = ThreadedRows(threads: 2)) throws(RasterError)
+    -> [UInt8]
+  {
+    try PNGEncoder.encode(image, executor: executor)
   }
 
   /// Encodes by the file name's extension (`.png`, `.jpg`, `.jpeg`).

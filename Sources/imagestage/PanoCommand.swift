@@ -147,7 +147,7 @@ enum PanoCommand {
     }
   }
 
-  static func write(_ image: RGBAImage, to path: String) throws {
+  static func write(_ image: RGBAImage, to path: String, threads: Int = 2) throws {
     // A big PNG takes seconds to compress: past one second, say what is going on.
     let shown = Mutex(false)
     let notice = DispatchWorkItem {
@@ -159,7 +159,11 @@ enum PanoCommand {
       notice.cancel()
       if shown.withLock({ $0 }) { Console.writeAll(2, Array(" done\n".utf8)) }
     }
-    try FileIO.writeAtomically(try Raster.encode(image, forPath: path), to: path)
+    let lower = path.lowercased()
+    let bytes =
+      lower.hasSuffix(".png")
+      ? try Raster.encodePNG(image, executor: ThreadedRows(threads: threads)) : try Raster.encode(image, forPath: path)
+    try FileIO.writeAtomically(bytes, to: path)
   }
 
   static func render(_ args: [String]) throws {
@@ -171,7 +175,7 @@ enum PanoCommand {
     var renderer = renderer(pano, parsed, camera)
     var frame = RGBAImage(width: camera.width, height: camera.height)
     draw(&renderer, camera, view: camera.view, into: &frame)
-    try write(frame, to: output)
+    try write(frame, to: output, threads: camera.threads)
   }
 
   // MARK: sample
@@ -430,7 +434,7 @@ struct FrameSink {
     let path = "\(dir)/frame-\(String(repeating: "0", count: max(0, 5 - name.count)))\(name).png"
 
     // A frame that cannot be written is the run failing, whatever the cause.
-    do { try FileIO.writeAtomically(try Raster.encodePNG(frame), to: path) } catch {
+    do { try FileIO.writeAtomically(try Raster.encodePNG(frame, executor: InlineRows()), to: path) } catch {
       throw CommandError(message: "\(path): \(Failures.describe(error).message)", code: 1)
     }
   }
