@@ -69,7 +69,9 @@ extension BoardScene {
         list.commands.append(.image(.photo(item.id), r, opacity: 0.85))
       }
     }
-    list.text(engine.status, area.minX, footerTop + 8, size: 20, maxWidth: footerTextWidth)
+    // Smaller rather than cut where the Undo and Redo buttons leave less room (a phone).
+    let statusSize = TextLayout.fits(engine.status, width: footerTextWidth, size: 20) ? 20.0 : 15.0
+    list.text(engine.status, area.minX, footerTop + 8 + (20 - statusSize) / 2, size: statusSize, maxWidth: footerTextWidth)
     if let b = undoButtons {
       for (r, label) in [(b.undo, "Undo"), (b.redo, "Redo")] {
         list.fill(r, Palette.button, radius: 6)

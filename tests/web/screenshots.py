@@ -16,6 +16,9 @@ page = T.PAGE
 page.cdp("Emulation.setDeviceMetricsOverride", {
     "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True,
     "screenOrientation": {"type": "portraitPrimary", "angle": 0}})
+# A phone: a touch screen whose main pointer is a finger (touch wording, Undo and Redo).
+page.cdp("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+page.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "pointer", "value": "coarse"}, {"name": "hover", "value": "none"}]})
 for scene in ("locations", "shortcuts", "panorama"):
     page.load(f"?scene={scene}")
     if scene == "shortcuts":

@@ -491,6 +491,22 @@ class PageChrome(unittest.TestCase):
         self.assertEqual(hit, "stage", "the × is the canvas's, not a toolbar button over it")
         self.assertFalse(PAGE.driver.find_element("id", "stop-replay").is_displayed(), "nothing is replaying")
 
+    def test_resizing_while_the_page_loads_is_no_error(self):
+        # Resize events from the first moment, while the module is still compiling: the
+        # listener once called into a module that was not there yet.
+        script = PAGE.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.pageErrors = [];
+            addEventListener('error', (e) => pageErrors.push(String(e.message)));
+            const resizing = setInterval(() => dispatchEvent(new Event('resize')), 2);
+            setTimeout(() => clearInterval(resizing), 3000);"""})
+        try:
+            PAGE.load("?scene=locations", clear_storage=False)
+            time.sleep(0.3)
+            self.assertEqual(PAGE.js("return pageErrors"), [])
+            self.assertIsNone(PAGE.js("return document.getElementById('fatal')"))
+        finally:
+            PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
     def test_one_focus_ring_at_a_time(self):
         PAGE.load("?scene=panorama")
         PAGE.keys(Keys.TAB)
