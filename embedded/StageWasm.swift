@@ -12,7 +12,7 @@ public func stageDropSlot(_ x: Double, _ y: Double) -> Int32 {
   _ = engine.handle(.pointer(.down, id: 0, at: Point(x: 60, y: 60)), at: 0)
   _ = engine.handle(.pointer(.move, id: 0, at: Point(x: x, y: y)), at: 0.1)
   _ = engine.handle(.pointer(.up, id: 0, at: Point(x: x, y: y)), at: 0.2)
-  _ = engine.advance(to: 1)
+  engine.advance(to: 1)
   return Int32(engine.board.items[0].slot ?? -1)
 }
 
@@ -22,7 +22,7 @@ public func stageCenterXAfterRelease(_ t: Double) -> Double {
   var engine = demoEngine()
   _ = engine.handle(.pointer(.down, id: 0, at: Point(x: 60, y: 60)), at: 0)
   _ = engine.handle(.pointer(.up, id: 0, at: Point(x: 150, y: 60)), at: 0)
-  _ = engine.advance(to: t)
+  engine.advance(to: t)
   return engine.board.items[0].center.x
 }
 

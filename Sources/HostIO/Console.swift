@@ -26,7 +26,7 @@ public enum Console {
 
   /// Writes `bytes` to a file descriptor, retrying short writes.
   public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { writeAll(fd, $0) }
+    _ = bytes.withUnsafeBytes { writeAll(fd, $0) }
   }
 
   /// Writes all of `raw` to `fd` (no copy: a video frame goes straight from its buffer).

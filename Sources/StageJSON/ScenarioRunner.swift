@@ -29,7 +29,7 @@ public struct ScenarioRunner {
           let ft = frameTime(frameIndex)
           if isMoving(engine) {
             let moving = engine.movingItems
-            _ = engine.advance(to: ft)
+            engine.advance(to: ft)
             emit(lines.frame(engine, items: moving, at: ft))
             frameIndex += 1
           } else {
@@ -45,12 +45,12 @@ public struct ScenarioRunner {
       while engine.isAnimating {
         let ft = max(frameTime(frameIndex), engine.now)
         let moving = engine.movingItems
-        _ = engine.advance(to: ft)
+        engine.advance(to: ft)
         emit(lines.frame(engine, items: moving, at: ft))
         frameIndex += 1
       }
     } else if let end = engine.animationsEnd {
-      _ = engine.advance(to: end)
+      engine.advance(to: end)
     }
     emit(lines.state(engine))
     return engine

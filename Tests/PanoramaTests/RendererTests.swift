@@ -194,7 +194,7 @@ struct RendererTests {
       // its face focal length was -infinity and sizing the face trapped (fuzzing).
       PanoramaGeometry(
         projection: .equirectangular, fullWidth: -1.565e-209, fullHeight: -1.565e-209, croppedLeft: -1.565e-209,
-        croppedTop: -1.565e-209, croppedWidth: -1.565e-209, croppedHeight: 2.2e-309),
+        croppedTop: -1.565e-209, croppedWidth: -1.565e-209, croppedHeight: Double("2.2e-309")!),
       // A full sphere whose crop claims to be far taller: tiny faces, still drawn.
       PanoramaGeometry(
         projection: .equirectangular, fullWidth: 64, fullHeight: 32, croppedLeft: 0, croppedTop: 0, croppedWidth: 64,

@@ -13,10 +13,10 @@ struct LocationsTests {
     #expect(engine.board.items[0].slot == 1)
     // The seed animates 0.2 s with UIKit's ease-in-out: half way in time is half way in space.
     let released = engine.now
-    _ = engine.advance(to: released + 0.1)
+    engine.advance(to: released + 0.1)
     #expect(abs(engine.board.items[0].center.x - 155) < 1e-9)
     #expect(abs(engine.board.items[0].center.y - 65) < 1e-9)
-    _ = engine.advance(to: released + 0.2)
+    engine.advance(to: released + 0.2)
     #expect(engine.board.items[0].center == P(160, 60))
     #expect(engine.isIdle)
   }
@@ -62,11 +62,11 @@ struct LocationsTests {
   @Test func grabbingMidAnimationPicksTheItemUpWhereItIsDrawn() {
     var engine = locationsEngine()
     engine.drag(from: P(60, 60), to: P(150, 70))
-    _ = engine.advance(to: engine.now + 0.1)
+    engine.advance(to: engine.now + 0.1)
     let drawn = engine.board.items[0].center
     _ = engine.handle(.pointer(.down, id: 0, at: drawn), at: engine.now)
     #expect(engine.board.items[0].center == drawn)
-    _ = engine.advance(to: engine.now + 1)
+    engine.advance(to: engine.now + 1)
     #expect(engine.board.items[0].center == drawn, "the animation must stop when the item is grabbed")
     _ = engine.handle(.pointer(.move, id: 0, at: drawn + Vector(dx: 10, dy: 0)), at: engine.now)
     #expect(engine.board.items[0].center == drawn + Vector(dx: 10, dy: 0))
@@ -80,7 +80,7 @@ struct LocationsTests {
     #expect(engine.board.canvas == Size(width: 480, height: 320))
 
     engine.drag(from: P(60, 240), to: P(150, 70), at: 1)
-    _ = engine.advance(to: engine.now + 0.1)
+    engine.advance(to: engine.now + 0.1)
     let relaid = [SlotFrame(slot: 1, frame: Rect(x: 120, y: 300, width: 80, height: 80))]
     _ = engine.handle(.layout(relaid, canvas: nil), at: engine.now)
     engine.settle()
@@ -153,10 +153,10 @@ struct ShortcutsTests {
     let events = engine.drag(from: P(60, 60), to: P(120, 400))
     #expect(events.contains(.returned(item: "mail", slot: nil)))
     let released = engine.now
-    _ = engine.advance(to: released + 0.25)
+    engine.advance(to: released + 0.25)
     #expect(engine.ghosts.count == 1)
     #expect(abs(engine.ghosts[0].center.y - 230) < 1e-9)
-    _ = engine.advance(to: released + 0.5)
+    engine.advance(to: released + 0.5)
     #expect(engine.ghosts.isEmpty)
     #expect(engine.board.slots.allSatisfy { $0.content == nil })
   }

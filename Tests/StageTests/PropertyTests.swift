@@ -125,7 +125,7 @@ struct ModelTests {
         checkInvariants(engine, itemCount: itemCount)
       }
       _ = engine.handle(.cancelAll, at: t)
-      if let end = engine.animationsEnd { _ = engine.advance(to: end + 0.001) }
+      if let end = engine.animationsEnd { engine.advance(to: end + 0.001) }
       #expect(engine.isIdle, "run \(run): animations must end")
       for item in engine.board.items {
         if let s = item.slot {

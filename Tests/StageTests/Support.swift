@@ -51,7 +51,7 @@ extension Engine {
     return events
   }
 
-  mutating func settle() { _ = advance(to: (animationsEnd ?? now) + 0.001) }
+  mutating func settle() { advance(to: (animationsEnd ?? now) + 0.001) }
 }
 
 func P(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }

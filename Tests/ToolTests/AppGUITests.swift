@@ -85,7 +85,7 @@ struct AppGUITests {
       let out = Pipe()
       process.standardOutput = out
       // Kept beside the test's files: what the app said when a test fails.
-      FileManager.default.createFile(atPath: directory.appendingPathComponent("app-stderr.log").path, contents: nil)
+      _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("app-stderr.log").path, contents: nil)
       process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("app-stderr.log"))
       out.fileHandleForReading.readabilityHandler = { [unowned self] handle in
         let data = handle.availableData

@@ -31,20 +31,27 @@ struct HelpTests {
     #expect(r.stdout.contains("one of clamp, repeat (default clamp)") && r.stdout.contains("one of equirect"))
   }
 
-  @Test func completionOffersTheShellsAfterCompletions() throws {
+  /// What bash's completion offers for `words`, the last one being completed, with the
+  /// script `imagestage completions bash` prints.
+  static func bashCompletes(_ words: [String]) throws -> String {
     let script = try Tool.run("imagestage", ["completions", "bash"]).stdout
     let file = try Tool.temporaryDirectory().appendingPathComponent("c.bash")
     try script.write(to: file, atomically: true, encoding: .utf8)
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/bin/bash")
+    let quoted = words.map { "'\($0)'" }.joined(separator: " ")
     p.arguments = [
-      "-c", "source \(file.path); COMP_WORDS=(imagestage completions ''); COMP_CWORD=2; _imagestage; echo ${COMPREPLY[@]}",
+      "-c", "source \(file.path); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _imagestage; echo ${COMPREPLY[@]}",
     ]
     let out = Pipe()
     p.standardOutput = out
     try p.run()
     p.waitUntilExit()
-    #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("bash zsh fish"))
+    return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  }
+
+  @Test func completionOffersTheShellsAfterCompletions() throws {
+    #expect(try Self.bashCompletes(["imagestage", "completions", ""]).contains("bash zsh fish"))
   }
 
   @Test func bothToolsKnowTheirVersion() throws {
@@ -59,18 +66,7 @@ struct HelpTests {
     let r = try Tool.run("imagestage", ["completions", shell])
     #expect(r.status == 0 && r.stdout.contains("--mipmaps") && r.stdout.contains("stereographic"))
     guard shell == "bash" else { return }
-    let file = try Tool.temporaryDirectory().appendingPathComponent("c.bash")
-    try r.stdout.write(to: file, atomically: true, encoding: .utf8)
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/bin/bash")
-    p.arguments = [
-      "-c", "source \(file.path); COMP_WORDS=(imagestage pano render x --le); COMP_CWORD=4; _imagestage; echo ${COMPREPLY[@]}",
-    ]
-    let out = Pipe()
-    p.standardOutput = out
-    try p.run()
-    p.waitUntilExit()
-    #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("--lens"))
+    #expect(try Self.bashCompletes(["imagestage", "pano", "render", "x", "--le"]).contains("--lens"))
   }
 
   @Test func infoSaysWhatCoverageAPhotoIsAssumedToHave() throws {
