@@ -148,7 +148,11 @@ function handle(length) {
   for (const kind of r.save) save(kind);
   if (r.shown) shown(r.shown);
   if (r.layout) layoutLine();
-  if (pano) { showLevelHorizon(); showReplay(); }
+  if (pano) {
+    showLevelHorizon();
+    // Only while the button shows (Escape may have stopped the replay): not on every move.
+    if (!stopButton.hidden) showReplay();
+  }
   for (const q of r.requests) if (q === 'screenshot') screenshot();
   invalidate();
   return r;

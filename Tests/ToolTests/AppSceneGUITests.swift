@@ -165,9 +165,14 @@ struct AppSceneGUITests {
     let shot = try #require(app.wait { $0["type"] as? String == "screenshot" })
     let said = app.wait { $0["type"] as? String == "announce" && ($0["text"] as? String ?? "").hasPrefix("Saved screenshot") }
     #expect(said != nil && (said?["text"] as? String ?? "").contains(shot["path"] as? String ?? "?"), "\(said ?? [:])")
-    // The notice is drawn: a dark pill near the bottom, where the board's background was.
-    let image = try app.screenshot()
-    let pill = GUI.rgb(image, (400, 600 - 120 + 17))
+    // The notice is drawn for 2.5 s: a dark pill near the bottom, where the board's background
+    // was. A clean-clone run once caught a frame without it right after the line came out
+    // (a screenshot is read after the frame is presented): look again, within its time.
+    var pill = (255, 255, 255)
+    for _ in 0..<4 where !(pill.0 < 80 && pill.1 < 80 && pill.2 < 80) {
+      pill = GUI.rgb(try app.screenshot(), (400, 600 - 120 + 17))
+      usleep(150_000)
+    }
     #expect(pill.0 < 80 && pill.1 < 80 && pill.2 < 80, "\(pill)")
   }
 
