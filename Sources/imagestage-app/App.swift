@@ -148,7 +148,8 @@ final class App {
         if kind == .panorama && started { emitLayout() }
         drewIdleFrame = false
       case .request(.screenshot):
-        confirmScreenshot(nextScreenshotPath())
+        // Taken once the next frame is drawn, before it is presented (below).
+        screenshotSignal = 1
       case .request(.quit):
         running = false
       }
@@ -328,12 +329,8 @@ final class App {
       let work = now - frameStart
       workTimes.append(work)
       if workTimes.count > 100_000 { workTimes.removeFirst(50_000) }
-      window.present()
-      if !(studio.isIdle && drewIdleFrame) {
-        busyFrames += 1
-        busySeconds += now - frameStart
-      }
-      Console.flush()
+      // Screenshots read the frame just drawn, before it is presented: after SDL_RenderPresent
+      // the back buffer's contents are undefined (a test once read the frame before).
       if screenshotSignal != 0 {
         screenshotSignal = 0
         confirmScreenshot(nextScreenshotPath())
@@ -345,6 +342,12 @@ final class App {
         if screenshot(to: path) != nil { exitCode = 1 }
         running = false
       }
+      window.present()
+      if !(studio.isIdle && drewIdleFrame) {
+        busyFrames += 1
+        busySeconds += now - frameStart
+      }
+      Console.flush()
       if !extrasPending { framesWithExtras += 1 }
       drewIdleFrame = studio.isIdle
     }
