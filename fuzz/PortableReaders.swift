@@ -3,15 +3,15 @@ import Stage
 import StageJSON
 
 /// The fuzz readers that need only the pure-Swift layers (no codecs, no threads): JSON, a
-/// scenario run through the engine, a saved state applied to a board, and a saved state
-/// restored into the scene layer. libFuzzer runs them natively (fuzz/Entry.swift); the
+/// scenario run through the engine, a saved state applied to a board, a saved state
+/// restored into the scene layer, and a viewer config. libFuzzer runs them natively (fuzz/Entry.swift); the
 /// Embedded wasm build replays the corpus through the same code under node
 /// (embedded/replay.mjs), where `Int` is 32 bits and a trap the 64-bit build never hits
 /// shows. Every input must end in a value or a thrown error, never a trap.
 enum PortableReaders {
   /// What the first byte of an input picks (`selector % count`), shared with Entry.swift.
-  static let count: UInt8 = 7
-  static let json: UInt8 = 0, scenario: UInt8 = 1, state: UInt8 = 4, restore: UInt8 = 6
+  static let count: UInt8 = 8
+  static let json: UInt8 = 0, scenario: UInt8 = 1, state: UInt8 = 4, restore: UInt8 = 6, viewerConfig: UInt8 = 7
 
   /// Runs the reader `selector` picks over `rest`; false when it is not one of these.
   static func run(_ selector: UInt8, _ rest: [UInt8], runFrames: Bool) -> Bool {
@@ -28,6 +28,9 @@ enum PortableReaders {
       }
     case state: savedState(rest)
     case restore: restoreIntoStudio(rest)
+    case viewerConfig:
+      // A viewer config (Pannellum's JSON): read, and every scene's settings looked at.
+      if let config = try? ViewerConfig.parse(rest, source: "fuzz") { _ = config.scene(config.firstScene) }
     default: return false
     }
     return true

@@ -68,6 +68,12 @@ public struct JSONParser {
   /// Parses one JSON document; trailing non-space text is an error.
   public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSON {
     var p = JSONParser(bytes)
+    // A UTF-8 byte order mark is skipped (RFC 8259 allows it): Pannellum's own example
+    // configs start with one.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+      p.i = 3
+      p.lineStart = 3
+    }
     p.skipSpace()
     let v = try p.value(depth: 0)
     p.skipSpace()

@@ -1,0 +1,111 @@
+import Foundation
+import StageJSON
+import Testing
+
+/// Pannellum's JSON config (doc/json-config-parameters.md) read by `ViewerConfig`, against
+/// Pannellum's own example files (Tests/Fixtures/pannellum, MIT) and hand-made bad ones.
+@Suite("Viewer config")
+struct ViewerConfigTests {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/pannellum")
+
+  static func parse(_ text: String) throws(InputError) -> ViewerConfig {
+    try ViewerConfig.parse(Array(text.utf8), source: "test.json")
+  }
+
+  @Test func pannellumsExampleTourReadsAsATour() throws {
+    let bytes = Array(try Data(contentsOf: Self.fixtures.appendingPathComponent("example-tour.json")))
+    #expect(bytes.starts(with: [0xEF, 0xBB, 0xBF]), "the file starts with a byte order mark")
+    let config = try ViewerConfig.parse(bytes, source: "example-tour.json")
+    #expect(config.scenes.map(\.id) == ["pondCube", "pond"])
+    #expect(config.firstScene == "pond", "default.firstScene")
+    let pond = try #require(config.scene("pond"))
+    #expect(pond.settings.panorama == "./examplepano.jpg" && pond.settings.title == "Jordan Pond")
+    #expect(pond.settings.author == "Matthew Petroff" && pond.settings.sceneFadeDuration == 2000, "defaults merged in")
+    #expect(pond.hotSpots == [pond.hotSpots[0]] && pond.hotSpots[0].kind == .scene && pond.hotSpots[0].sceneId == "pondCube")
+    let cube = try #require(config.scene("pondCube"))
+    #expect(cube.settings.type == .cubemap)
+    #expect(cube.hotSpots.map(\.kind) == [.info, .info, .scene])
+    #expect(cube.hotSpots[1].url == "https://github.com/mpetroff/pannellum")
+    // The cube scene is not shown yet: said, with where.
+    #expect(config.warnings.contains { $0.path == "scenes.pondCube.type" && $0.message.contains("not supported yet") })
+    #expect(config.warnings.contains { $0.path == "scenes.pondCube.cubeMap" })
+  }
+
+  @Test func pannellumsMultiresExampleIsOneSceneWithAWarning() throws {
+    let bytes = Array(try Data(contentsOf: Self.fixtures.appendingPathComponent("example-multires.json")))
+    let config = try ViewerConfig.parse(bytes, source: "example-multires.json")
+    #expect(config.scenes.count == 1 && config.scenes[0].settings.type == .multires)
+    #expect(config.scenes[0].settings.title == "Multires Test")
+    #expect(config.warnings.map(\.path).contains("multiRes"))
+  }
+
+  @Test func sceneKeysOverrideDefaultsAndTopLevelKeys() throws {
+    let config = try Self.parse(
+      """
+      {"hfov": 100, "default": {"yaw": 10, "autoRotate": -2, "firstScene": "b"},
+       "scenes": {"a": {"panorama": "a.jpg", "yaw": 20}, "b": {"panorama": "b.jpg", "hfov": 60, "hotSpots": [
+         {"pitch": 0, "yaw": 5, "type": "scene", "sceneId": "a", "targetYaw": "sameAzimuth", "targetHfov": 70}]}}}
+      """)
+    #expect(config.firstScene == "b")
+    let a = try #require(config.scene("a")), b = try #require(config.scene("b"))
+    #expect(a.settings.yaw == 20 && a.settings.hfov == 100 && a.settings.autoRotate == -2)
+    #expect(b.settings.yaw == 10 && b.settings.hfov == 60)
+    #expect(b.hotSpots[0].targetYaw == .sameAzimuth && b.hotSpots[0].targetHfov == .degrees(70))
+  }
+
+  @Test func oneOfOursAndPannellumsMixedKeys() throws {
+    let config = try Self.parse(
+      """
+      {"panorama": "p.jpg", "lens": "stereographic", "mouseZoom": "ctrl", "dragConfirm": true,
+       "backgroundColor": [0, 0.5, 1], "strings": {"loadButtonLabel": "Load"}, "hotSpots": [
+        {"pitch": -5, "yaw": 30, "text": "<img src=x onerror=alert(1)>"}]}
+      """)
+    let s = config.scenes[0].settings
+    #expect(s.lens == "stereographic" && s.mouseZoom == "ctrl" && s.dragConfirm == "true")
+    #expect(s.backgroundColor == [0, 0.5, 1] && s.strings?["loadButtonLabel"] == "Load")
+    #expect(config.scenes[0].hotSpots[0].text == "<img src=x onerror=alert(1)>", "text stays text")
+  }
+
+  @Test(arguments: [
+    ("{\"hfov\": \"wide\"}", "hfov: expected a number, found a string (line 1, column 10)"),
+    ("{\"hfov\": -3}", "hfov: must be positive"),
+    ("{\"type\": \"sphere\"}", "type: unknown type \"sphere\""),
+    ("{\"friction\": 2}", "friction: must be in (0, 1]"),
+    ("{\"backgroundColor\": [1, 2, 3]}", "backgroundColor[1]: must be from 0 to 1"),
+    ("{\"lens\": \"mirror\"}", "lens: unknown value \"mirror\""),
+    ("{\"scenes\": {}}", "scenes: a tour needs at least one scene"),
+    ("{\"default\": {\"firstScene\": \"x\"}, \"scenes\": {\"a\": {}}}", "firstScene: names no scene (\"x\"); scenes: a"),
+    (
+      "{\"scenes\": {\"a\": {\"hotSpots\": [{\"pitch\": 0, \"yaw\": 0, \"type\": \"scene\", \"sceneId\": \"b\"}]}}}",
+      "scenes.a.hotSpots[0].sceneId: names no scene (\"b\")"
+    ),
+    ("{\"hotSpots\": [{\"yaw\": 0}]}", "hotSpots[0]: missing required key \"pitch\""),
+    ("{\"title\": 1,}", "invalid JSON"),
+    ("[1]", "expected an object, found an array"),
+  ])
+  func badConfigsAreClearErrors(text: String, message: String) {
+    #expect {
+      _ = try Self.parse(text)
+    } throws: { error in
+      let description = "\(error)"
+      return description.hasPrefix("test.json") && description.contains(message)
+    }
+  }
+
+  @Test func unknownAndUnsupportedKeysAreWarningsWithTheirPath() throws {
+    let config = try Self.parse(
+      """
+      {"panorama": "p.jpg", "colour": "red", "touchPanSpeedCoeffFactor": 2,
+       "hotSpots": [{"pitch": 1, "yaw": 2, "colour": 3, "scale": true}]}
+      """)
+    #expect(
+      config.warnings.map(\.description) == [
+        "colour: unknown key, ignored",
+        "touchPanSpeedCoeffFactor: not supported yet: touch panning follows the finger exactly",
+        "hotSpots[0].colour: unknown hotspot key, ignored",
+        "hotSpots[0].scale: not supported yet",
+      ])
+    #expect(config.scenes[0].settings.panorama == "p.jpg")
+  }
+}
