@@ -12,7 +12,7 @@ import Panorama
 /// A band restarts the deflate window, so the file is a little larger than one stream's
 /// (under 0.1 % for bands of 64 rows and more at 8192 px wide).
 enum PNGEncoder {
-  struct Band: @unchecked Sendable {
+  struct Band: Sendable {
     var bytes: [UInt8] = []
     var adler: UInt = 1
     var length = 0
