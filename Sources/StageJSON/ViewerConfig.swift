@@ -1,3 +1,5 @@
+import CoreMath
+
 /// A panorama viewer's configuration in Pannellum's JSON format (its
 /// doc/json-config-parameters.md), read the same way by every host: the web viewer, the app
 /// and the CLI. A file is either one panorama's settings, or a tour: `default` settings
@@ -402,5 +404,55 @@ public struct HotSpot: Equatable, Sendable {
     draggable = try r.optional("draggable")?.bool() ?? false
     line = r.json.line
     column = r.json.column
+  }
+}
+
+/// The viewer's URL parameters (Pannellum's doc/url-config-parameters.md, plus our `lens`
+/// and `renderer`), already percent-decoded by the host (`URLSearchParams`).
+public struct ViewerURLParameters: Sendable {
+  /// `config`: a JSON config to load; the other parameters then override its first scene.
+  public var config: String?
+  /// `fallback`: a page to show where the viewer cannot run.
+  public var fallback: String?
+  public var settings = ViewerSettings()
+  public var warnings: [ConfigWarning] = []
+
+  /// The parameters Pannellum reads from its URL, and ours.
+  public static let names = [
+    "config", "panorama", "author", "title", "hfov", "minHfov", "maxHfov", "pitch", "minPitch", "maxPitch", "yaw",
+    "minYaw", "maxYaw", "haov", "vaov", "vOffset", "autoLoad", "autoRotate", "firstScene", "ignoreGPanoXMP", "preview",
+    "fallback", "compass", "showFullscreenCtrl", "showZoomCtrl", "keyboardZoom", "mouseZoom", "doubleClickZoom",
+    "disableKeyboardCtrl", "draggable", "showControls", "dragConfirm", "lens", "renderer",
+  ]
+
+  /// The parameters whose values are always text.
+  static let textNames = ["panorama", "author", "title", "firstScene", "preview", "lens", "renderer"]
+
+  /// Reads `pairs` (name, value) in order; a later one wins. Values are typed as the JSON
+  /// config's are: text parameters stay text; elsewhere `true`/`false` are booleans,
+  /// numbers are numbers, the rest strings.
+  /// - Throws: `InputError` naming the parameter, when its value has the wrong type.
+  public init(_ pairs: [(name: String, value: String)]) throws(InputError) {
+    for (name, text) in pairs {
+      let path = "URL parameter \(name)"
+      switch name {
+      case "config": config = text
+      case "fallback": fallback = text
+      case let n where Self.names.contains(n):
+        let value: JSON.Value
+        if Self.textNames.contains(n) {
+          value = .string(text)  // a title of "100" is a title
+        } else if text == "true" || text == "false" {
+          value = .bool(text == "true")
+        } else if let number = DecimalText.parse(Substring(text)), number.isFinite, !text.isEmpty {
+          value = .number(number)
+        } else {
+          value = .string(text)
+        }
+        try settings.apply(name, JSONReader(JSON(value), path: path), warnings: &warnings)
+      default:
+        warnings.append(ConfigWarning(path: path, message: "not a viewer parameter, ignored"))
+      }
+    }
   }
 }

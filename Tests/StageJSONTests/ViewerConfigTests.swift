@@ -109,3 +109,32 @@ struct ViewerConfigTests {
     #expect(config.scenes[0].settings.panorama == "p.jpg")
   }
 }
+
+@Suite("Viewer URL parameters")
+struct ViewerURLParameterTests {
+  /// Pannellum's own example: `pannellum.htm#panorama=examplepano.jpg&autoLoad=true` in an
+  /// iframe (examples/example.htm), and the rest of its documented list.
+  @Test func pannellumsParametersAreTypedAsItsConfigIs() throws {
+    let p = try ViewerURLParameters([
+      ("panorama", "../examples/examplepano.jpg"), ("autoLoad", "true"), ("yaw", "30"), ("hfov", "75.5"),
+      ("title", "100"), ("mouseZoom", "ctrl"), ("dragConfirm", "yaw"), ("lens", "stereographic"), ("config", "tour.json"),
+    ])
+    #expect(p.config == "tour.json")
+    #expect(p.settings.panorama == "../examples/examplepano.jpg" && p.settings.autoLoad == true)
+    #expect(p.settings.yaw == 30 && p.settings.hfov == 75.5)
+    #expect(p.settings.mouseZoom == "ctrl" && p.settings.dragConfirm == "yaw" && p.settings.lens == "stereographic")
+    #expect(p.warnings.isEmpty)
+  }
+
+  @Test func aWrongValueNamesItsParameterAndAStrangerIsAWarning() throws {
+    #expect {
+      _ = try ViewerURLParameters([("hfov", "wide")])
+    } throws: { error in "\(error)".hasPrefix("URL parameter hfov: expected a number, found a string") }
+    #expect {
+      _ = try ViewerURLParameters([("autoLoad", "yes")])
+    } throws: { error in "\(error)".contains("URL parameter autoLoad: expected true or false") }
+    let p = try ViewerURLParameters([("utm_source", "mail"), ("pitch", "-10")])
+    #expect(p.settings.pitch == -10)
+    #expect(p.warnings.map(\.description) == ["URL parameter utm_source: not a viewer parameter, ignored"])
+  }
+}
