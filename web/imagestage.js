@@ -148,9 +148,10 @@ function handle(length) {
   for (const kind of r.save) save(kind);
   if (r.shown) shown(r.shown);
   if (r.layout) layoutLine();
-  if (pano) {
+  // The H key and Escape change these in the core, and say so: look only then, not on
+  // every pointer move.
+  if (pano && r.speak.length) {
     showLevelHorizon();
-    // Only while the button shows (Escape may have stopped the replay): not on every move.
     if (!stopButton.hidden) showReplay();
   }
   for (const q of r.requests) if (q === 'screenshot') screenshot();

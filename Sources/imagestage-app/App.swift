@@ -14,7 +14,7 @@ import Synchronization
   import Glibc
 #endif
 
-/// Set by SIGUSR1: write a screenshot at the next frame (tests ask for one this way).
+/// Set by SIGUSR1 (tests ask this way) or F12: write a screenshot of the next frame drawn.
 nonisolated(unsafe) var screenshotSignal: Int32 = 0
 
 struct AppOptions {
