@@ -133,11 +133,14 @@ public struct PanoramaScene: Sendable {
     let bar = Rect(x: frame.minX, y: frame.maxY - 28, width: frame.size.width, height: 28)
     list.fill(bar, Palette.caption)
     let width = bar.size.width - 20
-    let forms = captions(touch: touch)
-    let text =
+    // Shorter forms for a phone, where the long one was cut before "Escape".
+    let forms =
       tabFocused
-      ? "\(name) · the arrows switch tabs here: Escape or Tab goes back to the view"
-      : forms.first { TextLayout.fits($0, width: width, size: 14) } ?? forms[forms.count - 1]
+      ? [
+        "\(name) · the arrows switch tabs here: Escape or Tab goes back to the view",
+        "Arrows switch tabs here · Escape: back to the view", "Escape: back to the view",
+      ] : captions(touch: touch)
+    let text = forms.first { TextLayout.fits($0, width: width, size: 14) } ?? forms[forms.count - 1]
     list.text(text, bar.minX + 10, bar.minY + 5, size: 14, color: Palette.white, maxWidth: bar.size.width - 20)
     list.cursor = .grab
   }
