@@ -98,6 +98,28 @@ public enum Lens: String, Hashable, Sendable, CaseIterable {
     }
   }
 
+  /// Where camera-frame direction (`x`, `y`, `z`; x right, y up, z forward; any length) shows,
+  /// in focal lengths from the centre with y up: the forward projection, the inverse of
+  /// `ray`. `nil` where the lens does not show it: behind a rectilinear camera, or at the
+  /// point straight behind (stereographic and fisheye send it to infinity or a circle).
+  public func project(x: Double, y: Double, z: Double) -> (x: Double, y: Double)? {
+    let side = (x * x + y * y).squareRoot()
+    guard side > 0 || z != 0 else { return nil }
+    switch self {
+    case .rectilinear:
+      guard z > 1e-9 * (side + z) else { return nil }
+      return (x / z, y / z)
+    case .stereographic, .fisheye:
+      let theta = Elementary.atan2(side, z)
+      guard theta < Elementary.pi - 1e-6 else { return nil }
+      guard side > 0 else { return (0, 0) }
+      let r = radius(atAngle: theta)
+      return (x / side * r, y / side * r)
+    case .equirectangular:
+      return (Elementary.atan2(x, z), Elementary.atan2(y, (x * x + z * z).squareRoot()))
+    }
+  }
+
   /// How far (focal lengths) from the centre the lens sees anything: the fisheye's circle of
   /// directions within π of its axis; `nil` for lenses that map the whole image.
   public var visibleRadius: Double? { self == .fisheye ? Elementary.pi : nil }

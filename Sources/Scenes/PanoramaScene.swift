@@ -52,6 +52,9 @@ public struct PanoramaScene: Sendable {
     generation += 1
   }
 
+  /// Follows `previous` (the scene shown before): frame keys never repeat across scenes.
+  public mutating func inheritGeneration(from previous: PanoramaScene) { generation = previous.generation + 1 }
+
   /// Changes the CPU renderer in place (its mip levels); a new frame follows.
   public mutating func updateRenderer(_ body: (inout PanoramaRenderer) -> Void) {
     guard var r = renderer else { return }

@@ -23,13 +23,13 @@ public struct PanoramaViewer: Sendable {
   public private(set) var mode = ViewMode.perspective
   public private(set) var lens = Lens.rectilinear
   /// Horizontal field of view, radians.
-  public private(set) var hfov = defaultFieldOfView
+  public internal(set) var hfov = defaultFieldOfView
   /// The field of view of a landscape view the user has not zoomed.
   public static let defaultFieldOfView = Angle(degrees: 90).radians
   /// Whether the user (or the host, from settings) chose the field of view.
   var fieldOfViewChosen = false
   /// The user's offset on top of motion (radians): drags, keys, wheel.
-  public private(set) var offset = ViewAngles()
+  public internal(set) var offset = ViewAngles()
   public private(set) var tracker: MotionTracker
   public private(set) var source = MotionSource.none
   public private(set) var replay: MotionReplay?
@@ -39,7 +39,7 @@ public struct PanoramaViewer: Sendable {
   /// Points of the viewport; drags and the vertical field of view follow from it.
   public private(set) var viewport = Size(width: 1024, height: 640)
   /// Turning speed of the user's offset (rad/s): inertia after a flick, glide under keys.
-  public private(set) var velocity = (yaw: 0.0, pitch: 0.0)
+  public internal(set) var velocity = (yaw: 0.0, pitch: 0.0)
   var heldTurns: [Key] = []
   /// Seconds since the last turning key went up, while its glide eases out.
   var keyCoast: Double?
@@ -49,6 +49,21 @@ public struct PanoramaViewer: Sendable {
   var dragSamples: [(t: Double, at: Point)] = []
   var lastAdvance: Double?
   let smoothing: Bool
+  /// A site's own limits (a viewer config's min/max keys), within the coverage's.
+  public var limits = ViewLimits() {
+    didSet {
+      hfov = min(max(hfov, fieldOfViewRange.lowerBound), fieldOfViewRange.upperBound)
+      offset = clampedOffset(offset)
+    }
+  }
+  /// Turns the view by itself (a viewer config's `autoRotate`) until the user takes over.
+  public internal(set) var autoRotation: AutoRotation?
+  /// Host time of the last drag, key, wheel or pinch (autorotate waits after it).
+  var lastInteraction: Double?
+  /// A `lookAt` on its way: the offset and field of view it glides between.
+  var glide: Glide?
+  /// Set when a glide arrived; the host reads and clears it (`animatefinished`).
+  public var glideFinished = false
 
   /// Seconds for a flick's speed to fall to 1/e (Pannellum and Photo Sphere Viewer coast for
   /// about a second).
@@ -78,6 +93,7 @@ public struct PanoramaViewer: Sendable {
   /// Whether the picture changes without input: inertia, a held key, a log or a sensor.
   public var isMoving: Bool {
     replay != nil || source == .sensor || !heldTurns.isEmpty || velocity.yaw != 0 || velocity.pitch != 0
+      || glide != nil || autoRotation.map { $0.turning || $0.resumes } ?? false
   }
 
   // MARK: Settings
@@ -188,7 +204,11 @@ public struct PanoramaViewer: Sendable {
       }
       widest = lo
     }
-    let narrowest = min(lensRange.lowerBound, widest)
+    var narrowest = min(lensRange.lowerBound, widest)
+    if let h = limits.hfov {
+      widest = min(widest, h.upperBound)
+      narrowest = min(max(narrowest, h.lowerBound), widest)
+    }
     return narrowest...max(widest, narrowest)
   }
 
@@ -306,6 +326,7 @@ public struct PanoramaViewer: Sendable {
       replay.advance(to: t, tracker: &tracker) { MotionTracker(smoothing: smoothing) }
       self.replay = replay.isFinished ? nil : replay
     }
+    advanceTour(to: t, dt: dt)
     guard dt > 0 else { return }
     let speed = Self.glideSpeed * hfovOrStrip
     if !heldTurns.isEmpty {
@@ -411,7 +432,7 @@ public struct PanoramaViewer: Sendable {
       let y = v.yaw - turns * Elementary.twoPi
       v.yaw = (lo <= hi ? min(max(y, lo), hi) : centre) + turns * Elementary.twoPi
     }
-    return v
+    return limited(v, turnsOf: reference)
   }
 }
 

@@ -16,6 +16,15 @@ public struct ViewerConfig: Sendable {
   public var firstScene: String
   /// What was read but not used, with where.
   public var warnings: [ConfigWarning]
+  /// The settings every scene starts from (`default`, and the top level of a tour), for
+  /// scenes added later.
+  public var defaults = ViewerSettings()
+
+  public init(scenes: [ViewerScene], firstScene: String, warnings: [ConfigWarning] = []) {
+    self.scenes = scenes
+    self.firstScene = firstScene
+    self.warnings = warnings
+  }
 
   /// The scene with `id`.
   public func scene(_ id: String) -> ViewerScene? { scenes.first { $0.id == id } }
@@ -106,7 +115,9 @@ public struct ViewerConfig: Sendable {
       }
       first = wanted
     }
-    return ViewerConfig(scenes: scenes, firstScene: first, warnings: warnings)
+    var config = ViewerConfig(scenes: scenes, firstScene: first, warnings: warnings)
+    config.defaults = sceneMembers == nil ? defaults : own.merged(over: defaults)
+    return config
   }
 }
 
@@ -115,6 +126,12 @@ public struct ViewerScene: Sendable {
   public var id: String
   public var settings: ViewerSettings
   public var hotSpots: [HotSpot]
+
+  public init(id: String, settings: ViewerSettings, hotSpots: [HotSpot] = []) {
+    self.id = id
+    self.settings = settings
+    self.hotSpots = hotSpots
+  }
 }
 
 /// A key that was read but not used, and where.
@@ -181,7 +198,7 @@ public struct ViewerSettings: Equatable, Sendable {
   ]
 
   /// `self` with every setting it leaves unset taken from `base`.
-  func merged(over base: ViewerSettings) -> ViewerSettings {
+  public func merged(over base: ViewerSettings) -> ViewerSettings {
     var m = base
     m.type = type ?? m.type
     m.panorama = panorama ?? m.panorama

@@ -1,0 +1,245 @@
+import CoreMath
+import Panorama
+import Stage
+
+/// A site's limits on the view (radians): Pannellum's `minYaw`/`maxYaw` and
+/// `minPitch`/`maxPitch` bound where the view's edges may go, `minHfov`/`maxHfov` its zoom.
+/// `nil` leaves a limit to the lens and the coverage.
+public struct ViewLimits: Equatable, Sendable {
+  public var yaw: ClosedRange<Double>?
+  public var pitch: ClosedRange<Double>?
+  public var hfov: ClosedRange<Double>?
+
+  public init(yaw: ClosedRange<Double>? = nil, pitch: ClosedRange<Double>? = nil, hfov: ClosedRange<Double>? = nil) {
+    self.yaw = yaw
+    self.pitch = pitch
+    self.hfov = hfov
+  }
+}
+
+/// The view turning by itself (Pannellum's `autoRotate`): at `speed` rad/s (positive turns
+/// right, so yaw grows), stopped by the user and, with `inactivityDelay`, resumed after
+/// that many seconds without input; `stopAfter` seconds after it started it ends for good.
+public struct AutoRotation: Equatable, Sendable {
+  public var speed: Double
+  public var inactivityDelay: Double?
+  public var stopAfter: Double?
+  /// Whether it turns now (false while it waits out the user's input).
+  public internal(set) var turning = true
+  var started: Double?
+
+  public init(speed: Double, inactivityDelay: Double? = nil, stopAfter: Double? = nil) {
+    self.speed = speed
+    self.inactivityDelay = inactivityDelay
+    self.stopAfter = stopAfter
+  }
+
+  /// Waiting to turn again: the host keeps the clock running until then.
+  var resumes: Bool { !turning && inactivityDelay != nil }
+}
+
+/// A `lookAt` gliding from one view to another.
+struct Glide: Sendable {
+  var from: ViewAngles
+  var to: ViewAngles
+  var fromHfov: Double
+  var toHfov: Double
+  var duration: Double
+  var started: Double?
+}
+
+extension PanoramaViewer {
+  /// Where direction (`yaw`, `pitch`) of the panorama (radians; Pannellum's hotspot angles)
+  /// shows in the viewport, in points from its top left; `nil` when the lens does not show
+  /// it now (behind a rectilinear camera, outside the fisheye's circle, off the view).
+  /// `margin` points beyond the edges still count as shown (a hotspot's own size).
+  public func screenPoint(yaw: Double, pitch: Double, margin: Double = 0) -> Point? {
+    let v = view
+    let w = viewport.width, h = viewport.height
+    switch mode {
+    case .strip:
+      // The strip is the image scaled to the view's height, slid sideways with yaw.
+      let pointsPerRadian = stripWidthPoints / max(geometry.horizontalFOV, 1e-9)
+      var dx = yaw - v.yaw
+      if geometry.wraps { dx -= (dx / Elementary.twoPi).rounded() * Elementary.twoPi }
+      let top = coveredLatitudes.top, bottom = coveredLatitudes.bottom
+      let y = (top - pitch) / max(top - bottom, 1e-9) * h
+      let p = Point(x: w / 2 + dx * pointsPerRadian, y: y)
+      return inside(p, w, h, margin) ? p : nil
+    case .perspective:
+      // The hotspot's direction relative to the camera's yaw, then into the camera's frame
+      // (the transpose of its axes: they are orthonormal).
+      let (sy, cy) = Elementary.sinCos(yaw - v.yaw)
+      let (sp, cp) = Elementary.sinCos(pitch)
+      let d = (x: cp * sy, y: sp, z: cp * cy)
+      let m = CameraParameters(
+        width: 2, height: 2, view: ViewAngles(yaw: 0, pitch: v.pitch, roll: v.roll), hfov: hfov, lens: lens
+      )
+      .matrix
+      let c = (
+        x: m[0] * d.x + m[1] * d.y + m[2] * d.z, y: m[3] * d.x + m[4] * d.y + m[5] * d.z,
+        z: m[6] * d.x + m[7] * d.y + m[8] * d.z
+      )
+      guard let image = lens.project(x: c.x, y: c.y, z: c.z) else { return nil }
+      if let r = lens.visibleRadius, (image.x * image.x + image.y * image.y).squareRoot() > r { return nil }
+      let focal = lens.focalLength(halfWidth: w / 2, fieldOfView: hfov)
+      let p = Point(x: w / 2 + image.x * focal, y: h / 2 - image.y * focal)
+      return inside(p, w, h, margin) ? p : nil
+    }
+  }
+
+  /// The panorama direction (radians) seen at viewport point `p`: the inverse of
+  /// `screenPoint`; `nil` where the lens shows nothing (outside the fisheye's circle).
+  public func direction(at p: Point) -> (yaw: Double, pitch: Double)? {
+    let v = view
+    let w = viewport.width, h = viewport.height
+    switch mode {
+    case .strip:
+      let pointsPerRadian = stripWidthPoints / max(geometry.horizontalFOV, 1e-9)
+      let top = coveredLatitudes.top, bottom = coveredLatitudes.bottom
+      return (v.yaw + (p.x - w / 2) / pointsPerRadian, top - p.y / h * (top - bottom))
+    case .perspective:
+      let focal = lens.focalLength(halfWidth: w / 2, fieldOfView: hfov)
+      let x = (p.x - w / 2) / focal, y = (h / 2 - p.y) / focal
+      if let r = lens.visibleRadius, (x * x + y * y).squareRoot() > r { return nil }
+      let c = lens.ray(x: x, y: y)
+      let m = CameraParameters(
+        width: 2, height: 2, view: ViewAngles(yaw: 0, pitch: v.pitch, roll: v.roll), hfov: hfov, lens: lens
+      )
+      .matrix
+      let d = (
+        x: m[0] * c.x + m[3] * c.y + m[6] * c.z, y: m[1] * c.x + m[4] * c.y + m[7] * c.z,
+        z: m[2] * c.x + m[5] * c.y + m[8] * c.z
+      )
+      let yaw = v.yaw + Elementary.atan2(d.x, d.z)
+      return (yaw, Elementary.atan2(d.y, (d.x * d.x + d.z * d.z).squareRoot()))
+    }
+  }
+
+  func inside(_ p: Point, _ w: Double, _ h: Double, _ margin: Double) -> Bool {
+    p.x.isFinite && p.y.isFinite && p.x >= -margin && p.x <= w + margin && p.y >= -margin && p.y <= h + margin
+  }
+
+  /// `v` within the site's `limits` (edges for yaw and pitch, as Pannellum has them).
+  func limited(_ v: ViewAngles, turnsOf reference: Double?) -> ViewAngles {
+    var v = v
+    let halfPi = Elementary.halfPi
+    if let p = limits.pitch, mode == .perspective {
+      let half = lens.verticalFieldOfView(hfov, width: viewport.width, height: viewport.height) / 2
+      let lo = p.lowerBound <= -halfPi + 1e-6 ? -halfPi : p.lowerBound + half
+      let hi = p.upperBound >= halfPi - 1e-6 ? halfPi : p.upperBound - half
+      v.pitch = lo <= hi ? min(max(v.pitch, lo), hi) : (p.lowerBound + p.upperBound) / 2
+    }
+    if let y = limits.yaw, y.upperBound - y.lowerBound < Elementary.twoPi - 1e-6 {
+      let half = mode == .perspective ? hfov / 2 : 0
+      let centre = (y.lowerBound + y.upperBound) / 2
+      let lo = y.lowerBound + half, hi = y.upperBound - half
+      let turns = (((reference ?? v.yaw) - centre) / Elementary.twoPi).rounded()
+      let local = v.yaw - turns * Elementary.twoPi
+      v.yaw = (lo <= hi ? min(max(local, lo), hi) : centre) + turns * Elementary.twoPi
+    }
+    return v
+  }
+
+  // MARK: Set by the host (a viewer's API)
+
+  /// Looks at `yaw`/`pitch`/`hfov` (radians; `nil` keeps each), within the limits: at once
+  /// (`duration` 0) or gliding there over `duration` seconds, easing in and out as
+  /// Pannellum's `lookAt` does. Either way `glideFinished` is set when it is there.
+  public mutating func look(yaw: Double?, pitch: Double?, hfov newHfov: Double?, duration: Double) {
+    let here = view, m = tracker.view
+    var target = ViewAngles(yaw: yaw ?? here.yaw, pitch: pitch ?? here.pitch, roll: here.roll)
+    if geometry.wraps && limits.yaw == nil {
+      // The short way round.
+      target.yaw -= ((target.yaw - here.yaw) / Elementary.twoPi).rounded() * Elementary.twoPi
+    }
+    var toHfov = hfov
+    if let newHfov, newHfov.isFinite, newHfov > 0 {
+      let range = fieldOfViewRange
+      toHfov = min(max(newHfov, range.lowerBound), range.upperBound)
+      fieldOfViewChosen = true
+    }
+    // Limits for the field of view it ends with.
+    let saved = hfov
+    hfov = toHfov
+    let to = ViewAngles(yaw: target.yaw - m.yaw, pitch: target.pitch - m.pitch, roll: offset.roll)
+    let clampedTo = clampedOffset(to)
+    hfov = saved
+    velocity = (0, 0)
+    if duration > 0 {
+      glide = Glide(from: offset, to: clampedTo, fromHfov: hfov, toHfov: toHfov, duration: duration)
+    } else {
+      glide = nil
+      offset = clampedTo
+      hfov = toHfov
+      glideFinished = true
+    }
+  }
+
+  /// Ends every motion the user or `lookAt` started: inertia, key glides, a glide.
+  public mutating func stopMovement() {
+    velocity = (0, 0)
+    heldTurns = []
+    keyCoast = nil
+    glide = nil
+  }
+
+  /// Starts turning by itself (`speed` rad/s, positive turning right).
+  public mutating func startAutoRotate(_ rotation: AutoRotation) {
+    autoRotation = rotation
+    glide = nil
+  }
+
+  public mutating func stopAutoRotate() { autoRotation = nil }
+
+  /// The user moved the view at host time `t`: a glide ends, autorotate pauses (or stops,
+  /// without an inactivity delay).
+  public mutating func noteInteraction(at t: Double) {
+    lastInteraction = t
+    glide = nil
+    guard var r = autoRotation else { return }
+    if r.inactivityDelay == nil {
+      autoRotation = nil
+    } else {
+      r.turning = false
+      autoRotation = r
+    }
+  }
+
+  /// Runs the glide and autorotate to host time `t`, `dt` seconds after the last step.
+  mutating func advanceTour(to t: Double, dt: Double) {
+    if var g = glide {
+      let start = g.started ?? t
+      g.started = start
+      let f = min(max((t - start) / g.duration, 0), 1)
+      // Ease in and out (a quadratic, Pannellum's default timing).
+      let e = f < 0.5 ? 2 * f * f : 1 - 2 * (1 - f) * (1 - f)
+      offset = ViewAngles(
+        yaw: g.from.yaw + (g.to.yaw - g.from.yaw) * e, pitch: g.from.pitch + (g.to.pitch - g.from.pitch) * e,
+        roll: g.to.roll)
+      hfov = g.fromHfov + (g.toHfov - g.fromHfov) * e
+      if f >= 1 {
+        glide = nil
+        glideFinished = true
+      } else {
+        glide = g
+      }
+    }
+    guard var r = autoRotation else { return }
+    let start = r.started ?? t
+    r.started = start
+    if let stop = r.stopAfter, t - start >= stop {
+      autoRotation = nil
+      return
+    }
+    if !r.turning, let delay = r.inactivityDelay, t - (lastInteraction ?? t) >= delay { r.turning = true }
+    if r.turning && glide == nil && dt > 0 {
+      let before = offset.yaw
+      offset.yaw += r.speed * dt
+      offset = clampedOffset(offset)
+      // At a yaw limit it turns back, as Pannellum's does.
+      if offset.yaw == before { r.speed = -r.speed }
+    }
+    autoRotation = r
+  }
+}

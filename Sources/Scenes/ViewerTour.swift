@@ -1,0 +1,341 @@
+import CoreMath
+import Panorama
+import Stage
+import StageJSON
+
+/// A panorama viewer on a site's page (or the app's `--config`): a Pannellum config's scenes,
+/// the one shown, its camera and its hotspots. Every host drives the same rules through it:
+/// which image a scene needs, how its settings set the camera and the limits, where each
+/// hotspot is on screen for the lens in use, where a scene link leads. The host fetches and
+/// decodes, paints, and turns DOM (or SDL) events into calls.
+public struct ViewerTour: Sendable {
+  public private(set) var config: ViewerConfig
+  /// The scene shown (or loading).
+  public private(set) var sceneID: String
+  /// The shown scene's panorama and camera; `nil` until its image is open.
+  public private(set) var panorama: PanoramaScene?
+  /// Where the next scene's camera starts, from a hotspot's targets or `loadScene` (degrees).
+  var arrival: (yaw: Double?, pitch: Double?, hfov: Double?) = (nil, nil, nil)
+  var viewport = Size(width: 1024, height: 640)
+  /// Pannellum's default field of view, degrees (ours is 90°; a Pannellum page expects 100°).
+  public static let defaultHfov = 100.0
+
+  /// - Throws: nothing; a config is checked when it is read (`ViewerConfig.parse`).
+  public init(config: ViewerConfig) {
+    self.config = config
+    sceneID = config.firstScene
+  }
+
+  public var scene: ViewerScene { config.scene(sceneID) ?? config.scenes[0] }
+  public var settings: ViewerSettings { scene.settings }
+
+  /// What the shown scene cannot show yet, in words for the view; `nil` when it can.
+  public var unsupported: String? {
+    switch settings.type ?? .equirectangular {
+    case .equirectangular:
+      return settings.panorama == nil ? "This scene has no panorama image (its config sets no \"panorama\")." : nil
+    case .cubemap, .multires:
+      return "\(settings.type!.rawValue) panoramas are not supported yet: only equirectangular images for now."
+    }
+  }
+
+  /// The address of the scene's image: `panorama` under `basePath` unless it is absolute.
+  public var imageURL: String? {
+    guard let p = settings.panorama else { return nil }
+    guard let base = settings.basePath, !base.isEmpty, !Self.isAbsolute(p) else { return p }
+    return base.hasSuffix("/") ? base + p : base + "/" + p
+  }
+
+  static func isAbsolute(_ url: String) -> Bool {
+    url.hasPrefix("/") || url.hasPrefix("data:") || url.hasPrefix("blob:") || url.contains("://")
+  }
+
+  // MARK: Opening
+
+  /// The scene's image is decoded: `width`×`height` pixels, with the GPano metadata of its
+  /// file (ignored under `ignoreGPanoXMP`). `haov`/`vaov`/`vOffset` in the config win over
+  /// both, as in Pannellum. Sets the camera from the settings (or the link that led here).
+  /// - Returns: how its coverage was decided, in words.
+  @discardableResult
+  public mutating func open(width: Int, height: Int, gpano: GPano?, name: String) -> String {
+    let s = settings
+    var (geometry, coverage) = PanoramaGeometry.of(width: width, height: height, gpano: s.ignoreGPanoXMP == true ? nil : gpano)
+    if s.haov != nil || s.vaov != nil || s.vOffset != nil {
+      let haov = min(s.haov ?? 360, 360), vaov = min(s.vaov ?? 180, 180)
+      let fullWidth = Double(width) * 360 / haov
+      let fullHeight = Double(height) * 180 / vaov
+      let pixelsPerDegree = Double(height) / vaov
+      let top = (fullHeight - Double(height)) / 2 - (s.vOffset ?? 0) * pixelsPerDegree
+      geometry = PanoramaGeometry(
+        projection: .equirectangular, fullWidth: fullWidth, fullHeight: fullHeight,
+        croppedLeft: (fullWidth - Double(width)) / 2, croppedTop: top, croppedWidth: Double(width),
+        croppedHeight: Double(height))
+      coverage = "from the config's haov \(JSONText.number(haov))°, vaov \(JSONText.number(vaov))°"
+    }
+    var scene = PanoramaScene(geometry: geometry, name: s.title ?? name)
+    scene.layout(in: Rect(x: 0, y: 0, width: viewport.width, height: viewport.height))
+    if let p = panorama { scene.inheritGeneration(from: p) }
+    panorama = scene
+    applySettings()
+    return coverage
+  }
+
+  /// The camera, lens, limits and autorotate the settings (and the arrival) ask for.
+  mutating func applySettings() {
+    let s = settings
+    let degree = Elementary.pi / 180
+    let arrival = self.arrival
+    self.arrival = (nil, nil, nil)
+    panorama?.update { v in
+      if let name = s.lens, let lens = Lens(rawValue: name) { v.setLens(lens) }
+      func range(_ lo: Double?, _ hi: Double?, _ a: Double, _ b: Double) -> ClosedRange<Double>? {
+        guard lo != nil || hi != nil else { return nil }
+        let l = (lo ?? a) * degree, h = max((hi ?? b) * degree, l)
+        return l...h
+      }
+      v.limits = ViewLimits(
+        yaw: range(s.minYaw, s.maxYaw, -180, 180), pitch: range(s.minPitch, s.maxPitch, -90, 90),
+        hfov: range(s.minHfov, s.maxHfov, 1, 360))
+      let hfov = arrival.hfov ?? s.hfov ?? Self.defaultHfov
+      v.look(
+        yaw: (arrival.yaw ?? s.yaw ?? 0) * degree, pitch: (arrival.pitch ?? s.pitch ?? 0) * degree, hfov: hfov * degree,
+        duration: 0)
+      v.glideFinished = false
+      if let speed = s.autoRotate, speed != 0 {
+        // Pannellum's positive autoRotate turns counter-clockwise seen from above: yaw falls.
+        v.startAutoRotate(
+          AutoRotation(
+            speed: -speed * degree, inactivityDelay: s.autoRotateInactivityDelay.map { $0 / 1000 },
+            stopAfter: s.autoRotateStopDelay.map { $0 / 1000 }))
+      } else {
+        v.stopAutoRotate()
+      }
+    }
+  }
+
+  public mutating func layout(width: Double, height: Double) {
+    viewport = Size(width: max(width, 1), height: max(height, 1))
+    panorama?.layout(in: Rect(x: 0, y: 0, width: viewport.width, height: viewport.height))
+  }
+
+  /// Runs the camera (motion, inertia, glides, autorotate) to host time `t`.
+  public mutating func advance(to t: Double) { panorama?.update { $0.advance(to: t) } }
+
+  /// The camera, for input and the API (`tour.update { $0.zoom(by: 0.9) }`).
+  public mutating func update(_ body: (inout PanoramaViewer) -> Void) { panorama?.update(body) }
+
+  /// Changes the CPU renderer (the host's pixels arrived, or their mip levels).
+  public mutating func updateScene(_ body: (inout PanoramaScene) -> Void) {
+    guard var p = panorama else { return }
+    panorama = nil
+    body(&p)
+    panorama = p
+  }
+
+  // MARK: Hotspots
+
+  /// Where one hotspot is now: `at` in viewport points, `nil` when the lens does not show it.
+  public struct Placement: Sendable {
+    public var index: Int
+    public var at: Point?
+  }
+
+  /// Every hotspot of the shown scene, placed for the camera and lens now.
+  public func placements(margin: Double = 0) -> [Placement] {
+    let degree = Elementary.pi / 180
+    return scene.hotSpots.enumerated().map { k, h in
+      Placement(index: k, at: panorama?.viewer.screenPoint(yaw: h.yaw * degree, pitch: h.pitch * degree, margin: margin))
+    }
+  }
+
+  /// The hotspots in the order Tab reaches them: left to right around the scene from its
+  /// starting view, then top to bottom.
+  public var tabOrder: [Int] {
+    let start = settings.yaw ?? 0
+    func around(_ yaw: Double) -> Double {
+      let d = (yaw - start + 180).truncatingRemainder(dividingBy: 360)
+      return d < 0 ? d + 360 : d
+    }
+    return scene.hotSpots.indices.sorted {
+      let a = scene.hotSpots[$0], b = scene.hotSpots[$1]
+      return around(a.yaw) != around(b.yaw) ? around(a.yaw) < around(b.yaw) : a.pitch > b.pitch
+    }
+  }
+
+  /// The accessible name of hotspot `index`: its text, or what it does.
+  public func name(ofHotSpot index: Int) -> String {
+    let h = scene.hotSpots[index]
+    if let text = h.text, !text.isEmpty { return text }
+    switch h.kind {
+    case .info: return h.url != nil ? "Link" : "Information"
+    case .scene:
+      let target = h.sceneId.flatMap { config.scene($0) }
+      return "Go to \(target?.settings.title ?? h.sceneId ?? "the next scene")"
+    }
+  }
+
+  /// Turns to hotspot `index` when it is off the view (it got the keyboard focus), over
+  /// `duration` seconds.
+  public mutating func reveal(hotSpot index: Int, duration: Double) {
+    guard scene.hotSpots.indices.contains(index) else { return }
+    let h = scene.hotSpots[index]
+    let degree = Elementary.pi / 180
+    let margin = -min(viewport.width, viewport.height) * 0.1
+    guard let p = panorama, p.viewer.screenPoint(yaw: h.yaw * degree, pitch: h.pitch * degree, margin: margin) == nil else {
+      return
+    }
+    update { $0.look(yaw: h.yaw * degree, pitch: h.pitch * degree, hfov: nil, duration: duration) }
+  }
+
+  /// Moves hotspot `index` to (`yaw`, `pitch`) degrees (a drag ended there).
+  public mutating func move(hotSpot index: Int, yaw: Double, pitch: Double) {
+    config.updateScene(sceneID) { scene in
+      guard scene.hotSpots.indices.contains(index) else { return }
+      scene.hotSpots[index].yaw = yaw
+      scene.hotSpots[index].pitch = pitch
+    }
+  }
+
+  /// The panorama direction (degrees) at viewport point `p` (Pannellum's `mouseEventToCoords`).
+  public func direction(at p: Point) -> (pitch: Double, yaw: Double)? {
+    guard let v = panorama?.viewer, let d = v.direction(at: p) else { return nil }
+    return (d.pitch * 180 / Elementary.pi, d.yaw * 180 / Elementary.pi)
+  }
+
+  public mutating func addHotSpot(_ spot: HotSpot, scene id: String?) -> Bool {
+    let target = id ?? sceneID
+    guard config.scene(target) != nil else { return false }
+    config.updateScene(target) { $0.hotSpots.append(spot) }
+    return true
+  }
+
+  /// Removes the hotspot with `id` (Pannellum's `removeHotSpot`); false when there is none.
+  public mutating func removeHotSpot(id: String, scene: String?) -> Bool {
+    var removed = false
+    config.updateScene(scene ?? sceneID) { s in
+      if let k = s.hotSpots.firstIndex(where: { $0.id == id }) {
+        s.hotSpots.remove(at: k)
+        removed = true
+      }
+    }
+    return removed
+  }
+
+  // MARK: Scenes
+
+  /// Where following hotspot `index` leads: the scene it names, with the camera its targets
+  /// give (`same` keeps the current angle, `sameAzimuth` the compass heading); `nil` for an
+  /// info hotspot.
+  public mutating func follow(hotSpot index: Int) -> String? {
+    guard scene.hotSpots.indices.contains(index) else { return nil }
+    let h = scene.hotSpots[index]
+    guard h.kind == .scene, let target = h.sceneId, config.scene(target) != nil else { return nil }
+    let here = currentDegrees
+    func resolve(_ t: HotSpot.Target?, same: Double) -> Double? {
+      switch t {
+      case .degrees(let d): return d
+      case .same: return same
+      case .sameAzimuth:
+        let north = settings.northOffset ?? 0, theirs = config.scene(target)?.settings.northOffset ?? 0
+        return here.yaw + north - theirs
+      case nil: return nil
+      }
+    }
+    loadScene(
+      target, yaw: resolve(h.targetYaw, same: here.yaw), pitch: resolve(h.targetPitch, same: here.pitch),
+      hfov: resolve(h.targetHfov, same: here.hfov))
+    return target
+  }
+
+  /// Starts showing scene `id` (degrees; `nil` takes the scene's own); its image must be
+  /// opened next (`open`). False when there is no such scene.
+  @discardableResult
+  public mutating func loadScene(_ id: String, yaw: Double?, pitch: Double?, hfov: Double?) -> Bool {
+    guard config.scene(id) != nil else { return false }
+    sceneID = id
+    arrival = (yaw, pitch, hfov)
+    return true
+  }
+
+  /// The same image is shown again under scene `id` (its settings differ): the camera starts
+  /// over without a new decode.
+  public mutating func reopen() { applySettings() }
+
+  public mutating func addScene(_ id: String, json: [UInt8]) throws(InputError) {
+    try config.addScene(id, json: json, source: "addScene")
+  }
+
+  /// Removes scene `id`; the one shown cannot be (Pannellum's rule).
+  public mutating func removeScene(_ id: String) -> Bool { id != sceneID && config.removeScene(id) }
+
+  /// The scenes whose images to fetch ahead while this one is idle: where its links lead.
+  public var linkedScenes: [String] {
+    var out: [String] = []
+    for h in scene.hotSpots where h.kind == .scene {
+      if let id = h.sceneId, id != sceneID, !out.contains(id) { out.append(id) }
+    }
+    return out
+  }
+
+  /// The image scene `id` shows (for fetching ahead).
+  public func imageURL(ofScene id: String) -> String? {
+    var copy = self
+    copy.sceneID = id
+    return copy.unsupported == nil ? copy.imageURL : nil
+  }
+
+  // MARK: The view in degrees
+
+  /// Yaw, pitch, roll and horizontal field of view in degrees (Pannellum's units).
+  public var currentDegrees: (yaw: Double, pitch: Double, roll: Double, hfov: Double) {
+    guard let v = panorama?.viewer else {
+      return (settings.yaw ?? 0, settings.pitch ?? 0, 0, settings.hfov ?? Self.defaultHfov)
+    }
+    let k = 180 / Elementary.pi
+    var yaw = v.view.yaw * k
+    yaw -= (yaw / 360).rounded() * 360
+    return (yaw, v.view.pitch * k, v.view.roll * k, v.hfov * k)
+  }
+
+  /// Sets one of the limits (degrees); Pannellum's `setYawBounds` and the like.
+  public mutating func setBounds(_ which: BoundsKind, _ lo: Double, _ hi: Double) {
+    let degree = Elementary.pi / 180
+    guard lo.isFinite, hi.isFinite, lo <= hi else { return }
+    config.updateScene(sceneID) { s in
+      switch which {
+      case .yaw: (s.settings.minYaw, s.settings.maxYaw) = (lo, hi)
+      case .pitch: (s.settings.minPitch, s.settings.maxPitch) = (lo, hi)
+      case .hfov: (s.settings.minHfov, s.settings.maxHfov) = (lo, hi)
+      }
+    }
+    update { v in
+      var l = v.limits
+      switch which {
+      case .yaw: l.yaw = (lo * degree)...(hi * degree)
+      case .pitch: l.pitch = (lo * degree)...(hi * degree)
+      case .hfov: l.hfov = (lo * degree)...(hi * degree)
+      }
+      v.limits = l
+    }
+  }
+
+  public enum BoundsKind: Int, Sendable { case yaw, pitch, hfov }
+
+  /// The limits in degrees, as Pannellum reports them (its defaults where unset).
+  public func bounds(_ which: BoundsKind) -> (Double, Double) {
+    let s = settings
+    switch which {
+    case .yaw: return (s.minYaw ?? -180, s.maxYaw ?? 180)
+    case .pitch: return (s.minPitch ?? -90, s.maxPitch ?? 90)
+    case .hfov:
+      let lens = panorama?.viewer.fieldOfViewRange
+      let k = 180 / Elementary.pi
+      return (s.minHfov ?? (lens.map { $0.lowerBound * k } ?? 50), s.maxHfov ?? (lens.map { $0.upperBound * k } ?? 120))
+    }
+  }
+
+  /// Sets a setting the API changes at run time (`setNorthOffset`, `setHorizonRoll`, …).
+  public mutating func setSetting(_ body: (inout ViewerSettings) -> Void) {
+    config.updateScene(sceneID) { body(&$0.settings) }
+  }
+}

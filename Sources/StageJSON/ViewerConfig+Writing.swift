@@ -1,0 +1,165 @@
+import CoreMath
+
+// The other direction: a scene's settings back as Pannellum's JSON (`getConfig`), and the
+// pieces a viewer's API adds at run time (`addScene`, `addHotSpot`), read with the same
+// checks and messages as a file.
+
+extension ViewerSettings {
+  /// The settings that are set, as Pannellum's JSON keys (degrees, milliseconds).
+  public var json: JSONValue {
+    var m: [(String, JSONValue)] = []
+    func put(_ key: String, _ value: String?) { if let value { m.append((key, .string(value))) } }
+    func put(_ key: String, _ value: Double?) { if let value { m.append((key, .number(value))) } }
+    func put(_ key: String, _ value: Bool?) { if let value { m.append((key, .bool(value))) } }
+    func word(_ key: String, _ value: String?) {
+      guard let value else { return }
+      m.append((key, value == "true" ? .bool(true) : value == "false" ? .bool(false) : .string(value)))
+    }
+    put("type", type?.rawValue)
+    put("panorama", panorama)
+    put("title", title)
+    put("author", author)
+    put("authorURL", authorURL)
+    put("preview", preview)
+    put("previewTitle", previewTitle)
+    put("previewAuthor", previewAuthor)
+    put("basePath", basePath)
+    put("crossOrigin", crossOrigin)
+    put("yaw", yaw)
+    put("pitch", pitch)
+    put("hfov", hfov)
+    put("minYaw", minYaw)
+    put("maxYaw", maxYaw)
+    put("minPitch", minPitch)
+    put("maxPitch", maxPitch)
+    put("minHfov", minHfov)
+    put("maxHfov", maxHfov)
+    put("haov", haov)
+    put("vaov", vaov)
+    put("vOffset", vOffset)
+    put("northOffset", northOffset)
+    put("horizonPitch", horizonPitch)
+    put("horizonRoll", horizonRoll)
+    put("autoRotate", autoRotate)
+    put("autoRotateInactivityDelay", autoRotateInactivityDelay)
+    put("autoRotateStopDelay", autoRotateStopDelay)
+    put("sceneFadeDuration", sceneFadeDuration)
+    put("friction", friction)
+    put("autoLoad", autoLoad)
+    put("compass", compass)
+    put("orientationOnByDefault", orientationOnByDefault)
+    put("showZoomCtrl", showZoomCtrl)
+    put("keyboardZoom", keyboardZoom)
+    put("doubleClickZoom", doubleClickZoom)
+    put("draggable", draggable)
+    put("disableKeyboardCtrl", disableKeyboardCtrl)
+    put("showFullscreenCtrl", showFullscreenCtrl)
+    put("showControls", showControls)
+    put("escapeHTML", escapeHTML)
+    put("targetBlank", targetBlank)
+    put("avoidShowingBackground", avoidShowingBackground)
+    put("ignoreGPanoXMP", ignoreGPanoXMP)
+    word("mouseZoom", mouseZoom)
+    word("dragConfirm", dragConfirm)
+    if let backgroundColor { m.append(("backgroundColor", .array(backgroundColor.map { .number($0) }))) }
+    if let strings {
+      m.append(("strings", .object(strings.keys.sorted().map { ($0, .string(strings[$0]!)) })))
+    }
+    put("lens", lens)
+    put("renderer", renderer)
+    return .object(m)
+  }
+}
+
+extension HotSpot {
+  /// The hotspot as Pannellum's JSON entry.
+  public var json: JSONValue {
+    func target(_ t: Target?) -> JSONValue {
+      switch t {
+      case .degrees(let d): .number(d)
+      case .same: "same"
+      case .sameAzimuth: "sameAzimuth"
+      case nil: .null
+      }
+    }
+    var m: [(String, JSONValue)] = [("pitch", .number(pitch)), ("yaw", .number(yaw)), ("type", .string(kind.rawValue))]
+    if let text { m.append(("text", .string(text))) }
+    if let url { m.append(("URL", .string(url))) }
+    if let sceneId { m.append(("sceneId", .string(sceneId))) }
+    if targetPitch != nil { m.append(("targetPitch", target(targetPitch))) }
+    if targetYaw != nil { m.append(("targetYaw", target(targetYaw))) }
+    if targetHfov != nil { m.append(("targetHfov", target(targetHfov))) }
+    if let id { m.append(("id", .string(id))) }
+    if let cssClass { m.append(("cssClass", .string(cssClass))) }
+    if draggable { m.append(("draggable", true)) }
+    return .object(m)
+  }
+
+  /// One hotspot's JSON (the API's `addHotSpot`); `source` names it in messages.
+  public static func parse(_ bytes: [UInt8], source: String) throws(InputError) -> (HotSpot, [ConfigWarning]) {
+    let json: JSON
+    do throws(JSONSyntaxError) {
+      json = try JSONParser.parse(bytes)
+    } catch {
+      throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
+    }
+    var warnings: [ConfigWarning] = []
+    let spot = try HotSpot(JSONReader(json, path: source), warnings: &warnings)
+    return (spot, warnings)
+  }
+}
+
+extension ViewerConfig {
+  /// Adds (or replaces) scene `id` from one scene's JSON (the API's `addScene`), its
+  /// settings over the tour's defaults.
+  /// - Throws: `InputError` naming the key, as `parse` does.
+  public mutating func addScene(_ id: String, json bytes: [UInt8], source: String) throws(InputError) {
+    let json: JSON
+    do throws(JSONSyntaxError) {
+      json = try JSONParser.parse(bytes)
+    } catch {
+      throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
+    }
+    let r = JSONReader(json, path: "\(source) \(id)")
+    guard case .object(let keys) = json.value else { throw r.fail("expected an object, found \(json.typeName)") }
+    var settings = defaults
+    var hotSpots: [HotSpot] = []
+    for k in keys {
+      let kr = JSONReader(k.value, path: "\(r.path).\(k.key)")
+      if k.key == "hotSpots" {
+        hotSpots = try HotSpot.list(kr, warnings: &warnings)
+      } else {
+        try settings.apply(k.key, kr, warnings: &warnings)
+      }
+    }
+    let scene = ViewerScene(id: id, settings: settings, hotSpots: hotSpots)
+    if let k = scenes.firstIndex(where: { $0.id == id }) { scenes[k] = scene } else { scenes.append(scene) }
+  }
+
+  /// Removes scene `id`; false when there is none.
+  @discardableResult
+  public mutating func removeScene(_ id: String) -> Bool {
+    guard let k = scenes.firstIndex(where: { $0.id == id }) else { return false }
+    scenes.remove(at: k)
+    return true
+  }
+
+  /// Sets `settings` over every scene's (the viewer's URL parameters; the view's own angles
+  /// go to `firstScene` only, since they name where it starts).
+  public mutating func override(with settings: ViewerSettings) {
+    var others = settings
+    others.yaw = nil
+    others.pitch = nil
+    others.hfov = nil
+    for k in scenes.indices {
+      scenes[k].settings = (scenes[k].id == firstScene ? settings : others).merged(over: scenes[k].settings)
+    }
+    defaults = others.merged(over: defaults)
+  }
+
+  /// Changes scene `id` in place (the API's setters, hotspots added and removed).
+  public mutating func updateScene(_ id: String, _ body: (inout ViewerScene) -> Void) {
+    guard let k = scenes.firstIndex(where: { $0.id == id }) else { return }
+    body(&scenes[k])
+  }
+}

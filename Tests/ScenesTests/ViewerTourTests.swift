@@ -1,0 +1,135 @@
+import CoreMath
+import Panorama
+import Scenes
+import Stage
+import StageJSON
+import Testing
+
+/// The viewer's rules shared by the web component, the app and the CLI: hotspot placement
+/// for every lens, scene links, Pannellum's limits, autorotate and `lookAt`.
+@Suite("Viewer tour")
+struct ViewerTourTests {
+  static let degree = Elementary.pi / 180
+
+  static func tour(_ json: String, width: Int = 4096, height: Int = 2048) throws -> ViewerTour {
+    var t = ViewerTour(config: try ViewerConfig.parse(Array(json.utf8), source: "test.json"))
+    t.layout(width: 800, height: 600)
+    t.open(width: width, height: height, gpano: nil, name: "test.jpg")
+    return t
+  }
+
+  @Test func aHotspotAndTheDirectionAtItsPointAgreeForEveryLens() throws {
+    for lens in Lens.allCases {
+      var t = try Self.tour(#"{"panorama": "p.jpg", "yaw": 20, "pitch": 15, "lens": "\#(lens.rawValue)"}"#)
+      t.update { $0.look(yaw: nil, pitch: nil, hfov: 100 * Self.degree, duration: 0) }
+      let v = try #require(t.panorama?.viewer)
+      for (yaw, pitch) in [(20.0, 15.0), (40, 0), (0, 30), (-10, -20), (60, 50)] {
+        guard let p = v.screenPoint(yaw: yaw * Self.degree, pitch: pitch * Self.degree) else { continue }
+        let d = try #require(v.direction(at: p))
+        var dy = d.yaw / Self.degree - yaw
+        dy -= (dy / 360).rounded() * 360
+        #expect(abs(dy) < 1e-6 && abs(d.pitch / Self.degree - pitch) < 1e-6, "\(lens) at \(yaw), \(pitch): \(d)")
+      }
+      // Straight ahead is the centre of the view.
+      let centre = try #require(v.screenPoint(yaw: 20 * Self.degree, pitch: 15 * Self.degree))
+      #expect(abs(centre.x - 400) < 1e-6 && abs(centre.y - 300) < 1e-6, "\(lens)")
+    }
+  }
+
+  @Test func aHotspotBehindTheCameraOrOutsideTheFisheyeIsHidden() throws {
+    var t = try Self.tour(
+      #"{"panorama": "p.jpg", "hotSpots": [{"yaw": 0, "pitch": 0, "text": "ahead"}, {"yaw": 180, "pitch": 0, "text": "behind"}, {"yaw": 30, "pitch": 10}]}"#
+    )
+    var p = t.placements()
+    #expect(p[0].at != nil && p[1].at == nil && p[2].at != nil)
+    #expect(p[2].at!.x > 400 && p[2].at!.y < 300, "right of centre and above")
+    // A little planet sees nearly everything; behind is still the one point it cannot.
+    t.update { $0.setLens(.fisheye) }
+    t.update { $0.look(yaw: nil, pitch: nil, hfov: 200 * Self.degree, duration: 0) }
+    p = t.placements(margin: 1000)
+    #expect(p[0].at != nil && p[2].at != nil)
+    t.update { $0.look(yaw: 90 * Self.degree, pitch: nil, hfov: nil, duration: 0) }
+    #expect(t.placements(margin: 1000)[1].at != nil, "behind, seen from the side through a 200° fisheye")
+  }
+
+  @Test func aSceneLinkLeadsToItsSceneWithItsTargets() throws {
+    let json = """
+      {"default": {"firstScene": "a", "northOffset": 10},
+       "scenes": {
+         "a": {"title": "Hall", "panorama": "a.jpg", "yaw": 5,
+               "hotSpots": [{"type": "scene", "sceneId": "b", "yaw": 90, "pitch": 0, "targetYaw": "sameAzimuth", "targetPitch": 12},
+                            {"type": "info", "yaw": -40, "pitch": 5, "text": "A door"}]},
+         "b": {"title": "Kitchen", "panorama": "b.jpg", "basePath": "rooms", "northOffset": 40, "hfov": 80,
+               "hotSpots": [{"type": "scene", "sceneId": "a", "yaw": 0, "pitch": 0}]}}}
+      """
+    var t = try Self.tour(json)
+    #expect(t.sceneID == "a" && t.imageURL == "a.jpg")
+    #expect(t.name(ofHotSpot: 0) == "Go to Kitchen" && t.name(ofHotSpot: 1) == "A door")
+    #expect(t.tabOrder == [1, 0], "left (yaw −40) before right (yaw 90)")
+    #expect(t.linkedScenes == ["b"] && t.imageURL(ofScene: "b") == "rooms/b.jpg")
+    #expect(t.follow(hotSpot: 1) == nil, "an info hotspot leads nowhere")
+    #expect(t.follow(hotSpot: 0) == "b")
+    t.open(width: 4096, height: 2048, gpano: nil, name: "b.jpg")
+    let d = t.currentDegrees
+    // sameAzimuth keeps the compass heading: yaw 5 + north 10 − their north 40.
+    #expect(abs(d.yaw - (5 + 10 - 40)) < 1e-9 && abs(d.pitch - 12) < 1e-9 && abs(d.hfov - 80) < 1e-9)
+    #expect(t.loadScene("nowhere", yaw: nil, pitch: nil, hfov: nil) == false)
+  }
+
+  @Test func pannellumsLimitsKeepTheViewsEdgesInside() throws {
+    var t = try Self.tour(
+      #"{"panorama": "p.jpg", "minYaw": -60, "maxYaw": 60, "maxPitch": 20, "minHfov": 40, "maxHfov": 90, "hfov": 120}"#)
+    #expect(abs(t.currentDegrees.hfov - 90) < 1e-9, "hfov 120 above maxHfov 90")
+    t.update { $0.look(yaw: 100 * Self.degree, pitch: 80 * Self.degree, hfov: nil, duration: 0) }
+    let d = t.currentDegrees
+    #expect(abs(d.yaw - (60 - 45)) < 1e-9, "the right edge stops at maxYaw: \(d.yaw)")
+    let vhalf = Lens.rectilinear.verticalFieldOfView(90 * Self.degree, width: 800, height: 600) / 2 / Self.degree
+    #expect(abs(d.pitch - (20 - vhalf)) < 1e-9, "the top edge stops at maxPitch")
+    t.update { $0.zoom(by: 0.1) }
+    #expect(abs(t.currentDegrees.hfov - 40) < 1e-9)
+    t.setBounds(.hfov, 60, 70)
+    #expect(abs(t.currentDegrees.hfov - 60) < 1e-9 && t.bounds(.hfov) == (60, 70))
+  }
+
+  @Test func autorotateTurnsStopsForTheUserAndResumes() throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "autoRotate": 10, "autoRotateInactivityDelay": 500}"#)
+    for k in 0...10 { t.advance(to: Double(k) * 0.1) }
+    #expect(abs(t.currentDegrees.yaw - -10) < 1e-6, "positive autoRotate turns left at 10°/s: \(t.currentDegrees.yaw)")
+    #expect(t.panorama!.viewer.isMoving)
+    t.update { $0.noteInteraction(at: 1.0) }
+    for k in 11...14 { t.advance(to: Double(k) * 0.1) }
+    let paused = t.currentDegrees.yaw
+    #expect(abs(paused - -10) < 1e-6, "paused by the user")
+    for k in 15...20 { t.advance(to: Double(k) * 0.1) }
+    #expect(t.currentDegrees.yaw < paused - 0.4, "resumed 0.5 s after the last input")
+    // Without an inactivity delay, the user stops it for good.
+    var once = try Self.tour(#"{"panorama": "p.jpg", "autoRotate": -5}"#)
+    once.advance(to: 0)
+    once.update { $0.noteInteraction(at: 0) }
+    once.advance(to: 5)
+    #expect(once.panorama!.viewer.autoRotation == nil && !once.panorama!.viewer.isMoving)
+  }
+
+  @Test func lookAtGlidesTheShortWayAndSaysWhenItIsThere() throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "yaw": 170}"#)
+    t.update { $0.look(yaw: -170 * Self.degree, pitch: 10 * Self.degree, hfov: 60 * Self.degree, duration: 1) }
+    t.advance(to: 0)
+    t.advance(to: 0.5)
+    var d = t.currentDegrees
+    #expect(abs(abs(d.yaw) - 180) < 1e-6, "halfway the short way, across 180°: \(d.yaw)")
+    #expect(t.panorama!.viewer.glideFinished == false)
+    t.advance(to: 0.6)
+    t.advance(to: 1.1)
+    d = t.currentDegrees
+    #expect(abs(d.yaw - -170) < 1e-6 && abs(d.pitch - 10) < 1e-6 && abs(d.hfov - 60) < 1e-6)
+    #expect(t.panorama!.viewer.glideFinished)
+  }
+
+  @Test func haovVaovAndVOffsetPlaceAPartialPanorama() throws {
+    let t = try Self.tour(#"{"panorama": "p.jpg", "haov": 180, "vaov": 60, "vOffset": 10}"#, width: 3000, height: 1000)
+    let g = try #require(t.panorama?.viewer.geometry)
+    #expect(abs(g.horizontalFOV - 180 * Self.degree) < 1e-9 && abs(g.verticalFOV - 60 * Self.degree) < 1e-9)
+    let lat = t.panorama!.viewer.coveredLatitudes
+    #expect(abs(lat.top / Self.degree - 40) < 1e-9 && abs(lat.bottom / Self.degree - -20) < 1e-9, "centred 10° up")
+  }
+}
