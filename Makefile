@@ -54,23 +54,36 @@ WEB_SIMD ?= 1
 # 1280×720 frame here) for 6 KB more gzipped.
 WEB_FLAGS := $(filter-out -Osize,$(WASM_FLAGS)) $(if $(filter 1,$(WEB_SIMD)),-Xcc -msimd128,)
 WEB_MODULES := CoreMath Stage Panorama StageJSON Scenes
-WEB_EXPORTS := $(shell sed -n 's/^@_cdecl("\(web_[a-z_]*\)")/--export=\1/p' web/ImageStageWeb.swift)
+WEB_EXPORTS := $(shell sed -n 's/^@_cdecl("\(web_[a-z_]*\)")/--export=\1/p' web/ImageStageWeb.swift web/WasmBridge.swift)
+VIEWER_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/ViewerWeb.swift web/WasmBridge.swift)
 
 WEB_WASM := $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
-WEB_SOURCES := $(wildcard $(foreach m,$(WEB_MODULES),Sources/$(m)/*.swift)) web/ImageStageWeb.swift
+WEB_CORE_SOURCES := $(wildcard $(foreach m,$(WEB_MODULES),Sources/$(m)/*.swift))
+WEB_SOURCES := $(WEB_CORE_SOURCES) web/ImageStageWeb.swift web/WasmBridge.swift
+VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
+# The page's scripts and styles, copied as they are (ES modules: no bundler).
+WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
+  wasm.js panorama-gl.js input.js
+WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES))
 
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).
-web: deps $(WEB_WASM) $(WEB)/index.html $(WEB)/imagestage.js $(WEB)/sample.jpg
+web: deps $(WEB_WASM) $(VIEWER_WASM) $(WEB_COPIES) $(WEB)/sample.jpg
 	@echo "built $(WEB): open it with make web-serve"
 
-$(WEB_WASM): $(WEB_SOURCES) Makefile
-	@mkdir -p $(WEB) $(WEB_OBJ)/$(WEB_SIMD)
+# The cores and the scene layer, compiled once for both modules.
+WEB_CORE_STAMP := $(WEB_OBJ)/$(WEB_SIMD)/cores.stamp
+$(WEB_CORE_STAMP): $(WEB_CORE_SOURCES) Makefile
+	@mkdir -p $(WEB_OBJ)/$(WEB_SIMD)
 	@for m in $(WEB_MODULES); do \
 	  opt=-Osize; [ $$m = Panorama ] && opt=-O; \
 	  $(SWIFTC) $(WEB_FLAGS) $$opt -I $(WEB_OBJ)/$(WEB_SIMD) -module-name $$m -emit-module \
 	    -emit-module-path $(WEB_OBJ)/$(WEB_SIMD)/$$m.swiftmodule Sources/$$m/*.swift -c -o $(WEB_OBJ)/$(WEB_SIMD)/$$m.o || exit 1; \
 	done
-	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/ImageStageWeb.swift \
+	@touch $@
+
+$(WEB_WASM): $(WEB_CORE_STAMP) web/ImageStageWeb.swift web/WasmBridge.swift
+	@mkdir -p $(WEB)
+	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/ImageStageWeb.swift web/WasmBridge.swift \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ImageStageWeb.o
 	wasm-ld --no-entry --export=_initialize $(WEB_EXPORTS) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
@@ -79,11 +92,20 @@ $(WEB_WASM): $(WEB_SOURCES) Makefile
 	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
 	  --enable-nontrapping-float-to-int $@ -o $@
 
-$(WEB)/index.html: web/index.html
+# The viewer's own module: the same cores with web/ViewerWeb.swift's exports; the linker
+# drops the boards and the Studio, which nothing it exports reaches.
+$(VIEWER_WASM): $(WEB_CORE_STAMP) web/ViewerWeb.swift web/WasmBridge.swift
 	@mkdir -p $(WEB)
-	cp $< $@
+	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ViewerWeb web/ViewerWeb.swift web/WasmBridge.swift \
+	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ViewerWeb.o
+	wasm-ld --no-entry --gc-sections --export=_initialize $(VIEWER_EXPORTS) --max-memory=4294967296 \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ViewerWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
+	wasm-strip $@
+	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+	  --enable-nontrapping-float-to-int $@ -o $@
 
-$(WEB)/imagestage.js: web/imagestage.js
+$(WEB)/%: web/%
 	@mkdir -p $(WEB)
 	cp $< $@
 

@@ -4,47 +4,13 @@ import Scenes
 import Stage
 import StageJSON
 
-// The page's side of the wasm module: one `Studio` (the scene layer every host drives)
+// The demo page's side of its wasm module: one `Studio` (the scene layer every host drives)
 // behind C-ABI exports that take numbers and return JSON text. The JS host (imagestage.js)
-// turns DOM events into these calls and paints what `web_display_list` returns.
-//
-// Text crosses the boundary as UTF-8: JS writes into memory from `web_alloc` and passes a
-// pointer and length; answers are left in one output buffer (`web_out_ptr`, the returned
-// length). Nothing here keeps a pointer JS handed in past the call.
+// turns DOM events into these calls and paints what `web_display_list` returns. Memory,
+// the output buffer and the panorama's pixels are web/WasmBridge.swift's.
 
 nonisolated(unsafe) var studio = Studio()
-nonisolated(unsafe) var output = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 16)
-nonisolated(unsafe) var outputCapacity = 1 << 16
-nonisolated(unsafe) var frame = RGBAImage(width: 1, height: 1)
 nonisolated(unsafe) var art = RGBAImage(width: 1, height: 1)
-
-/// Leaves `text` in the output buffer; returns its length in bytes.
-func answer(_ text: String) -> Int32 {
-  var text = text
-  return text.withUTF8 { bytes in
-    if bytes.count > outputCapacity {
-      output.deallocate()
-      outputCapacity = max(bytes.count, outputCapacity * 2)
-      output = UnsafeMutablePointer<UInt8>.allocate(capacity: outputCapacity)
-    }
-    if let base = bytes.baseAddress { output.update(from: base, count: bytes.count) }
-    return Int32(bytes.count)
-  }
-}
-
-func text(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> String {
-  guard let pointer, count > 0 else { return "" }
-  return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
-}
-
-func bytes(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> [UInt8] {
-  guard let pointer, count > 0 else { return [] }
-  return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
-}
-
-/// Leaves `value`'s JSON text in the output buffer.
-func answer(_ value: JSONValue) -> Int32 { answer(value.text) }
-
 /// What one input did, for the host: `--events` lines, boards to save, announcements to
 /// speak, the scene now shown, requests.
 func report(_ events: [SceneEvent], at t: Double) -> Int32 {
@@ -82,19 +48,6 @@ func kind(_ code: Int32) -> SceneKind {
   default: .locations
   }
 }
-
-// MARK: Memory
-
-@_cdecl("web_alloc")
-public func webAlloc(_ count: Int32) -> UnsafeMutablePointer<UInt8> {
-  UnsafeMutablePointer<UInt8>.allocate(capacity: Int(max(count, 1)))
-}
-
-@_cdecl("web_free")
-public func webFree(_ pointer: UnsafeMutablePointer<UInt8>) { pointer.deallocate() }
-
-@_cdecl("web_out_ptr")
-public func webOutPointer() -> UnsafeMutablePointer<UInt8> { output }
 
 // MARK: Scenes
 
@@ -336,46 +289,21 @@ public func webOpenPanorama(
   _ head: UnsafePointer<UInt8>?, _ headCount: Int32, _ width: Int32, _ height: Int32, _ name: UnsafePointer<UInt8>?,
   _ nameCount: Int32
 ) -> Int32 {
-  let file = bytes(head, headCount)
-  let xmp = file.starts(with: [0xFF, 0xD8]) ? JPEGMetadata(file).xmp : PNGMetadata.xmp(file)
-  let (geometry, coverage) = PanoramaGeometry.of(
-    width: Int(width), height: Int(height), gpano: xmp.flatMap { GPano(xmp: $0) })
+  let (geometry, coverage) = PanoramaGeometry.of(width: Int(width), height: Int(height), gpano: gpano(bytes(head, headCount)))
   let title = text(name, nameCount)
   if studio.panorama == nil {
     studio.setPanorama(PanoramaScene(geometry: geometry, name: title))
   } else {
     studio.updatePanorama { $0.load(geometry: geometry, name: title) }
   }
-  let g = geometry
-  return answer([
-    "projection": .string(g.projection.rawValue), "fullWidth": .number(g.fullWidth), "fullHeight": .number(g.fullHeight),
-    "croppedLeft": .number(g.croppedLeft), "croppedTop": .number(g.croppedTop), "croppedWidth": .number(g.croppedWidth),
-    "croppedHeight": .number(g.croppedHeight), "wraps": .bool(g.wraps), "coverage": .string(coverage),
-  ])
-}
-
-nonisolated(unsafe) var pendingPixels: [UInt32] = []
-nonisolated(unsafe) var pendingSize = (width: 0, height: 0)
-
-/// Room for the panorama's `width`×`height` RGBA pixels, for the host to fill (one copy from
-/// `getImageData`, none here); `web_panorama_commit` hands them to the CPU renderer.
-@_cdecl("web_panorama_buffer")
-public func webPanoramaBuffer(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {
-  guard width > 0, height > 0 else { return nil }
-  let count = Int(width) * Int(height)
-  pendingPixels = [UInt32](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-  pendingSize = (Int(width), Int(height))
-  return pendingPixels.withUnsafeMutableBytes { $0.baseAddress }
+  return answer(geometryJSON(geometry, coverage: coverage))
 }
 
 /// The CPU renderer (the fallback, and the tests' reference) takes the filled pixels. Mip
 /// levels wait for `web_panorama_mip_levels`, so the first frame is not held up by them.
 @_cdecl("web_panorama_commit")
 public func webPanoramaCommit() -> Int32 {
-  guard let scene = studio.panorama, pendingSize.width > 0 else { return 0 }
-  let image = RGBAImage(width: pendingSize.width, height: pendingSize.height, pixels: pendingPixels)
-  pendingPixels = []
-  pendingSize = (0, 0)
+  guard let scene = studio.panorama, let image = takePendingImage() else { return 0 }
   studio.updatePanorama { $0.attach(PanoramaRenderer(source: image, geometry: scene.viewer.geometry)) }
   return 1
 }
@@ -396,49 +324,24 @@ public func webPanoramaMipLevels() {
 /// address (valid until the next call), or 0 without pixels.
 @_cdecl("web_render_cpu")
 public func webRenderCPU(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {
-  guard studio.panorama?.renderer != nil, width > 0, height > 0 else { return nil }
-  if frame.width != Int(width) || frame.height != Int(height) { frame = RGBAImage(width: Int(width), height: Int(height)) }
-  studio.updatePanorama { $0.render(into: &frame, executor: InlineRows()) }
-  return frame.pixels.withUnsafeMutableBytes { $0.baseAddress }
+  var pointer: UnsafeMutableRawPointer?
+  studio.updatePanorama { pointer = renderCPU(&$0, width, height) }
+  return pointer
 }
 
-/// Everything the WebGL2 shader needs for a `width`×`height` pixel view, computed by the
-/// same code as the CPU renderer: the camera, the lens, the strip's placement.
+/// Everything the WebGL2 shader needs for a `width`×`height` pixel view (`gpuView`).
 @_cdecl("web_gpu_view")
 public func webGPUView(_ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ sourceHeight: Int32) -> Int32 {
   guard let scene = studio.panorama else { return answer(JSONValue.null) }
-  let v = scene.viewer
-  let lenses: [Lens] = Lens.allCases
-  let camera = CameraParameters(width: Int(width), height: Int(height), view: v.view, hfov: v.hfov, lens: v.lens)
-  let g = v.geometry
-  let strip = StripCamera(
-    imageWidth: Int(sourceWidth), imageHeight: Int(sourceHeight), viewWidth: Int(width), viewHeight: Int(height),
-    fieldOfView: g.horizontalFOV)
-  let repeats = g.wraps
-  var yaw = v.view.yaw
-  if repeats && g.horizontalFOV > 0 { yaw = yaw.truncatingRemainder(dividingBy: g.horizontalFOV) }
-  var stripOffset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
-  if !stripOffset.isFinite { stripOffset = 0 }
-  // `turn` (radians, within a turn) and `lensIndex` beside the view's own fields (degrees).
-  let camerasFields: [(String, JSONValue)] = [
-    ("lensIndex", .number(lenses.firstIndex(of: v.lens)!)), ("matrix", .array(camera.matrix.map { .number($0) })),
-    ("focal", .number(camera.focal)), ("turn", .number(camera.yaw)), ("stripWidth", .number(strip.stripWidth)),
-    ("stripOffset", .number(stripOffset)),
-  ]
-  return answer(.object(camerasFields + SceneLines.viewFields(v)))
+  return answer(gpuView(scene, width, height, sourceWidth, sourceHeight))
 }
 
 /// `{yaw, pitch, roll, hfov, lens, mode, caption, key}`: `key` changes when the frame would.
 @_cdecl("web_view")
 public func webView(_ width: Int32, _ height: Int32) -> Int32 {
   guard let scene = studio.panorama else { return answer(JSONValue.null) }
-  let k = scene.frameKey(width: Int(width), height: Int(height))
-  let key = JSONValue.array([
-    .number(k.view.yaw), .number(k.view.pitch), .number(k.view.roll), .number(k.hfov), .string(k.lens.rawValue),
-    .string(k.mode.rawValue), .number(k.width), .number(k.height), .number(k.generation),
-  ])
   let extra: [(String, JSONValue)] = [
-    ("source", .string(scene.viewer.source.rawValue)), ("key", .string(key.text)),
+    ("source", .string(scene.viewer.source.rawValue)), ("key", .string(frameKey(scene, width, height))),
     ("line", .string(SceneLines.view(scene.viewer))),
   ]
   return answer(.object(SceneLines.viewFields(scene.viewer) + extra))

@@ -3,6 +3,10 @@
 // core compiled to imagestage.wasm; this file only translates, paints, stores and loads.
 // The test interface (window.imagestage) is documented in docs/web.md.
 
+import { instantiate as instantiateModule, isTrap } from './wasm.js';
+import { PanoramaGL } from './panorama-gl.js';
+import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
+
 const params = new URLSearchParams(location.search);
 const canvas = document.getElementById('stage');
 const ctx = canvas.getContext('2d');
@@ -23,54 +27,20 @@ const ready = new Promise((resolve) => {
 
 // ---------------------------------------------------------------- wasm
 
-const decoder = new TextDecoder();
-const encoder = new TextEncoder();
 let wasm;
+let bridge;
 
 async function instantiate() {
-  const url = params.get('wasm') || 'imagestage.wasm';
-  const wasi = {
-    // Embedded Swift prints through fd_write only on a fatal error: show it.
-    fd_write(fd, iovs, count, written) {
-      const view = new DataView(wasm.memory.buffer);
-      let text = '', total = 0;
-      for (let i = 0; i < count; i++) {
-        const ptr = view.getUint32(iovs + i * 8, true), len = view.getUint32(iovs + i * 8 + 4, true);
-        text += decoder.decode(new Uint8Array(wasm.memory.buffer, ptr, len));
-        total += len;
-      }
-      view.setUint32(written, total, true);
-      console.error(text);
-      return 0;
-    },
-    random_get(ptr, len) { crypto.getRandomValues(new Uint8Array(wasm.memory.buffer, ptr, len)); return 0; },
-  };
-  const imports = { wasi_snapshot_preview1: new Proxy(wasi, { get: (t, k) => t[k] || (() => 0) }) };
-  const response = fetch(url);
-  let instance;
-  try {
-    ({ instance } = await WebAssembly.instantiateStreaming(response, imports));
-  } catch {
-    // A server without the application/wasm type: instantiate from bytes instead.
-    ({ instance } = await WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports));
-  }
-  wasm = instance.exports;
-  wasm._initialize();
+  bridge = await instantiateModule(new URL(params.get('wasm') || 'imagestage.wasm', location.href));
+  wasm = bridge.exports;
   performance.mark('imagestage:wasm');
 }
 
 /** The text the last call left in the output buffer. */
-function out(length) {
-  return decoder.decode(new Uint8Array(wasm.memory.buffer, wasm.web_out_ptr(), length));
-}
+const out = (length) => bridge.out(length);
 
 /** Copies bytes (or a string) into wasm memory for one call. */
-function withBytes(data, body) {
-  const bytes = typeof data === 'string' ? encoder.encode(data) : data;
-  const ptr = wasm.web_alloc(bytes.length);
-  new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
-  try { return body(ptr, bytes.length); } finally { wasm.web_free(ptr); }
-}
+const withBytes = (data, body) => bridge.withBytes(data, body);
 
 // ---------------------------------------------------------------- failure
 
@@ -125,7 +95,6 @@ function fatal(error) {
   aside.focus();
 }
 
-const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
 window.addEventListener('error', (e) => { if (isTrap(e.error)) fatal(e.error); });
 window.addEventListener('unhandledrejection', (e) => { if (isTrap(e.reason)) fatal(e.reason); });
 
@@ -380,7 +349,6 @@ function resize() {
 
 // ---------------------------------------------------------------- input
 
-const KINDS = { mouse: 0, touch: 1, pen: 2 };
 
 function point(e) {
   const r = canvas.getBoundingClientRect();
@@ -389,7 +357,7 @@ function point(e) {
 
 function pointer(phase, e) {
   const [x, y] = point(e);
-  handle(wasm.web_pointer(phase, e.pointerId, KINDS[e.pointerType] ?? 0, x, y, e.timeStamp / 1000));
+  handle(wasm.web_pointer(phase, e.pointerId, POINTER_KINDS[e.pointerType] ?? 0, x, y, e.timeStamp / 1000));
 }
 
 listen(canvas, 'pointerdown', (e) => {
@@ -409,35 +377,14 @@ listen(canvas, 'pointercancel', (e) => pointer(3, e));
 listen(canvas, 'wheel', (e) => {
   e.preventDefault();
   const [x, y] = point(e);
-  // deltaMode 1 is lines (a notched wheel); pixels from a touchpad or a smooth wheel are
-  // precise. The DOM's positive deltaY scrolls down; the scene's positive dy scrolls up.
-  const lines = e.deltaMode === 1, pages = e.deltaMode === 2;
-  const scale = pages ? 3 : 1;
-  // Chromium reports a notched wheel as 100 px per notch in pixel mode: treat exact
-  // multiples of 100 px with no sideways part as notches.
-  const notched = lines || pages || (e.deltaX === 0 && e.deltaY !== 0 && Math.abs(e.deltaY) % 100 === 0);
-  const unit = notched && !lines && !pages ? 100 : 1;
-  handle(wasm.web_wheel(e.deltaX / unit * scale, -e.deltaY / unit * scale, notched ? 0 : 1, x, y, now()));
+  const d = wheelDelta(e);
+  handle(wasm.web_wheel(d.dx, d.dy, d.precise ? 1 : 0, x, y, now()));
 }, { passive: false });
-
-const KEYS = {
-  Tab: 1, ' ': 2, Enter: 3, Escape: 4, Backspace: 5, Delete: 6,
-  ArrowLeft: 7, ArrowRight: 8, ArrowUp: 9, ArrowDown: 10, '+': 11, '-': 12,
-};
-
-function keyCode(e) {
-  if (e.key in KEYS) return KEYS[e.key];
-  const f = /^F(\d{1,2})$/.exec(e.key);
-  if (f) return 100 + Number(f[1]);
-  if ([...e.key].length === 1) return 1000 + e.key.toLowerCase().codePointAt(0);
-  return -1;
-}
 
 function key(e, down) {
   const code = keyCode(e);
   if (code < 0) return;
-  const mods = (e.shiftKey ? 1 : 0) | (e.ctrlKey || e.metaKey ? 2 : 0) | (e.altKey ? 4 : 0);
-  const length = wasm.web_key(code, mods, down ? 1 : 0, e.repeat ? 1 : 0, now());
+  const length = wasm.web_key(code, modifiers(e), down ? 1 : 0, e.repeat ? 1 : 0, now());
   if (length >= 0) {
     handle(length);
     e.preventDefault();
@@ -676,203 +623,24 @@ function drawPanorama(x, y, w, h) {
 }
 let panoReady = false;
 
-// ---------------------------------------------------------------- WebGL2
+// ---------------------------------------------------------------- WebGL2 (panorama-gl.js)
 
-const VERTEX = `#version 300 es
-in vec2 corner;
-void main() { gl_Position = vec4(corner, 0.0, 1.0); }`;
-
-// Each pixel's direction, the same mapping as the CPU renderer (Panorama/Renderer.swift,
-// CameraParameters), then the source position, sampled with mip levels from tiles of a
-// texture array (as many as the source needs; each tile carries a border from its
-// neighbours, so filtering never shows a seam).
-const FRAGMENT = `#version 300 es
-precision highp float;
-precision highp sampler2DArray;
-uniform sampler2DArray tiles;
-uniform vec2 viewSize;
-uniform int mode;        // 0 perspective, 1 strip
-uniform int lens;        // Lens.allCases: rectilinear, stereographic, fisheye, equirectangular
-uniform mat3 axes;
-uniform float focal, yaw;
-uniform vec2 fullSize;
-uniform vec4 crop;       // left, top, width, height in full-panorama pixels
-uniform vec2 sourceSize;
-uniform bool wraps, cylindrical;
-uniform vec2 tileSize;
-uniform float pad;
-uniform vec2 layerSize;
-uniform ivec2 grid;      // columns, rows
-uniform float stripWidth, stripOffset;
-out vec4 color;
-const float PI = 3.141592653589793;
-
-void main() {
-  vec2 frag = gl_FragCoord.xy;
-  float u, v;
-  bool outside = false;
-  if (mode == 1) {
-    float scale = sourceSize.y / viewSize.y;
-    u = (frag.x - viewSize.x * 0.5 + stripWidth * 0.5 + stripOffset) * scale;
-    v = (viewSize.y - frag.y) * scale;
-  } else {
-    vec2 p = (frag - viewSize * 0.5) / focal;
-    vec3 c = vec3(p, 1.0);
-    if (lens == 1) {
-      c.z = 1.0 - dot(p, p) / 4.0;
-    } else if (lens == 2) {
-      float r = length(p);
-      outside = r > PI;
-      float s = r > 1e-6 ? sin(r) / r : 1.0;
-      c = vec3(p * s, cos(r));
-    } else if (lens == 3) {
-      c = vec3(cos(p.y) * sin(p.x), sin(p.y), cos(p.y) * cos(p.x));
-    }
-    vec3 d = axes * c;
-    float horizontal = length(d.xz);
-    float x = (atan(d.x, d.z) + yaw) / (2.0 * PI) * fullSize.x + fullSize.x * 0.5;
-    float y = cylindrical
-      ? fullSize.y * 0.5 - d.y / max(horizontal, 1e-9) * fullSize.x / (2.0 * PI)
-      : (0.5 - atan(d.y, horizontal) / PI) * fullSize.y;
-    u = (x - crop.x) * sourceSize.x / crop.z;
-    v = (y - crop.y) * sourceSize.y / crop.w;
-  }
-  float period = mode == 1 ? sourceSize.x : fullSize.x * sourceSize.x / crop.z;
-  // Derivatives for the mip level, in uniform control flow, with the wrap's jump removed.
-  vec2 dx = vec2(dFdx(u), dFdx(v)), dy = vec2(dFdy(u), dFdy(v));
-  if (abs(dx.x) > period * 0.5) dx.x -= sign(dx.x) * period;
-  if (abs(dy.x) > period * 0.5) dy.x -= sign(dy.x) * period;
-  if (wraps) {
-    u = mod(u, period);
-  } else if (u < -0.5 || u > sourceSize.x + 0.5) {
-    outside = true;
-  }
-  bool fullSphere = !cylindrical && crop.w >= fullSize.y - 0.5;
-  if (!fullSphere && (v < -0.5 || v > sourceSize.y + 0.5)) outside = true;
-  u = clamp(u, 0.5, sourceSize.x - 0.5);
-  v = clamp(v, 0.5, sourceSize.y - 0.5);
-  ivec2 t = min(ivec2(vec2(u, v) / tileSize), grid - 1);
-  vec2 local = (vec2(u, v) - vec2(t) * tileSize + pad) / layerSize;
-  vec4 texel = textureGrad(tiles, vec3(local, float(t.y * grid.x + t.x)), dx / layerSize, dy / layerSize);
-  color = outside ? vec4(0.0, 0.0, 0.0, 1.0) : vec4(texel.rgb, 1.0);
-}`;
-
-function setUpWebGL() {
-  const c = document.createElement('canvas');
-  const gl = c.getContext('webgl2', { alpha: false, antialias: false, preserveDrawingBuffer: true });
-  if (!gl) return null;
-  const shader = (type, source) => {
-    const s = gl.createShader(type);
-    gl.shaderSource(s, source);
-    gl.compileShader(s);
-    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
-    return s;
-  };
-  const program = gl.createProgram();
-  gl.attachShader(program, shader(gl.VERTEX_SHADER, VERTEX));
-  gl.attachShader(program, shader(gl.FRAGMENT_SHADER, FRAGMENT));
-  gl.linkProgram(program);
-  if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program));
-  gl.useProgram(program);
-  const buffer = gl.createBuffer();
-  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
-  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
-  const corner = gl.getAttribLocation(program, 'corner');
-  gl.enableVertexAttribArray(corner);
-  gl.vertexAttribPointer(corner, 2, gl.FLOAT, false, 0, 0);
-  const uniforms = {};
-  for (let i = 0; i < gl.getProgramParameter(program, gl.ACTIVE_UNIFORMS); i++) {
-    const name = gl.getActiveUniform(program, i).name;
-    uniforms[name] = gl.getUniformLocation(program, name);
-  }
-  const limit = Math.min(gl.getParameter(gl.MAX_TEXTURE_SIZE), maxTextureParam || Infinity);
-  const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
-  const software = /swiftshader|llvmpipe|software/i.test(name);
-  return { gl, canvas: c, uniforms, limit, texture: null, software, name };
-}
-
-const PAD = 32; // border texels per tile side: mip levels up to 1/32 stay seamless
-
-/** Splits the source into as few tiles as the texture size limit allows, each with a border. */
 function uploadTiles(p) {
-  const r = renderer.gl, gl = r.gl;
-  // Tiles (and so layers, with their 32-texel borders) a multiple of 64 texels: every mip
-  // level down to 1/64 is then exactly half the one above and starts on the same lattice in
-  // every tile, so neighbouring tiles' levels meet without a seam when zoomed out (odd sizes
-  // drift by up to half a texel).
-  const fit = Math.floor((r.limit - 2 * PAD) / 64) * 64;
-  const grid = [Math.ceil(p.width / fit), Math.ceil(p.height / fit)];
-  const tile = [Math.ceil(p.width / grid[0] / 64) * 64, Math.ceil(p.height / grid[1] / 64) * 64];
-  const layer = [tile[0] + 2 * PAD, tile[1] + 2 * PAD];
-  const levels = Math.floor(Math.log2(Math.max(layer[0], layer[1]))) + 1;
-  if (r.texture) gl.deleteTexture(r.texture);
-  r.texture = gl.createTexture();
-  gl.bindTexture(gl.TEXTURE_2D_ARRAY, r.texture);
-  gl.texStorage3D(gl.TEXTURE_2D_ARRAY, levels, gl.RGBA8, layer[0], layer[1], grid[0] * grid[1]);
-  const scratch = new OffscreenCanvas(layer[0], layer[1]);
-  const g = scratch.getContext('2d');
-  const wraps = p.geometry.wraps;
-  for (let ty = 0; ty < grid[1]; ty++) {
-    for (let tx = 0; tx < grid[0]; tx++) {
-      const ox = tx * tile[0] - PAD, oy = ty * tile[1] - PAD;
-      g.clearRect(0, 0, layer[0], layer[1]);
-      for (const shift of wraps ? [-p.width, 0, p.width] : [0]) g.drawImage(p.bitmap, shift - ox, -oy);
-      // Above the first row and below the last, the edge row repeats (what clamping reads).
-      if (oy < 0) g.drawImage(p.bitmap, 0, 0, p.width, 1, -ox, 0, p.width, -oy);
-      const below = p.height - oy;
-      if (below < layer[1]) g.drawImage(p.bitmap, 0, p.height - 1, p.width, 1, -ox, below, p.width, layer[1] - below);
-      gl.texSubImage3D(gl.TEXTURE_2D_ARRAY, 0, 0, 0, ty * grid[0] + tx, layer[0], layer[1], 1, gl.RGBA, gl.UNSIGNED_BYTE, scratch);
-    }
-  }
-  // The first frame samples the full-size level only; the mip levels follow a frame later,
-  // so the picture shows as soon as the pixels are up (building them costs as much again).
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAX_LEVEL, 0);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+  Object.assign(p, renderer.gl.upload(p.bitmap, p.geometry));
   p.mipmapsPending = true;
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-  Object.assign(p, { grid, tile, layer, textures: grid[0] * grid[1] });
 }
 
 /** Builds the mip levels the first frame went without. */
 function buildMipmaps(p) {
-  const gl = renderer.gl.gl;
   if (!p.mipmapsPending || pano !== p) return;
   p.mipmapsPending = false;
-  gl.bindTexture(gl.TEXTURE_2D_ARRAY, renderer.gl.texture);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAX_LEVEL, 1000);
-  gl.generateMipmap(gl.TEXTURE_2D_ARRAY);
-  gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+  renderer.gl.buildMipmaps();
   lastViewKey = '';
   invalidate();
 }
 
 function glRender(w, h) {
-  const r = renderer.gl, gl = r.gl, u = r.uniforms, p = pano, g = p.geometry;
-  if (r.canvas.width !== w || r.canvas.height !== h) { r.canvas.width = w; r.canvas.height = h; }
-  const v = JSON.parse(out(wasm.web_gpu_view(w, h, p.width, p.height)));
-  gl.viewport(0, 0, w, h);
-  gl.uniform2f(u.viewSize, w, h);
-  gl.uniform1i(u.mode, v.mode === 'strip' ? 1 : 0);
-  gl.uniform1i(u.lens, v.lensIndex);
-  gl.uniformMatrix3fv(u.axes, false, v.matrix);
-  gl.uniform1f(u.focal, v.focal);
-  gl.uniform1f(u.yaw, v.turn);
-  gl.uniform2f(u.fullSize, g.fullWidth, g.fullHeight);
-  gl.uniform4f(u.crop, g.croppedLeft, g.croppedTop, g.croppedWidth, g.croppedHeight);
-  gl.uniform2f(u.sourceSize, p.width, p.height);
-  gl.uniform1i(u.wraps, g.wraps ? 1 : 0);
-  gl.uniform1i(u.cylindrical, g.projection === 'cylindrical' ? 1 : 0);
-  gl.uniform2f(u.tileSize, p.tile[0], p.tile[1]);
-  gl.uniform1f(u.pad, PAD);
-  gl.uniform2f(u.layerSize, p.layer[0], p.layer[1]);
-  gl.uniform2i(u.grid, p.grid[0], p.grid[1]);
-  gl.uniform1f(u.stripWidth, v.stripWidth);
-  gl.uniform1f(u.stripOffset, v.stripOffset);
-  gl.uniform1i(u.tiles, 0);
-  gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+  renderer.gl.render(JSON.parse(out(wasm.web_gpu_view(w, h, pano.width, pano.height))), w, h);
 }
 
 // ---------------------------------------------------------------- files
@@ -940,13 +708,7 @@ function framePixels(kind, w, h) {
     bytes = new Uint8Array(wasm.memory.buffer, ptr, w * h * 4).slice();
   } else {
     glRender(w, h);
-    const gl = renderer.gl.gl;
-    bytes = new Uint8Array(w * h * 4);
-    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, bytes);
-    // GL rows run bottom up.
-    const row = w * 4, flipped = new Uint8Array(bytes.length);
-    for (let y = 0; y < h; y++) flipped.set(bytes.subarray((h - 1 - y) * row, (h - y) * row), y * row);
-    bytes = flipped;
+    bytes = renderer.gl.readPixels(w, h);
   }
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -971,7 +733,7 @@ async function start() {
   document.body.classList.toggle('touch', coarse.matches);
   const wanted = params.get('renderer');
   if (wanted !== 'cpu') {
-    try { renderer.gl = setUpWebGL(); } catch (e) { console.error(e); renderer.gl = null; }
+    try { renderer.gl = PanoramaGL.create(maxTextureParam); } catch (e) { console.error(e); renderer.gl = null; }
     // A software rasteriser (SwiftShader, llvmpipe: a machine without a GPU) draws a
     // 1280×720 view in about 80 ms here, the wasm CPU renderer in 3: unless asked for
     // WebGL2, take the CPU there.
@@ -1017,7 +779,6 @@ window.imagestage = {
 /** For bench/web.sh: seconds to draw `n` panorama frames at w×h with `kind`, yaw 1° further
  * each; the GPU is waited for after each frame (a one-pixel read), as a display would. */
 function timeFrames(kind, n, w, h) {
-  const probe = new Uint8Array(4);
   const start = performance.now();
   for (let k = 1; k <= n; k++) {
     wasm.web_set_camera(k, NaN, NaN, 0, 0);
@@ -1025,7 +786,7 @@ function timeFrames(kind, n, w, h) {
       wasm.web_render_cpu(w, h);
     } else {
       glRender(w, h);
-      renderer.gl.gl.readPixels(0, 0, 1, 1, renderer.gl.gl.RGBA, renderer.gl.gl.UNSIGNED_BYTE, probe);
+      renderer.gl.finish();
     }
   }
   return (performance.now() - start) / 1000;

@@ -47,7 +47,14 @@ public struct ViewerTour: Sendable {
   }
 
   static func isAbsolute(_ url: String) -> Bool {
-    url.hasPrefix("/") || url.hasPrefix("data:") || url.hasPrefix("blob:") || url.contains("://")
+    if url.hasPrefix("/") || url.hasPrefix("data:") || url.hasPrefix("blob:") { return true }
+    // A scheme: letters, then "://" (Embedded Swift has no substring search).
+    let b = Array(url.utf8)
+    var k = 0
+    while k < b.count, (b[k] | 0x20) >= 0x61 && (b[k] | 0x20) <= 0x7A || (k > 0 && (b[k] == 0x2B || b[k] == 0x2D || b[k] == 0x2E)) {
+      k += 1
+    }
+    return k > 0 && k + 2 < b.count && b[k] == 0x3A && b[k + 1] == 0x2F && b[k + 2] == 0x2F
   }
 
   // MARK: Opening
@@ -337,5 +344,59 @@ public struct ViewerTour: Sendable {
   /// Sets a setting the API changes at run time (`setNorthOffset`, `setHorizonRoll`, …).
   public mutating func setSetting(_ body: (inout ViewerSettings) -> Void) {
     config.updateScene(sceneID) { body(&$0.settings) }
+  }
+}
+
+extension ViewerTour {
+  /// Applies one input at host time `t`, with the config's say over it (`draggable`,
+  /// `mouseZoom`, `keyboardZoom`, `disableKeyboardCtrl`); the panorama keys are the app's.
+  /// - Returns: whether the viewer used it (a host lets the page have the rest: Tab, keys it
+  ///   does not bind).
+  public mutating func handle(_ input: SceneInput, at t: Double) -> Bool {
+    guard panorama != nil else { return false }
+    let s = settings
+    switch input {
+    case .pointer(let phase, let id, _, let p):
+      guard s.draggable ?? true else { return false }
+      update {
+        $0.noteInteraction(at: t)
+        $0.pointer(phase, id: id, at: p, time: t)
+      }
+    case .wheel(let dx, let dy, let precise, _):
+      guard s.mouseZoom != "false" else { return false }
+      update {
+        $0.noteInteraction(at: t)
+        $0.wheel(dx: 0, dy: dy, precise: precise)
+        if dx != 0 { $0.wheel(dx: dx, dy: 0, precise: precise) }
+      }
+    case .pinch(let scale, _):
+      guard scale > 0 else { return false }
+      update {
+        $0.noteInteraction(at: t)
+        $0.zoom(by: 1 / scale)
+      }
+    case .key(let key, let modifiers, let isDown, let isRepeat):
+      guard s.disableKeyboardCtrl != true, let action = KeyBindings.action(for: key, modifiers, in: .panorama) else {
+        return false
+      }
+      switch action {
+      case .turn(let direction):
+        if !isRepeat { update { $0.turnKey(direction, isDown: isDown) } }
+      case .zoomIn, .zoomOut:
+        guard s.keyboardZoom ?? true else { return false }
+        if isDown { update { $0.zoom(by: action == .zoomIn ? 0.9 : 1 / 0.9) } }
+      case .cycleLens: if isDown && !isRepeat { update { $0.cycleLens() } }
+      case .cycleMode: if isDown && !isRepeat { update { $0.cycleMode() } }
+      case .recenter: if isDown && !isRepeat { update { $0.recenter() } }
+      case .toggleLevelHorizon: if isDown && !isRepeat { update { $0.levelsHorizon.toggle() } }
+      default: return false
+      }
+      if isDown { update { $0.noteInteraction(at: t) } }
+    case .motion(let sample):
+      update { $0.feed(sample) }
+    case .focusLost:
+      update { $0.releaseAll() }
+    }
+    return true
   }
 }

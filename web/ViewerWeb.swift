@@ -1,0 +1,418 @@
+import CoreMath
+import Panorama
+import Scenes
+import Stage
+import StageJSON
+
+// The embeddable viewer's side of its own wasm module (imagestage-viewer.wasm): one
+// `ViewerTour` (a Pannellum config's scenes, the camera, the hotspots) behind C-ABI exports.
+// No `Studio`, no boards: the linker drops what these exports never reach. Each viewer on a
+// page instantiates the module afresh, so this global is one viewer's. JS:
+// web/imagestage-viewer.js; memory and pixels: web/WasmBridge.swift.
+
+nonisolated(unsafe) var tour = ViewerTour(
+  config: ViewerConfig(scenes: [ViewerScene(id: "", settings: ViewerSettings())], firstScene: ""))
+
+let degree = Elementary.pi / 180
+
+func number(_ d: Double?) -> JSONValue { d.map { .number($0) } ?? .null }
+func flag(_ b: Bool?) -> JSONValue { b.map { .bool($0) } ?? .null }
+
+/// Reads the config (its JSON text) and the page's URL parameters (a JSON array of
+/// [name, value] pairs) over it; `source` names the config in messages, and `folder` (the
+/// config file's, when it came from a URL) is the `basePath` of scenes that set none, as in
+/// Pannellum's standalone viewer. Answers `{"error": …}` or `{"warnings": […]}`.
+@_cdecl("viewer_configure")
+public func viewerConfigure(
+  _ config: UnsafePointer<UInt8>?, _ configCount: Int32, _ parameters: UnsafePointer<UInt8>?, _ parametersCount: Int32,
+  _ source: UnsafePointer<UInt8>?, _ sourceCount: Int32, _ folder: UnsafePointer<UInt8>?, _ folderCount: Int32
+) -> Int32 {
+  do throws(InputError) {
+    var c = try ViewerConfig.parse(bytes(config, configCount), source: text(source, sourceCount))
+    let base = text(folder, folderCount)
+    if !base.isEmpty {
+      for k in c.scenes.indices where c.scenes[k].settings.basePath == nil { c.scenes[k].settings.basePath = base }
+      if c.defaults.basePath == nil { c.defaults.basePath = base }
+    }
+    var warnings = c.warnings.map { JSONValue.string($0.description) }
+    let pairsText = bytes(parameters, parametersCount)
+    if !pairsText.isEmpty {
+      var pairs: [(name: String, value: String)] = []
+      if let json = try? JSONParser.parse(pairsText), case .array(let items) = json.value {
+        for item in items {
+          if case .array(let nv) = item.value, nv.count == 2, case .string(let n) = nv[0].value,
+            case .string(let v) = nv[1].value
+          {
+            pairs.append((n, v))
+          }
+        }
+      }
+      let url = try ViewerURLParameters(pairs)
+      warnings += url.warnings.map { .string($0.description) }
+      if let first = url.settings.firstScene {
+        guard c.scene(first) != nil else {
+          throw InputError(path: "URL parameter firstScene", message: "names no scene (\"\(first)\")")
+        }
+        c.firstScene = first
+      }
+      c.override(with: url.settings)
+    }
+    tour = ViewerTour(config: c)
+    return answer(["warnings": .array(warnings)])
+  } catch {
+    return answer(["error": .string(error.description)])
+  }
+}
+
+/// The shown scene, for the host to paint around the view: its texts, controls, image,
+/// hotspots (with their accessible names and Tab order) and the scenes it links to.
+@_cdecl("viewer_scene")
+public func viewerScene() -> Int32 {
+  let s = tour.settings
+  let spots = tour.scene.hotSpots.enumerated().map { k, h -> JSONValue in
+    [
+      "index": .number(k), "id": .string(h.id), "kind": .string(h.kind.rawValue), "text": .string(h.text),
+      "url": .string(h.url), "sceneId": .string(h.sceneId), "cssClass": .string(h.cssClass), "draggable": .bool(h.draggable),
+      "name": .string(tour.name(ofHotSpot: k)), "yaw": .number(h.yaw), "pitch": .number(h.pitch),
+    ]
+  }
+  var strings: [(String, JSONValue)] = []
+  for key in (s.strings ?? [:]).keys.sorted() { strings.append((key, .string(s.strings![key]!))) }
+  return answer([
+    "id": .string(tour.sceneID), "title": .string(s.title), "author": .string(s.author), "authorURL": .string(s.authorURL),
+    "image": .string(tour.imageURL), "problem": .string(tour.unsupported), "preview": .string(s.preview),
+    "previewTitle": .string(s.previewTitle), "previewAuthor": .string(s.previewAuthor), "autoLoad": flag(s.autoLoad),
+    "sceneFadeDuration": number(s.sceneFadeDuration), "showControls": flag(s.showControls),
+    "showZoomCtrl": flag(s.showZoomCtrl), "showFullscreenCtrl": flag(s.showFullscreenCtrl), "compass": flag(s.compass),
+    "northOffset": number(s.northOffset), "horizonPitch": number(s.horizonPitch), "horizonRoll": number(s.horizonRoll),
+    "backgroundColor": s.backgroundColor.map { .array($0.map { .number($0) }) } ?? .null,
+    "orientationOnByDefault": flag(s.orientationOnByDefault), "mouseZoom": .string(s.mouseZoom),
+    "doubleClickZoom": flag(s.doubleClickZoom), "crossOrigin": .string(s.crossOrigin), "escapeHTML": flag(s.escapeHTML),
+    "targetBlank": flag(s.targetBlank), "renderer": .string(s.renderer), "dragConfirm": .string(s.dragConfirm),
+    "strings": .object(strings), "hotSpots": .array(spots), "order": .array(tour.tabOrder.map { .number($0) }),
+    "linked": .array(
+      tour.linkedScenes.map { ["id": .string($0), "image": .string(tour.imageURL(ofScene: $0))] }),
+    "scenes": .array(tour.config.scenes.map { .string($0.id) }),
+  ])
+}
+
+/// Opens the scene's decoded image (`width`×`height`; `head`: its file's first bytes, for
+/// GPano). Answers the geometry.
+@_cdecl("viewer_open")
+public func viewerOpen(
+  _ head: UnsafePointer<UInt8>?, _ headCount: Int32, _ width: Int32, _ height: Int32, _ name: UnsafePointer<UInt8>?,
+  _ nameCount: Int32
+) -> Int32 {
+  let coverage = tour.open(width: Int(width), height: Int(height), gpano: gpano(bytes(head, headCount)), name: text(name, nameCount))
+  return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
+}
+
+/// The CPU renderer takes the pixels `web_panorama_buffer` gave room for.
+@_cdecl("viewer_commit")
+public func viewerCommit() -> Int32 {
+  guard let scene = tour.panorama, let image = takePendingImage() else { return 0 }
+  tour.updateScene { $0.attach(PanoramaRenderer(source: image, geometry: scene.viewer.geometry)) }
+  return 1
+}
+
+@_cdecl("viewer_mip_levels")
+public func viewerMipLevels() {
+  tour.updateScene { scene in
+    scene.updateRenderer {
+      $0.buildMipLevels(executor: InlineRows())
+      $0.buildPolarCaps(executor: InlineRows())
+    }
+  }
+}
+
+@_cdecl("viewer_render_cpu")
+public func viewerRenderCPU(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {
+  var pointer: UnsafeMutableRawPointer?
+  tour.updateScene { pointer = renderCPU(&$0, width, height) }
+  return pointer
+}
+
+@_cdecl("viewer_gpu_view")
+public func viewerGPUView(_ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ sourceHeight: Int32) -> Int32 {
+  guard let scene = tour.panorama else { return answer(JSONValue.null) }
+  return answer(gpuView(scene, width, height, sourceWidth, sourceHeight))
+}
+
+@_cdecl("viewer_layout")
+public func viewerLayout(_ width: Double, _ height: Double) { tour.layout(width: width, height: height) }
+
+// MARK: Input (1: the viewer used it; 0: the page may have it)
+
+@_cdecl("viewer_pointer")
+public func viewerPointer(_ phase: Int32, _ id: Int32, _ pointerKind: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
+  let phases: [PointerPhase] = [.down, .move, .up, .cancel]
+  let kinds: [PointerKind] = [.mouse, .touch, .pen]
+  let input = SceneInput.pointer(
+    phases[Int(min(max(phase, 0), 3))], id: Int(id), kind: kinds[Int(min(max(pointerKind, 0), 2))], at: Point(x: x, y: y))
+  return tour.handle(input, at: t) ? 1 : 0
+}
+
+@_cdecl("viewer_wheel")
+public func viewerWheel(_ dx: Double, _ dy: Double, _ precise: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
+  tour.handle(.wheel(dx: dx, dy: dy, precise: precise != 0, at: Point(x: x, y: y)), at: t) ? 1 : 0
+}
+
+/// Keys by the demo page's numbers (web/input.js `keyCode`).
+@_cdecl("viewer_key")
+public func viewerKey(_ code: Int32, _ modifiers: Int32, _ down: Int32, _ isRepeat: Int32, _ t: Double) -> Int32 {
+  guard let name = keyName(code) else { return 0 }
+  let mods = Modifiers(rawValue: UInt8(truncatingIfNeeded: modifiers))
+  return tour.handle(.key(name, mods, isDown: down != 0, isRepeat: isRepeat != 0), at: t) ? 1 : 0
+}
+
+func keyName(_ code: Int32) -> KeyName? {
+  switch code {
+  case 1: .tab
+  case 2: .space
+  case 3: .enter
+  case 4: .escape
+  case 5: .backspace
+  case 6: .delete
+  case 7: .left
+  case 8: .right
+  case 9: .up
+  case 10: .down
+  case 11: .plus
+  case 12: .minus
+  case 101...124: .function(Int(code) - 100)
+  case 1000...: Unicode.Scalar(UInt32(code - 1000)).map { .character(Character($0)) }
+  default: nil
+  }
+}
+
+@_cdecl("viewer_focus_lost")
+public func viewerFocusLost(_ t: Double) { _ = tour.handle(.focusLost, at: t) }
+
+@_cdecl("viewer_orientation")
+public func viewerOrientation(_ alpha: Double, _ beta: Double, _ gamma: Double, _ screenAngle: Double, _ t: Double) {
+  let q = Quaternion.deviceOrientation(alpha: alpha, beta: beta, gamma: gamma, screenAngle: screenAngle)
+  _ = tour.handle(.motion(.attitude(t: t, q)), at: t)
+}
+
+/// Runs the camera to `t`. Bit 0: nothing moves any more; bit 1: a `lookAt` just arrived.
+@_cdecl("viewer_advance")
+public func viewerAdvance(_ t: Double) -> Int32 {
+  tour.advance(to: t)
+  var arrived = false
+  tour.update {
+    arrived = $0.glideFinished
+    $0.glideFinished = false
+  }
+  let idle = !(tour.panorama?.viewer.isMoving ?? false)
+  return (idle ? 1 : 0) | (arrived ? 2 : 0)
+}
+
+// MARK: The API
+
+/// `{yaw, pitch, roll, hfov, lens, mode, key, source, autoRotating, levelsHorizon}`
+/// (degrees; yaw within ±180°); `key` changes when a `width`×`height` frame would.
+@_cdecl("viewer_view")
+public func viewerView(_ width: Int32, _ height: Int32) -> Int32 {
+  let d = tour.currentDegrees
+  let v = tour.panorama?.viewer
+  return answer([
+    "yaw": .number(d.yaw), "pitch": .number(d.pitch), "roll": .number(d.roll), "hfov": .number(d.hfov),
+    "lens": .string(v?.lens.rawValue ?? tour.settings.lens ?? "rectilinear"), "mode": .string(v?.mode.rawValue),
+    "key": .string(tour.panorama.map { frameKey($0, width, height) }), "source": .string(v?.source.rawValue),
+    "autoRotating": .bool(v?.autoRotation != nil), "levelsHorizon": .bool(v?.levelsHorizon ?? false),
+  ])
+}
+
+/// Each hotspot's place in viewport points, `null` when hidden: `[[x, y] | null, …]`.
+@_cdecl("viewer_placements")
+public func viewerPlacements(_ margin: Double) -> Int32 {
+  answer(.array(tour.placements(margin: margin).map { p in p.at.map { .array([.number($0.x), .number($0.y)]) } ?? .null }))
+}
+
+/// Looks at yaw, pitch, hfov (degrees; NaN keeps each) over `seconds`.
+@_cdecl("viewer_look")
+public func viewerLook(_ yaw: Double, _ pitch: Double, _ hfov: Double, _ seconds: Double) {
+  func rad(_ d: Double) -> Double? { d.isFinite ? d * degree : nil }
+  tour.update { $0.look(yaw: rad(yaw), pitch: rad(pitch), hfov: rad(hfov), duration: max(seconds, 0)) }
+}
+
+/// Pannellum's zoom buttons: 5° narrower (`sign` −1) or wider (+1).
+@_cdecl("viewer_zoom_step")
+public func viewerZoomStep(_ sign: Int32) {
+  let hfov = tour.currentDegrees.hfov + (sign < 0 ? -5 : 5)
+  tour.update { $0.look(yaw: nil, pitch: nil, hfov: hfov * degree, duration: 0) }
+}
+
+/// Sets limits `kind` (0 yaw, 1 pitch, 2 hfov) to lo…hi degrees.
+@_cdecl("viewer_set_bounds")
+public func viewerSetBounds(_ kind: Int32, _ lo: Double, _ hi: Double) {
+  tour.setBounds(ViewerTour.BoundsKind(rawValue: Int(kind)) ?? .yaw, lo, hi)
+}
+
+@_cdecl("viewer_bounds")
+public func viewerBounds(_ kind: Int32) -> Int32 {
+  let b = tour.bounds(ViewerTour.BoundsKind(rawValue: Int(kind)) ?? .yaw)
+  return answer([.number(b.0), .number(b.1)])
+}
+
+/// Starts autorotate at `speed` degrees a second (Pannellum's sign); NaN stops it.
+@_cdecl("viewer_auto_rotate")
+public func viewerAutoRotate(_ speed: Double, _ pitch: Double) {
+  guard speed.isFinite, speed != 0 else {
+    tour.update { $0.stopAutoRotate() }
+    return
+  }
+  let s = tour.settings
+  if pitch.isFinite { tour.update { $0.look(yaw: nil, pitch: pitch * degree, hfov: nil, duration: 0) } }
+  tour.update {
+    $0.startAutoRotate(
+      AutoRotation(
+        speed: -speed * degree, inactivityDelay: s.autoRotateInactivityDelay.map { $0 / 1000 },
+        stopAfter: nil))
+    $0.glideFinished = false
+  }
+}
+
+@_cdecl("viewer_stop_movement")
+public func viewerStopMovement() { tour.update { $0.stopMovement() } }
+
+/// Sets the lens by name; the problem, or an empty answer.
+@_cdecl("viewer_set_lens")
+public func viewerSetLens(_ name: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+  let n = text(name, count)
+  guard let lens = Lens(rawValue: n) else {
+    return answer("unknown lens \"\(n)\"; expected one of: \(Lens.allCases.map { $0.rawValue }.joined(separator: ", "))")
+  }
+  tour.update { $0.setLens(lens) }
+  return answer("")
+}
+
+@_cdecl("viewer_cycle_lens")
+public func viewerCycleLens() { tour.update { $0.cycleLens() } }
+
+/// Back to the scene's starting view (the recentre button).
+@_cdecl("viewer_recenter")
+public func viewerRecenter(_ seconds: Double) {
+  let s = tour.settings
+  tour.update {
+    $0.recenter()
+    $0.look(yaw: (s.yaw ?? 0) * degree, pitch: (s.pitch ?? 0) * degree, hfov: nil, duration: max(seconds, 0))
+  }
+}
+
+@_cdecl("viewer_level_horizon")
+public func viewerLevelHorizon(_ set: Int32) -> Int32 {
+  var on = false
+  tour.update {
+    if set >= 0 { $0.levelsHorizon = set == 1 }
+    on = $0.levelsHorizon
+  }
+  return on ? 1 : 0
+}
+
+/// Follows hotspot `index`: the scene it leads to (its image next), or an empty answer.
+@_cdecl("viewer_follow")
+public func viewerFollow(_ index: Int32) -> Int32 { answer(tour.follow(hotSpot: Int(index)) ?? "") }
+
+/// Turns to hotspot `index` if it is off the view (it has the keyboard focus).
+@_cdecl("viewer_reveal")
+public func viewerReveal(_ index: Int32, _ seconds: Double) { tour.reveal(hotSpot: Int(index), duration: seconds) }
+
+/// Goes to scene `id` (degrees; NaN: the scene's own); 1, or 0 when there is none.
+@_cdecl("viewer_load_scene")
+public func viewerLoadScene(_ id: UnsafePointer<UInt8>?, _ count: Int32, _ yaw: Double, _ pitch: Double, _ hfov: Double)
+  -> Int32
+{
+  func value(_ d: Double) -> Double? { d.isFinite ? d : nil }
+  return tour.loadScene(text(id, count), yaw: value(yaw), pitch: value(pitch), hfov: value(hfov)) ? 1 : 0
+}
+
+/// The same image again for a new scene's settings (no decode).
+@_cdecl("viewer_reopen")
+public func viewerReopen() { tour.reopen() }
+
+/// `[pitch, yaw]` degrees at viewport point (x, y), or null.
+@_cdecl("viewer_direction")
+public func viewerDirection(_ x: Double, _ y: Double) -> Int32 {
+  guard let d = tour.direction(at: Point(x: x, y: y)) else { return answer(JSONValue.null) }
+  var yaw = d.yaw
+  yaw -= (yaw / 360).rounded() * 360
+  return answer([.number(d.pitch), .number(yaw)])
+}
+
+@_cdecl("viewer_move_hotspot")
+public func viewerMoveHotSpot(_ index: Int32, _ yaw: Double, _ pitch: Double) {
+  tour.move(hotSpot: Int(index), yaw: yaw, pitch: pitch)
+}
+
+/// Adds scene `id` from its JSON; the error, or an empty answer.
+@_cdecl("viewer_add_scene")
+public func viewerAddScene(_ id: UnsafePointer<UInt8>?, _ idCount: Int32, _ json: UnsafePointer<UInt8>?, _ jsonCount: Int32)
+  -> Int32
+{
+  do throws(InputError) {
+    try tour.addScene(text(id, idCount), json: bytes(json, jsonCount))
+    return answer("")
+  } catch {
+    return answer(error.description)
+  }
+}
+
+@_cdecl("viewer_remove_scene")
+public func viewerRemoveScene(_ id: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+  tour.removeScene(text(id, count)) ? 1 : 0
+}
+
+/// Adds a hotspot from its JSON to scene `scene` (empty: the shown one); the error, or "".
+@_cdecl("viewer_add_hotspot")
+public func viewerAddHotSpot(
+  _ json: UnsafePointer<UInt8>?, _ jsonCount: Int32, _ scene: UnsafePointer<UInt8>?, _ sceneCount: Int32
+) -> Int32 {
+  do throws(InputError) {
+    let (spot, _) = try HotSpot.parse(bytes(json, jsonCount), source: "addHotSpot")
+    let id = text(scene, sceneCount)
+    guard tour.addHotSpot(spot, scene: id.isEmpty ? nil : id) else { return answer("addHotSpot: no scene \"\(id)\"") }
+    return answer("")
+  } catch {
+    return answer(error.description)
+  }
+}
+
+@_cdecl("viewer_remove_hotspot")
+public func viewerRemoveHotSpot(
+  _ id: UnsafePointer<UInt8>?, _ idCount: Int32, _ scene: UnsafePointer<UInt8>?, _ sceneCount: Int32
+) -> Int32 {
+  let s = text(scene, sceneCount)
+  return tour.removeHotSpot(id: text(id, idCount), scene: s.isEmpty ? nil : s) ? 1 : 0
+}
+
+/// The shown scene's settings as Pannellum's JSON (`getConfig`), with its hotspots, the
+/// view now, and `scenes` (ids).
+@_cdecl("viewer_config")
+public func viewerConfig() -> Int32 {
+  guard case .object(var members) = tour.settings.json else { return answer(JSONValue.null) }
+  let d = tour.currentDegrees
+  members.removeAll { ["yaw", "pitch", "hfov"].contains($0.0) }
+  members += [
+    ("yaw", .number(d.yaw)), ("pitch", .number(d.pitch)), ("hfov", .number(d.hfov)),
+    ("hotSpots", .array(tour.scene.hotSpots.map { $0.json })), ("scene", .string(tour.sceneID)),
+    ("scenes", .array(tour.config.scenes.map { .string($0.id) })),
+  ]
+  return answer(.object(members))
+}
+
+/// Sets `northOffset` (0), `horizonPitch` (1) or `horizonRoll` (2), degrees.
+@_cdecl("viewer_set_angle")
+public func viewerSetAngle(_ which: Int32, _ degrees: Double) {
+  guard degrees.isFinite else { return }
+  tour.setSetting { s in
+    switch which {
+    case 0: s.northOffset = degrees
+    case 1: s.horizonPitch = degrees
+    default: s.horizonRoll = degrees
+    }
+  }
+}
+
+@_cdecl("viewer_version")
+public func viewerVersion() -> Int32 { answer(imageStageVersion) }

@@ -1,0 +1,142 @@
+import CoreMath
+import Panorama
+import Scenes
+import StageJSON
+
+// What both wasm modules share (the demo page's, web/ImageStageWeb.swift, and the viewer's,
+// web/ViewerWeb.swift): memory for text and bytes crossing the boundary, the one output
+// buffer answers are left in, the panorama's pixels on their way in, and the numbers the
+// WebGL2 shader needs for a view. Compiled into each module; JS reaches it through
+// web/wasm.js.
+//
+// Text crosses the boundary as UTF-8: JS writes into memory from `web_alloc` and passes a
+// pointer and length; answers are left in one output buffer (`web_out_ptr`, the returned
+// length). Nothing here keeps a pointer JS handed in past the call.
+
+nonisolated(unsafe) var output = UnsafeMutablePointer<UInt8>.allocate(capacity: 1 << 16)
+nonisolated(unsafe) var outputCapacity = 1 << 16
+nonisolated(unsafe) var frame = RGBAImage(width: 1, height: 1)
+
+/// Leaves `text` in the output buffer; returns its length in bytes.
+func answer(_ text: String) -> Int32 {
+  var text = text
+  return text.withUTF8 { bytes in
+    if bytes.count > outputCapacity {
+      output.deallocate()
+      outputCapacity = max(bytes.count, outputCapacity * 2)
+      output = UnsafeMutablePointer<UInt8>.allocate(capacity: outputCapacity)
+    }
+    if let base = bytes.baseAddress { output.update(from: base, count: bytes.count) }
+    return Int32(bytes.count)
+  }
+}
+
+func text(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> String {
+  guard let pointer, count > 0 else { return "" }
+  return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
+}
+
+func bytes(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> [UInt8] {
+  guard let pointer, count > 0 else { return [] }
+  return Array(UnsafeBufferPointer(start: pointer, count: Int(count)))
+}
+
+/// Leaves `value`'s JSON text in the output buffer.
+func answer(_ value: JSONValue) -> Int32 { answer(value.text) }
+
+// MARK: Memory
+
+@_cdecl("web_alloc")
+public func webAlloc(_ count: Int32) -> UnsafeMutablePointer<UInt8> {
+  UnsafeMutablePointer<UInt8>.allocate(capacity: Int(max(count, 1)))
+}
+
+@_cdecl("web_free")
+public func webFree(_ pointer: UnsafeMutablePointer<UInt8>) { pointer.deallocate() }
+
+@_cdecl("web_out_ptr")
+public func webOutPointer() -> UnsafeMutablePointer<UInt8> { output }
+
+
+// MARK: Panorama pixels
+
+nonisolated(unsafe) var pendingPixels: [UInt32] = []
+nonisolated(unsafe) var pendingSize = (width: 0, height: 0)
+
+/// Room for the panorama's `width`×`height` RGBA pixels, for the host to fill (one copy from
+/// `getImageData`, none here); the module's commit call hands them to the CPU renderer.
+@_cdecl("web_panorama_buffer")
+public func webPanoramaBuffer(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {
+  guard width > 0, height > 0 else { return nil }
+  let count = Int(width) * Int(height)
+  pendingPixels = [UInt32](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+  pendingSize = (Int(width), Int(height))
+  return pendingPixels.withUnsafeMutableBytes { $0.baseAddress }
+}
+
+/// The pixels `web_panorama_buffer` gave room for, handed over once.
+func takePendingImage() -> RGBAImage? {
+  guard pendingSize.width > 0 else { return nil }
+  let image = RGBAImage(width: pendingSize.width, height: pendingSize.height, pixels: pendingPixels)
+  pendingPixels = []
+  pendingSize = (0, 0)
+  return image
+}
+
+/// The GPano XMP of a JPEG or PNG file's first bytes.
+func gpano(_ head: [UInt8]) -> GPano? {
+  let xmp = head.starts(with: [0xFF, 0xD8]) ? JPEGMetadata(head).xmp : PNGMetadata.xmp(head)
+  return xmp.flatMap { GPano(xmp: $0) }
+}
+
+func geometryJSON(_ g: PanoramaGeometry, coverage: String) -> JSONValue {
+  [
+    "projection": .string(g.projection.rawValue), "fullWidth": .number(g.fullWidth), "fullHeight": .number(g.fullHeight),
+    "croppedLeft": .number(g.croppedLeft), "croppedTop": .number(g.croppedTop), "croppedWidth": .number(g.croppedWidth),
+    "croppedHeight": .number(g.croppedHeight), "wraps": .bool(g.wraps), "coverage": .string(coverage),
+  ]
+}
+
+/// Renders `scene`'s view with the CPU renderer into the shared `width`×`height` frame;
+/// its address (valid until the next call), or nil without pixels.
+func renderCPU(_ scene: inout PanoramaScene, _ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {
+  guard scene.renderer != nil, width > 0, height > 0 else { return nil }
+  if frame.width != Int(width) || frame.height != Int(height) { frame = RGBAImage(width: Int(width), height: Int(height)) }
+  scene.render(into: &frame, executor: InlineRows())
+  return frame.pixels.withUnsafeMutableBytes { $0.baseAddress }
+}
+
+/// Everything the WebGL2 shader needs for a `width`×`height` pixel view of `scene`, computed
+/// by the same code as the CPU renderer: the camera, the lens, the strip's placement.
+func gpuView(_ scene: PanoramaScene, _ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ sourceHeight: Int32)
+  -> JSONValue
+{
+  let v = scene.viewer
+  let lenses: [Lens] = Lens.allCases
+  let camera = CameraParameters(width: Int(width), height: Int(height), view: v.view, hfov: v.hfov, lens: v.lens)
+  let g = v.geometry
+  let strip = StripCamera(
+    imageWidth: Int(sourceWidth), imageHeight: Int(sourceHeight), viewWidth: Int(width), viewHeight: Int(height),
+    fieldOfView: g.horizontalFOV)
+  let repeats = g.wraps
+  var yaw = v.view.yaw
+  if repeats && g.horizontalFOV > 0 { yaw = yaw.truncatingRemainder(dividingBy: g.horizontalFOV) }
+  var stripOffset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
+  if !stripOffset.isFinite { stripOffset = 0 }
+  // `turn` (radians, within a turn) and `lensIndex` beside the view's own fields (degrees).
+  let camerasFields: [(String, JSONValue)] = [
+    ("lensIndex", .number(lenses.firstIndex(of: v.lens)!)), ("matrix", .array(camera.matrix.map { .number($0) })),
+    ("focal", .number(camera.focal)), ("turn", .number(camera.yaw)), ("stripWidth", .number(strip.stripWidth)),
+    ("stripOffset", .number(stripOffset)),
+  ]
+  return .object(camerasFields + SceneLines.viewFields(v))
+}
+
+/// The key that changes when `scene`'s frame would (a host redraws only then).
+func frameKey(_ scene: PanoramaScene, _ width: Int32, _ height: Int32) -> String {
+  let k = scene.frameKey(width: Int(width), height: Int(height))
+  return JSONValue.array([
+    .number(k.view.yaw), .number(k.view.pitch), .number(k.view.roll), .number(k.hfov), .string(k.lens.rawValue),
+    .string(k.mode.rawValue), .number(k.width), .number(k.height), .number(k.generation),
+  ]).text
+}

@@ -1,0 +1,79 @@
+// The bridge to a Swift module compiled to wasm (web/WasmBridge.swift's side): compiling
+// once per address, an instance per user (each viewer on a page has its own memory, freed
+// with it), and text and bytes across the boundary.
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+const compiled = new Map(); // address → Promise<WebAssembly.Module>
+
+/** Compiles the module at `url` once, however many instances a page makes. */
+export function compile(url) {
+  const key = String(url);
+  if (!compiled.has(key)) {
+    const p = (async () => {
+      const response = fetch(key);
+      try {
+        return await WebAssembly.compileStreaming(response);
+      } catch {
+        // A server without the application/wasm type (or file:): compile from bytes instead.
+        const r = await fetch(key);
+        if (!r.ok) throw new Error(`${key}: HTTP ${r.status}`);
+        return WebAssembly.compile(await r.arrayBuffer());
+      }
+    })();
+    p.catch(() => compiled.delete(key));
+    compiled.set(key, p);
+  }
+  return compiled.get(key);
+}
+
+/** A module instance with its helpers: `exports`, `out(length)`, `withBytes(data, body)`. */
+export async function instantiate(url) {
+  const module = await compile(url);
+  let exports;
+  const wasi = {
+    // Embedded Swift prints through fd_write only on a fatal error: show it.
+    fd_write(fd, iovs, count, written) {
+      const view = new DataView(exports.memory.buffer);
+      let text = '', total = 0;
+      for (let i = 0; i < count; i++) {
+        const ptr = view.getUint32(iovs + i * 8, true), len = view.getUint32(iovs + i * 8 + 4, true);
+        text += decoder.decode(new Uint8Array(exports.memory.buffer, ptr, len));
+        total += len;
+      }
+      view.setUint32(written, total, true);
+      console.error(text);
+      return 0;
+    },
+    random_get(ptr, len) { crypto.getRandomValues(new Uint8Array(exports.memory.buffer, ptr, len)); return 0; },
+  };
+  const imports = { wasi_snapshot_preview1: new Proxy(wasi, { get: (t, k) => t[k] || (() => 0) }) };
+  const instance = await WebAssembly.instantiate(module, imports);
+  exports = instance.exports;
+  exports._initialize();
+  return bridge(exports);
+}
+
+/** The helpers around an instance's exports. */
+export function bridge(exports) {
+  return {
+    exports,
+    /** The text the last call left in the output buffer. */
+    out(length) {
+      return decoder.decode(new Uint8Array(exports.memory.buffer, exports.web_out_ptr(), length));
+    },
+    /** The JSON the last call left in the output buffer. */
+    json(length) { return JSON.parse(this.out(length)); },
+    /** Copies bytes (or a string) into wasm memory for one call. */
+    withBytes(data, body) {
+      const bytes = typeof data === 'string' ? encoder.encode(data) : data;
+      const ptr = exports.web_alloc(bytes.length);
+      new Uint8Array(exports.memory.buffer, ptr, bytes.length).set(bytes);
+      try { return body(ptr, bytes.length); } finally { exports.web_free(ptr); }
+    },
+    /** Two strings (or byte arrays) for one call. */
+    withTwo(a, b, body) { return this.withBytes(a, (pa, na) => this.withBytes(b, (pb, nb) => body(pa, na, pb, nb))); },
+  };
+}
+
+export const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
