@@ -49,6 +49,28 @@ function ensureStyle() {
   document.head.append(link);
 }
 
+/** The controls' pictures: SVG paths on a 24-unit grid, drawn in the button's colour. */
+const ICONS = {
+  'zoom-in': 'M5 12h14M12 5v14',
+  'zoom-out': 'M5 12h14',
+  fullscreen: 'M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5',
+  motion: 'M8 3h8a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H8a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1zM11 18h2',
+  lens: 'M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18zM3 12h18M12 3c3 3 3 15 0 18',
+  recenter: 'M12 4a8 8 0 1 0 8 8M12 2v5M12 17v5M2 12h5M17 12h5M12 10a2 2 0 1 0 0 4a2 2 0 1 0 0-4z',
+};
+
+function icon(name) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', ICONS[name]);
+  svg.append(path);
+  return svg;
+}
+
 function el(tag, className, attrs = {}) {
   const e = document.createElement(tag);
   if (className) e.className = className;
@@ -159,19 +181,19 @@ export class Viewer {
     const author = el('div', 'isv-author');
     info.append(title, author);
     const controls = el('div', 'isv-controls', { role: 'toolbar', 'aria-label': 'Panorama controls' });
-    const button = (name, label, text) => {
+    const button = (name, label) => {
       const b = el('button', `isv-button isv-${name}`, { type: 'button', 'aria-label': label, title: label });
-      b.textContent = text;
+      b.append(icon(name));
       controls.append(b);
       return b;
     };
     this._buttons = {
-      zoomIn: button('zoom-in', STRINGS.zoomIn, '+'),
-      zoomOut: button('zoom-out', STRINGS.zoomOut, '−'),
-      fullscreen: button('fullscreen', STRINGS.fullscreen, '⛶'),
-      motion: button('motion', STRINGS.motionOn, '◎'),
-      lens: button('lens', STRINGS.lens, '◐'),
-      recenter: button('recenter', STRINGS.recenter, '⟲'),
+      zoomIn: button('zoom-in', STRINGS.zoomIn),
+      zoomOut: button('zoom-out', STRINGS.zoomOut),
+      fullscreen: button('fullscreen', STRINGS.fullscreen),
+      motion: button('motion', STRINGS.motionOn),
+      lens: button('lens', STRINGS.lens),
+      recenter: button('recenter', STRINGS.recenter),
     };
     this._buttons.motion.hidden = true;
     const compass = el('div', 'isv-compass', { hidden: '', 'aria-hidden': 'true' });
@@ -364,7 +386,7 @@ export class Viewer {
         element.target = '_blank';
         element.rel = 'noopener noreferrer';
       }
-      element.className = `isv-hotspot pnlm-hotspot-base ${h.cssClass ? h.cssClass : `isv-hotspot-default isv-${h.kind} pnlm-hotspot pnlm-sprite pnlm-${h.kind}`}`;
+      element.className = `isv-hotspot pnlm-hotspot-base ${h.cssClass ? h.cssClass : `isv-hotspot-default isv-spot-${h.kind} pnlm-hotspot pnlm-sprite pnlm-${h.kind}`}`;
       element.setAttribute('aria-label', h.name);
       if (h.id) element.dataset.id = h.id;
       element.dataset.index = index;
@@ -776,7 +798,7 @@ export class Viewer {
     const b = this._buttons.fullscreen;
     b.setAttribute('aria-label', this._string(on ? 'exitFullscreen' : 'fullscreen'));
     b.setAttribute('aria-pressed', String(on));
-    this._root.classList.toggle('isv-fullscreen', on);
+    this._root.classList.toggle('isv-is-fullscreen', on);
     this._fire('fullscreenchange', on);
     this._resize();
   }

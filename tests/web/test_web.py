@@ -27,6 +27,7 @@ from selenium.webdriver.common.keys import Keys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WEB = os.path.join(ROOT, "build", "web")
 FIXTURES = os.path.join(ROOT, "build", "web-fixtures")
+PANNELLUM = os.path.join(ROOT, "tests", "web", "pannellum")
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -40,6 +41,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         # /fixtures/… serves the generated test images; everything else is build/web.
         if path.startswith("/fixtures/"):
             return os.path.join(FIXTURES, path[len("/fixtures/"):].split("?")[0])
+        # Pannellum's examples where Pannellum has them, with our viewer where its
+        # standalone viewer is (tests/web/pannellum/README.md).
+        standalone = "/pannellum/src/standalone/"
+        if path.startswith(standalone):
+            return os.path.join(WEB, path[len(standalone):].split("?")[0].split("#")[0])
+        if path.startswith("/pages/"):
+            return os.path.join(ROOT, "tests", "web", "pages", path[len("/pages/"):].split("?")[0].split("#")[0])
+        if path.startswith("/pannellum/"):
+            return os.path.join(PANNELLUM, path[len("/pannellum/"):].split("?")[0].split("#")[0])
         return super().translate_path(path)
 
     def log_message(self, *args):
@@ -372,11 +382,13 @@ class Reload(unittest.TestCase):
         # The module made to trap on restoring, as it did before the fix: the exports are
         # wrapped before the page sees them, so web_restore throws what a trap throws.
         script = PAGE.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": """
-            const streaming = WebAssembly.instantiateStreaming;
-            WebAssembly.instantiateStreaming = (...args) => streaming.apply(WebAssembly, args).then((r) => {
-              const exports = Object.assign({}, r.instance.exports, {
+            // wasm.js compiles once, then instantiates the compiled module (an Instance back).
+            const instantiate = WebAssembly.instantiate;
+            WebAssembly.instantiate = (...args) => instantiate.apply(WebAssembly, args).then((r) => {
+              const instance = r instanceof WebAssembly.Instance ? r : r.instance;
+              const exports = Object.assign({}, instance.exports, {
                 web_restore() { throw new WebAssembly.RuntimeError('unreachable'); } });
-              return { module: r.module, instance: { exports } };
+              return r instanceof WebAssembly.Instance ? { exports } : { module: r.module, instance: { exports } };
             });"""})
         try:
             PAGE.load("?scene=locations")
@@ -804,6 +816,332 @@ class Panorama(unittest.TestCase):
             # (tiles without borders) measures 0.65 here; none measures 0.01.
             self.assertLess(max(columns), 0.2, f"hfov {hfov}: a column differs by {max(columns):.2f}")
             self.assertLess(max(rows), 0.2, f"hfov {hfov}: a row differs by {max(rows):.2f}")
+
+
+def open_viewer(path, wait_loaded=True):
+    """Opens viewer.html (or a page) and waits for `window.viewer` to load."""
+    PAGE.driver.get(PAGE.base + path)
+    if wait_loaded:
+        PAGE.until("return window.viewer && window.viewer.isLoaded()", timeout=15, message=f"{path} loaded")
+
+
+def view_element():
+    return PAGE.driver.find_element("css selector", ".isv-view")
+
+
+class Viewer(unittest.TestCase):
+    """The embeddable viewer: viewer.html in an iframe or alone, the component on a page."""
+
+    def test_hash_and_query_parameters(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&yaw=30&pitch=-10&hfov=80&title=Jordan%20Pond&author=Me")
+        v = PAGE.js("return [viewer.getYaw(), viewer.getPitch(), viewer.getHfov()]")
+        self.assertAlmostEqual(v[0], 30, delta=0.01)
+        self.assertAlmostEqual(v[1], -10, delta=0.01)
+        self.assertAlmostEqual(v[2], 80, delta=0.01)
+        self.assertEqual(PAGE.js("return document.querySelector('.isv-title').textContent"), "Jordan Pond")
+        self.assertEqual(PAGE.js("return document.querySelector('.isv-author').textContent"), "by Me")
+        # The query works too, and the hash wins over it.
+        open_viewer("viewer.html?panorama=sample.jpg&autoLoad=true&yaw=50#yaw=20")
+        self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 20, delta=0.01)
+        # Ours: the lens.
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&lens=fisheye&hfov=300")
+        self.assertEqual(PAGE.js("return viewer.getLens()"), "fisheye")
+        # A wrong value is said in the view, naming its parameter.
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&hfov=wide", wait_loaded=False)
+        message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=10,
+                             message="the message")
+        self.assertIn("URL parameter hfov", message)
+
+    def test_pannellums_iframe_example_shows_the_preview_then_loads(self):
+        PAGE.driver.get(PAGE.base + "pannellum/examples/example.htm")
+        frame = PAGE.driver.find_element("tag name", "iframe")
+        PAGE.driver.switch_to.frame(frame)
+        try:
+            button = PAGE.until("return document.querySelector('.isv-load:not([hidden]) .isv-load-button')", timeout=10,
+                                message="the load button")
+            self.assertIn("Jordan Pond", PAGE.js("return document.querySelector('.isv-load-title').textContent"))
+            self.assertIn("examplepano-preview.jpg", PAGE.js("return document.querySelector('.isv-load').style.backgroundImage"))
+            self.assertFalse(PAGE.js("return viewer.isLoaded()"), "not before the click (no autoLoad)")
+            button.click()
+            PAGE.until("return viewer.isLoaded()", timeout=15, message="loaded after the click")
+            self.assertEqual(PAGE.js("return document.querySelector('.isv-author').textContent"), "by Matthew Petroff")
+        finally:
+            PAGE.driver.switch_to.default_content()
+
+    def test_the_component_twice_on_a_page_and_destroyed(self):
+        PAGE.driver.get(PAGE.base + "pages/component.html")
+        PAGE.until("return window.first && first.isLoaded() && second.isLoaded()", timeout=15, message="both loaded")
+        self.assertAlmostEqual(PAGE.js("return second.getYaw()"), 90, delta=0.01)
+        self.assertEqual(PAGE.js("return document.querySelectorAll('.isv-viewer').length"), 2)
+        # Each has its own module instance: moving one leaves the other.
+        PAGE.js("first.setYaw(-40, false)")
+        self.assertAlmostEqual(PAGE.js("return first.getYaw()"), -40, delta=0.01)
+        self.assertAlmostEqual(PAGE.js("return second.getYaw()"), 90, delta=0.01)
+        PAGE.js("second.destroy()")
+        self.assertEqual(PAGE.js("return document.querySelectorAll('#second .isv-viewer').length"), 0)
+        self.assertIsNone(PAGE.js("return second.getYaw() ?? null"))
+        # The other still takes a drag.
+        rect = PAGE.js("const r = document.querySelector('#first .isv-view').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]")
+        x, y = rect[0] + rect[2] / 2, rect[1] + rect[3] / 2 + 60
+        before = PAGE.js("return first.getYaw()")
+        PAGE.drag([(x, y), (x - 40, y), (x - 80, y)])
+        PAGE.until(f"return Math.abs(first.getYaw() - {before}) > 5", message="the drag turned it")
+        self.assertTrue(any(e[0] == "mousedown" for e in PAGE.js("return events")), "mousedown fired")
+        # Created again in the same element: works as the first time.
+        PAGE.js("import('/imagestage-viewer.js').then((m) => { window.again = m.viewer('second', {panorama: '../sample.jpg', autoLoad: true}); })")
+        PAGE.until("return window.again && again.isLoaded()", timeout=15, message="created again")
+
+    def test_the_api_getters_setters_lookat_and_events(self):
+        PAGE.driver.get(PAGE.base + "pages/component.html")
+        PAGE.until("return window.first && first.isLoaded()", timeout=15, message="loaded")
+        self.assertTrue(PAGE.js("return first.setYaw(10, false) === first"), "setters chain")
+        self.assertAlmostEqual(PAGE.js("return first.getYaw()"), 10, delta=0.01)
+        PAGE.js("first.setHfovBounds([60, 100]).setHfov(30, false)")
+        self.assertEqual(PAGE.js("return first.getHfovBounds()"), [60, 100])
+        self.assertAlmostEqual(PAGE.js("return first.getHfov()"), 60, delta=0.01, msg="clamped to the bounds")
+        PAGE.js("window.arrived = null; first.lookAt(15, -30, 80, 400, (a) => { window.arrived = a; }, 'there')")
+        PAGE.until("return window.arrived === 'there'", timeout=5, message="lookAt's callback")
+        v = PAGE.js("return [first.getPitch(), first.getYaw(), first.getHfov()]")
+        self.assertAlmostEqual(v[0], 15, delta=0.01)
+        self.assertAlmostEqual(v[1], -30, delta=0.01)
+        self.assertAlmostEqual(v[2], 80, delta=0.01)
+        events = PAGE.js("return events.map((e) => e[0])")
+        self.assertIn("zoomchange", events)
+        PAGE.until("return events.some((e) => e[0] === 'animatefinished')", message="animatefinished")
+        PAGE.js("first.setYawBounds([-90, 90]).setYaw(170, false)")
+        self.assertLess(PAGE.js("return first.getYaw()"), 90, "the view's edge stays inside the yaw bounds")
+        PAGE.js("first.setNorthOffset(25).setHorizonRoll(3).setHorizonPitch(-2)")
+        self.assertEqual(PAGE.js("return [first.getNorthOffset(), first.getHorizonRoll(), first.getHorizonPitch()]"), [25, 3, -2])
+        config = PAGE.js("return first.getConfig()")
+        self.assertEqual(config["title"], "First")
+        self.assertEqual(config["northOffset"], 25)
+        self.assertEqual(len(config["hotSpots"]), 4)
+        self.assertTrue(PAGE.js("return first.getContainer() === document.getElementById('first')"))
+        self.assertEqual(PAGE.js("return first.getScene()"), "")
+        PAGE.js("first.addHotSpot({pitch: 0, yaw: 0, type: 'info', text: 'Added', id: 'added'})")
+        PAGE.until("return [...document.querySelectorAll('#first .isv-hotspot')].some((e) => e.dataset.id === 'added')", message="added")
+        self.assertTrue(PAGE.js("return first.removeHotSpot('added')"))
+        self.assertFalse(PAGE.js("return first.removeHotSpot('added')"))
+        self.assertFalse(PAGE.js("return [...document.querySelectorAll('#first .isv-hotspot')].some((e) => e.dataset.id === 'added')"))
+        # Autorotate turns it; stopAutoRotate stops it.
+        PAGE.js("first.setYawBounds([-180, 180]); first.startAutoRotate(30)")
+        a = PAGE.js("return first.getYaw()")
+        time.sleep(0.5)
+        b = PAGE.js("return first.getYaw()")
+        self.assertLess(b, a - 5, "positive autoRotate turns left (counter-clockwise)")
+        PAGE.js("first.stopAutoRotate()")
+        a = PAGE.js("return first.getYaw()")
+        time.sleep(0.3)
+        self.assertAlmostEqual(PAGE.js("return first.getYaw()"), a, delta=0.01)
+        coords = PAGE.js("const r = document.querySelector('#first .isv-view').getBoundingClientRect();"
+                         "return first.mouseEventToCoords({clientX: r.x + r.width / 2, clientY: r.y + r.height / 2})")
+        self.assertAlmostEqual(coords[1], PAGE.js("return first.getYaw()"), delta=0.01)
+        PAGE.js("first.off('zoomchange'); events.length = 0; first.setHfov(70, false)")
+        time.sleep(0.2)
+        self.assertNotIn("zoomchange", PAGE.js("return events.map((e) => e[0])"), "off removed the listener")
+        self.assertFalse(PAGE.js("return first.isOrientationSupported()"), "no touch screen here")
+
+    def test_hotspots_text_click_keyboard_hidden_and_drag(self):
+        PAGE.driver.get(PAGE.base + "pages/component.html")
+        PAGE.until("return window.first && first.isLoaded()", timeout=15, message="loaded")
+        spot = lambda i: f"document.querySelector('#first .isv-hotspot[data-id=\"{i}\"]')"
+        # Text is text.
+        self.assertEqual(PAGE.js(f"return {spot('xss')}.textContent"), '<img src=x onerror="window.injected = 1">')
+        self.assertEqual(PAGE.js("return document.querySelectorAll('#first .isv-hotspot img').length"), 0)
+        time.sleep(0.2)
+        self.assertIsNone(PAGE.js("return window.injected ?? null"))
+        self.assertEqual(PAGE.js(f"return {spot('xss')}.getAttribute('aria-label')"), '<img src=x onerror="window.injected = 1">')
+        # Behind the camera: hidden; straight ahead: at the view's centre.
+        self.assertTrue(PAGE.js(f"return {spot('behind')}.classList.contains('isv-hidden')"))
+        r = PAGE.js(f"const r = {spot('xss')}.getBoundingClientRect(), v = document.querySelector('#first .isv-view').getBoundingClientRect();"
+                    "return [r.x + r.width / 2 - v.x, r.y + r.height / 2 - v.y, v.width, v.height]")
+        self.assertAlmostEqual(r[0], r[2] / 2, delta=1)
+        self.assertAlmostEqual(r[1], r[3] / 2, delta=1)
+        # cssClass and createTooltipFunc; a click calls clickHandlerFunc.
+        self.assertEqual(PAGE.js(f"return {spot('custom')}.dataset.custom"), "made")
+        self.assertTrue(PAGE.js(f"return {spot('custom')}.classList.contains('my-spot')"))
+        PAGE.driver.find_element("css selector", "#first .isv-hotspot[data-id='custom']").click()
+        PAGE.until("return events.some((e) => e[0] === 'clicked' && e[1] === 'click-args')", message="clickHandlerFunc")
+        # Tab reaches them left to right; focus on the one behind turns the view to it.
+        order = PAGE.js("return [...document.querySelectorAll('#first .isv-hotspot')].map((e) => e.dataset.id)")
+        self.assertEqual(order, ["behind", "custom", "xss", "drag"], "from behind-left round to the right")
+        PAGE.js("document.querySelector('#first .isv-view').focus()")
+        PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(PAGE.js("return document.activeElement.dataset.id"), "behind")
+        PAGE.until(f"return !{spot('behind')}.classList.contains('isv-hidden')", timeout=3, message="turned to the focused hotspot")
+        # Dragging a draggable hotspot moves it, and its handler hears of it.
+        PAGE.js("first.lookAt(0, 0, 90, false)")
+        PAGE.until(f"return !{spot('drag')}.classList.contains('isv-hidden')", message="drag hotspot shown")
+        r = PAGE.js(f"const r = {spot('drag')}.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]")
+        PAGE.drag([(r[0], r[1]), (r[0] + 20, r[1] + 5), (r[0] + 60, r[1] + 20)])
+        PAGE.until("return events.some((e) => e[0] === 'dragged' && e[1] === 'drag-args')", message="dragHandlerFunc")
+        spot_config = next(h for h in PAGE.js("return first.getConfig().hotSpots") if h.get("id") == "drag")
+        self.assertGreater(spot_config["yaw"], 25 + 3, "moved right")
+        self.assertLess(spot_config["pitch"], -5 - 1, "moved down")
+        self.assertAlmostEqual(PAGE.js("return first.getYaw()"), 0, delta=0.01, msg="the view stayed: the hotspot moved, not the view")
+
+    def test_a_tour_fades_follows_links_and_back_goes_back(self):
+        open_viewer("viewer.html#config=pages/tour.json")
+        self.assertEqual(PAGE.js("return viewer.getScene()"), "hall")
+        PAGE.js("window.seen = []; for (const n of ['scenechange', 'scenechangefadedone', 'load']) viewer.on(n, (a) => seen.push([n, a ?? null]))")
+        link = PAGE.driver.find_element("css selector", ".isv-hotspot.isv-spot-scene")
+        self.assertEqual(link.get_attribute("aria-label"), "To the garden")
+        # The info link from a URL config opens in a new tab.
+        info = PAGE.driver.find_element("css selector", "a.isv-hotspot")
+        self.assertEqual(info.get_attribute("target"), "_blank")
+        self.assertEqual(info.get_attribute("href"), "https://example.org/painting")
+        link.send_keys(Keys.ENTER)
+        PAGE.until("return seen.some((e) => e[0] === 'scenechange' && e[1] === 'garden')", message="scenechange")
+        PAGE.until("return !document.querySelector('.isv-fade').hidden && getComputedStyle(document.querySelector('.isv-fade')).opacity < 1",
+                   timeout=5, message="the old scene fading out")
+        PAGE.until("return seen.some((e) => e[0] === 'scenechangefadedone')", timeout=5, message="the fade done")
+        self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 90, delta=0.01, msg="the link's targetYaw")
+        self.assertIn("firstScene=garden", PAGE.js("return location.hash"))
+        self.assertEqual(PAGE.js("return document.querySelector('.isv-title').textContent"), "Garden")
+        PAGE.driver.back()
+        PAGE.until("return viewer.getScene() === 'hall' && viewer.isLoaded()", timeout=10, message="Back went back")
+        self.assertNotIn("garden", PAGE.js("return location.hash"))
+        # A shared link opens on its scene.
+        open_viewer("viewer.html#config=pages/tour.json&firstScene=garden")
+        self.assertEqual(PAGE.js("return viewer.getScene()"), "garden")
+        self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 45, delta=0.01)
+
+    def test_pannellums_tour_example_loads_unchanged(self):
+        PAGE.driver.get(PAGE.base + "pannellum/examples/example-tour.htm")
+        PAGE.driver.switch_to.frame(PAGE.driver.find_element("tag name", "iframe"))
+        try:
+            PAGE.until("return document.querySelector('.isv-load:not([hidden]) .isv-load-button')", timeout=10,
+                       message="the load button").click()
+            PAGE.until("return viewer.isLoaded()", timeout=15, message="the pond")
+            self.assertEqual(PAGE.js("return viewer.getScene()"), "pond")
+            # Its link is off the view (yaw 100): Tab reaches it and turns the view to it.
+            view_element().click()
+            view_element().send_keys(Keys.TAB)
+            self.assertEqual(PAGE.js("return document.activeElement.getAttribute('aria-label')"), "Pond (cube)")
+            PAGE.until("return !document.activeElement.classList.contains('isv-hidden')", timeout=3, message="turned to it")
+            PAGE.driver.switch_to.active_element.send_keys(Keys.ENTER)
+            # The cube scene waits for cube-face panoramas: said in the view, not a blank.
+            message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=10,
+                                 message="the cube scene's message")
+            self.assertIn("cubemap panoramas are not supported yet", message)
+            PAGE.driver.back()
+            # WebDriver's Back leaves the command context at the top: into the iframe again.
+            PAGE.driver.switch_to.default_content()
+            PAGE.driver.switch_to.frame(PAGE.driver.find_element("tag name", "iframe"))
+            PAGE.until("return viewer.getScene() === 'pond' && document.querySelector('.isv-message').hidden", timeout=10,
+                       message="back at the pond, the message gone")
+        finally:
+            PAGE.driver.switch_to.default_content()
+
+    def test_errors_show_in_the_view_and_clear(self):
+        cases = [
+            ("viewer.html#panorama=missing.jpg&autoLoad=true", ["missing.jpg", "404"]),
+            ("viewer.html#config=pages/nothing.json", ["pages/nothing.json", "404"]),
+            ("viewer.html#panorama=pages/tour.json&autoLoad=true", ["pages/tour.json", "not an image"]),
+            ("viewer.html#config=pannellum/examples/example.htm", ["pannellum/examples/example.htm", "invalid JSON", "line 1"]),
+        ]
+        for path, words in cases:
+            open_viewer(path, wait_loaded=False)
+            message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=10,
+                                 message=f"the message for {path}")
+            for w in words:
+                self.assertIn(w, message, path)
+            self.assertFalse(PAGE.js("return !!document.querySelector('.isv-loading:not([hidden])')"), "no Loading… left")
+        # A scene whose image is missing, then one that loads: error, then errorcleared.
+        open_viewer("viewer.html#config=pages/tour.json")
+        PAGE.js("window.seen = []; viewer.on('error', (m) => seen.push(['error', m])); viewer.on('errorcleared', () => seen.push(['errorcleared']))")
+        PAGE.js("viewer.loadScene('missing')")
+        PAGE.until("return seen.some((e) => e[0] === 'error' && e[1].includes('no-such-image.jpg'))", timeout=10, message="error")
+        PAGE.js("viewer.loadScene('hall')")
+        PAGE.until("return seen.some((e) => e[0] === 'errorcleared')", timeout=10, message="errorcleared")
+        self.assertTrue(PAGE.js("return document.querySelector('.isv-message').hidden"))
+
+    def test_fullscreen_and_its_fallback(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true")
+        PAGE.js("window.seen = []; viewer.on('fullscreenchange', (on) => seen.push(on))")
+        PAGE.driver.find_element("css selector", ".isv-fullscreen").click()
+        PAGE.until("return seen.includes(true) && document.fullscreenElement === document.querySelector('.isv-viewer')",
+                   message="fullscreen")
+        PAGE.driver.find_element("css selector", ".isv-fullscreen").click()
+        PAGE.until("return seen.includes(false) && !document.fullscreenElement", message="out of fullscreen")
+        # Without the Fullscreen API (the iPhone's Safari), the viewer fills the window.
+        PAGE.js("Element.prototype.requestFullscreen = undefined; Element.prototype.webkitRequestFullscreen = undefined;")
+        PAGE.driver.find_element("css selector", ".isv-fullscreen").click()
+        PAGE.until("return document.querySelector('.isv-viewer').classList.contains('isv-fill-window')", message="fills the window")
+        self.assertEqual(PAGE.js("return seen"), [True, False, True])
+
+
+class ViewerOnAPhone(unittest.TestCase):
+    """The viewer's controls on a touch screen: real buttons, 44 px, each by a tap."""
+
+    def setUp(self):
+        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 700, "deviceScaleFactor": 2, "mobile": True})
+        PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        PAGE.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "pointer", "value": "coarse"},
+                                                            {"name": "hover", "value": "none"}]})
+
+    def tearDown(self):
+        PAGE.cdp("Emulation.setEmulatedMedia", {"features": []})
+        PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        PAGE.cdp("Emulation.clearDeviceMetricsOverride")
+
+    def tap(self, selector):
+        r = PAGE.js(f"const r = document.querySelector('{selector}').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]")
+        PAGE.drag([(r[0], r[1]), (r[0], r[1])], kind="touch")
+
+    def test_each_control_by_touch(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&yaw=20")
+        sizes = PAGE.js("return [...document.querySelectorAll('.isv-button:not([hidden])')].map((b) => [b.className, b.offsetWidth, b.offsetHeight, b.getAttribute('aria-label')])")
+        names = {s[0].split()[1]: s for s in sizes}
+        for control in ("isv-zoom-in", "isv-zoom-out", "isv-fullscreen", "isv-motion", "isv-lens", "isv-recenter"):
+            self.assertIn(control, names, f"{control} shown on a phone")
+            self.assertGreaterEqual(names[control][1], 44, control)
+            self.assertGreaterEqual(names[control][2], 44, control)
+            self.assertTrue(names[control][3], f"{control} has an accessible name")
+        hfov = PAGE.js("return viewer.getHfov()")
+        self.tap(".isv-zoom-in")
+        PAGE.until(f"return Math.abs(viewer.getHfov() - ({hfov} - 5)) < 0.01", message="zoomed in by Pannellum's 5°")
+        self.tap(".isv-zoom-out")
+        PAGE.until(f"return Math.abs(viewer.getHfov() - {hfov}) < 0.01", message="zoomed out by 5°")
+        self.tap(".isv-lens")
+        PAGE.until("return viewer.getLens() === 'stereographic'", message="the next lens")
+        self.tap(".isv-lens")
+        PAGE.until("return viewer.getLens() === 'fisheye'", message="the little planet")
+        self.tap(".isv-lens")
+        self.tap(".isv-lens")
+        PAGE.until("return viewer.getLens() === 'rectilinear'", message="round to the normal lens")
+        PAGE.js("viewer.setYaw(100, false)")
+        self.tap(".isv-recenter")
+        PAGE.until("return Math.abs(viewer.getYaw() - 20) < 0.01", timeout=3, message="recentred on the starting yaw")
+        self.tap(".isv-motion")
+        PAGE.until("return viewer.isOrientationActive()", message="motion on")
+        self.tap(".isv-motion")
+        PAGE.until("return !viewer.isOrientationActive()", message="motion off")
+        PAGE.js("window.seen = []; viewer.on('fullscreenchange', (on) => seen.push(on))")
+        self.tap(".isv-fullscreen")
+        PAGE.until("return seen.includes(true)", message="fullscreen by a tap")
+        PAGE.js("document.exitFullscreen()")
+
+    def test_controls_follow_the_config(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&showZoomCtrl=false&showFullscreenCtrl=false")
+        shown = PAGE.js("return [...document.querySelectorAll('.isv-button')].filter((b) => !b.hidden && b.offsetParent).map((b) => b.className.split(' ')[1])")
+        self.assertNotIn("isv-zoom-in", shown)
+        self.assertNotIn("isv-fullscreen", shown)
+        self.assertIn("isv-lens", shown)
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&showControls=false")
+        self.assertTrue(PAGE.js("return document.querySelector('.isv-controls').hidden"))
+
+
+class PannellumPage(unittest.TestCase):
+    def test_a_pannellum_page_works_with_only_its_two_tags_changed(self):
+        PAGE.driver.get(PAGE.base + "pages/pannellum-page.html")
+        PAGE.until("return window.loadedAt !== undefined", timeout=15, message="the page's load handler")
+        self.assertEqual(PAGE.js("return v.isLoaded()"), True)
+        self.assertEqual(PAGE.js("return document.querySelector('.custom-tooltip span').textContent"), "Baltimore Museum of Art")
+        PAGE.driver.find_element("css selector", ".custom-hotspot").click()
+        PAGE.until("return clicks.includes('museum')", message="the page's click handler")
+        self.assertGreaterEqual(PAGE.js("return document.querySelector('#panorama .isv-viewer').offsetWidth"), 600)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
