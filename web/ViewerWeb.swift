@@ -103,7 +103,8 @@ public func viewerOpen(
   _ head: UnsafePointer<UInt8>?, _ headCount: Int32, _ width: Int32, _ height: Int32, _ name: UnsafePointer<UInt8>?,
   _ nameCount: Int32
 ) -> Int32 {
-  let coverage = tour.open(width: Int(width), height: Int(height), gpano: gpano(bytes(head, headCount)), name: text(name, nameCount))
+  let coverage = tour.open(
+    width: Int(width), height: Int(height), gpano: gpano(bytes(head, headCount)), name: text(name, nameCount))
   return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
 }
 

@@ -57,7 +57,6 @@ public func webFree(_ pointer: UnsafeMutablePointer<UInt8>) { pointer.deallocate
 @_cdecl("web_out_ptr")
 public func webOutPointer() -> UnsafeMutablePointer<UInt8> { output }
 
-
 // MARK: Panorama pixels
 
 nonisolated(unsafe) var pendingPixels: [UInt32] = []

@@ -42,7 +42,15 @@ public enum SceneLines {
       ("type", "layout"), ("scene", .string(studio.active.rawValue)),
       ("window", ["width": .number(window.width), "height": .number(window.height)]),
     ]
-    guard studio.active.isBoard else { return JSONValue.object(members + [("slots", []), ("items", [])]).text }
+    guard studio.active.isBoard else {
+      // A tour's hotspots where they are now (tests click them; a tool can follow them).
+      let spots = studio.tourHotSpots.map { s -> JSONValue in
+        ["index": .number(s.index), "name": .string(s.name), "at": s.at.map { [.number($0.x), .number($0.y)] } ?? .null]
+      }
+      let tour: [(String, JSONValue)] =
+        studio.tour.map { [("tourScene", .string($0.sceneID)), ("hotSpots", .array(spots))] } ?? []
+      return JSONValue.object(members + [("slots", []), ("items", [])] + tour).text
+    }
     let scene = studio.board(studio.active)
     let lines = EventLines(numericIDs: scene.numericIDs)
     let board = scene.engine.board

@@ -13,6 +13,7 @@ extension Studio {
       if let panorama {
         let tabFocused: Bool = if case .tab = focus { true } else { false }
         panorama.draw(into: &list, tabFocused: tabFocused, touch: touchFirst)
+        drawTourHotSpots(into: &list)
       } else {
         list.text(
           "Loading the panorama…", viewport.width / 2, contentFrame.center.y, size: 18, color: Palette.secondaryText,

@@ -41,7 +41,7 @@ extension Studio {
     switch active {
     case .panorama:
       panorama?.update { $0.pointer(phase, id: id, at: p, time: t) }
-      return []
+      return tourClick(phase, id: id, at: p)
     case let kind:
       return boardInput(kind) { $0.pointer(phase, id: id, at: p, time: t) }
     }

@@ -15,6 +15,8 @@ public enum Focus: Hashable, Sendable {
 public enum HostRequest: Hashable, Sendable {
   case screenshot
   case quit
+  /// The tour moved to another scene: the host opens `tour.imageURL` (`openTourScene`).
+  case loadTourScene
 }
 
 /// What `Studio` reports to its host.
@@ -44,6 +46,11 @@ public struct Studio: Sendable {
   public internal(set) var shortcuts: BoardScene
   /// `nil` until the host hands one in (decoding a panorama costs; it waits for the tab).
   public internal(set) var panorama: PanoramaScene?
+  /// A viewer config's tour shown in the Panorama tab (the app's `--config`): its scenes and
+  /// hotspots; the camera is `panorama`'s.
+  public internal(set) var tour: ViewerTour?
+  /// Where a press on the panorama went down, to tell a click on a hotspot from a drag.
+  var tourPress: (id: Int, at: Point)?
   public internal(set) var focus: Focus?
   public internal(set) var viewport = Size(width: 1024, height: 720)
   /// An error the user should see until they dismiss it.

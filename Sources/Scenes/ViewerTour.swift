@@ -51,7 +51,8 @@ public struct ViewerTour: Sendable {
     // A scheme: letters, then "://" (Embedded Swift has no substring search).
     let b = Array(url.utf8)
     var k = 0
-    while k < b.count, (b[k] | 0x20) >= 0x61 && (b[k] | 0x20) <= 0x7A || (k > 0 && (b[k] == 0x2B || b[k] == 0x2D || b[k] == 0x2E)) {
+    while k < b.count, (b[k] | 0x20) >= 0x61 && (b[k] | 0x20) <= 0x7A || (k > 0 && (b[k] == 0x2B || b[k] == 0x2D || b[k] == 0x2E))
+    {
       k += 1
     }
     return k > 0 && k + 2 < b.count && b[k] == 0x3A && b[k + 1] == 0x2F && b[k + 2] == 0x2F
@@ -149,10 +150,33 @@ public struct ViewerTour: Sendable {
 
   /// Every hotspot of the shown scene, placed for the camera and lens now.
   public func placements(margin: Double = 0) -> [Placement] {
+    guard let v = panorama?.viewer else { return scene.hotSpots.indices.map { Placement(index: $0, at: nil) } }
+    return placements(for: v, margin: margin)
+  }
+
+  /// The hotspots placed for `viewer`'s camera (a host that keeps the camera elsewhere).
+  public func placements(for viewer: PanoramaViewer, margin: Double = 0) -> [Placement] {
     let degree = Elementary.pi / 180
     return scene.hotSpots.enumerated().map { k, h in
-      Placement(index: k, at: panorama?.viewer.screenPoint(yaw: h.yaw * degree, pitch: h.pitch * degree, margin: margin))
+      Placement(index: k, at: viewer.screenPoint(yaw: h.yaw * degree, pitch: h.pitch * degree, margin: margin))
     }
+  }
+
+  /// Takes the camera a host moved (the app's `Studio` keeps its own copy of the scene).
+  public mutating func adopt(viewer: PanoramaViewer) { panorama?.update { $0 = viewer } }
+
+  /// The scene's image as a file path: relative to the config file's folder; `nil` for a web
+  /// address (a desktop host reads files).
+  public func imagePath(besides configPath: String) -> String? {
+    guard let url = imageURL else { return nil }
+    if url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("data:") || url.hasPrefix("blob:") {
+      return nil
+    }
+    var path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+    if let q = path.firstIndex(of: "?") { path = String(path[..<q]) }
+    if path.hasPrefix("/") { return path }
+    guard let slash = configPath.lastIndex(of: "/") else { return path }
+    return String(configPath[...slash]) + path
   }
 
   /// The hotspots in the order Tab reaches them: left to right around the scene from its

@@ -25,6 +25,8 @@ struct AppOptions {
   var screenshot: String?
   var stats = false
   var panorama: String?
+  /// A viewer config (`--config`): its tour in the Panorama tab.
+  var tourConfig: String?
   var motion: String?
   var levelHorizon = false
   var photos: String?
@@ -152,6 +154,9 @@ final class App {
         screenshotSignal = 1
       case .request(.quit):
         running = false
+      case .request(.loadTourScene):
+        openTourScene()
+        if started { emitLayout() }
       }
     }
   }
@@ -166,6 +171,7 @@ final class App {
 
   func preparePanorama() {
     guard studio.panorama == nil else { return }
+    if let config = options.tourConfig, openTour(config) { return }
     var message: String?
     var loaded = LoadedPanorama.sample()
     var name = "Sample panorama"
@@ -236,6 +242,57 @@ final class App {
         JSONLine.panoramaReady(
           mipLevels: finished.renderer.mipLevels.levels.count, polarCaps: finished.renderer.polarCaps != nil))
     }
+  }
+
+  /// Reads a viewer config and opens its first scene; false (with the error shown) when it
+  /// does not read, so the sample shows instead.
+  func openTour(_ path: String) -> Bool {
+    do {
+      let config = try ViewerConfig.parse(try FileIO.read(path, limit: 16 << 20), source: path)
+      for w in config.warnings { Console.error("warning: \(path): \(w)") }
+      studio.setTour(ViewerTour(config: config))
+      return openTourScene()
+    } catch {
+      let message = "\(error). Showing the sample panorama."
+      Console.error(message)
+      studio.showMessage(message)
+      return false
+    }
+  }
+
+  /// Opens the tour's current scene: its image from disk, its camera from the config.
+  @discardableResult
+  func openTourScene() -> Bool {
+    guard let tour = studio.tour, let config = options.tourConfig else { return false }
+    let problem: String?
+    if let unsupported = tour.unsupported {
+      problem = "Scene \"\(tour.sceneID)\": \(unsupported)"
+    } else if let path = tour.imagePath(besides: config) {
+      do {
+        let loaded = try LoadedPanorama.load(path)
+        guard
+          let geometry = studio.openTourScene(
+            width: loaded.image.width, height: loaded.image.height, gpano: loaded.gpano, name: fileName(path))
+        else { return false }
+        var located = loaded
+        located.geometry = geometry
+        let renderer = Self.renderer(located)
+        studio.updatePanorama { $0.attach(renderer) }
+        if options.levelHorizon { studio.updatePanorama { $0.update { $0.levelsHorizon = true } } }
+        buildExtras(renderer)
+        renderedKey = nil
+        drewIdleFrame = false
+        studio.showMessage(nil)
+        return true
+      } catch {
+        problem = "Scene \"\(tour.sceneID)\": \(error.message)"
+      }
+    } else {
+      problem = "Scene \"\(tour.sceneID)\": \(tour.imageURL ?? "no panorama") is a web address; the app reads files"
+    }
+    Console.error(problem!)
+    studio.showMessage(problem)
+    return studio.panorama != nil
   }
 
   func openPanorama(_ path: String) {

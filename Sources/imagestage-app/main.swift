@@ -14,6 +14,7 @@ let optionTable: [(name: String, value: String?, help: String)] = [
   ("photos", "DIR", "put the JPEG and PNG photos in DIR on the Locations board"),
   ("panorama", "IMAGE", "show IMAGE (JPEG or PNG; GPano metadata honoured) in the Panorama tab"),
   ("motion", "LOG.csv", "replay a motion log in the Panorama tab, looping (docs/motion.md)"),
+  ("config", "TOUR.json", "open a viewer config (Pannellum's JSON; a tour, docs/viewer.md) in the Panorama tab"),
   ("level-horizon", nil, "ignore the device's roll: the horizon stays level (H toggles it)"),
   ("slots", "N", "Locations slots (default 6)"),
   ("items", "N", "generated Locations photos (default 1)"),
@@ -75,6 +76,9 @@ do {
     }
   }
   options.panorama = parsed.value("panorama")
+  options.tourConfig = parsed.value("config")
+  // A tour opens on its panorama unless --scene says otherwise.
+  if options.tourConfig != nil && parsed.value("scene") == nil { options.scene = .panorama }
   options.motion = parsed.value("motion")
   options.levelHorizon = parsed.flag("level-horizon")
   options.photos = parsed.value("photos")

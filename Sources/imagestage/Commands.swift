@@ -90,7 +90,14 @@ enum Commands {
       options: [projection, maxPixels]),
     CommandSpec(
       words: ["pano", "render"], operands: "IN -o OUT.png|.jpg",
-      summary: "Renders one view of a panorama (IN: a JPEG or PNG, or \"sample\").", options: camera),
+      summary:
+        "Renders one view of a panorama (IN: a JPEG or PNG, or \"sample\"), or of a viewer config's scene (--config, docs/viewer.md).",
+      options: camera + [
+        OptionSpec(
+          name: "config", value: "CONFIG.json", help: "a Pannellum-style viewer config instead of IN (its view unless given)",
+          isFile: true),
+        OptionSpec(name: "scene", value: "ID", help: "the tour's scene to render", defaultValue: "the config's firstScene"),
+      ]),
     CommandSpec(
       words: ["pano", "video"], operands: "IN --motion LOG.csv -o OUT.mp4|DIR|-",
       summary: "Renders a view per frame following a motion log (docs/motion.md): an .mp4, PNGs in DIR, or raw RGBA to stdout.",

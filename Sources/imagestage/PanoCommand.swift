@@ -170,11 +170,69 @@ enum PanoCommand {
     let parsed = try parse(args, Commands.spec("pano render"))
     guard let output = parsed.value("output") else { throw CommandError(message: "pano render needs -o OUT.png|.jpg") }
     try checkImageOutput(output)
+    if let config = parsed.value("config") { return try renderScene(config, parsed, output: output) }
+    if parsed.value("scene") != nil { throw CommandError(message: "--scene needs --config CONFIG.json") }
     let camera = try camera(parsed)
     let pano = try input(parsed, projection: try projection(parsed))
     var renderer = renderer(pano, parsed, camera)
     var frame = RGBAImage(width: camera.width, height: camera.height)
     draw(&renderer, camera, view: camera.view, into: &frame)
+    try write(frame, to: output, threads: camera.threads)
+  }
+
+  /// `pano render --config`: a scene of a viewer config, with its camera (the config's yaw,
+  /// pitch, hfov, lens and limits, read by the same `ViewerTour` as the web viewer and the
+  /// app); --yaw, --pitch, --hfov and --lens given on the command line win.
+  static func renderScene(_ configPath: String, _ parsed: Arguments, output: String) throws {
+    guard parsed.positional.isEmpty else {
+      throw CommandError(message: "--config names the panorama: give no IN (found \"\(parsed.positional[0])\")")
+    }
+    let bytes: [UInt8]
+    do { bytes = try FileIO.read(configPath, limit: 16 << 20) } catch { throw CommandError(message: error.description) }
+    let config: ViewerConfig
+    do throws(InputError) {
+      config = try ViewerConfig.parse(bytes, source: configPath)
+    } catch {
+      throw CommandError(message: error.description)
+    }
+    for w in config.warnings { Console.error("warning: \(configPath): \(w)") }
+    var tour = ViewerTour(config: config)
+    if let id = parsed.value("scene") {
+      guard tour.loadScene(id, yaw: nil, pitch: nil, hfov: nil) else {
+        throw CommandError(
+          message: "--scene: \(configPath) has no scene \"\(id)\"; its scenes: \(config.scenes.map(\.id).joined(separator: ", "))"
+        )
+      }
+    }
+    if let problem = tour.unsupported { throw CommandError(message: "\(configPath): scene \"\(tour.sceneID)\": \(problem)") }
+    guard let image = tour.imagePath(besides: configPath) else {
+      throw CommandError(
+        message: "\(tour.imageURL ?? ""): the CLI reads files, not web addresses; download it and point \"panorama\" at the file")
+    }
+    let camera = try Self.camera(parsed)
+    var limits = ImageLimits()
+    if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
+    let pano = try LoadedPanorama.load(image, projection: try projection(parsed), limits: limits)
+    tour.layout(width: Double(camera.width), height: Double(camera.height))
+    tour.open(width: pano.image.width, height: pano.image.height, gpano: pano.gpano, name: image)
+    let degree = Elementary.pi / 180
+    let yaw = try parsed.number("yaw", in: -1e6...1e6), pitch = try parsed.number("pitch", in: -90...90)
+    let hfov = try parsed.number("hfov", in: 1...360)
+    tour.update { v in
+      if let lens = parsed.value("lens").flatMap(Lens.init(rawValue:)) { v.setLens(lens) }
+      v.look(yaw: yaw.map { $0 * degree }, pitch: pitch.map { $0 * degree }, hfov: hfov.map { $0 * degree }, duration: 0)
+      if camera.strip { v.setMode(.strip) }
+    }
+    let viewer = tour.panorama!.viewer
+    var scene = Camera(
+      view: viewer.view, hfov: viewer.hfov, lens: viewer.lens, width: camera.width, height: camera.height,
+      strip: camera.strip, edges: camera.edges, threads: camera.threads)
+    scene.view.roll = camera.view.roll
+    var located = pano
+    located.geometry = viewer.geometry
+    var renderer = renderer(located, parsed, scene)
+    var frame = RGBAImage(width: camera.width, height: camera.height)
+    draw(&renderer, scene, view: scene.view, into: &frame)
     try write(frame, to: output, threads: camera.threads)
   }
 

@@ -191,6 +191,44 @@ struct AppSceneGUITests {
     #expect(app.lines(ofType: "layout", after: before).allSatisfy { $0["scene"] as? String != "locations" }, "no tab switch")
   }
 
+  /// `--config`: a Pannellum-style tour opens on its first scene with its hotspots drawn, and
+  /// a click on a scene link opens the scene it names, with that scene's camera.
+  @Test(.enabled(if: GUI.available))
+  func aTourShowsItsHotspotsAndAClickFollowsASceneLink() throws {
+    let directory = try Tool.temporaryDirectory()
+    let image = directory.appendingPathComponent("hall.png").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", image, "--size", "1024x512"]).status == 0)
+    try Data(
+      """
+      {"default": {"firstScene": "hall"},
+       "scenes": {
+         "hall": {"title": "Hall", "panorama": "hall.png", "yaw": 0, "hfov": 90,
+                  "hotSpots": [{"type": "scene", "sceneId": "garden", "yaw": 10, "pitch": -5, "text": "To the garden"},
+                               {"type": "info", "yaw": 180, "pitch": 0, "text": "Behind"}]},
+         "garden": {"title": "Garden", "panorama": "hall.png", "yaw": 120, "hotSpots": [{"type": "scene", "sceneId": "hall", "yaw": 130, "pitch": 0}]}}}
+      """.utf8
+    ).write(to: directory.appendingPathComponent("tour.json"))
+    let (display, app, window, layout) = try Self.start(
+      ["--config", directory.appendingPathComponent("tour.json").path], directory: directory)
+    defer { app.stop() }
+    #expect(layout["scene"] as? String == "panorama" && layout["tourScene"] as? String == "hall")
+    let spots = try #require(layout["hotSpots"] as? [[String: Any]])
+    #expect(spots.map { $0["name"] as? String } == ["To the garden", "Behind"])
+    #expect(spots[1]["at"] is NSNull, "the one behind the camera is not drawn")
+    let at = try #require(spots[0]["at"] as? [Double])
+    let size = try #require(layout["window"] as? [String: Any])
+    let width = try #require(size["width"] as? Double), height = try #require(size["height"] as? Double)
+    #expect(at[0] > width / 2 && at[1] > (height + 44) / 2, "right of and below the view's centre (yaw 10, pitch −5): \(at)")
+    try display.xdotool(["mousemove", "--window", window, "\(Int(at[0]))", "\(Int(at[1]))"])
+    usleep(100_000)
+    try display.xdotool(["click", "1"])
+    let moved = try #require(app.wait { $0["type"] as? String == "layout" && $0["tourScene"] as? String == "garden" })
+    #expect((moved["hotSpots"] as? [[String: Any]])?.first?["name"] as? String == "Go to Hall")
+    let view = try #require(app.wait { $0["type"] as? String == "view" && abs(($0["yaw"] as? Double ?? 0) - 120) < 0.5 })
+    #expect(view["hfov"] as? Double != nil)
+    #expect(app.wait { ($0["text"] as? String)?.contains("going to Garden") == true } != nil, "said aloud")
+  }
+
   @Test(.enabled(if: GUI.available))
   func thePanoramaTakesItsMipLevelsAndCapsOnceBuilt() throws {
     let (display, app, _, _) = try Self.start(["--scene", "panorama"])

@@ -34,6 +34,46 @@ struct PanoCommandTests {
     #expect(!redColumns.isEmpty && abs(mid - 100) < 6, "red N centred: \(redColumns)")
   }
 
+  /// `pano render --config`: a tour's scene with its own camera, read by the viewer's rules.
+  @Test func aConfigsSceneRendersWithItsCameraAndBadOnesAreNamed() throws {
+    let dir = try Tool.temporaryDirectory()
+    #expect(
+      try Tool.run("imagestage", ["pano", "sample", "-o", dir.appendingPathComponent("s.png").path, "--size", "1024x512"]).status
+        == 0)
+    let config = dir.appendingPathComponent("tour.json").path
+    try Data(
+      """
+      {"default": {"firstScene": "ahead"},
+       "scenes": {"ahead": {"panorama": "s.png", "pitch": -5, "hfov": 30},
+                  "behind": {"panorama": "s.png", "yaw": 180, "pitch": -5, "hfov": 30},
+                  "cube": {"type": "cubemap"}, "far": {"panorama": "https://example.org/p.jpg"}}}
+      """.utf8
+    ).write(to: URL(fileURLWithPath: config))
+    func redCentre(_ extra: [String]) throws -> Double? {
+      let out = dir.appendingPathComponent("v.png").path
+      let result = try Tool.run("imagestage", ["pano", "render", "--config", config, "-o", out, "--size", "200x100"] + extra)
+      #expect(result.status == 0, "\(result.stderr)")
+      let image = try Self.decode(out)
+      let red = (0..<200).filter { x in
+        (30..<70).contains { y in RGBAImage.unpack(image[x, y]).r > 180 && RGBAImage.unpack(image[x, y]).g < 90 }
+      }
+      return red.isEmpty ? nil : Double(red.reduce(0, +)) / Double(red.count)
+    }
+    // The first scene looks at the sample's red N (yaw 0, 5° down); the other one away from it,
+    // unless --yaw turns it back.
+    let ahead = try #require(try redCentre([]))
+    #expect(abs(ahead - 100) < 6)
+    #expect(try redCentre(["--scene", "behind"]) == nil)
+    #expect(try redCentre(["--scene", "behind", "--yaw", "0"]).map { abs($0 - 100) < 6 } == true)
+    for (scene, words) in [
+      ("cube", "cubemap panoramas are not supported yet"), ("far", "not web addresses"), ("nowhere", "its scenes: ahead, behind"),
+    ] {
+      let r = try Tool.run(
+        "imagestage", ["pano", "render", "--config", config, "--scene", scene, "-o", dir.appendingPathComponent("x.png").path])
+      #expect(r.status != 0 && r.stderr.contains(words), "\(scene): \(r.stderr)")
+    }
+  }
+
   @Test func mipmapsStopAStripOfFineDetailFromAliasing() throws {
     // One-pixel black and white columns, fitted to a view 8.5× lower: without mip levels the
     // strip skips columns and shows bands; with them every column is averaged in.
