@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The web page, measured in one run beside its baselines (figures, not a test):
 #  1. page weight: index.html + imagestage.js + imagestage.wasm, gzip -9, against the
-#     200 KB aim, three.js r111 (172 KB gzipped, what Photo Sphere Viewer needs) and
+#     200 KB aim; the embeddable viewer (viewer.html with its modules, CSS and wasm) against 120 KB; three.js r111 (172 KB gzipped, what Photo Sphere Viewer needs) and
 #     Pannellum's viewer (its src/ js + css, gzipped here);
 #  2. the wasm CPU renderer, 1280×720 from 8192×4096, yaw 1° further each frame, scalar and
 #     SIMD128, under node (V8, as in Chromium), against the native renderer on one thread:
@@ -42,6 +42,12 @@ printf '%-34s %7.1f KB  (wasm %.1f, js %.1f, html %.1f)\n' "ImageStage, all thre
   "$(echo "$(weight build/web/imagestage.wasm) / 1024" | bc -l)" "$(echo "$(weight build/web/imagestage.js) / 1024" | bc -l)" \
   "$(echo "$(weight build/web/index.html) / 1024" | bc -l)"
 printf '%-34s %7.1f KB\n' "aim" 200 "three.js r111 (issue's figure)" 172
+v=build/web
+viewer_files="$v/viewer.html $v/imagestage-viewer.js $v/imagestage-viewer.css $v/wasm.js $v/panorama-gl.js $v/input.js $v/imagestage-viewer.wasm"
+# shellcheck disable=SC2086
+viewer=$(weight $viewer_files)
+printf '%-34s %7.1f KB  (wasm %.1f, js+css+html %.1f; aim 120)\n' "ImageStage viewer (viewer.html)" "$(echo "$viewer / 1024" | bc -l)" \
+  "$(echo "$(weight $v/imagestage-viewer.wasm) / 1024" | bc -l)" "$(echo "($viewer - $(weight $v/imagestage-viewer.wasm)) / 1024" | bc -l)"
 rm -rf "$out/site/pannellum"
 if [ -d "$pannellum/src" ] || git --git-dir="$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
   git -C "$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1; then

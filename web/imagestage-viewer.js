@@ -7,11 +7,13 @@
 // overlay (controls, hotspots, texts). Nothing from a config or a URL is ever parsed as
 // HTML. docs/viewer.md lists every key, method and event.
 
-import { instantiate, isTrap } from './wasm.js';
+import { compile, instantiate, isTrap } from './wasm.js';
 import { PanoramaGL } from './panorama-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
 
 const WASM = new URL('imagestage-viewer.wasm', import.meta.url);
+// Compiling starts as soon as the module is imported, before a page creates its first viewer.
+compile(WASM).catch(() => {});
 const now = () => performance.now() / 1000;
 const BOUNDS = { yaw: 0, pitch: 1, hfov: 2 };
 const ANGLES = { northOffset: 0, horizonPitch: 1, horizonRoll: 2 };
@@ -141,6 +143,14 @@ function fetchImage(url, crossOrigin) {
   return imageCache.get(key);
 }
 
+/**
+ * Starts fetching and decoding an image a viewer is about to ask for (viewer.html knows its
+ * `panorama=` before the module runs): the viewer's own request then finds it under way.
+ */
+export function prefetchImage(url, crossOrigin) {
+  fetchImage(url, crossOrigin).catch(() => {});
+}
+
 /** A panorama viewer in `container` (an element or its id), configured like Pannellum's. */
 export function viewer(container, config = {}) {
   return new Viewer(container, config);
@@ -163,6 +173,13 @@ export class Viewer {
     this._build();
     const { json, functions } = typeof config === 'string' ? { json: config, functions: new Map() } : splitFunctions(config);
     this._functions = functions;
+    // The image a one-panorama config loads at once: fetched while the module compiles
+    // (only a hint: the core decides the address, and a miss costs one request).
+    if (config && typeof config === 'object' && !config.scenes && typeof config.panorama === 'string' && config.autoLoad) {
+      const base = typeof config.basePath === 'string' && config.basePath && !/^([a-z]+:|\/)/i.test(config.panorama)
+        ? config.basePath.replace(/\/?$/, '/') : '';
+      prefetchImage(base + config.panorama, config.crossOrigin);
+    }
     this._started = this._start(json, options);
     this._started.catch((e) => this._fail(e));
   }
@@ -237,6 +254,7 @@ export class Viewer {
 
   async _start(json, options) {
     this.m = await instantiate(WASM);
+    performance.mark('imagestage-viewer:wasm');
     if (this._destroyed) { this.m = null; return; }
     this.w = this.m.exports;
     const pairs = JSON.stringify(options.parameters || []);
@@ -497,6 +515,7 @@ export class Viewer {
       return;
     }
     if (ticket !== this._ticket || this._destroyed) return;
+    performance.mark('imagestage-viewer:decoded');
     this._loading.hidden = true;
     if (this._error) this._clearError();
     const { bitmap, head } = image;
@@ -515,6 +534,7 @@ export class Viewer {
       }
     }
     if (this._renderer === 'cpu') this._cpuPixels(bitmap);
+    performance.mark('imagestage-viewer:pixels');
     this._lastKey = '';
     const first = !this._loaded;
     this._loaded = true;
@@ -523,6 +543,10 @@ export class Viewer {
     this._invalidate();
     await new Promise((r) => requestAnimationFrame(r));
     if (this._destroyed) return;
+    if (first) {
+      this.loadedAt = performance.now(); // milliseconds from navigation (bench/web.sh reads it)
+      performance.mark('imagestage-viewer:load');
+    }
     this._fire('load');
     if (fade) this._fadeOut();
     if (first && this._scene.orientationOnByDefault && this.isOrientationSupported()) this.startOrientation();
@@ -533,11 +557,16 @@ export class Viewer {
     const c = new OffscreenCanvas(bitmap.width, bitmap.height);
     const g = c.getContext('2d', { willReadFrequently: true });
     g.drawImage(bitmap, 0, 0);
+    performance.mark('t:draw');
     const data = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
+    performance.mark('t:get');
     const ptr = this.w.web_panorama_buffer(bitmap.width, bitmap.height);
+    performance.mark('t:buffer');
     if (!ptr) throw new Error('no memory for the panorama');
     new Uint8Array(this.w.memory.buffer, ptr, data.length).set(data);
+    performance.mark('t:set');
     this.w.viewer_commit();
+    performance.mark('t:commit');
     this._cpuMipsPending = true;
   }
 
@@ -912,6 +941,10 @@ export class Viewer {
     this.m = null;
     this.w = null;
   }
+
+  /** Pannellum's dynamic (video) panoramas are not offered yet: said, not silently ignored. */
+  setUpdate() { console.warn('ImageStage viewer: setUpdate: dynamic panoramas are not supported yet'); return this; }
+  updateOnce() { console.warn('ImageStage viewer: updateOnce: dynamic panoramas are not supported yet'); return this; }
 
   // ------------------------------------------------------------ ours
 

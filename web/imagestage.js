@@ -569,6 +569,30 @@ listen(levelButton, 'click', () => {
   invalidate();
 });
 
+// ---------------------------------------------------------------- view buttons
+
+// Zoom, lens and recentre press their keys in the core (one rule for keys and buttons).
+for (const button of document.querySelectorAll('#tools button[data-key]')) {
+  listen(button, 'click', () => {
+    const code = Number(button.dataset.key);
+    for (const down of [1, 0]) {
+      const length = wasm.web_key(code, 0, down, 0, now());
+      if (length >= 0) handle(length);
+    }
+    if (button.id === 'lens') speak(`Lens: ${JSON.parse(out(wasm.web_view(1, 1))).lens}.`, 'polite');
+  });
+}
+
+const fullscreenButton = document.getElementById('fullscreen');
+listen(fullscreenButton, 'click', () => {
+  const root = document.documentElement;
+  if (document.fullscreenElement) document.exitFullscreen();
+  else if (root.requestFullscreen) root.requestFullscreen().catch(() => {});
+  else speak('This browser cannot fill the screen; add the page to the home screen instead.', 'polite');
+});
+document.addEventListener('fullscreenchange', () =>
+  fullscreenButton.setAttribute('aria-pressed', String(!!document.fullscreenElement)));
+
 /** Hands the pixels to the CPU renderer in wasm: decoded once, copied once into its memory. */
 function cpuPixels(p) {
   const c = new OffscreenCanvas(p.width, p.height);

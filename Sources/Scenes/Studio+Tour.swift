@@ -1,6 +1,7 @@
 import CoreMath
 import Panorama
 import Stage
+import StageJSON
 
 // A viewer config's tour in the Panorama tab (the app's `--config`): the same `ViewerTour` as
 // the web viewer decides the camera, where hotspots are and where a link leads; `Studio`

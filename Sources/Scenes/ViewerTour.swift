@@ -183,14 +183,20 @@ public struct ViewerTour: Sendable {
   /// starting view, then top to bottom.
   public var tabOrder: [Int] {
     let start = settings.yaw ?? 0
-    func around(_ yaw: Double) -> Double {
-      let d = (yaw - start + 180).truncatingRemainder(dividingBy: 360)
-      return d < 0 ? d + 360 : d
+    let keys = scene.hotSpots.map { h -> (Double, Double) in
+      var d = (h.yaw - start + 180).truncatingRemainder(dividingBy: 360)
+      if d < 0 { d += 360 }
+      return (d, -h.pitch)
     }
-    return scene.hotSpots.indices.sorted {
-      let a = scene.hotSpots[$0], b = scene.hotSpots[$1]
-      return around(a.yaw) != around(b.yaw) ? around(a.yaw) < around(b.yaw) : a.pitch > b.pitch
+    // An insertion sort by hand: a handful of hotspots, and the generic sort's specialisation
+    // was 14 KB of the viewer's wasm.
+    var order: [Int] = []
+    for k in keys.indices {
+      var at = order.count
+      while at > 0, keys[order[at - 1]] > keys[k] { at -= 1 }
+      order.insert(k, at: at)
     }
+    return order
   }
 
   /// The accessible name of hotspot `index`: its text, or what it does.

@@ -195,6 +195,8 @@ public struct ViewerSettings: Equatable, Sendable {
     ("hotSpotDebug", "not offered"),
     ("capturedKeyNumbers", "keys come from ImageStage's own table"),
     ("animationTimingFunction", "a function: API only"),
+    ("dynamic", "video and other changing panoramas are not offered yet"),
+    ("dynamicUpdate", "video and other changing panoramas are not offered yet"),
   ]
 
   /// `self` with every setting it leaves unset taken from `base`.

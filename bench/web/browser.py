@@ -2,7 +2,7 @@
 
 - navigation → first panorama frame of the bundled sample, WebGL2 and CPU;
 - navigation → loaded panorama for 4096×2048, 5400×2700 and 10800×5400 JPEGs given with
-  &src=, beside Pannellum's published src/ (unchanged, not shipped) in the same browser,
+  &src= (the demo page) and with viewer.html#panorama= (the embeddable viewer), beside Pannellum's published src/ (unchanged, not shipped) in the same browser,
   interleaved round by round;
 - WebGL2 (SwiftShader: no GPU here) and wasm CPU frame times at 1280×720, as slopes.
 
@@ -71,6 +71,11 @@ def ours(query):
     return navigate(base + "web/index.html?" + query, "window.imagestage && imagestage.readyAt")
 
 
+def viewer(image):
+    return navigate(base + f"web/viewer.html#panorama=../images/{image}&autoLoad=true",
+                    "window.viewer && window.viewer.loadedAt || null", "window.viewer && window.viewer.getError()")
+
+
 def pannellum(image):
     return navigate(base + f"pannellum/index.html?src=../images/{image}", "window.loadedAt", "window.loadError")
 
@@ -82,12 +87,13 @@ def report(name, values, unit="ms"):
 have_pannellum = os.path.isdir(os.path.join(site, "pannellum"))
 first = {"webgl2": [], "cpu": []}
 sizes = ["p4096.jpg", "p5400.jpg", "p10800.jpg"]
-loads = {(who, s): [] for who in ("ours", "pannellum") for s in sizes}
+loads = {(who, s): [] for who in ("ours", "viewer", "pannellum") for s in sizes}
 for r in range(rounds):
     for kind in first:
         first[kind].append(ours(f"scene=panorama&renderer={kind}"))
     for s in sizes:
         loads[("ours", s)].append(ours(f"scene=panorama&src=../images/{s}"))
+        loads[("viewer", s)].append(viewer(s))
         if have_pannellum:
             loads[("pannellum", s)].append(pannellum(s))
 for kind, values in first.items():
@@ -98,11 +104,13 @@ print("RESULT first-frame-steps " + " ".join(f"{k} {v:.0f}" for k, v in sorted(s
       flush=True)
 for s in sizes:
     report(f"load-ours-{s}", loads[("ours", s)])
+    report(f"load-viewer-{s}", loads[("viewer", s)])
     if not have_pannellum:
         continue
     report(f"load-pannellum-{s}", loads[("pannellum", s)])
-    ratios = [p / o for o, p in zip(loads[("ours", s)], loads[("pannellum", s)])]
-    print(f"RESULT ratio-pannellum-over-ours-{s} median {statistics.median(ratios):.2f}", flush=True)
+    for who in ("ours", "viewer"):
+        ratios = [p / o for o, p in zip(loads[(who, s)], loads[("pannellum", s)])]
+        print(f"RESULT ratio-pannellum-over-{who}-{s} median {statistics.median(ratios):.2f}", flush=True)
 
 # Frame times as slopes: 5 and 25 frames, interleaved, on the 8192×4096 image.
 ours("scene=panorama&renderer=webgl2&reference=1&src=../images/p8192.jpg")
