@@ -7,7 +7,7 @@
 // overlay (controls, hotspots, texts). Nothing from a config or a URL is ever parsed as
 // HTML. docs/viewer.md lists every key, method and event.
 
-import { compile, instantiate, isTrap } from './wasm.js';
+import { compile, copyPixels, instantiate, isTrap } from './wasm.js';
 import { PanoramaGL } from './panorama-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
 
@@ -120,20 +120,25 @@ function fetchImage(url, crossOrigin) {
     const p = (async () => {
       let response;
       try {
-        response = await fetch(key, { credentials: crossOrigin === 'use-credentials' ? 'include' : 'same-origin' });
+        // viewer.html asks for its panorama before any module runs: take that request once.
+        const early = window.imagestagePrefetch;
+        if (early && early.url === key) window.imagestagePrefetch = null;
+        response = await (early && early.url === key ? early.response
+          : fetch(key, { credentials: crossOrigin === 'use-credentials' ? 'include' : 'same-origin' }));
       } catch (e) {
         throw new Error(`${url} could not be fetched (${e.message}: the network, or the server does not allow this page to read it).`);
       }
       if (!response.ok) throw new Error(`${url} could not be loaded: HTTP ${response.status} ${response.statusText}`.trim() + '.');
       const blob = await response.blob();
+      // The file's start (for its GPano metadata) is read while it decodes.
+      const head = blob.slice(0, 1 << 20).arrayBuffer();
       let bitmap;
       try {
-        [bitmap] = await Promise.all([createImageBitmap(blob)]);
+        bitmap = await createImageBitmap(blob);
       } catch {
         throw new Error(`${url} is not an image this browser can decode (${blob.type || 'unknown type'}, ${blob.size} bytes).`);
       }
-      const head = new Uint8Array(await blob.slice(0, 1 << 20).arrayBuffer());
-      return { bitmap, head };
+      return { bitmap, head: new Uint8Array(await head) };
     })();
     p.catch(() => imageCache.delete(key));
     imageCache.set(key, p);
@@ -533,7 +538,8 @@ export class Viewer {
         this._renderer = 'cpu';
       }
     }
-    if (this._renderer === 'cpu') this._cpuPixels(bitmap);
+    if (this._renderer === 'cpu') await this._cpuPixels(bitmap);
+    if (this._destroyed || ticket !== this._ticket) return;
     performance.mark('imagestage-viewer:pixels');
     this._lastKey = '';
     const first = !this._loaded;
@@ -553,20 +559,13 @@ export class Viewer {
     this._prefetch();
   }
 
-  _cpuPixels(bitmap) {
-    const c = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const g = c.getContext('2d', { willReadFrequently: true });
-    g.drawImage(bitmap, 0, 0);
-    performance.mark('t:draw');
-    const data = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
-    performance.mark('t:get');
+  async _cpuPixels(bitmap) {
     const ptr = this.w.web_panorama_buffer(bitmap.width, bitmap.height);
-    performance.mark('t:buffer');
     if (!ptr) throw new Error('no memory for the panorama');
-    new Uint8Array(this.w.memory.buffer, ptr, data.length).set(data);
-    performance.mark('t:set');
-    this.w.viewer_commit();
-    performance.mark('t:commit');
+    const w = this.w;
+    this._pixelPath = await copyPixels(bitmap, w.memory, ptr);
+    if (this.w !== w) return; // destroyed meanwhile
+    w.viewer_commit();
     this._cpuMipsPending = true;
   }
 

@@ -3,7 +3,7 @@
 // core compiled to imagestage.wasm; this file only translates, paints, stores and loads.
 // The test interface (window.imagestage) is documented in docs/web.md.
 
-import { instantiate as instantiateModule, isTrap } from './wasm.js';
+import { copyPixels, instantiate as instantiateModule, isTrap } from './wasm.js';
 import { PanoramaGL } from './panorama-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
 
@@ -503,9 +503,11 @@ async function loadPanorama(src = defaultSource, file = null) {
       const name = file ? file.name : decodeURIComponent(src.split('/').pop().split('?')[0]) || 'panorama';
       const geometry = withBytes(name, (np, nn) =>
         withBytes(head, (hp, hn) => JSON.parse(out(wasm.web_open_panorama(hp, hn, bitmap.width, bitmap.height, np, nn)))));
-      pano = { src, bitmap, width: bitmap.width, height: bitmap.height, geometry, name, textures: 0 };
-      if (renderer.kind === 'webgl2') uploadTiles(pano);
-      if (renderer.kind === 'cpu' || params.get('reference') === '1') cpuPixels(pano);
+      const next = { src, bitmap, width: bitmap.width, height: bitmap.height, geometry, name, textures: 0 };
+      if (renderer.kind === 'webgl2') uploadTiles(next);
+      // Shown only once its pixels are in (the copy into wasm memory is asynchronous).
+      if (renderer.kind === 'cpu' || params.get('reference') === '1') await cpuPixels(next);
+      pano = next;
       if (!file) applyCameraParams();
       lastViewKey = '';
       accessibility();
@@ -594,13 +596,9 @@ document.addEventListener('fullscreenchange', () =>
   fullscreenButton.setAttribute('aria-pressed', String(!!document.fullscreenElement)));
 
 /** Hands the pixels to the CPU renderer in wasm: decoded once, copied once into its memory. */
-function cpuPixels(p) {
-  const c = new OffscreenCanvas(p.width, p.height);
-  const g = c.getContext('2d', { willReadFrequently: true });
-  g.drawImage(p.bitmap, 0, 0);
-  const data = g.getImageData(0, 0, p.width, p.height).data;
+async function cpuPixels(p) {
   const ptr = wasm.web_panorama_buffer(p.width, p.height);
-  new Uint8Array(wasm.memory.buffer, ptr, data.length).set(data);
+  await copyPixels(p.bitmap, wasm.memory, ptr);
   wasm.web_panorama_commit();
   p.cpuMipLevelsPending = true;
   performance.mark('imagestage:pixels');

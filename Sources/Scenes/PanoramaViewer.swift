@@ -28,6 +28,14 @@ public struct PanoramaViewer: Sendable {
   public static let defaultFieldOfView = Angle(degrees: 90).radians
   /// Whether the user (or the host, from settings) chose the field of view.
   var fieldOfViewChosen = false
+  /// What the longer side of the view sees until the user zooms (a viewer config makes it
+  /// Pannellum's 100°).
+  public var unzoomedFieldOfView = defaultFieldOfView {
+    didSet {
+      fieldOfViewChosen = false
+      resize(width: viewport.width, height: viewport.height)
+    }
+  }
   /// The user's offset on top of motion (radians): drags, keys, wheel.
   public internal(set) var offset = ViewAngles()
   public private(set) var tracker: MotionTracker
@@ -116,11 +124,11 @@ public struct PanoramaViewer: Sendable {
   public mutating func resize(width: Double, height: Double) {
     viewport = Size(width: max(width, 1), height: max(height, 1))
     if !fieldOfViewChosen {
-      // Until the user zooms, the longer side sees 90°: a portrait phone gets a narrower
+      // Until the user zooms, the longer side sees 90° (`unzoomedFieldOfView`): a portrait phone gets a narrower
       // horizontal field instead of 90° across and a stretched 150° top to bottom.
       hfov =
         height > width
-        ? lens.fieldOfView(across: width, seeing: Angle(degrees: 90).radians, along: height) : Self.defaultFieldOfView
+        ? lens.fieldOfView(across: width, seeing: unzoomedFieldOfView, along: height) : unzoomedFieldOfView
     }
     hfov = min(max(hfov, fieldOfViewRange.lowerBound), fieldOfViewRange.upperBound)
   }

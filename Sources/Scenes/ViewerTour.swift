@@ -104,10 +104,13 @@ public struct ViewerTour: Sendable {
       v.limits = ViewLimits(
         yaw: range(s.minYaw, s.maxYaw, -180, 180), pitch: range(s.minPitch, s.maxPitch, -90, 90),
         hfov: range(s.minHfov, s.maxHfov, 1, 360))
-      let hfov = arrival.hfov ?? s.hfov ?? Self.defaultHfov
+      // Without a field of view of its own, the longer side sees Pannellum's 100°: a portrait
+      // phone is not stretched to 140° top to bottom.
+      let hfov = arrival.hfov ?? s.hfov
+      if hfov == nil { v.unzoomedFieldOfView = Self.defaultHfov * degree }
       v.look(
-        yaw: (arrival.yaw ?? s.yaw ?? 0) * degree, pitch: (arrival.pitch ?? s.pitch ?? 0) * degree, hfov: hfov * degree,
-        duration: 0)
+        yaw: (arrival.yaw ?? s.yaw ?? 0) * degree, pitch: (arrival.pitch ?? s.pitch ?? 0) * degree,
+        hfov: hfov.map { $0 * degree }, duration: 0)
       v.glideFinished = false
       if let speed = s.autoRotate, speed != 0 {
         // Pannellum's positive autoRotate turns counter-clockwise seen from above: yaw falls.

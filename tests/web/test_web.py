@@ -840,6 +840,12 @@ class Viewer(unittest.TestCase):
         self.assertAlmostEqual(v[2], 80, delta=0.01)
         self.assertEqual(PAGE.js("return document.querySelector('.isv-title').textContent"), "Jordan Pond")
         self.assertEqual(PAGE.js("return document.querySelector('.isv-author').textContent"), "by Me")
+        # The picture is drawn: the sample's green ground below the centre, its sky above.
+        below, above = PAGE.js("const c = document.querySelector('.isv-canvas'), g = c.getContext('2d');"
+                               "return [Array.from(g.getImageData(c.width / 2, c.height * 0.9, 1, 1).data),"
+                               "        Array.from(g.getImageData(c.width / 2, c.height * 0.1, 1, 1).data)]")
+        self.assertGreater(below[1], below[0] + 20, f"green ground: {below}")
+        self.assertGreater(above[2], above[0] + 20, f"blue sky: {above}")
         # The query works too, and the hash wins over it.
         open_viewer("viewer.html?panorama=sample.jpg&autoLoad=true&yaw=50#yaw=20")
         self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 20, delta=0.01)
