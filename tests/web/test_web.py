@@ -849,6 +849,10 @@ class Viewer(unittest.TestCase):
         # The query works too, and the hash wins over it.
         open_viewer("viewer.html?panorama=sample.jpg&autoLoad=true&yaw=50#yaw=20")
         self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 20, delta=0.01)
+        # The demo page's address with Pannellum's hash opens the viewer (it was ignored).
+        open_viewer("index.html#panorama=sample.jpg&autoLoad=true&yaw=15")
+        self.assertTrue(PAGE.js("return location.pathname.endsWith('/viewer.html')"))
+        self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 15, delta=0.01)
         # Ours: the lens.
         open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&lens=fisheye&hfov=300")
         self.assertEqual(PAGE.js("return viewer.getLens()"), "fisheye")
