@@ -112,13 +112,13 @@ func gpuView(_ scene: PanoramaScene, _ width: Int32, _ height: Int32, _ sourceWi
 {
   let v = scene.viewer
   let lenses: [Lens] = Lens.allCases
-  let camera = CameraParameters(width: Int(width), height: Int(height), view: v.view, hfov: v.hfov, lens: v.lens)
+  let camera = CameraParameters(width: Int(width), height: Int(height), view: v.renderedView, hfov: v.hfov, lens: v.lens)
   let g = v.geometry
   let strip = StripCamera(
     imageWidth: Int(sourceWidth), imageHeight: Int(sourceHeight), viewWidth: Int(width), viewHeight: Int(height),
     fieldOfView: g.horizontalFOV)
   let repeats = g.wraps
-  var yaw = v.view.yaw
+  var yaw = v.renderedView.yaw
   if repeats && g.horizontalFOV > 0 { yaw = yaw.truncatingRemainder(dividingBy: g.horizontalFOV) }
   var stripOffset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
   if !stripOffset.isFinite { stripOffset = 0 }

@@ -81,7 +81,7 @@ public struct PanoramaScene: Sendable {
   /// The key of the frame a `width`×`height` pixel render would produce now.
   public func frameKey(width: Int, height: Int) -> PanoramaFrameKey {
     PanoramaFrameKey(
-      view: viewer.view, hfov: viewer.hfov, lens: viewer.lens, mode: viewer.mode, width: width, height: height,
+      view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, mode: viewer.mode, width: width, height: height,
       generation: generation)
   }
 
@@ -91,7 +91,7 @@ public struct PanoramaScene: Sendable {
     // Moved out and back, so its grid cache is mutated in place rather than copied.
     self.renderer = nil
     defer { self.renderer = renderer }
-    let v = viewer.view
+    let v = viewer.renderedView
     switch viewer.mode {
     case .perspective:
       renderer.renderPerspective(view: v, hfov: viewer.hfov, lens: viewer.lens, into: &image, executor: executor)

@@ -49,12 +49,48 @@ struct Glide: Sendable {
 }
 
 extension PanoramaViewer {
+  /// The camera as drawn: `view` with the panorama's own horizon tilt (`horizon`) taken
+  /// out, as Pannellum's `horizonPitch`/`horizonRoll` do for a panorama shot off level: a
+  /// positive pitch looks that much lower straight ahead, a positive roll that much higher to
+  /// the right. `view` stays what the user and the API move.
+  public var renderedView: ViewAngles {
+    let v = view
+    guard mode == .perspective, horizon.pitch != 0 || horizon.roll != 0 else { return v }
+    // The camera's axes in the panorama frame (x right, y up, z forward at yaw 0): yaw about
+    // y, then pitch about x, then roll about z.
+    let (sy, cy) = Elementary.sinCos(v.yaw), (sp, cp) = Elementary.sinCos(v.pitch), (sr, cr) = Elementary.sinCos(v.roll)
+    func camera(_ x: Double, _ y: Double, _ z: Double) -> (Double, Double, Double) {
+      // Rz(roll), Rx(pitch), Ry(yaw) in turn.
+      let (x1, y1) = (cr * x + sr * y, -sr * x + cr * y)
+      let (y2, z2) = (cp * y1 + sp * z, -sp * y1 + cp * z)
+      return (cy * x1 + sy * z2, y2, -sy * x1 + cy * z2)
+    }
+    // The tilt: roll about the forward axis, then pitch about the right one (yaw 0).
+    let (shp, chp) = Elementary.sinCos(horizon.pitch), (shr, chr) = Elementary.sinCos(horizon.roll)
+    func tilt(_ d: (Double, Double, Double)) -> (Double, Double, Double) {
+      let (x1, y1) = (chr * d.0 - shr * d.1, shr * d.0 + chr * d.1)
+      let (y2, z2) = (chp * y1 - shp * d.2, shp * y1 + chp * d.2)
+      return (x1, y2, z2)
+    }
+    let f = tilt(camera(0, 0, 1)), r = tilt(camera(1, 0, 0))
+    let pitch = Elementary.asin(min(max(f.1, -1), 1))
+    let yaw = Elementary.atan2(f.0, f.2)
+    // The roll that takes the unrolled camera's right axis to `r`.
+    let (sy2, cy2) = Elementary.sinCos(yaw), (sp2, cp2) = Elementary.sinCos(pitch)
+    let right0 = (cy2, 0.0, -sy2), up0 = (-sp2 * sy2, cp2, -sp2 * cy2)
+    let roll = Elementary.atan2(
+      -(r.0 * up0.0 + r.1 * up0.1 + r.2 * up0.2), r.0 * right0.0 + r.1 * right0.1 + r.2 * right0.2)
+    // Keep the user's turns (the view's yaw may be many turns round).
+    let turns = ((v.yaw - yaw) / Elementary.twoPi).rounded()
+    return ViewAngles(yaw: yaw + turns * Elementary.twoPi, pitch: pitch, roll: roll)
+  }
+
   /// Where direction (`yaw`, `pitch`) of the panorama (radians; Pannellum's hotspot angles)
   /// shows in the viewport, in points from its top left; `nil` when the lens does not show
   /// it now (behind a rectilinear camera, outside the fisheye's circle, off the view).
   /// `margin` points beyond the edges still count as shown (a hotspot's own size).
   public func screenPoint(yaw: Double, pitch: Double, margin: Double = 0) -> Point? {
-    let v = view
+    let v = renderedView
     let w = viewport.width, h = viewport.height
     switch mode {
     case .strip:
@@ -91,7 +127,7 @@ extension PanoramaViewer {
   /// The panorama direction (radians) seen at viewport point `p`: the inverse of
   /// `screenPoint`; `nil` where the lens shows nothing (outside the fisheye's circle).
   public func direction(at p: Point) -> (yaw: Double, pitch: Double)? {
-    let v = view
+    let v = renderedView
     let w = viewport.width, h = viewport.height
     switch mode {
     case .strip:

@@ -70,6 +70,8 @@ public struct PanoramaViewer: Sendable {
   var lastInteraction: Double?
   /// A `lookAt` on its way: the offset and field of view it glides between.
   var glide: Glide?
+  /// The panorama's own tilt (radians): Pannellum's `horizonPitch` and `horizonRoll`.
+  public var horizon = (pitch: 0.0, roll: 0.0)
   /// Set when a glide arrived; the host reads and clears it (`animatefinished`).
   public var glideFinished = false
 

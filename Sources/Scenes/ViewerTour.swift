@@ -112,6 +112,7 @@ public struct ViewerTour: Sendable {
         yaw: (arrival.yaw ?? s.yaw ?? 0) * degree, pitch: (arrival.pitch ?? s.pitch ?? 0) * degree,
         hfov: hfov.map { $0 * degree }, duration: 0)
       v.glideFinished = false
+      v.horizon = ((s.horizonPitch ?? 0) * degree, (s.horizonRoll ?? 0) * degree)
       if let speed = s.autoRotate, speed != 0 {
         // Pannellum's positive autoRotate turns counter-clockwise seen from above: yaw falls.
         v.startAutoRotate(
@@ -377,6 +378,8 @@ public struct ViewerTour: Sendable {
   /// Sets a setting the API changes at run time (`setNorthOffset`, `setHorizonRoll`, …).
   public mutating func setSetting(_ body: (inout ViewerSettings) -> Void) {
     config.updateScene(sceneID) { body(&$0.settings) }
+    let s = settings, degree = Elementary.pi / 180
+    update { $0.horizon = ((s.horizonPitch ?? 0) * degree, (s.horizonRoll ?? 0) * degree) }
   }
 }
 

@@ -225,7 +225,7 @@ enum PanoCommand {
     }
     let viewer = tour.panorama!.viewer
     var scene = Camera(
-      view: viewer.view, hfov: viewer.hfov, lens: viewer.lens, width: camera.width, height: camera.height,
+      view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, width: camera.width, height: camera.height,
       strip: camera.strip, edges: camera.edges, threads: camera.threads)
     scene.view.roll = camera.view.roll
     var located = pano

@@ -125,6 +125,34 @@ struct ViewerTourTests {
     #expect(t.panorama!.viewer.glideFinished)
   }
 
+  @Test func horizonPitchAndRollTakeThePanoramasTiltOut() throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "horizonPitch": 10, "hotSpots": [{"yaw": 0, "pitch": -10}]}"#)
+    var drawn = try #require(t.panorama?.viewer.renderedView)
+    #expect(abs(drawn.pitch / Self.degree - -10) < 1e-9 && abs(drawn.yaw) < 1e-9 && abs(drawn.roll) < 1e-9, "\(drawn)")
+    #expect(abs(t.currentDegrees.pitch) < 1e-9, "the API's pitch is the user's, not the correction's")
+    let centre = try #require(t.placements()[0].at)
+    #expect(abs(centre.x - 400) < 1e-6 && abs(centre.y - 300) < 1e-6, "a hotspot on the tilted horizon is straight ahead")
+    t.setSetting {
+      $0.horizonPitch = 0; $0.horizonRoll = 10
+    }
+    t.update { $0.look(yaw: 90 * Self.degree, pitch: 0, hfov: nil, duration: 0) }
+    drawn = try #require(t.panorama?.viewer.renderedView)
+    #expect(abs(drawn.pitch / Self.degree - 10) < 1e-9 && abs(drawn.yaw / Self.degree - 90) < 1e-9, "\(drawn)")
+    // Round the circle the correction is a rotation: an orthonormal camera every time.
+    for yaw in stride(from: -180.0, through: 180, by: 30) {
+      t.setSetting {
+        $0.horizonPitch = 7; $0.horizonRoll = -4
+      }
+      t.update { $0.look(yaw: yaw * Self.degree, pitch: 20 * Self.degree, hfov: nil, duration: 0) }
+      let v = try #require(t.panorama?.viewer)
+      let p = try #require(v.screenPoint(yaw: (yaw + 12) * Self.degree, pitch: 3 * Self.degree))
+      let d = try #require(v.direction(at: p))
+      var dy = d.yaw / Self.degree - (yaw + 12)
+      dy -= (dy / 360).rounded() * 360
+      #expect(abs(dy) < 1e-6 && abs(d.pitch / Self.degree - 3) < 1e-6, "at yaw \(yaw)")
+    }
+  }
+
   @Test func haovVaovAndVOffsetPlaceAPartialPanorama() throws {
     let t = try Self.tour(#"{"panorama": "p.jpg", "haov": 180, "vaov": 60, "vOffset": 10}"#, width: 3000, height: 1000)
     let g = try #require(t.panorama?.viewer.geometry)
