@@ -943,6 +943,8 @@ class Viewer(unittest.TestCase):
         a = PAGE.js("return first.getYaw()")
         time.sleep(0.3)
         self.assertAlmostEqual(PAGE.js("return first.getYaw()"), a, delta=0.01)
+        # With the horizon level again, the view's centre is where the view looks.
+        PAGE.js("first.setHorizonRoll(0).setHorizonPitch(0)")
         coords = PAGE.js("const r = document.querySelector('#first .isv-view').getBoundingClientRect();"
                          "return first.mouseEventToCoords({clientX: r.x + r.width / 2, clientY: r.y + r.height / 2})")
         self.assertAlmostEqual(coords[1], PAGE.js("return first.getYaw()"), delta=0.01)
