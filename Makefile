@@ -4,6 +4,10 @@ EMBEDDED_LIB := $(shell dirname $$(dirname $$(command -v $(SWIFTC))))/lib/swift/
 WASM_FLAGS := -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo \
   -parse-as-library -Xfrontend -disable-stack-protector -Osize
 OUT := build/embedded
+# wasm-ld's default stack is 64 KB: a tour's config (scenes of ~50 settings each, copied as
+# values) overflowed it in the replay of the fuzz corpus ("memory access out of bounds").
+# Every module gets 1 MB, the replay the same as the pages, so it sees what they would.
+WASM_STACK := 1048576
 # x86-64-v2 for the renderer on x86-64 hosts, unless IMAGESTAGE_PORTABLE=1 (scripts/cpu-flags).
 CPU_FLAGS := $(shell scripts/cpu-flags)
 
@@ -29,7 +33,7 @@ embedded:
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name PanoramaWasm embedded/PanoramaWasm.swift -c -o $(OUT)/PanoramaWasm.o
 	$(SWIFTC) $(WASM_FLAGS) -I $(OUT) -module-name ReplayWasm embedded/ReplayWasm.swift fuzz/PortableReaders.swift \
 	  -c -o $(OUT)/ReplayWasm.o
-	wasm-ld --no-entry --export=stage_drop_slot --export=stage_center_x_after_release \
+	wasm-ld --no-entry -z stack-size=$(WASM_STACK) --export=stage_drop_slot --export=stage_center_x_after_release \
 	  --export=pano_yaw_from_attitude --export=pano_parse_log --export=pano_render_center --export=pano_grid_psnr --export=pano_mip_spread \
 	  --export=scenes_drop_beside_slot1 --export=scenes_hfov_after_wheel \
 	  --export=replay_alloc --export=replay_free --export=replay_input \
@@ -63,7 +67,7 @@ WEB_SOURCES := $(WEB_CORE_SOURCES) web/ImageStageWeb.swift web/WasmBridge.swift
 VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
 # The page's scripts and styles, copied as they are (ES modules: no bundler).
 WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
-  wasm.js panorama-gl.js input.js
+  wasm.js panorama-gl.js input.js motion.js
 WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES))
 
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).
@@ -85,7 +89,7 @@ $(WEB_WASM): $(WEB_CORE_STAMP) web/ImageStageWeb.swift web/WasmBridge.swift
 	@mkdir -p $(WEB)
 	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/ImageStageWeb.swift web/WasmBridge.swift \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ImageStageWeb.o
-	wasm-ld --no-entry --export=_initialize $(WEB_EXPORTS) --max-memory=4294967296 \
+	wasm-ld --no-entry -z stack-size=$(WASM_STACK) --export=_initialize $(WEB_EXPORTS) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
 	wasm-strip $@
@@ -98,7 +102,7 @@ $(VIEWER_WASM): $(WEB_CORE_STAMP) web/ViewerWeb.swift web/WasmBridge.swift
 	@mkdir -p $(WEB)
 	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ViewerWeb web/ViewerWeb.swift web/WasmBridge.swift \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ViewerWeb.o
-	wasm-ld --no-entry --gc-sections --export=_initialize $(VIEWER_EXPORTS) --max-memory=4294967296 \
+	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize $(VIEWER_EXPORTS) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ViewerWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
 	wasm-strip $@

@@ -43,7 +43,7 @@ printf '%-34s %7.1f KB  (wasm %.1f, js %.1f, html %.1f)\n' "ImageStage, all thre
   "$(echo "$(weight build/web/index.html) / 1024" | bc -l)"
 printf '%-34s %7.1f KB\n' "aim" 200 "three.js r111 (issue's figure)" 172
 v=build/web
-viewer_files="$v/viewer.html $v/imagestage-viewer.js $v/imagestage-viewer.css $v/wasm.js $v/panorama-gl.js $v/input.js $v/imagestage-viewer.wasm"
+viewer_files="$v/viewer.html $v/imagestage-viewer.js $v/imagestage-viewer.css $v/wasm.js $v/panorama-gl.js $v/input.js $v/motion.js $v/imagestage-viewer.wasm"
 # shellcheck disable=SC2086
 viewer=$(weight $viewer_files)
 printf '%-34s %7.1f KB  (wasm %.1f, js+css+html %.1f; aim 120)\n' "ImageStage viewer (viewer.html)" "$(echo "$viewer / 1024" | bc -l)" \

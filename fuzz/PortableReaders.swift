@@ -1,3 +1,4 @@
+import Panorama
 import Scenes
 import Stage
 import StageJSON
@@ -28,12 +29,50 @@ enum PortableReaders {
       }
     case state: savedState(rest)
     case restore: restoreIntoStudio(rest)
-    case viewerConfig:
-      // A viewer config (Pannellum's JSON): read, and every scene's settings looked at.
-      if let config = try? ViewerConfig.parse(rest, source: "fuzz") { _ = config.scene(config.firstScene) }
+    case viewerConfig: viewerTour(rest)
     default: return false
     }
     return true
+  }
+
+  /// A viewer config (Pannellum's JSON) read, then toured as the viewer does it: every scene
+  /// opened, its hotspots placed for every lens and followed, the keyboard and autorotate run,
+  /// the limits set from its own values, written back as `getConfig` does.
+  static func viewerTour(_ bytes: [UInt8]) {
+    guard let config = try? ViewerConfig.parse(bytes, source: "fuzz") else { return }
+    var tour = ViewerTour(config: config)
+    tour.layout(width: 390, height: 844)
+    for scene in config.scenes {
+      _ = tour.loadScene(scene.id, yaw: scene.settings.yaw, pitch: nil, hfov: scene.settings.hfov)
+      _ = tour.unsupported
+      _ = tour.imagePath(besides: "tours/fuzz.json")
+      tour.open(width: 4096, height: 2048, gpano: nil, name: "fuzz.jpg")
+      for lens in Lens.allCases {
+        tour.update { $0.setLens(lens) }
+        _ = tour.placements(margin: 40)
+        _ = tour.direction(at: Point(x: 195, y: 422))
+      }
+      _ = tour.tabOrder
+      for k in tour.scene.hotSpots.indices {
+        _ = tour.name(ofHotSpot: k)
+        _ = tour.nudge(hotSpot: k, dx: 1, dy: -5)
+        tour.reveal(hotSpot: k, duration: 0.5)
+      }
+      _ = tour.handle(.pointer(.down, id: 1, kind: .touch, at: Point(x: 100, y: 100)), at: 0)
+      _ = tour.handle(.pointer(.move, id: 1, kind: .touch, at: Point(x: 300, y: 500)), at: 0.05)
+      _ = tour.handle(.pointer(.up, id: 1, kind: .touch, at: Point(x: 300, y: 500)), at: 0.1)
+      _ = tour.handle(.key(.right, [], isDown: true, isRepeat: false), at: 0.2)
+      for step in 1...30 { tour.advance(to: 0.2 + Double(step) / 30) }
+      let s = tour.settings
+      tour.setBounds(.yaw, s.minYaw ?? -180, s.maxYaw ?? 180)
+      tour.setBounds(.hfov, s.minHfov ?? 1, s.maxHfov ?? 360)
+      tour.update { $0.look(yaw: s.yaw, pitch: s.pitch, hfov: s.hfov, duration: 0.3) }
+      tour.advance(to: 5)
+      _ = tour.panorama?.viewer.renderedView
+      _ = tour.currentDegrees
+      _ = tour.settings.json.text
+      for k in tour.scene.hotSpots.indices.reversed() { _ = tour.follow(hotSpot: k) }
+    }
   }
 
   /// A saved state (`board run --state`, the app's shortcuts.json) applied to a board, which

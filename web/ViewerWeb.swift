@@ -341,6 +341,14 @@ public func viewerDirection(_ x: Double, _ y: Double) -> Int32 {
   return answer([.number(d.pitch), .number(yaw)])
 }
 
+/// Moves draggable hotspot `index` by keyboard steps (`dx` right, `dy` up): `[yaw, pitch]`
+/// where it is now, or null when it is not draggable.
+@_cdecl("viewer_nudge_hotspot")
+public func viewerNudgeHotSpot(_ index: Int32, _ dx: Double, _ dy: Double) -> Int32 {
+  guard let at = tour.nudge(hotSpot: Int(index), dx: dx, dy: dy) else { return answer(JSONValue.null) }
+  return answer([.number(at.yaw), .number(at.pitch)])
+}
+
 @_cdecl("viewer_move_hotspot")
 public func viewerMoveHotSpot(_ index: Int32, _ yaw: Double, _ pitch: Double) {
   tour.move(hotSpot: Int(index), yaw: yaw, pitch: pitch)

@@ -10,6 +10,7 @@
 import { compile, copyPixels, instantiate, isTrap } from './wasm.js';
 import { PanoramaGL } from './panorama-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
+import { listenToOrientation, requestMotionPermission } from './motion.js';
 
 const WASM = new URL('imagestage-viewer.wasm', import.meta.url);
 // Compiling starts as soon as the module is imported, before a page creates its first viewer.
@@ -423,7 +424,11 @@ export class Viewer {
       const spot = { index, element, hotSpot: h, functions: f, shown: null };
       this._on(element, 'click', (e) => this._activate(spot, e));
       this._on(element, 'focus', () => { this.w.viewer_reveal(index, 0.6); this._invalidate(); });
-      if (h.draggable) this._draggable(spot);
+      if (h.draggable) {
+        this._draggable(spot);
+        element.setAttribute('aria-roledescription', 'draggable hotspot');
+        element.setAttribute('aria-keyshortcuts', 'ArrowLeft ArrowRight ArrowUp ArrowDown');
+      }
       this._spotLayer.append(element);
       this._spots.push(spot);
     }
@@ -472,6 +477,21 @@ export class Viewer {
     };
     this._on(e0, 'pointerup', end);
     this._on(e0, 'pointercancel', end);
+    // By keyboard: the arrows move it (Shift: five steps), as a drag would.
+    this._on(e0, 'keydown', (e) => {
+      const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+      const d = dirs[e.key];
+      if (!d) return;
+      e.preventDefault();
+      const k = e.shiftKey ? 5 : 1;
+      const at = this.m.json(this.w.viewer_nudge_hotspot(spot.index, d[0] * k, d[1] * k));
+      if (!at) return;
+      spot.hotSpot.yaw = at[0];
+      spot.hotSpot.pitch = at[1];
+      this._placeHotSpots(true);
+      if (spot.functions.dragHandlerFunc) spot.functions.dragHandlerFunc(e, spot.functions.dragHandlerArgs);
+      this._speak(`${spot.hotSpot.name}: yaw ${Math.round(at[0])}°, pitch ${Math.round(at[1])}°.`);
+    });
   }
 
   _placeHotSpots(force = false) {
@@ -869,32 +889,23 @@ export class Viewer {
   startOrientation() {
     if (!this.isOrientationSupported() || this._orientation) return this;
     const listen = () => {
-      let skipped = 0;
-      this._orientation = (e) => {
-        if (e.alpha == null || e.beta == null || e.gamma == null) return;
-        // The first readings may be cached from before the page listened: skip two.
-        if (++skipped <= 2) return;
-        const angle = (screen.orientation && screen.orientation.angle) || window.orientation || 0;
-        this.w.viewer_orientation(e.alpha, e.beta, e.gamma, angle, e.timeStamp / 1000);
+      this._orientation = listenToOrientation((alpha, beta, gamma, angle, t) => {
+        if (!this.w) return;
+        this.w.viewer_orientation(alpha, beta, gamma, angle, t);
         this._invalidate();
-      };
-      window.addEventListener('deviceorientation', this._orientation);
+      });
       this._buttons.motion.setAttribute('aria-pressed', 'true');
       this._buttons.motion.setAttribute('aria-label', this._string('motionOff'));
     };
-    if (typeof DeviceOrientationEvent.requestPermission === 'function') {
-      // iOS asks inside a click; a refusal is said, and dragging still works.
-      DeviceOrientationEvent.requestPermission().then((answer) => {
-        if (answer === 'granted') listen(); else this._speak('Motion access was refused: drag to look around instead.');
-      }).catch(() => listen());
-    } else {
-      listen();
-    }
+    // iOS asks inside a click; a refusal is said, and dragging still works.
+    requestMotionPermission().then((answer) => {
+      if (answer === 'granted') listen(); else this._speak('Motion access was refused: drag to look around instead.');
+    }).catch(() => listen());
     return this;
   }
 
   stopOrientation() {
-    if (this._orientation) window.removeEventListener('deviceorientation', this._orientation);
+    if (this._orientation) this._orientation();
     this._orientation = null;
     this._buttons.motion.setAttribute('aria-pressed', 'false');
     this._buttons.motion.setAttribute('aria-label', this._string('motionOn'));

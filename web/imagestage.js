@@ -6,6 +6,7 @@
 import { copyPixels, instantiate as instantiateModule, isTrap } from './wasm.js';
 import { PanoramaGL } from './panorama-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
+import { asksPermission, listenToOrientation, requestMotionPermission } from './motion.js';
 
 const params = new URLSearchParams(location.search);
 const canvas = document.getElementById('stage');
@@ -413,24 +414,16 @@ const motionButton = document.getElementById('motion');
 let orientationEvents = 0;
 let motionStatus = 'off';
 
-function screenAngle() {
-  return (screen.orientation && screen.orientation.angle) || window.orientation || 0;
-}
-
-function onOrientation(e) {
-  if (e.alpha == null || e.beta == null || e.gamma == null) return;
-  // Skip the first two readings: right after a listener is added, browsers may hand over a
-  // cached reading taken before the page listened (Pannellum skips them too). The tracker
-  // recentres on its first sample, so a stale one would set the wrong straight-ahead.
-  if (++orientationEvents <= 2) return;
+function onOrientation(alpha, beta, gamma, angle, t) {
+  orientationEvents++;
   motionButton.hidden = true;
   motionStatus = 'on';
-  wasm.web_orientation(e.alpha, e.beta, e.gamma, screenAngle(), e.timeStamp / 1000);
+  wasm.web_orientation(alpha, beta, gamma, angle, t);
   invalidate();
 }
 
 function listenToMotion() {
-  window.addEventListener('deviceorientation', onOrientation);
+  listenToOrientation((...reading) => { if (running) onOrientation(...reading); });
 }
 
 // Where a permission is asked for (iOS Safari, and this Chromium too), a button asks it
@@ -442,14 +435,13 @@ function listenToMotion() {
 // so before the click rather than after. Desktop Chromium has requestPermission too, and no
 // sensor behind it.
 const mayHaveSensor = navigator.maxTouchPoints > 0;
-if (typeof DeviceOrientationEvent !== 'undefined' && typeof DeviceOrientationEvent.requestPermission === 'function' &&
-    mayHaveSensor) {
+if (asksPermission() && mayHaveSensor) {
   motionButton.hidden = false;
   if (!coarse.matches) motionButton.textContent = 'Use motion (if this device has a sensor)';
   motionButton.addEventListener('click', async () => {
     try {
-      const answer = await DeviceOrientationEvent.requestPermission();
-      motionStatus = answer === 'granted' ? 'granted' : 'denied';
+      const answer = await requestMotionPermission();
+      motionStatus = answer;
       if (answer === 'granted') {
         motionButton.hidden = true;
         speak('Motion on: turn the phone to look around.', 'polite');

@@ -237,6 +237,20 @@ public struct ViewerTour: Sendable {
     }
   }
 
+  /// Moves draggable hotspot `index` a keyboard step: `dx`, `dy` in steps right and up, a
+  /// step a twentieth of the field of view (so it moves about as far on screen at any zoom),
+  /// pitch kept within ±90°. Returns its new (yaw, pitch) in degrees, or `nil` when it is not
+  /// draggable.
+  public mutating func nudge(hotSpot index: Int, dx: Double, dy: Double) -> (yaw: Double, pitch: Double)? {
+    guard scene.hotSpots.indices.contains(index), scene.hotSpots[index].draggable else { return nil }
+    let h = scene.hotSpots[index], step = currentDegrees.hfov / 20
+    var yaw = h.yaw + dx * step
+    yaw -= (yaw / 360).rounded() * 360
+    let pitch = min(max(h.pitch + dy * step, -90), 90)
+    move(hotSpot: index, yaw: yaw, pitch: pitch)
+    return (yaw, pitch)
+  }
+
   /// The panorama direction (degrees) at viewport point `p` (Pannellum's `mouseEventToCoords`).
   public func direction(at p: Point) -> (pitch: Double, yaw: Double)? {
     guard let v = panorama?.viewer, let d = v.direction(at: p) else { return nil }

@@ -991,6 +991,13 @@ class Viewer(unittest.TestCase):
         self.assertGreater(spot_config["yaw"], 25 + 3, "moved right")
         self.assertLess(spot_config["pitch"], -5 - 1, "moved down")
         self.assertAlmostEqual(PAGE.js("return first.getYaw()"), 0, delta=0.01, msg="the view stayed: the hotspot moved, not the view")
+        # By keyboard: focused, the arrows move it a step (a twentieth of the field of view).
+        PAGE.js("events.length = 0;" + spot("drag") + ".focus()")
+        PAGE.driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+        PAGE.until("return events.some((e) => e[0] === 'dragged')", message="the keyboard move heard")
+        moved = next(h for h in PAGE.js("return first.getConfig().hotSpots") if h.get("id") == "drag")
+        self.assertAlmostEqual(moved["yaw"], spot_config["yaw"] + 90 / 20, delta=0.01)
+        self.assertAlmostEqual(moved["pitch"], spot_config["pitch"], delta=0.01)
 
     def test_a_tour_fades_follows_links_and_back_goes_back(self):
         open_viewer("viewer.html#config=pages/tour.json")
