@@ -147,44 +147,308 @@ public enum PanoramaKind: String, Sendable, CaseIterable {
 }
 
 /// One scene's settings, each `nil` until a config sets it (the viewer's default then).
+/// Stored as one table of values by Pannellum's key names (`values`), read through typed
+/// properties: a value struct of fifty optionals was copied whole at every step of a tour
+/// (its copies, merges and writing were a third of the viewer's wasm, and overflowed wasm's
+/// 64 KB default stack).
 public struct ViewerSettings: Equatable, Sendable {
-  public var type: PanoramaKind?
-  public var panorama: String?
-  public var title: String?
-  public var author: String?
-  public var authorURL: String?
-  public var preview: String?
-  public var previewTitle: String?
-  public var previewAuthor: String?
-  public var firstScene: String?
-  public var basePath: String?
-  public var yaw: Double?, pitch: Double?, hfov: Double?
-  public var minYaw: Double?, maxYaw: Double?, minPitch: Double?, maxPitch: Double?, minHfov: Double?, maxHfov: Double?
-  public var haov: Double?, vaov: Double?, vOffset: Double?
-  public var northOffset: Double?, horizonPitch: Double?, horizonRoll: Double?
-  /// Degrees per second; negative turns left.
-  public var autoRotate: Double?
-  /// Milliseconds.
-  public var autoRotateInactivityDelay: Double?, autoRotateStopDelay: Double?, sceneFadeDuration: Double?
-  public var friction: Double?
-  public var autoLoad: Bool?, compass: Bool?, orientationOnByDefault: Bool?, showZoomCtrl: Bool?, keyboardZoom: Bool?
-  public var doubleClickZoom: Bool?, draggable: Bool?, disableKeyboardCtrl: Bool?, showFullscreenCtrl: Bool?
-  public var showControls: Bool?, escapeHTML: Bool?, targetBlank: Bool?, avoidShowingBackground: Bool?
-  public var ignoreGPanoXMP: Bool?
-  /// `true`, `false` or `"ctrl"` (zoom only with Ctrl held).
-  public var mouseZoom: String?
-  /// `true`, `false`, `"yaw"` or `"pitch"`.
-  public var dragConfirm: String?
-  public var crossOrigin: String?
-  /// 0–1 each.
-  public var backgroundColor: [Double]?
-  /// Pannellum's `strings`: the texts it shows, by name.
-  public var strings: [String: String]?
-  /// Ours: the lens (`rectilinear`, `stereographic`, `fisheye`, `equirectangular`), the renderer.
-  public var lens: String?
-  public var renderer: String?
+  /// A setting's value as the config had it (degrees, milliseconds, text).
+  public enum Value: Equatable, Sendable {
+    case number(Double)
+    case flag(Bool)
+    case text(String)
+    case numbers([Double])
+    case texts([String: String])
+  }
+
+  /// How a key's value is read and checked.
+  enum Kind {
+    case text, number, positive, nonNegative, flag, friction, type, boolOrCtrl, boolOrYawPitch, colour, strings, lens,
+      renderer
+  }
+
+  /// The settings that are set, by key.
+  public private(set) var values: [String: Value] = [:]
 
   public init() {}
+
+  /// Every key a scene's settings take, in the order `json` writes them: Pannellum's
+  /// (doc/json-config-parameters.md), then ours.
+  static let keys: [(name: String, kind: Kind)] = [
+    ("type", .type),
+    ("panorama", .text),
+    ("title", .text),
+    ("author", .text),
+    ("authorURL", .text),
+    ("preview", .text),
+    ("previewTitle", .text),
+    ("previewAuthor", .text),
+    ("firstScene", .text),
+    ("basePath", .text),
+    ("crossOrigin", .text),
+    ("yaw", .number),
+    ("pitch", .number),
+    ("hfov", .positive),
+    ("minYaw", .number),
+    ("maxYaw", .number),
+    ("minPitch", .number),
+    ("maxPitch", .number),
+    ("minHfov", .positive),
+    ("maxHfov", .positive),
+    ("haov", .positive),
+    ("vaov", .positive),
+    ("vOffset", .number),
+    ("northOffset", .number),
+    ("horizonPitch", .number),
+    ("horizonRoll", .number),
+    ("autoRotate", .number),
+    ("autoRotateInactivityDelay", .nonNegative),
+    ("autoRotateStopDelay", .nonNegative),
+    ("sceneFadeDuration", .nonNegative),
+    ("friction", .friction),
+    ("autoLoad", .flag),
+    ("compass", .flag),
+    ("orientationOnByDefault", .flag),
+    ("showZoomCtrl", .flag),
+    ("keyboardZoom", .flag),
+    ("doubleClickZoom", .flag),
+    ("draggable", .flag),
+    ("disableKeyboardCtrl", .flag),
+    ("showFullscreenCtrl", .flag),
+    ("showControls", .flag),
+    ("escapeHTML", .flag),
+    ("targetBlank", .flag),
+    ("avoidShowingBackground", .flag),
+    ("ignoreGPanoXMP", .flag),
+    ("mouseZoom", .boolOrCtrl),
+    ("dragConfirm", .boolOrYawPitch),
+    ("backgroundColor", .colour),
+    ("strings", .strings),
+    ("lens", .lens),
+    ("renderer", .renderer),
+  ]
+
+  func text(_ key: String) -> String? { if case .text(let s)? = values[key] { s } else { nil } }
+  func number(_ key: String) -> Double? { if case .number(let d)? = values[key] { d } else { nil } }
+  func flag(_ key: String) -> Bool? { if case .flag(let b)? = values[key] { b } else { nil } }
+  func numbers(_ key: String) -> [Double]? { if case .numbers(let n)? = values[key] { n } else { nil } }
+  func texts(_ key: String) -> [String: String]? { if case .texts(let t)? = values[key] { t } else { nil } }
+
+  public var type: PanoramaKind? {
+    get { text("type").flatMap { PanoramaKind(rawValue: $0) } }
+    set { values["type"] = newValue.map { .text($0.rawValue) } }
+  }
+  public var panorama: String? {
+    get { text("panorama") }
+    set { values["panorama"] = newValue.map { .text($0) } }
+  }
+  public var title: String? {
+    get { text("title") }
+    set { values["title"] = newValue.map { .text($0) } }
+  }
+  public var author: String? {
+    get { text("author") }
+    set { values["author"] = newValue.map { .text($0) } }
+  }
+  public var authorURL: String? {
+    get { text("authorURL") }
+    set { values["authorURL"] = newValue.map { .text($0) } }
+  }
+  public var preview: String? {
+    get { text("preview") }
+    set { values["preview"] = newValue.map { .text($0) } }
+  }
+  public var previewTitle: String? {
+    get { text("previewTitle") }
+    set { values["previewTitle"] = newValue.map { .text($0) } }
+  }
+  public var previewAuthor: String? {
+    get { text("previewAuthor") }
+    set { values["previewAuthor"] = newValue.map { .text($0) } }
+  }
+  public var firstScene: String? {
+    get { text("firstScene") }
+    set { values["firstScene"] = newValue.map { .text($0) } }
+  }
+  public var basePath: String? {
+    get { text("basePath") }
+    set { values["basePath"] = newValue.map { .text($0) } }
+  }
+  public var crossOrigin: String? {
+    get { text("crossOrigin") }
+    set { values["crossOrigin"] = newValue.map { .text($0) } }
+  }
+  public var yaw: Double? {
+    get { number("yaw") }
+    set { values["yaw"] = newValue.map { .number($0) } }
+  }
+  public var pitch: Double? {
+    get { number("pitch") }
+    set { values["pitch"] = newValue.map { .number($0) } }
+  }
+  public var hfov: Double? {
+    get { number("hfov") }
+    set { values["hfov"] = newValue.map { .number($0) } }
+  }
+  public var minYaw: Double? {
+    get { number("minYaw") }
+    set { values["minYaw"] = newValue.map { .number($0) } }
+  }
+  public var maxYaw: Double? {
+    get { number("maxYaw") }
+    set { values["maxYaw"] = newValue.map { .number($0) } }
+  }
+  public var minPitch: Double? {
+    get { number("minPitch") }
+    set { values["minPitch"] = newValue.map { .number($0) } }
+  }
+  public var maxPitch: Double? {
+    get { number("maxPitch") }
+    set { values["maxPitch"] = newValue.map { .number($0) } }
+  }
+  public var minHfov: Double? {
+    get { number("minHfov") }
+    set { values["minHfov"] = newValue.map { .number($0) } }
+  }
+  public var maxHfov: Double? {
+    get { number("maxHfov") }
+    set { values["maxHfov"] = newValue.map { .number($0) } }
+  }
+  public var haov: Double? {
+    get { number("haov") }
+    set { values["haov"] = newValue.map { .number($0) } }
+  }
+  public var vaov: Double? {
+    get { number("vaov") }
+    set { values["vaov"] = newValue.map { .number($0) } }
+  }
+  public var vOffset: Double? {
+    get { number("vOffset") }
+    set { values["vOffset"] = newValue.map { .number($0) } }
+  }
+  public var northOffset: Double? {
+    get { number("northOffset") }
+    set { values["northOffset"] = newValue.map { .number($0) } }
+  }
+  public var horizonPitch: Double? {
+    get { number("horizonPitch") }
+    set { values["horizonPitch"] = newValue.map { .number($0) } }
+  }
+  public var horizonRoll: Double? {
+    get { number("horizonRoll") }
+    set { values["horizonRoll"] = newValue.map { .number($0) } }
+  }
+  /// Degrees per second; negative turns left.
+  public var autoRotate: Double? {
+    get { number("autoRotate") }
+    set { values["autoRotate"] = newValue.map { .number($0) } }
+  }
+  /// Milliseconds.
+  public var autoRotateInactivityDelay: Double? {
+    get { number("autoRotateInactivityDelay") }
+    set { values["autoRotateInactivityDelay"] = newValue.map { .number($0) } }
+  }
+  /// Milliseconds.
+  public var autoRotateStopDelay: Double? {
+    get { number("autoRotateStopDelay") }
+    set { values["autoRotateStopDelay"] = newValue.map { .number($0) } }
+  }
+  /// Milliseconds.
+  public var sceneFadeDuration: Double? {
+    get { number("sceneFadeDuration") }
+    set { values["sceneFadeDuration"] = newValue.map { .number($0) } }
+  }
+  /// (0, 1].
+  public var friction: Double? {
+    get { number("friction") }
+    set { values["friction"] = newValue.map { .number($0) } }
+  }
+  public var autoLoad: Bool? {
+    get { flag("autoLoad") }
+    set { values["autoLoad"] = newValue.map { .flag($0) } }
+  }
+  public var compass: Bool? {
+    get { flag("compass") }
+    set { values["compass"] = newValue.map { .flag($0) } }
+  }
+  public var orientationOnByDefault: Bool? {
+    get { flag("orientationOnByDefault") }
+    set { values["orientationOnByDefault"] = newValue.map { .flag($0) } }
+  }
+  public var showZoomCtrl: Bool? {
+    get { flag("showZoomCtrl") }
+    set { values["showZoomCtrl"] = newValue.map { .flag($0) } }
+  }
+  public var keyboardZoom: Bool? {
+    get { flag("keyboardZoom") }
+    set { values["keyboardZoom"] = newValue.map { .flag($0) } }
+  }
+  public var doubleClickZoom: Bool? {
+    get { flag("doubleClickZoom") }
+    set { values["doubleClickZoom"] = newValue.map { .flag($0) } }
+  }
+  public var draggable: Bool? {
+    get { flag("draggable") }
+    set { values["draggable"] = newValue.map { .flag($0) } }
+  }
+  public var disableKeyboardCtrl: Bool? {
+    get { flag("disableKeyboardCtrl") }
+    set { values["disableKeyboardCtrl"] = newValue.map { .flag($0) } }
+  }
+  public var showFullscreenCtrl: Bool? {
+    get { flag("showFullscreenCtrl") }
+    set { values["showFullscreenCtrl"] = newValue.map { .flag($0) } }
+  }
+  public var showControls: Bool? {
+    get { flag("showControls") }
+    set { values["showControls"] = newValue.map { .flag($0) } }
+  }
+  public var escapeHTML: Bool? {
+    get { flag("escapeHTML") }
+    set { values["escapeHTML"] = newValue.map { .flag($0) } }
+  }
+  public var targetBlank: Bool? {
+    get { flag("targetBlank") }
+    set { values["targetBlank"] = newValue.map { .flag($0) } }
+  }
+  public var avoidShowingBackground: Bool? {
+    get { flag("avoidShowingBackground") }
+    set { values["avoidShowingBackground"] = newValue.map { .flag($0) } }
+  }
+  public var ignoreGPanoXMP: Bool? {
+    get { flag("ignoreGPanoXMP") }
+    set { values["ignoreGPanoXMP"] = newValue.map { .flag($0) } }
+  }
+  /// `true`, `false` or `"ctrl"` (zoom only with Ctrl held).
+  public var mouseZoom: String? {
+    get { text("mouseZoom") }
+    set { values["mouseZoom"] = newValue.map { .text($0) } }
+  }
+  /// `true`, `false`, `"yaw"` or `"pitch"`.
+  public var dragConfirm: String? {
+    get { text("dragConfirm") }
+    set { values["dragConfirm"] = newValue.map { .text($0) } }
+  }
+  /// Red, green, blue, 0–1 each.
+  public var backgroundColor: [Double]? {
+    get { numbers("backgroundColor") }
+    set { values["backgroundColor"] = newValue.map { .numbers($0) } }
+  }
+  /// Pannellum's `strings`: the texts it shows, by name.
+  public var strings: [String: String]? {
+    get { texts("strings") }
+    set { values["strings"] = newValue.map { .texts($0) } }
+  }
+  /// Ours: `rectilinear`, `stereographic`, `fisheye` or `equirectangular`.
+  public var lens: String? {
+    get { text("lens") }
+    set { values["lens"] = newValue.map { .text($0) } }
+  }
+  /// Ours: `webgl2` or `cpu`.
+  public var renderer: String? {
+    get { text("renderer") }
+    set { values["renderer"] = newValue.map { .text($0) } }
+  }
 
   /// Pannellum's keys that are known but not supported yet, and why.
   public static let notYetSupported: [(key: String, why: String)] = [
@@ -202,65 +466,32 @@ public struct ViewerSettings: Equatable, Sendable {
   /// `self` with every setting it leaves unset taken from `base`.
   public func merged(over base: ViewerSettings) -> ViewerSettings {
     var m = base
-    m.type = type ?? m.type
-    m.panorama = panorama ?? m.panorama
-    m.title = title ?? m.title
-    m.author = author ?? m.author
-    m.authorURL = authorURL ?? m.authorURL
-    m.preview = preview ?? m.preview
-    m.previewTitle = previewTitle ?? m.previewTitle
-    m.previewAuthor = previewAuthor ?? m.previewAuthor
-    m.firstScene = firstScene ?? m.firstScene
-    m.basePath = basePath ?? m.basePath
-    m.yaw = yaw ?? m.yaw
-    m.pitch = pitch ?? m.pitch
-    m.hfov = hfov ?? m.hfov
-    m.minYaw = minYaw ?? m.minYaw
-    m.maxYaw = maxYaw ?? m.maxYaw
-    m.minPitch = minPitch ?? m.minPitch
-    m.maxPitch = maxPitch ?? m.maxPitch
-    m.minHfov = minHfov ?? m.minHfov
-    m.maxHfov = maxHfov ?? m.maxHfov
-    m.haov = haov ?? m.haov
-    m.vaov = vaov ?? m.vaov
-    m.vOffset = vOffset ?? m.vOffset
-    m.northOffset = northOffset ?? m.northOffset
-    m.horizonPitch = horizonPitch ?? m.horizonPitch
-    m.horizonRoll = horizonRoll ?? m.horizonRoll
-    m.autoRotate = autoRotate ?? m.autoRotate
-    m.autoRotateInactivityDelay = autoRotateInactivityDelay ?? m.autoRotateInactivityDelay
-    m.autoRotateStopDelay = autoRotateStopDelay ?? m.autoRotateStopDelay
-    m.sceneFadeDuration = sceneFadeDuration ?? m.sceneFadeDuration
-    m.friction = friction ?? m.friction
-    m.autoLoad = autoLoad ?? m.autoLoad
-    m.compass = compass ?? m.compass
-    m.orientationOnByDefault = orientationOnByDefault ?? m.orientationOnByDefault
-    m.showZoomCtrl = showZoomCtrl ?? m.showZoomCtrl
-    m.keyboardZoom = keyboardZoom ?? m.keyboardZoom
-    m.doubleClickZoom = doubleClickZoom ?? m.doubleClickZoom
-    m.draggable = draggable ?? m.draggable
-    m.disableKeyboardCtrl = disableKeyboardCtrl ?? m.disableKeyboardCtrl
-    m.showFullscreenCtrl = showFullscreenCtrl ?? m.showFullscreenCtrl
-    m.showControls = showControls ?? m.showControls
-    m.escapeHTML = escapeHTML ?? m.escapeHTML
-    m.targetBlank = targetBlank ?? m.targetBlank
-    m.avoidShowingBackground = avoidShowingBackground ?? m.avoidShowingBackground
-    m.ignoreGPanoXMP = ignoreGPanoXMP ?? m.ignoreGPanoXMP
-    m.mouseZoom = mouseZoom ?? m.mouseZoom
-    m.dragConfirm = dragConfirm ?? m.dragConfirm
-    m.crossOrigin = crossOrigin ?? m.crossOrigin
-    m.backgroundColor = backgroundColor ?? m.backgroundColor
-    m.strings = strings ?? m.strings
-    m.lens = lens ?? m.lens
-    m.renderer = renderer ?? m.renderer
+    for (key, value) in values { m.values[key] = value }
     return m
   }
 
   /// Sets `key` from `r`; a key not Pannellum's (nor ours), or not supported yet, is a warning.
   mutating func apply(_ key: String, _ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
     if case .null = r.json.value { return }
-    switch key {
-    case "type":
+    guard let kind = Self.keys.first(where: { $0.name == key })?.kind else {
+      if let why = Self.notYetSupported.first(where: { $0.key == key })?.why {
+        warnings.append(ConfigWarning(path: r.path, message: "not supported yet: \(why)"))
+      } else {
+        warnings.append(ConfigWarning(path: r.path, message: "unknown key, ignored"))
+      }
+      return
+    }
+    switch kind {
+    case .text: values[key] = .text(try r.string())
+    case .number: values[key] = .number(try r.double())
+    case .positive: values[key] = .number(try Self.positive(r))
+    case .nonNegative: values[key] = .number(try r.nonNegative())
+    case .flag: values[key] = .flag(try r.bool())
+    case .friction:
+      let f = try r.double()
+      guard f > 0, f <= 1 else { throw r.fail("must be in (0, 1] (found \(JSONText.number(f)))") }
+      values[key] = .number(f)
+    case .type:
       let name = try r.string()
       guard let kind = PanoramaKind(rawValue: name) else {
         throw r.fail("unknown type \"\(name)\"; expected one of: equirectangular, cubemap, multires")
@@ -268,57 +499,10 @@ public struct ViewerSettings: Equatable, Sendable {
       if kind != .equirectangular {
         warnings.append(ConfigWarning(path: r.path, message: "\(name) panoramas are not supported yet"))
       }
-      type = kind
-    case "panorama": panorama = try r.string()
-    case "title": title = try r.string()
-    case "author": author = try r.string()
-    case "authorURL": authorURL = try r.string()
-    case "preview": preview = try r.string()
-    case "previewTitle": previewTitle = try r.string()
-    case "previewAuthor": previewAuthor = try r.string()
-    case "firstScene": firstScene = try r.string()
-    case "basePath": basePath = try r.string()
-    case "crossOrigin": crossOrigin = try r.string()
-    case "yaw": yaw = try r.double()
-    case "pitch": pitch = try r.double()
-    case "hfov": hfov = try Self.positive(r)
-    case "minYaw": minYaw = try r.double()
-    case "maxYaw": maxYaw = try r.double()
-    case "minPitch": minPitch = try r.double()
-    case "maxPitch": maxPitch = try r.double()
-    case "minHfov": minHfov = try Self.positive(r)
-    case "maxHfov": maxHfov = try Self.positive(r)
-    case "haov": haov = try Self.positive(r)
-    case "vaov": vaov = try Self.positive(r)
-    case "vOffset": vOffset = try r.double()
-    case "northOffset": northOffset = try r.double()
-    case "horizonPitch": horizonPitch = try r.double()
-    case "horizonRoll": horizonRoll = try r.double()
-    case "autoRotate": autoRotate = try r.double()
-    case "autoRotateInactivityDelay": autoRotateInactivityDelay = try r.nonNegative()
-    case "autoRotateStopDelay": autoRotateStopDelay = try r.nonNegative()
-    case "sceneFadeDuration": sceneFadeDuration = try r.nonNegative()
-    case "friction":
-      let f = try r.double()
-      guard f > 0, f <= 1 else { throw r.fail("must be in (0, 1] (found \(JSONText.number(f)))") }
-      friction = f
-    case "autoLoad": autoLoad = try r.bool()
-    case "compass": compass = try r.bool()
-    case "orientationOnByDefault": orientationOnByDefault = try r.bool()
-    case "showZoomCtrl": showZoomCtrl = try r.bool()
-    case "keyboardZoom": keyboardZoom = try r.bool()
-    case "doubleClickZoom": doubleClickZoom = try r.bool()
-    case "draggable": draggable = try r.bool()
-    case "disableKeyboardCtrl": disableKeyboardCtrl = try r.bool()
-    case "showFullscreenCtrl": showFullscreenCtrl = try r.bool()
-    case "showControls": showControls = try r.bool()
-    case "escapeHTML": escapeHTML = try r.bool()
-    case "targetBlank": targetBlank = try r.bool()
-    case "avoidShowingBackground": avoidShowingBackground = try r.bool()
-    case "ignoreGPanoXMP": ignoreGPanoXMP = try r.bool()
-    case "mouseZoom": mouseZoom = try Self.boolOr(r, ["ctrl"])
-    case "dragConfirm": dragConfirm = try Self.boolOr(r, ["yaw", "pitch"])
-    case "backgroundColor":
+      values[key] = .text(name)
+    case .boolOrCtrl: values[key] = .text(try Self.boolOr(r, ["ctrl"]))
+    case .boolOrYawPitch: values[key] = .text(try Self.boolOr(r, ["yaw", "pitch"]))
+    case .colour:
       let parts = try r.array()
       guard parts.count == 3 else { throw r.fail("expected [red, green, blue] from 0 to 1, found \(parts.count) numbers") }
       var rgb: [Double] = []
@@ -327,21 +511,39 @@ public struct ViewerSettings: Equatable, Sendable {
         guard c >= 0, c <= 1 else { throw p.fail("must be from 0 to 1 (found \(JSONText.number(c)))") }
         rgb.append(c)
       }
-      backgroundColor = rgb
-    case "strings":
+      values[key] = .numbers(rgb)
+    case .strings:
       guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
       var s: [String: String] = [:]
       for m in members { s[m.key] = try JSONReader(m.value, path: "\(r.path).\(m.key)").string() }
-      strings = s
-    case "lens": lens = try r.oneOf(["rectilinear", "stereographic", "fisheye", "equirectangular"].map { ($0, $0) })
-    case "renderer": renderer = try r.oneOf([("webgl2", "webgl2"), ("cpu", "cpu")])
-    default:
-      if let why = Self.notYetSupported.first(where: { $0.key == key })?.why {
-        warnings.append(ConfigWarning(path: r.path, message: "not supported yet: \(why)"))
-      } else {
-        warnings.append(ConfigWarning(path: r.path, message: "unknown key, ignored"))
+      values[key] = .texts(s)
+    case .lens:
+      values[key] = .text(try r.oneOf(["rectilinear", "stereographic", "fisheye", "equirectangular"].map { ($0, $0) }))
+    case .renderer: values[key] = .text(try r.oneOf([("webgl2", "webgl2"), ("cpu", "cpu")]))
+    }
+  }
+
+  /// The settings that are set, as Pannellum's JSON keys (degrees, milliseconds), in
+  /// `keys`' order.
+  public var json: JSONValue {
+    var m: [(String, JSONValue)] = []
+    for (name, _) in Self.keys {
+      guard let v = values[name] else { continue }
+      switch v {
+      case .number(let d): m.append((name, .number(d)))
+      case .flag(let b): m.append((name, .bool(b)))
+      case .text(let s):
+        // The boolean-or-word keys write their booleans back as booleans.
+        if name == "mouseZoom" || name == "dragConfirm", s == "true" || s == "false" {
+          m.append((name, .bool(s == "true")))
+        } else {
+          m.append((name, .string(s)))
+        }
+      case .numbers(let n): m.append((name, .array(n.map { .number($0) })))
+      case .texts(let t): m.append((name, .object(t.keys.sorted().map { ($0, .string(t[$0]!)) })))
       }
     }
+    return .object(m)
   }
 
   static func positive(_ r: JSONReader) throws(InputError) -> Double {
