@@ -67,7 +67,7 @@ WEB_SOURCES := $(WEB_CORE_SOURCES) web/ImageStageWeb.swift web/WasmBridge.swift
 VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
 # The page's scripts and styles, copied as they are (ES modules: no bundler).
 WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
-  wasm.js panorama-gl.js input.js motion.js
+  wasm.js panorama-gl.js input.js motion.js storage.js
 WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES))
 
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).

@@ -7,6 +7,7 @@ import { copyPixels, instantiate as instantiateModule, isTrap } from './wasm.js'
 import { PanoramaGL } from './panorama-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
 import { asksPermission, listenToOrientation, requestMotionPermission } from './motion.js';
+import { keepAside, setEverythingAside, store, storedText } from './storage.js';
 
 const params = new URLSearchParams(location.search);
 const canvas = document.getElementById('stage');
@@ -56,14 +57,7 @@ function listen(target, type, fn, options) {
 
 /** Moves every stored ImageStage value aside (kept, under a new name) and starts again. */
 function setStorageAside() {
-  const stamp = Date.now();
-  try {
-    for (const key of Object.keys(localStorage)) {
-      if (!key.startsWith('imagestage.') || /\.(corrupt|aside)-\d+$/.test(key)) continue;
-      localStorage.setItem(`${key}.aside-${stamp}`, localStorage.getItem(key));
-      localStorage.removeItem(key);
-    }
-  } catch { /* storage blocked: reload anyway */ }
+  setEverythingAside();
   location.reload();
 }
 
@@ -152,31 +146,18 @@ function screenshot() {
 
 // ---------------------------------------------------------------- saving
 
-const storageKey = (kind) => `imagestage.${kind}`;
-
 function save(kind) {
-  try {
-    localStorage.setItem(storageKey(kind), out(wasm.web_state(SCENES.indexOf(kind))));
-  } catch (e) {
-    message(`Cannot save ${kind}: ${e.message}`);
-  }
+  const problem = store(kind, out(wasm.web_state(SCENES.indexOf(kind))));
+  if (problem) message(`Cannot save ${kind}: ${problem}`);
 }
 
 /** Restores both boards; a stored value that does not read is kept aside, with a notice. */
 function restore() {
   for (const kind of ['locations', 'shortcuts']) {
-    let text;
-    try { text = localStorage.getItem(storageKey(kind)); } catch { return; }
+    const text = storedText(kind);
     if (text == null) continue;
     const error = withBytes(text, (p, n) => out(wasm.web_restore(SCENES.indexOf(kind), p, n, now())));
-    if (error) {
-      const aside = `${storageKey(kind)}.corrupt-${Date.now()}`;
-      try {
-        localStorage.setItem(aside, text);
-        localStorage.removeItem(storageKey(kind));
-      } catch { /* storage full or blocked: the value stays where it was */ }
-      message(`The saved ${kind} could not be read (${error}); it is kept as ${aside}.`);
-    }
+    if (error) message(`The saved ${kind} could not be read (${error}); it is kept as ${keepAside(kind, text)}.`);
   }
 }
 
