@@ -71,7 +71,9 @@ WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestag
 WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES))
 
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).
-web: deps $(WEB_WASM) $(VIEWER_WASM) $(WEB_COPIES) $(WEB)/sample.jpg
+# The viewer's module is SIMD128 only: `make web WEB_SIMD=0` (bench/web.sh's scalar build)
+# must not overwrite it with a scalar one.
+web: deps $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
 	@echo "built $(WEB): open it with make web-serve"
 
 # The cores and the scene layer, compiled once for both modules.

@@ -37,9 +37,12 @@ done
 echo
 echo "== 1. Page weight (gzip -9) =="
 weight() { cat "$@" | gzip -9 | wc -c; }
-ours=$(weight build/web/index.html build/web/imagestage.js build/web/imagestage.wasm)
+page_js="build/web/imagestage.js build/web/wasm.js build/web/panorama-gl.js build/web/input.js build/web/motion.js build/web/storage.js"
+# shellcheck disable=SC2086
+ours=$(weight build/web/index.html $page_js build/web/imagestage.wasm)
+# shellcheck disable=SC2086
 printf '%-34s %7.1f KB  (wasm %.1f, js %.1f, html %.1f)\n' "ImageStage, all three scenes" "$(echo "$ours / 1024" | bc -l)" \
-  "$(echo "$(weight build/web/imagestage.wasm) / 1024" | bc -l)" "$(echo "$(weight build/web/imagestage.js) / 1024" | bc -l)" \
+  "$(echo "$(weight build/web/imagestage.wasm) / 1024" | bc -l)" "$(echo "$(weight $page_js) / 1024" | bc -l)" \
   "$(echo "$(weight build/web/index.html) / 1024" | bc -l)"
 printf '%-34s %7.1f KB\n' "aim" 200 "three.js r111 (issue's figure)" 172
 v=build/web

@@ -300,26 +300,17 @@ public func webOpenPanorama(
   return answer(geometryJSON(geometry, coverage: coverage))
 }
 
-/// The CPU renderer (the fallback, and the tests' reference) takes the filled pixels. Mip
-/// levels wait for `web_panorama_mip_levels`, so the first frame is not held up by them.
+/// The CPU renderer takes the filled pixels (`attachPendingPixels`).
 @_cdecl("web_panorama_commit")
 public func webPanoramaCommit() -> Int32 {
-  guard let scene = studio.panorama, let image = takePendingImage() else { return 0 }
-  studio.updatePanorama { $0.attach(PanoramaRenderer(source: image, geometry: scene.viewer.geometry)) }
-  return 1
+  var attached: Int32 = 0
+  studio.updatePanorama { attached = attachPendingPixels(&$0) }
+  return attached
 }
 
-/// Builds the CPU renderer's mip levels (views that shrink the source stop aliasing) and
-/// polar caps (views near a pole as fast as level ones).
+/// Its mip levels and polar caps (`buildCPUExtras`).
 @_cdecl("web_panorama_mip_levels")
-public func webPanoramaMipLevels() {
-  studio.updatePanorama { scene in
-    scene.updateRenderer {
-      $0.buildMipLevels(executor: InlineRows())
-      $0.buildPolarCaps(executor: InlineRows())
-    }
-  }
-}
+public func webPanoramaMipLevels() { studio.updatePanorama { buildCPUExtras(&$0) } }
 
 /// Renders the view with the CPU renderer into a `width`×`height` RGBA frame; returns its
 /// address (valid until the next call), or 0 without pixels.

@@ -111,20 +111,13 @@ public func viewerOpen(
 /// The CPU renderer takes the pixels `web_panorama_buffer` gave room for.
 @_cdecl("viewer_commit")
 public func viewerCommit() -> Int32 {
-  guard let scene = tour.panorama, let image = takePendingImage() else { return 0 }
-  tour.updateScene { $0.attach(PanoramaRenderer(source: image, geometry: scene.viewer.geometry)) }
-  return 1
+  var attached: Int32 = 0
+  tour.updateScene { attached = attachPendingPixels(&$0) }
+  return attached
 }
 
 @_cdecl("viewer_mip_levels")
-public func viewerMipLevels() {
-  tour.updateScene { scene in
-    scene.updateRenderer {
-      $0.buildMipLevels(executor: InlineRows())
-      $0.buildPolarCaps(executor: InlineRows())
-    }
-  }
-}
+public func viewerMipLevels() { tour.updateScene { buildCPUExtras(&$0) } }
 
 @_cdecl("viewer_render_cpu")
 public func viewerRenderCPU(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {

@@ -82,6 +82,24 @@ func takePendingImage() -> RGBAImage? {
   return image
 }
 
+/// Hands the pixels `web_panorama_buffer` gave room for to `scene`'s CPU renderer (the
+/// fallback, and the tests' reference); 0 when there were none. Mip levels wait for
+/// `buildCPUExtras`, so the first frame is not held up by them.
+func attachPendingPixels(_ scene: inout PanoramaScene) -> Int32 {
+  guard let image = takePendingImage() else { return 0 }
+  scene.attach(PanoramaRenderer(source: image, geometry: scene.viewer.geometry))
+  return 1
+}
+
+/// Builds the CPU renderer's mip levels (views that shrink the source stop aliasing) and
+/// polar caps (views near a pole as fast as level ones).
+func buildCPUExtras(_ scene: inout PanoramaScene) {
+  scene.updateRenderer {
+    $0.buildMipLevels(executor: InlineRows())
+    $0.buildPolarCaps(executor: InlineRows())
+  }
+}
+
 /// The GPano XMP of a JPEG or PNG file's first bytes.
 func gpano(_ head: [UInt8]) -> GPano? {
   let xmp = head.starts(with: [0xFF, 0xD8]) ? JPEGMetadata(head).xmp : PNGMetadata.xmp(head)

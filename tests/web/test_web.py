@@ -416,11 +416,14 @@ def texts(page):
     return {c[1]: (c[2], c[3]) for c in page.js("return imagestage.displayList().commands") if c[0] == "text"}
 
 
-class Phone(unittest.TestCase):
-    """A phone-sized touch screen: touch wording, buttons for what keys do, nothing cut."""
+class PhoneScreen:
+    """Set up as a phone: 360×740 (or `size`) at 2×, a touch screen, a coarse pointer."""
+
+    size = (360, 740)
 
     def setUp(self):
-        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+        PAGE.cdp("Emulation.setDeviceMetricsOverride",
+                 {"width": self.size[0], "height": self.size[1], "deviceScaleFactor": 2, "mobile": True})
         PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
         PAGE.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "pointer", "value": "coarse"},
                                                             {"name": "hover", "value": "none"}]})
@@ -429,6 +432,10 @@ class Phone(unittest.TestCase):
         PAGE.cdp("Emulation.setEmulatedMedia", {"features": []})
         PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": False})
         PAGE.cdp("Emulation.clearDeviceMetricsOverride")
+
+
+class Phone(PhoneScreen, unittest.TestCase):
+    """A phone-sized touch screen: touch wording, buttons for what keys do, nothing cut."""
 
     def test_touch_wording_and_an_undo_button(self):
         PAGE.load("?scene=shortcuts")
@@ -1090,19 +1097,10 @@ class Viewer(unittest.TestCase):
         self.assertEqual(PAGE.js("return seen"), [True, False, True])
 
 
-class ViewerOnAPhone(unittest.TestCase):
+class ViewerOnAPhone(PhoneScreen, unittest.TestCase):
     """The viewer's controls on a touch screen: real buttons, 44 px, each by a tap."""
 
-    def setUp(self):
-        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 700, "deviceScaleFactor": 2, "mobile": True})
-        PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-        PAGE.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "pointer", "value": "coarse"},
-                                                            {"name": "hover", "value": "none"}]})
-
-    def tearDown(self):
-        PAGE.cdp("Emulation.setEmulatedMedia", {"features": []})
-        PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": False})
-        PAGE.cdp("Emulation.clearDeviceMetricsOverride")
+    size = (390, 700)
 
     def tap(self, selector):
         r = PAGE.js(f"const r = document.querySelector('{selector}').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]")
