@@ -53,19 +53,7 @@ extension ViewerConfig {
     } catch {
       throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
     }
-    let r = JSONReader(json, path: "\(source) \(id)")
-    guard case .object(let keys) = json.value else { throw r.fail("expected an object, found \(json.typeName)") }
-    var settings = defaults
-    var hotSpots: [HotSpot] = []
-    for k in keys {
-      let kr = JSONReader(k.value, path: "\(r.path).\(k.key)")
-      if k.key == "hotSpots" {
-        hotSpots = try HotSpot.list(kr, warnings: &warnings)
-      } else {
-        try settings.apply(k.key, kr, warnings: &warnings)
-      }
-    }
-    let scene = ViewerScene(id: id, settings: settings, hotSpots: hotSpots)
+    let scene = try ViewerScene.read(id, JSONReader(json, path: "\(source) \(id)"), over: defaults, warnings: &warnings)
     if let k = scenes.firstIndex(where: { $0.id == id }) { scenes[k] = scene } else { scenes.append(scene) }
   }
 

@@ -78,20 +78,10 @@ public struct ViewerConfig: Sendable {
     var scenes: [ViewerScene] = []
     if let sceneMembers {
       for sm in sceneMembers {
-        let sr = JSONReader(sm.value, path: "scenes.\(sm.key)")
-        guard case .object(let keys) = sm.value.value else { throw sr.fail("expected an object, found \(sm.value.typeName)") }
         // Top-level settings beside `scenes` act as defaults too, under `default`'s.
-        var settings = own.merged(over: defaults)
-        var hotSpots: [HotSpot] = []
-        for k in keys {
-          let kr = JSONReader(k.value, path: "\(sr.path).\(k.key)")
-          if k.key == "hotSpots" {
-            hotSpots = try HotSpot.list(kr, warnings: &warnings)
-          } else {
-            try settings.apply(k.key, kr, warnings: &warnings)
-          }
-        }
-        scenes.append(ViewerScene(id: sm.key, settings: settings, hotSpots: hotSpots))
+        scenes.append(
+          try ViewerScene.read(
+            sm.key, JSONReader(sm.value, path: "scenes.\(sm.key)"), over: own.merged(over: defaults), warnings: &warnings))
       }
       guard !scenes.isEmpty else { throw JSONReader(root.json, path: "scenes").fail("a tour needs at least one scene") }
     } else {
@@ -131,6 +121,24 @@ public struct ViewerScene: Sendable {
     self.id = id
     self.settings = settings
     self.hotSpots = hotSpots
+  }
+
+  /// Scene `id` from its JSON object at `r`: its keys over `base`, its hotspots checked.
+  static func read(_ id: String, _ r: JSONReader, over base: ViewerSettings, warnings: inout [ConfigWarning])
+    throws(InputError) -> ViewerScene
+  {
+    guard case .object(let keys) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
+    var settings = base
+    var hotSpots: [HotSpot] = []
+    for k in keys {
+      let kr = JSONReader(k.value, path: "\(r.path).\(k.key)")
+      if k.key == "hotSpots" {
+        hotSpots = try HotSpot.list(kr, warnings: &warnings)
+      } else {
+        try settings.apply(k.key, kr, warnings: &warnings)
+      }
+    }
+    return ViewerScene(id: id, settings: settings, hotSpots: hotSpots)
   }
 }
 
