@@ -663,21 +663,21 @@ export class Viewer {
   _tick() {
     this._scheduled = false;
     if (this._destroyed || !this.w || this._stopped) return;
-    let idle = true;
+    let idle = true, view = null;
     try {
       const flags = this.w.viewer_advance(now());
       idle = (flags & 1) === 1;
       if (flags & 2) this._arrived();
-      if (this._loaded) this._draw();
+      view = this._loaded ? this._draw() : null;
     } catch (e) {
       if (isTrap(e)) { this._fail(e); return; }
       throw e;
     }
-    if (this._loaded) {
-      const hfov = this.getHfov();
+    if (view) {
+      const hfov = view.hfov;
       if (this._lastHfov !== undefined && Math.abs(hfov - this._lastHfov) > 1e-9) this._fire('zoomchange', hfov);
       this._lastHfov = hfov;
-      if (idle && this._moving) this._fire('animatefinished', { pitch: this.getPitch(), yaw: this.getYaw(), hfov });
+      if (idle && this._moving) this._fire('animatefinished', { pitch: view.pitch, yaw: view.yaw, hfov });
       this._moving = !idle;
     }
     this._dirty = false;
@@ -711,6 +711,7 @@ export class Viewer {
       this._placeHotSpots();
       this._buttons.lens.setAttribute('aria-label', `${this._string('lens')} (now: ${LENS_NAMES[view.lens] || view.lens})`);
     }
+    return view; // the frame's camera, read once a frame (zoomchange and animatefinished use it)
   }
 
   _fire(type, ...args) {

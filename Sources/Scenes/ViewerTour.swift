@@ -30,19 +30,23 @@ public struct ViewerTour: Sendable {
   public var settings: ViewerSettings { scene.settings }
 
   /// What the shown scene cannot show yet, in words for the view; `nil` when it can.
-  public var unsupported: String? {
-    switch settings.type ?? .equirectangular {
+  public var unsupported: String? { Self.unsupported(settings) }
+
+  /// The address of the scene's image: `panorama` under `basePath` unless it is absolute.
+  public var imageURL: String? { Self.imageURL(settings) }
+
+  static func unsupported(_ s: ViewerSettings) -> String? {
+    switch s.type ?? .equirectangular {
     case .equirectangular:
-      return settings.panorama == nil ? "This scene has no panorama image (its config sets no \"panorama\")." : nil
+      return s.panorama == nil ? "This scene has no panorama image (its config sets no \"panorama\")." : nil
     case .cubemap, .multires:
-      return "\(settings.type!.rawValue) panoramas are not supported yet: only equirectangular images for now."
+      return "\(s.type!.rawValue) panoramas are not supported yet: only equirectangular images for now."
     }
   }
 
-  /// The address of the scene's image: `panorama` under `basePath` unless it is absolute.
-  public var imageURL: String? {
-    guard let p = settings.panorama else { return nil }
-    guard let base = settings.basePath, !base.isEmpty, !Self.isAbsolute(p) else { return p }
+  static func imageURL(_ s: ViewerSettings) -> String? {
+    guard let p = s.panorama else { return nil }
+    guard let base = s.basePath, !base.isEmpty, !isAbsolute(p) else { return p }
     return base.hasSuffix("/") ? base + p : base + "/" + p
   }
 
@@ -334,9 +338,8 @@ public struct ViewerTour: Sendable {
 
   /// The image scene `id` shows (for fetching ahead).
   public func imageURL(ofScene id: String) -> String? {
-    var copy = self
-    copy.sceneID = id
-    return copy.unsupported == nil ? copy.imageURL : nil
+    guard let s = config.scene(id)?.settings, Self.unsupported(s) == nil else { return nil }
+    return Self.imageURL(s)
   }
 
   // MARK: The view in degrees
