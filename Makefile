@@ -58,12 +58,12 @@ WEB_SIMD ?= 1
 # 1280×720 frame here) for 6 KB more gzipped.
 WEB_FLAGS := $(filter-out -Osize,$(WASM_FLAGS)) $(if $(filter 1,$(WEB_SIMD)),-Xcc -msimd128,)
 WEB_MODULES := CoreMath Stage Panorama StageJSON Scenes
-WEB_EXPORTS := $(shell sed -n 's/^@_cdecl("\(web_[a-z_]*\)")/--export=\1/p' web/ImageStageWeb.swift web/WasmBridge.swift)
-VIEWER_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/ViewerWeb.swift web/WasmBridge.swift)
+WEB_EXPORTS := $(shell sed -n 's/^@_cdecl("\(web_[a-z_]*\)")/--export=\1/p' web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift)
+VIEWER_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/ViewerWeb.swift web/WasmBridge.swift web/WasmMemory.swift)
 
 WEB_WASM := $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
 WEB_CORE_SOURCES := $(wildcard $(foreach m,$(WEB_MODULES),Sources/$(m)/*.swift))
-WEB_SOURCES := $(WEB_CORE_SOURCES) web/ImageStageWeb.swift web/WasmBridge.swift
+WEB_SOURCES := $(WEB_CORE_SOURCES) web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift
 VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
 # The page's scripts and styles, copied as they are (ES modules: no bundler).
 WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
@@ -73,7 +73,7 @@ WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES))
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).
 # The viewer's module is SIMD128 only: `make web WEB_SIMD=0` (bench/web.sh's scalar build)
 # must not overwrite it with a scalar one.
-web: deps $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
+web: deps $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(BOARD_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
 	@echo "built $(WEB): open it with make web-serve"
 
 # The cores and the scene layer, compiled once for both modules.
@@ -87,9 +87,9 @@ $(WEB_CORE_STAMP): $(WEB_CORE_SOURCES) Makefile
 	done
 	@touch $@
 
-$(WEB_WASM): $(WEB_CORE_STAMP) web/ImageStageWeb.swift web/WasmBridge.swift
+$(WEB_WASM): $(WEB_CORE_STAMP) web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift
 	@mkdir -p $(WEB)
-	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/ImageStageWeb.swift web/WasmBridge.swift \
+	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ImageStageWeb.o
 	wasm-ld --no-entry -z stack-size=$(WASM_STACK) --export=_initialize $(WEB_EXPORTS) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
@@ -100,12 +100,27 @@ $(WEB_WASM): $(WEB_CORE_STAMP) web/ImageStageWeb.swift web/WasmBridge.swift
 
 # The viewer's own module: the same cores with web/ViewerWeb.swift's exports; the linker
 # drops the boards and the Studio, which nothing it exports reaches.
-$(VIEWER_WASM): $(WEB_CORE_STAMP) web/ViewerWeb.swift web/WasmBridge.swift
+$(VIEWER_WASM): $(WEB_CORE_STAMP) web/ViewerWeb.swift web/WasmBridge.swift web/WasmMemory.swift
 	@mkdir -p $(WEB)
-	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ViewerWeb web/ViewerWeb.swift web/WasmBridge.swift \
+	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ViewerWeb web/ViewerWeb.swift web/WasmBridge.swift web/WasmMemory.swift \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ViewerWeb.o
 	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize $(VIEWER_EXPORTS) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ViewerWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
+	wasm-strip $@
+	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+	  --enable-nontrapping-float-to-int $@ -o $@
+
+# The board component's module: only CoreMath, Stage and StageJSON with web/BoardWeb.swift,
+# so a page that wants the drag engine does not download the panorama renderer.
+BOARD_WASM := $(WEB)/imagestage-board.wasm
+BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/BoardWeb.swift web/WasmMemory.swift)
+$(BOARD_WASM): $(WEB_CORE_STAMP) web/BoardWeb.swift web/WasmMemory.swift
+	@mkdir -p $(WEB)
+	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name BoardWeb web/BoardWeb.swift web/WasmMemory.swift \
+	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/BoardWeb.o
+	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize $(BOARD_EXPORTS) \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage StageJSON BoardWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
 	wasm-strip $@
 	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \

@@ -10,7 +10,7 @@ extension Engine {
       guard keyboardDrag == nil, !board.items.isEmpty else { return }
       let next = focus.map { ($0 + 1) % board.items.count } ?? 0
       focus = next
-      events.append(.announce("Focused \(describe(item: next))."))
+      events.append(.announce(say(.focused, item: describe(item: next))))
     case .space, .enter:
       if keyboardDrag != nil { keyboardDrop(&events) } else { keyboardPickup(&events) }
     case .escape:
@@ -20,15 +20,17 @@ extension Engine {
       events.append(.cancel(item: id))
       if k.over != nil { events.append(.hover(item: id, slot: nil)) }
       sendHome(item: k.item, ghost: k.ghost)
-      let home = board.items[k.item].slot.map { " to " + slotName($0) } ?? ""
-      events.append(.announce("Movement cancelled. \(itemName(k.item)) returned\(home)."))
+      let text =
+        board.items[k.item].slot.map { say(.cancelledHome, item: itemName(k.item), slot: slotName($0)) }
+        ?? say(.cancelled, item: itemName(k.item))
+      events.append(.announce(text))
     case .left, .right, .up, .down:
       keyboardMove(key, &events)
     }
   }
 
   func describe(item i: Int) -> String {
-    if let s = board.items[i].slot { return "\(itemName(i)), in \(slotName(s))" }
+    if let s = board.items[i].slot { return say(.itemInSlot, item: itemName(i), slot: slotName(s)) }
     return itemName(i)
   }
 
@@ -48,8 +50,7 @@ extension Engine {
     }
     keyboardDrag = k
     events.append(.pickup(item: board.items[i].id, pointer: nil))
-    events.append(
-      .announce("Picked up \(describe(item: i)). Use the arrow keys to move, Space to drop, Escape to cancel."))
+    events.append(.announce(say(.pickedUp, item: describe(item: i))))
   }
 
   mutating func keyboardMove(_ key: Key, _ events: inout [StageEvent]) {
@@ -61,7 +62,7 @@ extension Engine {
       from = k.over.map { board.slots[$0].frame.center } ?? board.items[k.item].center
     }
     guard let next = neighbour(of: from, toward: key, item: k.item, excluding: k.over) else {
-      events.append(.announce("No location \(Self.directionWord(key))."))
+      events.append(.announce(say(Self.noLocation(key))))
       return
     }
     k.over = next
@@ -74,16 +75,18 @@ extension Engine {
     }
     let id = board.items[k.item].id
     events.append(.hover(item: id, slot: slotID))
-    let swapNote = occupant(of: next, besides: k.item).map { " Dropping swaps it with \(itemName($0))." } ?? ""
-    events.append(.announce("\(itemName(k.item)) is over \(slotName(next)).\(swapNote)"))
+    let text =
+      occupant(of: next, besides: k.item).map { say(.overSwaps, item: itemName(k.item), slot: slotName(next), other: itemName($0)) }
+      ?? say(.over, item: itemName(k.item), slot: slotName(next))
+    events.append(.announce(text))
   }
 
-  static func directionWord(_ key: Key) -> String {
+  static func noLocation(_ key: Key) -> Phrase {
     switch key {
-    case .left: return "to the left"
-    case .right: return "to the right"
-    case .up: return "above"
-    default: return "below"
+    case .left: return .noneLeft
+    case .right: return .noneRight
+    case .up: return .noneAbove
+    default: return .noneBelow
     }
   }
 
@@ -118,7 +121,7 @@ extension Engine {
     guard let s = k.over else {
       events.append(.returned(item: id, slot: nil))
       sendHome(item: k.item, ghost: k.ghost)
-      events.append(.announce("\(itemName(k.item)) was dropped on no location and returned."))
+      events.append(.announce(say(.droppedNowhere, item: itemName(k.item))))
       return
     }
     let slotID = board.slots[s].id
@@ -128,15 +131,15 @@ extension Engine {
       let change = SlotChange(slot: s, old: board.slots[s].content, new: id)
       apply([change], &events)
       record(.assign([change]))
-      events.append(.announce("\(itemName(k.item)) was dropped on \(slotName(s))."))
+      events.append(.announce(say(.dropped, item: itemName(k.item), slot: slotName(s))))
       announceReplaced([change], &events)
     } else if let other = occupant(of: s, besides: k.item), options.swapOccupied {
       swap(k.item, with: other, on: s, record: true, &events)
-      setStatus(Self.locationText(slotID), &events)
+      setStatus(locationText(slotID), &events)
     } else {
       moveItem(k.item, to: s, record: true, duration: options.snapDuration)
-      setStatus(Self.locationText(slotID), &events)
-      events.append(.announce("\(itemName(k.item)) was dropped on \(slotName(s))."))
+      setStatus(locationText(slotID), &events)
+      events.append(.announce(say(.dropped, item: itemName(k.item), slot: slotName(s))))
     }
   }
 
@@ -148,7 +151,7 @@ extension Engine {
 
   mutating func undo(_ events: inout [StageEvent]) {
     guard canUndo, let op = history.popLast() else {
-      events.append(.announce("Nothing to undo."))
+      events.append(.announce(say(.nothingToUndo)))
       return
     }
     perform(op, reversed: true, &events)
@@ -157,7 +160,7 @@ extension Engine {
 
   mutating func redo(_ events: inout [StageEvent]) {
     guard canRedo, let op = undone.popLast() else {
-      events.append(.announce("Nothing to redo."))
+      events.append(.announce(say(.nothingToRedo)))
       return
     }
     perform(op, reversed: false, &events)
@@ -174,8 +177,8 @@ extension Engine {
       let fits = target.map { isEligible(item: item, slot: $0) } ?? true
       moveItem(item, to: fits ? target : nil, record: false, duration: options.snapDuration)
       events.append(.returned(item: id, slot: fits ? slotID : nil))
-      if fits, let slotID { setStatus(Self.locationText(slotID), &events) }
-      events.append(.announce("\(reversed ? "Undid" : "Redid") move of \(itemName(item))."))
+      if fits, let slotID { setStatus(locationText(slotID), &events) }
+      events.append(.announce(say(reversed ? .undid : .redid, change: say(.moveOf, item: itemName(item)))))
     case .swap(let item, let other, let from, let slot):
       if reversed {
         relocate(item, to: from, duration: options.snapDuration)
@@ -187,30 +190,31 @@ extension Engine {
       let itemSlot = reversed ? from : slot
       events.append(.returned(item: board.items[item].id, slot: itemSlot.map { board.slots[$0].id }))
       events.append(.displaced(item: board.items[other].id, slot: (reversed ? slot : from).map { board.slots[$0].id }))
-      if let itemSlot { setStatus(Self.locationText(board.slots[itemSlot].id), &events) }
-      events.append(.announce("\(reversed ? "Undid" : "Redid") swap of \(itemName(item)) and \(itemName(other))."))
+      if let itemSlot { setStatus(locationText(board.slots[itemSlot].id), &events) }
+      let change = say(.swapOf, item: itemName(item), other: itemName(other))
+      events.append(.announce(say(reversed ? .undid : .redid, change: change)))
     case .assign(let changes):
       let applied = changes.map {
         reversed ? SlotChange(slot: $0.slot, old: $0.new, new: $0.old) : $0
       }
       apply(reversed ? applied.reversed() : applied, &events)
-      events.append(.announce("\(reversed ? "Undid" : "Redid") \(Self.describe(changes, itemName: itemName(id:)))."))
+      events.append(.announce(say(reversed ? .undid : .redid, change: describe(changes))))
     }
   }
 
   /// What an assignment step did, by the icons it moved (a count of changes told nothing):
   /// "assignment of Camera", "move of Camera" (off one slot, onto another), "changes to Mail
   /// and Camera" (Clear all, a replacement).
-  static func describe(_ changes: [SlotChange], itemName: (String) -> String) -> String {
+  func describe(_ changes: [SlotChange]) -> String {
     var names: [String] = []
     for c in changes {
       for id in [c.new, c.old] {
-        if let id, !names.contains(itemName(id)) { names.append(itemName(id)) }
+        if let id, !names.contains(itemName(id: id)) { names.append(itemName(id: id)) }
       }
     }
-    guard let first = names.first else { return "assignment" }
-    if names.count == 1 { return changes.count == 1 ? "assignment of \(first)" : "move of \(first)" }
-    let list = names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
-    return "changes to \(list)"
+    guard let first = names.first else { return say(.assignmentOf, item: "") }
+    if names.count == 1 { return say(changes.count == 1 ? .assignmentOf : .movedOf, item: first) }
+    let list = names.dropLast().joined(separator: ", ") + options.phrases[.and] + names[names.count - 1]
+    return say(.changesTo, item: list)
   }
 }

@@ -84,14 +84,22 @@ public struct Engine: Sendable {
     for item in board.items { if let s = item.slot { occupancy[s] += 1 } }
     self.occupancy = occupancy
     if options.style == .moveItem, let s = board.items.first?.slot {
-      status = Self.locationText(board.slots[s].id)
+      status = locationText(board.slots[s].id)
     }
   }
 
-  static func locationText(_ id: String) -> String { "location #\(id)" }
+  func locationText(_ id: String) -> String { options.phrases.fill(.location, [("id", id)]) }
+
+  /// Phrase `p` of the options' phrases, filled in (`{undo}` is the undo hint).
+  func say(
+    _ p: Phrase, item: String = "", slot: String = "", other: String = "", count: String = "", change: String = ""
+  ) -> String {
+    options.phrases.fill(
+      p, [("item", item), ("slot", slot), ("other", other), ("count", count), ("change", change), ("undo", undoSuffix)])
+  }
 
   /// What the user reads for slot `s`: its name, or the seed's `location #<id>`.
-  public func slotName(_ s: Int) -> String { board.slots[s].name ?? Self.locationText(board.slots[s].id) }
+  public func slotName(_ s: Int) -> String { board.slots[s].name ?? locationText(board.slots[s].id) }
 
   /// What the user reads for item `i`: its name, or its id.
   public func itemName(_ i: Int) -> String { board.items[i].name ?? board.items[i].id }
@@ -243,9 +251,18 @@ public struct Engine: Sendable {
 
   // MARK: - Pointer
 
-  mutating func pointerDown(_ pointer: Int, at p: Point, _ events: inout [StageEvent]) {
+  /// A press on item `i` that the host hit-tested itself (a web page's own elements, laid out
+  /// by its CSS): the item is picked up wherever the engine's frame for it is.
+  public mutating func press(item i: Int, pointer: Int, at p: Point, time t: Double) -> [StageEvent] {
+    advance(to: t)
+    var events: [StageEvent] = []
+    if board.items.indices.contains(i) { pointerDown(pointer, at: p, item: i, &events) }
+    return events
+  }
+
+  mutating func pointerDown(_ pointer: Int, at p: Point, item pressed: Int? = nil, _ events: inout [StageEvent]) {
     guard !drags.contains(where: { $0.pointer == pointer }) else { return }
-    guard let item = hitTest(p) else {
+    guard let item = pressed ?? hitTest(p) else {
       if options.contentDraggable { pressContent(pointer, at: p, &events) }
       return
     }
@@ -415,7 +432,7 @@ public struct Engine: Sendable {
         } else {
           moveItem(item, to: s, record: true, duration: options.snapDuration)
         }
-        setStatus(Self.locationText(board.slots[s].id), &events)
+        setStatus(locationText(board.slots[s].id), &events)
       } else {
         events.append(.returned(item: id, slot: board.items[item].slot.map { board.slots[$0].id }))
         // Dropped on a full slot with swapping off: say why it went back, not just that.
@@ -423,11 +440,13 @@ public struct Engine: Sendable {
         if let taken = board.slots.indices.first(where: {
           $0 != home && board.slots[$0].frame.contains(frame.center) && occupant(of: $0, besides: item) != nil
         }) {
-          let back = home.map { " to \(slotName($0))" } ?? ""
-          events.append(.announce("\(slotName(taken)) is taken: \(itemName(item)) went back\(back)."))
+          let text =
+            home.map { say(.takenHome, item: itemName(item), slot: slotName(taken), other: slotName($0)) }
+            ?? say(.taken, item: itemName(item), slot: slotName(taken))
+          events.append(.announce(text))
         }
         sendHome(item: item, ghost: nil)
-        if let s = home { setStatus(Self.locationText(board.slots[s].id), &events) }
+        if let s = home { setStatus(locationText(board.slots[s].id), &events) }
       }
     case .ghost:
       let targets = hover.map { [$0] } ?? dropTargets(item: item, frame: frame, pointer: pointer)
@@ -472,20 +491,20 @@ public struct Engine: Sendable {
     }
     apply(changes, &events)
     record(.assign(changes))
-    events.append(.announce("Moved \(itemName(drag.item)) to \(targets.map(slotName).joined(separator: ", "))."))
+    events.append(.announce(say(.moved, item: itemName(drag.item), slot: targets.map(slotName).joined(separator: ", "))))
     announceReplaced(changes.filter { $0.new != nil }, &events)
   }
 
   /// Empties slot `s`, undoably, and says how to get it back.
   mutating func removeContent(of s: Int, _ events: inout [StageEvent]) {
     guard board.slots.indices.contains(s), let old = board.slots[s].content else {
-      events.append(.announce("Nothing to remove."))
+      events.append(.announce(say(.nothingToRemove)))
       return
     }
     let change = SlotChange(slot: s, old: old, new: nil)
     apply([change], &events)
     record(.assign([change]))
-    events.append(.announce("Removed \(itemName(id: old)) from \(slotName(s)).\(undoSuffix)"))
+    events.append(.announce(say(.removed, item: itemName(id: old), slot: slotName(s))))
   }
 
   /// Another item sitting on slot `s`, when the slot is full.
@@ -500,7 +519,10 @@ public struct Engine: Sendable {
     relocate(other, to: from, duration: options.snapDuration)
     relocate(item, to: s, duration: options.snapDuration)
     events.append(.displaced(item: board.items[other].id, slot: from.map { board.slots[$0].id }))
-    events.append(.announce("Swapped \(itemName(item)) with \(itemName(other)), now in \(from.map(slotName) ?? "its place")."))
+    let text =
+      from.map { say(.swapped, item: itemName(item), slot: slotName($0), other: itemName(other)) }
+      ?? say(.swappedNoSlot, item: itemName(item), other: itemName(other))
+    events.append(.announce(text))
     if shouldRecord { record(.swap(item: item, other: other, from: from, slot: s)) }
   }
 
@@ -557,11 +579,8 @@ public struct Engine: Sendable {
     }
     if let last = changes.last {
       let slot = board.slots[last.slot]
-      if let name = slot.name {
-        setStatus("\(name): \(last.new.map { itemName(id: $0) } ?? "empty")", &events)
-      } else {
-        setStatus("slot #\(slot.id): \(last.new ?? "empty")", &events)
-      }
+      let content = last.new.map { slot.name == nil ? $0 : itemName(id: $0) } ?? options.phrases[.empty]
+      setStatus(say(.slotStatus, item: content, slot: slot.name ?? "slot #\(slot.id)"), &events)
     }
   }
 
@@ -569,9 +588,7 @@ public struct Engine: Sendable {
   func announceReplaced(_ changes: [SlotChange], _ events: inout [StageEvent]) {
     for c in changes {
       guard let old = c.old, let new = c.new, old != new else { continue }
-      events.append(
-        .announce(
-          "Replaced \(itemName(id: old)) with \(itemName(id: new)) in \(slotName(c.slot)).\(undoSuffix)"))
+      events.append(.announce(say(.replaced, item: itemName(id: new), slot: slotName(c.slot), other: itemName(id: old))))
     }
   }
 
@@ -583,7 +600,7 @@ public struct Engine: Sendable {
     guard !changes.isEmpty else { return }
     apply(changes, &events)
     record(.assign(changes))
-    events.append(.announce("Cleared \(changes.count) slot\(changes.count == 1 ? "" : "s").\(undoSuffix)"))
+    events.append(.announce(changes.count == 1 ? say(.clearedOne) : say(.cleared, count: String(changes.count))))
   }
 
   mutating func setStatus(_ text: String, _ events: inout [StageEvent]) {

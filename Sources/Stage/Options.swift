@@ -75,6 +75,8 @@ public struct Options: Hashable, Sendable {
   /// How announcements of an undoable change say to undo it ("Press Ctrl+Z to undo." on a
   /// keyboard; a touch host with an Undo button says so instead). Empty: not said.
   public var undoHint = "Press Ctrl+Z to undo."
+  /// The sentences announcements and the status label are made of (``Phrase``).
+  public var phrases = Phrases()
 
   public init(style: DragStyle, strategy: TargetStrategy, returnDuration: Double) {
     self.style = style

@@ -1,0 +1,89 @@
+/// Every sentence the engine says (announcements for a screen reader, the status label),
+/// as templates a host may replace: a web page in French gives its own. `{item}`, `{slot}`,
+/// `{other}`, `{count}`, `{change}` and `{undo}` are filled in; a template that leaves one
+/// out simply does not say it.
+public enum Phrase: String, Hashable, Sendable, CaseIterable {
+  case focused, itemInSlot, pickedUp, cancelled, cancelledHome
+  case noneLeft, noneRight, noneAbove, noneBelow
+  case over, overSwaps, droppedNowhere, dropped
+  case nothingToUndo, nothingToRedo, undid, redid
+  case moveOf, swapOf, assignmentOf, movedOf, changesTo, and
+  case taken, takenHome, moved, nothingToRemove, removed
+  case swapped, swappedNoSlot, clearedOne, cleared, replaced
+  case location, slotStatus, empty
+
+  /// The engine's own wording, which the app and the scenario files print.
+  public var english: String {
+    switch self {
+    case .focused: "Focused {item}."
+    case .itemInSlot: "{item}, in {slot}"
+    case .pickedUp: "Picked up {item}. Use the arrow keys to move, Space to drop, Escape to cancel."
+    case .cancelled: "Movement cancelled. {item} returned."
+    case .cancelledHome: "Movement cancelled. {item} returned to {slot}."
+    case .noneLeft: "No location to the left."
+    case .noneRight: "No location to the right."
+    case .noneAbove: "No location above."
+    case .noneBelow: "No location below."
+    case .over: "{item} is over {slot}."
+    case .overSwaps: "{item} is over {slot}. Dropping swaps it with {other}."
+    case .droppedNowhere: "{item} was dropped on no location and returned."
+    case .dropped: "{item} was dropped on {slot}."
+    case .nothingToUndo: "Nothing to undo."
+    case .nothingToRedo: "Nothing to redo."
+    case .undid: "Undid {change}."
+    case .redid: "Redid {change}."
+    case .moveOf: "move of {item}"
+    case .swapOf: "swap of {item} and {other}"
+    case .assignmentOf: "assignment of {item}"
+    case .movedOf: "move of {item}"
+    case .changesTo: "changes to {item}"
+    case .and: " and "
+    case .taken: "{slot} is taken: {item} went back."
+    case .takenHome: "{slot} is taken: {item} went back to {other}."
+    case .moved: "Moved {item} to {slot}."
+    case .nothingToRemove: "Nothing to remove."
+    case .removed: "Removed {item} from {slot}.{undo}"
+    case .swapped: "Swapped {item} with {other}, now in {slot}."
+    case .swappedNoSlot: "Swapped {item} with {other}, now in its place."
+    case .clearedOne: "Cleared 1 slot.{undo}"
+    case .cleared: "Cleared {count} slots.{undo}"
+    case .replaced: "Replaced {other} with {item} in {slot}.{undo}"
+    case .location: "location #{id}"
+    case .slotStatus: "{slot}: {item}"
+    case .empty: "empty"
+    }
+  }
+}
+
+/// The templates in use: the engine's English unless a host replaced some.
+public struct Phrases: Hashable, Sendable {
+  var replaced: [Phrase: String] = [:]
+
+  public init() {}
+
+  public subscript(_ phrase: Phrase) -> String {
+    get { replaced[phrase] ?? phrase.english }
+    set { replaced[phrase] = newValue == phrase.english ? nil : newValue }
+  }
+
+  /// `phrase`'s template with each `{name}` replaced by its value; unknown names stay as
+  /// written, so a typo shows instead of vanishing.
+  public func fill(_ phrase: Phrase, _ values: [(String, String)]) -> String {
+    let template = Array(self[phrase].unicodeScalars)
+    var out = String.UnicodeScalarView()
+    var i = 0
+    while i < template.count {
+      if template[i] == "{", let close = template[i...].firstIndex(of: "}") {
+        let name = String(String.UnicodeScalarView(template[(i + 1)..<close]))
+        if let value = values.first(where: { $0.0 == name }) {
+          out.append(contentsOf: value.1.unicodeScalars)
+          i = close + 1
+          continue
+        }
+      }
+      out.append(template[i])
+      i += 1
+    }
+    return String(out)
+  }
+}

@@ -1,0 +1,203 @@
+import CoreMath
+import Stage
+import StageJSON
+
+// The board component's module (web/imagestage-board.js): one Stage engine over a page's
+// own elements, and nothing else (no scene layer, no renderer), so it stays small. The JS
+// measures the DOM and passes boxes in page pixels; every answer says what happened
+// (events by item and slot index) and where each displaced item and ghost is now.
+
+nonisolated(unsafe) var engine: Engine?
+/// Items the last answer reported away from their place in the page, so the next one can
+/// say which have come to rest (and where the page should now hold them).
+nonisolated(unsafe) var displaced: [Int] = []
+
+func index(item id: String?) -> Int { id.flatMap { engine?.board.itemIndex(of: $0) } ?? -1 }
+func index(slot id: String?) -> Int { id.flatMap { engine?.board.slotIndex(of: $0) } ?? -1 }
+
+func eventJSON(_ event: StageEvent) -> JSONValue {
+  switch event {
+  case .pickup(let item, let pointer):
+    return ["type": "pickup", "item": .number(index(item: item)), "pointer": .number(pointer ?? -1)]
+  case .hover(let item, let slot):
+    return ["type": "hover", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+  case .drop(let item, let slot):
+    return ["type": "drop", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+  case .returned(let item, let slot):
+    return ["type": "return", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+  case .assign(let item, let slot):
+    return ["type": "assign", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+  case .displaced(let item, let slot):
+    return ["type": "swap", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+  case .cancel(let item):
+    return ["type": "cancel", "item": .number(index(item: item))]
+  case .announce(let text):
+    return ["type": "announce", "text": .string(text)]
+  case .status(let text):
+    return ["type": "status", "text": .string(text)]
+  }
+}
+
+/// What an input did: its events, the centres of items held or animating, the ghosts, the
+/// items that came to rest (with the slot they rest on, −1 for none) and whether anything
+/// still moves (the page keeps its animation frames going while it does).
+func report(_ events: [StageEvent]) -> Int32 {
+  guard let engine else { return answer("{}") }
+  var now = engine.movingItems
+  for i in engine.heldItems where !now.contains(i) { now.append(i) }
+  var settled: [JSONValue] = []
+  for i in displaced where !now.contains(i) {
+    settled.append([.number(i), .number(engine.board.items[i].slot ?? -1)])
+  }
+  displaced = now
+  let items: [JSONValue] = now.map { i in
+    let c = engine.board.items[i].center
+    return [.number(i), .number(c.x), .number(c.y)]
+  }
+  let ghosts: [JSONValue] = engine.ghosts.map { g in [.number(g.id), .number(g.item), .number(g.center.x), .number(g.center.y)] }
+  return answer([
+    "events": .array(events.map(eventJSON)), "items": .array(items), "ghosts": .array(ghosts),
+    "settled": .array(settled), "over": .array(engine.highlightedSlots.map { .number($0) }),
+    "busy": .bool(!engine.isIdle),
+  ])
+}
+
+/// Starts a board from the component's description (PageBoard's keys); the error naming
+/// the option or element, or an empty answer.
+@_cdecl("board_create")
+public func boardCreate(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+  do throws(InputError) {
+    let page = try PageBoard.decode(bytes(pointer, count))
+    engine = Engine(board: page.board, options: page.options)
+    displaced = []
+    return answer("")
+  } catch {
+    return answer(error.description)
+  }
+}
+
+/// Changes options while the board runs (reduced motion turned on, new strings).
+@_cdecl("board_set_options")
+public func boardSetOptions(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+  guard engine != nil else { return answer("no board") }
+  do throws(InputError) {
+    try PageBoard.update(&engine!.options, from: bytes(pointer, count))
+    return answer("")
+  } catch {
+    return answer(error.description)
+  }
+}
+
+/// A press on item `item` (the page hit-tested its own element) by pointer `id`.
+@_cdecl("board_press")
+public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
+  guard engine != nil else { return answer("{}") }
+  return report(engine!.press(item: Int(item), pointer: Int(id), at: Point(x: x, y: y), time: t))
+}
+
+/// `phase`: 0 down (not on an item: a slot's content), 1 move, 2 up, 3 cancel.
+@_cdecl("board_pointer")
+public func boardPointer(_ phase: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
+  guard engine != nil else { return answer("{}") }
+  let phases: [PointerPhase] = [.down, .move, .up, .cancel]
+  return report(engine!.handle(.pointer(phases[Int(min(max(phase, 0), 3))], id: Int(id), at: Point(x: x, y: y)), at: t))
+}
+
+/// Keys in `Key.allCases` order: 0 Tab, 1 Space, 2 Enter, 3 Escape, 4–7 Left, Right, Up,
+/// Down, 8 undo, 9 redo.
+@_cdecl("board_key")
+public func boardKey(_ code: Int32, _ t: Double) -> Int32 {
+  guard engine != nil, code >= 0, Int(code) < Key.allCases.count else { return answer("{}") }
+  return report(engine!.handle(.key(Key.allCases[Int(code)]), at: t))
+}
+
+/// Item `item` has the page's focus (−1: none).
+@_cdecl("board_focus")
+public func boardFocus(_ item: Int32) {
+  engine?.setFocus(item: item >= 0 ? Int(item) : nil)
+}
+
+/// Whether a keyboard drag is in flight (the page then keeps arrows and Space for it).
+@_cdecl("board_keyboard_held")
+public func boardKeyboardHeld() -> Int32 { Int32(engine?.keyboardHeldItem ?? -1) }
+
+@_cdecl("board_cancel_all")
+public func boardCancelAll(_ t: Double) -> Int32 {
+  guard engine != nil else { return answer("{}") }
+  return report(engine!.handle(.cancelAll, at: t))
+}
+
+@_cdecl("board_advance")
+public func boardAdvance(_ t: Double) -> Int32 {
+  guard engine != nil else { return answer("{}") }
+  engine!.advance(to: t)
+  return report([])
+}
+
+/// New boxes from the page: `slots` slot frames then `items` item frames, four doubles
+/// each (x, y, width, height). An item whose x is NaN keeps its resting point (it sits in
+/// a slot, so the page cannot show where its own place is) and takes only the new size.
+@_cdecl("board_layout")
+public func boardLayout(
+  _ frames: UnsafePointer<Double>?, _ slots: Int32, _ items: Int32, _ width: Double, _ height: Double, _ t: Double
+) -> Int32 {
+  guard engine != nil, let frames else { return answer("{}") }
+  let slotCount = min(Int(slots), engine!.board.slots.count)
+  let itemCount = min(Int(items), engine!.board.items.count)
+  func rect(_ k: Int) -> Rect {
+    Rect(x: frames[4 * k], y: frames[4 * k + 1], width: max(0, frames[4 * k + 2]), height: max(0, frames[4 * k + 3]))
+  }
+  let slotFrames = (0..<slotCount).map { SlotFrame(slot: $0, frame: rect($0)) }
+  let canvas = width > 0 && height > 0 ? Size(width: width, height: height) : nil
+  let events = engine!.handle(.layout(slotFrames, canvas: canvas), at: t)
+  for i in 0..<itemCount {
+    var frame = rect(Int(slots) + i)
+    if frame.origin.x.isNaN {
+      frame = Rect(center: engine!.board.items[i].restingCenter, size: frame.size)
+    }
+    engine!.relayoutItem(i, frame: frame)
+  }
+  return report(events)
+}
+
+/// Where everything rests: each item's slot (−1 none) and each slot's content (−1 none).
+@_cdecl("board_placement")
+public func boardPlacement() -> Int32 {
+  guard let engine else { return answer("{}") }
+  let slots: [JSONValue] = engine.board.items.map { .number($0.slot ?? -1) }
+  let contents: [JSONValue] = engine.board.slots.map { .number(index(item: $0.content)) }
+  return answer(["slots": .array(slots), "contents": .array(contents), "status": .string(engine.status)])
+}
+
+/// The state line, as the app and `imagestage board run` print it.
+@_cdecl("board_state")
+public func boardState() -> Int32 {
+  guard let engine else { return answer("") }
+  return answer(SavedState.encode(engine, numericIDs: []))
+}
+
+/// Restores a state line (from `state()` or storage): the error naming the field, or an
+/// empty answer. Undo history starts afresh; the options stay.
+@_cdecl("board_restore")
+public func boardRestore(_ pointer: UnsafePointer<UInt8>?, _ count: Int32, _ source: UnsafePointer<UInt8>?, _ sourceCount: Int32)
+  -> Int32
+{
+  guard let current = engine else { return answer("no board") }
+  var board = current.board
+  do throws(InputError) {
+    try SavedState.apply(bytes(pointer, count), to: &board, file: text(source, sourceCount))
+  } catch {
+    return answer(error.description)
+  }
+  var restored = Engine(board: board, options: current.options)
+  restored.advance(to: current.now)
+  engine = restored
+  return answer("")
+}
+
+/// Bits: 1 an undo would do something, 2 a redo would.
+@_cdecl("board_history")
+public func boardHistory() -> Int32 {
+  guard let engine else { return 0 }
+  return (engine.canUndo ? 1 : 0) | (engine.canRedo ? 2 : 0)
+}
