@@ -67,8 +67,9 @@ WEB_SOURCES := $(WEB_CORE_SOURCES) web/ImageStageWeb.swift web/WasmBridge.swift 
 VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
 # The page's scripts and styles, copied as they are (ES modules: no bundler).
 WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
-  wasm.js panorama-gl.js input.js motion.js storage.js
-WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES))
+  wasm.js panorama-gl.js input.js motion.js storage.js imagestage-board.js imagestage-board.classic.js
+WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES)) \
+  $(patsubst web/%,$(WEB)/%,$(wildcard web/examples/*.html web/examples/art/*.svg))
 
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).
 # The viewer's module is SIMD128 only: `make web WEB_SIMD=0` (bench/web.sh's scalar build)
@@ -127,7 +128,7 @@ $(BOARD_WASM): $(WEB_CORE_STAMP) web/BoardWeb.swift web/WasmMemory.swift
 	  --enable-nontrapping-float-to-int $@ -o $@
 
 $(WEB)/%: web/%
-	@mkdir -p $(WEB)
+	@mkdir -p $(dir $@)
 	cp $< $@
 
 # The bundled panorama: the CLI's generated sample, 4096×2048.

@@ -135,10 +135,10 @@ extension Engine {
       announceReplaced([change], &events)
     } else if let other = occupant(of: s, besides: k.item), options.swapOccupied {
       swap(k.item, with: other, on: s, record: true, &events)
-      setStatus(locationText(slotID), &events)
+      setStatus(slotName(s), &events)
     } else {
       moveItem(k.item, to: s, record: true, duration: options.snapDuration)
-      setStatus(locationText(slotID), &events)
+      setStatus(slotName(s), &events)
       events.append(.announce(say(.dropped, item: itemName(k.item), slot: slotName(s))))
     }
   }
@@ -177,7 +177,7 @@ extension Engine {
       let fits = target.map { isEligible(item: item, slot: $0) } ?? true
       moveItem(item, to: fits ? target : nil, record: false, duration: options.snapDuration)
       events.append(.returned(item: id, slot: fits ? slotID : nil))
-      if fits, let slotID { setStatus(locationText(slotID), &events) }
+      if fits, let target { setStatus(slotName(target), &events) }
       events.append(.announce(say(reversed ? .undid : .redid, change: say(.moveOf, item: itemName(item)))))
     case .swap(let item, let other, let from, let slot):
       if reversed {
@@ -190,7 +190,7 @@ extension Engine {
       let itemSlot = reversed ? from : slot
       events.append(.returned(item: board.items[item].id, slot: itemSlot.map { board.slots[$0].id }))
       events.append(.displaced(item: board.items[other].id, slot: (reversed ? slot : from).map { board.slots[$0].id }))
-      if let itemSlot { setStatus(locationText(board.slots[itemSlot].id), &events) }
+      if let itemSlot { setStatus(slotName(itemSlot), &events) }
       let change = say(.swapOf, item: itemName(item), other: itemName(other))
       events.append(.announce(say(reversed ? .undid : .redid, change: change)))
     case .assign(let changes):

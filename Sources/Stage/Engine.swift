@@ -84,7 +84,7 @@ public struct Engine: Sendable {
     for item in board.items { if let s = item.slot { occupancy[s] += 1 } }
     self.occupancy = occupancy
     if options.style == .moveItem, let s = board.items.first?.slot {
-      status = locationText(board.slots[s].id)
+      status = board.slots[s].name ?? locationText(board.slots[s].id)
     }
   }
 
@@ -432,7 +432,7 @@ public struct Engine: Sendable {
         } else {
           moveItem(item, to: s, record: true, duration: options.snapDuration)
         }
-        setStatus(locationText(board.slots[s].id), &events)
+        setStatus(slotName(s), &events)
       } else {
         events.append(.returned(item: id, slot: board.items[item].slot.map { board.slots[$0].id }))
         // Dropped on a full slot with swapping off: say why it went back, not just that.
@@ -446,7 +446,7 @@ public struct Engine: Sendable {
           events.append(.announce(text))
         }
         sendHome(item: item, ghost: nil)
-        if let s = home { setStatus(locationText(board.slots[s].id), &events) }
+        if let s = home { setStatus(slotName(s), &events) }
       }
     case .ghost:
       let targets = hover.map { [$0] } ?? dropTargets(item: item, frame: frame, pointer: pointer)
