@@ -65,6 +65,7 @@ WEB_WASM := $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
 WEB_CORE_SOURCES := $(wildcard $(foreach m,$(WEB_MODULES),Sources/$(m)/*.swift))
 WEB_SOURCES := $(WEB_CORE_SOURCES) web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift
 VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
+BOARD_WASM := $(WEB)/imagestage-board.wasm
 # The page's scripts and styles, copied as they are (ES modules: no bundler).
 WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
   wasm.js panorama-gl.js input.js motion.js storage.js imagestage-board.js imagestage-board.classic.js
@@ -114,7 +115,6 @@ $(VIEWER_WASM): $(WEB_CORE_STAMP) web/ViewerWeb.swift web/WasmBridge.swift web/W
 
 # The board component's module: only CoreMath, Stage and StageJSON with web/BoardWeb.swift,
 # so a page that wants the drag engine does not download the panorama renderer.
-BOARD_WASM := $(WEB)/imagestage-board.wasm
 BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/BoardWeb.swift web/WasmMemory.swift)
 $(BOARD_WASM): $(WEB_CORE_STAMP) web/BoardWeb.swift web/WasmMemory.swift
 	@mkdir -p $(WEB)

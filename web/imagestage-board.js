@@ -428,6 +428,7 @@ export class Board {
   #press(id, i, clientX, clientY, target) {
     this.frameNow = this.#frame();
     const [x, y] = this.#toBoard(clientX, clientY);
+    if (!this.pointers.size) this.scrollLimits = new Map();
     this.pointers.set(id, [clientX, clientY]);
     try { target.setPointerCapture?.(id); } catch { /* a synthetic or finished pointer */ }
     const t = now();
@@ -600,14 +601,14 @@ export class Board {
   /** Moves item `i`'s element into slot `s`, or back where the page first had it. */
   #put(i, s) {
     const el = this.items[i];
-    if (s >= 0) {
-      if (el.parentNode !== this.slots[s]) this.slots[s].append(el);
-      return;
-    }
     const h = this.home[i];
-    if (el.parentNode === h.parent) return;
-    if (h.next && h.next.parentNode === h.parent) h.parent.insertBefore(el, h.next);
-    else h.parent.append(el);
+    const parent = s >= 0 ? this.slots[s] : h.parent;
+    if (el.parentNode === parent) return;
+    // Moving an element blurs it: the keyboard user's focus comes along.
+    const focused = el.contains(document.activeElement);
+    if (s < 0 && h.next && h.next.parentNode === h.parent) h.parent.insertBefore(el, h.next);
+    else parent.append(el);
+    if (focused) el.focus({ preventScroll: true });
   }
 
   /** Runs `body`, which changes the DOM, without the observer taking it for the page's change. */
@@ -709,8 +710,16 @@ export class Board {
         const dy = scrollsY ? speed(cy - r.top, h) * -1 || speed(r.bottom - cy, h) : 0;
         const dx = scrollsX ? speed(cx - r.left, w) * -1 || speed(r.right - cx, w) : 0;
         const target = isPage ? document.scrollingElement : el;
+        // The held item's translate grows the scrollable area: scrolling stops where the
+        // page's own content ended when the drag began, or it would chase the item forever.
+        if (!this.scrollLimits.has(target)) {
+          this.scrollLimits.set(target, [target.scrollWidth - target.clientWidth, target.scrollHeight - target.clientHeight]);
+        }
+        const [maxX, maxY] = this.scrollLimits.get(target);
         const before = [target.scrollLeft, target.scrollTop];
-        if (dx || dy) target.scrollBy(dx, dy);
+        const toX = Math.min(Math.max(before[0] + dx, 0), Math.max(maxX, before[0]));
+        const toY = Math.min(Math.max(before[1] + dy, 0), Math.max(maxY, before[1]));
+        if (toX !== before[0] || toY !== before[1]) target.scrollTo(toX, toY);
         if (target.scrollLeft !== before[0] || target.scrollTop !== before[1]) return;
       }
     }
@@ -768,7 +777,6 @@ export class Board {
         if ((copy?.dataset.boardCopy ?? null) !== (i >= 0 ? this.itemIds[i] : null)) this.#assign(s, i);
       });
     }
-    if (placement.status) this.#status(placement.status);
     this.#measure();
   }
 

@@ -1161,4 +1161,12 @@ class PannellumPage(unittest.TestCase):
 
 
 if __name__ == "__main__":
+    # The board component's tests share this browser and server (tests/web/test_board.py).
+    import test_board
+
+    test_board.use(sys.modules[__name__])
+    for name, case in vars(test_board).items():
+        if name.startswith("Board"):
+            case.__module__ = __name__  # one setUpModule: one browser for all
+            globals()[name] = case
     unittest.main(verbosity=2)

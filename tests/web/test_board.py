@@ -1,0 +1,436 @@
+"""The board component (build/web/imagestage-board.js) on plain pages, in the same headless
+Chromium as test_web.py, which runs these too (its PAGE is shared through `use`). Real
+input only: WebDriver mouse and touch actions, real keys; reduced motion through CDP.
+
+Pages: tests/web/pages/board.html (the tests write its board and options) and the
+examples in build/web/examples/.
+"""
+
+import json
+import time
+import unittest
+
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.keys import Keys
+
+web = None  # test_web, set by use()
+
+
+def use(module):
+    global web
+    web = module
+
+
+def page():
+    return web.PAGE
+
+
+def grid(slots=6, items=None, item_class="item"):
+    """Board HTML: `slots` slots s1…sN; `items` maps an item id to the slot it starts in."""
+    items = items or {"a": "s1"}
+    cells = []
+    for n in range(1, slots + 1):
+        inside = "".join(f'<div class="{item_class}" data-id="{i}">{i.upper()}</div>'
+                         for i, s in items.items() if s == f"s{n}")
+        cells.append(f'<div class="slot" data-id="s{n}">{inside}</div>')
+    return "".join(cells)
+
+
+def make(html, options, wrap="", board_class="grid"):
+    p = page()
+    if not p.js("return location.pathname.endsWith('/pages/board.html') && window.boardReady === true"):
+        p.driver.get(p.base + "pages/board.html")
+        p.until("return window.boardReady === true", message="the board test page")
+    return p.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "make(arguments[0], arguments[1], arguments[2], arguments[3]).then(done);", html, options, wrap, board_class)
+
+
+def centre(selector):
+    return page().js("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                     "return [r.left + r.width / 2, r.top + r.height / 2];", selector)
+
+
+def events(kind=None):
+    return [e for e in page().js("return window.events") if kind is None or e["type"] == kind]
+
+
+def path(a, b, steps=10):
+    return [a] + [(a[0] + (b[0] - a[0]) * k / steps, a[1] + (b[1] - a[1]) * k / steps) for k in range(1, steps + 1)]
+
+
+def touch_drag(points, hold=0.35, step_ms=30):
+    """A finger that holds still for `hold` seconds, then moves along `points`."""
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    actions = ActionBuilder(page().driver, mouse=finger, duration=step_ms)
+    actions.pointer_action.move_to_location(int(points[0][0]), int(points[0][1]))
+    actions.pointer_action.pointer_down()
+    if hold:
+        actions.pointer_action.pause(hold)
+    for x, y in points[1:]:
+        actions.pointer_action.move_to_location(int(x), int(y))
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def parent_of(selector):
+    return page().js("const p = document.querySelector(arguments[0]).parentElement; return p.dataset.id || p.id",
+                     selector)
+
+
+def settled(timeout=3.0):
+    page().until("return !document.querySelector('.board-lifted') && !document.querySelector('.board-ghost')",
+                 timeout=timeout, message="the board at rest")
+
+
+def state():
+    return json.loads(page().js("return b.state()"))
+
+
+def slot_of(item):
+    return {i["id"]: i.get("slot") for i in state()["items"]}[item]
+
+
+def spoken():
+    return page().js("return b.live.textContent")
+
+
+class BoardLocations(unittest.TestCase):
+    def test_a_drop_in_range_snaps_and_one_outside_returns(self):
+        # The seed's exact rule: within 50 px of a slot's centre, nothing else.
+        self.assertEqual(make(grid(), {"items": ".item", "slots": ".slot", "maxDistance": 50, "snapInside": False,
+                                       "status": "#status"}), "ok")
+        s2 = centre('[data-id="s2"]')
+        page().drag(path(centre('[data-id="a"]'), (s2[0] + 30, s2[1] + 20)))
+        start = time.time()
+        settled()
+        self.assertEqual(parent_of('[data-id="a"]'), "s2")
+        self.assertLess(time.time() - start, 1.0)  # a 0.2 s snap, not a long glide
+        self.assertEqual(slot_of("a"), "s2")
+        self.assertEqual(page().js("return document.querySelector('#status').textContent"), "location #s2")
+        # The item sits in the slot as the page lays it out: no translate left behind.
+        self.assertEqual(page().js("return document.querySelector('[data-id=a]').style.translate"), "")
+        a, s = centre('[data-id="a"]'), centre('[data-id="s2"]')
+        self.assertLess(abs(a[0] - s[0]) + abs(a[1] - s[1]), 1)
+        # 55 px right of s3's centre, in the gap: out of range, back to s2.
+        s3 = centre('[data-id="s3"]')
+        page().drag(path(centre('[data-id="a"]'), (s3[0] + 55, s3[1] + 45)))
+        settled()
+        self.assertEqual(parent_of('[data-id="a"]'), "s2")
+        kinds = [e["type"] for e in events()]
+        self.assertIn("drop", kinds)
+        self.assertEqual(events("return")[-1]["slot"], "s2")
+        self.assertEqual(events("drop")[0]["slot"], "s2")
+
+    def test_a_full_slot_swaps_and_undo_puts_them_back(self):
+        make(grid(items={"a": "s1", "b": "s2"}), {"items": ".item", "slots": ".slot"})
+        page().drag(path(centre('[data-id="a"]'), centre('[data-id="s2"]')))
+        settled()
+        self.assertEqual((parent_of('[data-id="a"]'), parent_of('[data-id="b"]')), ("s2", "s1"))
+        self.assertEqual(events("swap")[0]["item"], "b")
+        self.assertIn("Swapped", spoken())
+        page().js("b.undo()")
+        settled()
+        self.assertEqual((parent_of('[data-id="a"]'), parent_of('[data-id="b"]')), ("s1", "s2"))
+        self.assertTrue(events("change"))
+
+    def test_two_fingers_drag_two_items_at_once(self):
+        make(grid(items={"a": "s1", "b": "s2"}), {"items": ".item", "slots": ".slot"})
+        a0, b0 = centre('[data-id="a"]'), centre('[data-id="b"]')
+        a1, b1 = centre('[data-id="s4"]'), centre('[data-id="s5"]')
+        actions = ActionBuilder(page().driver, mouse=PointerInput(interaction.POINTER_TOUCH, "f1"), duration=30)
+        actions.add_pointer_input(interaction.POINTER_TOUCH, "f2")
+        f1, f2 = actions.pointer_inputs
+        f1.create_pointer_move(x=int(a0[0]), y=int(a0[1]), duration=0)
+        f2.create_pointer_move(x=int(b0[0]), y=int(b0[1]), duration=0)
+        f1.create_pointer_down(button=0)
+        f2.create_pointer_down(button=0)
+        f1.create_pause(0.35)
+        f2.create_pause(0.35)
+        for k in range(1, 11):
+            f1.create_pointer_move(x=int(a0[0] + (a1[0] - a0[0]) * k / 10), y=int(a0[1] + (a1[1] - a0[1]) * k / 10),
+                                   duration=30)
+            f2.create_pointer_move(x=int(b0[0] + (b1[0] - b0[0]) * k / 10), y=int(b0[1] + (b1[1] - b0[1]) * k / 10),
+                                   duration=30)
+        f1.create_pointer_up(button=0)
+        f2.create_pointer_up(button=0)
+        actions.perform()
+        # Without releasing them, chromedriver's later touch actions never reach the page.
+        actions.clear_actions()
+        settled()
+        self.assertEqual((parent_of('[data-id="a"]'), parent_of('[data-id="b"]')), ("s4", "s5"))
+        self.assertEqual(len({e["item"] for e in events("pickup")}), 2)
+
+    def test_keyboard_pick_up_move_drop_and_cancel_with_the_live_region(self):
+        make(grid(), {"items": ".item", "slots": ".slot"})
+        item = page().driver.find_element("css selector", '[data-id="a"]')
+        self.assertEqual(item.get_attribute("role"), "button")
+        self.assertEqual(item.get_attribute("aria-roledescription"), "draggable")
+        self.assertEqual(page().driver.find_element("css selector", '[data-id="s3"]').get_attribute("aria-label"),
+                         "location #s3")
+        item.send_keys(Keys.SPACE)
+        self.assertIn("Picked up A, in location #s1", spoken())
+        item.send_keys(Keys.ARROW_RIGHT)
+        self.assertIn("A is over location #s2", spoken())
+        item.send_keys(Keys.ARROW_RIGHT)
+        item.send_keys(Keys.SPACE)
+        self.assertIn("A was dropped on location #s3", spoken())
+        settled()
+        self.assertEqual(parent_of('[data-id="a"]'), "s3")
+        # The focus stays on the item after it moved into its new slot.
+        self.assertEqual(page().js("return document.activeElement.dataset.id"), "a")
+        item.send_keys(Keys.SPACE)
+        item.send_keys(Keys.ARROW_LEFT)
+        item.send_keys(Keys.ESCAPE)
+        self.assertIn("Movement cancelled. A returned to location #s3", spoken())
+        settled()
+        self.assertEqual(parent_of('[data-id="a"]'), "s3")
+        self.assertEqual(events("cancel")[-1]["item"], "a")
+
+    def test_strings_in_the_pages_language(self):
+        make(grid(), {"items": ".item", "slots": ".slot", "strings": {
+            "pickedUp": "{item} pris. Flèches pour déplacer, Espace pour poser.", "location": "case {id}",
+            "itemInSlot": "{item} dans {slot}", "draggable": "déplaçable"}})
+        item = page().driver.find_element("css selector", '[data-id="a"]')
+        self.assertEqual(item.get_attribute("aria-roledescription"), "déplaçable")
+        item.send_keys(Keys.SPACE)
+        self.assertEqual(spoken(), "A dans case s1 pris. Flèches pour déplacer, Espace pour poser.")
+        item.send_keys(Keys.ESCAPE)
+
+    def test_a_page_resize_reflows_the_grid_and_every_item_stays_in_its_slot(self):
+        make(grid(slots=8, items={"a": "s1", "b": "s4", "c": "s7"}), {"items": ".item", "slots": ".slot"})
+        page().drag(path(centre('[data-id="a"]'), centre('[data-id="s6"]')))
+        settled()
+        try:
+            for width in (480, 900):
+                page().driver.set_window_size(width, 700)
+                time.sleep(0.4)
+                for item, slot in (("a", "s6"), ("b", "s4"), ("c", "s7")):
+                    i, s = centre(f'[data-id="{item}"]'), centre(f'[data-id="{slot}"]')
+                    self.assertLess(abs(i[0] - s[0]) + abs(i[1] - s[1]), 1, (width, item))
+                # And the engine measured the new layout: a drag lands where the slot is now.
+            s2 = centre('[data-id="s2"]')
+            page().drag(path(centre('[data-id="b"]'), s2))
+            settled()
+            self.assertEqual(parent_of('[data-id="b"]'), "s2")
+        finally:
+            page().driver.set_window_size(900, 700)
+
+    def test_elements_added_while_the_page_runs(self):
+        make(grid(slots=3), {"items": ".item", "slots": ".slot"})
+        page().js("const s = document.createElement('div'); s.className = 'slot'; s.dataset.id = 'new';"
+                  "document.getElementById('board').append(s);"
+                  "const i = document.createElement('div'); i.className = 'item'; i.dataset.id = 'z'; i.textContent = 'Z';"
+                  "document.querySelector('[data-id=s2]').append(i);")
+        page().until("return document.querySelector('[data-id=z]').hasAttribute('data-board-item')",
+                     message="the new item taken in")
+        page().drag(path(centre('[data-id="z"]'), centre('[data-id="new"]')))
+        settled()
+        self.assertEqual(parent_of('[data-id="z"]'), "new")
+        self.assertEqual(slot_of("a"), "s1")  # what was there keeps its place
+
+    def test_a_scrolled_container_and_auto_scroll_at_its_edge(self):
+        make(grid(slots=24, items={"a": "s9"}), {"items": ".item", "slots": ".slot"}, board_class="grid scroller")
+        scroller = "document.getElementById('board')"
+        limit = page().js(f"return {scroller}.scrollHeight - {scroller}.clientHeight")
+        # Scrolled by the page first: a drop still lands on the slot under the pointer.
+        page().js(f"{scroller}.scrollTop = 90")
+        time.sleep(0.2)
+        page().drag(path(centre('[data-id="s9"]'), centre('[data-id="s17"]')), step_ms=20)
+        settled()
+        self.assertEqual(parent_of('[data-id="a"]'), "s17")
+        page().js(f"{scroller}.scrollTop = 0")
+        time.sleep(0.2)
+        # Held at the bottom edge, the container scrolls, and no further than its content.
+        box = page().js(f"return {scroller}.getBoundingClientRect().toJSON()")
+        a = centre('[data-id="a"]')
+        mouse = PointerInput(interaction.POINTER_MOUSE, "mouse")
+        actions = ActionBuilder(page().driver, mouse=mouse, duration=30)
+        actions.pointer_action.move_to_location(int(a[0]), int(a[1]))
+        actions.pointer_action.pointer_down()
+        for x, y in path(a, (a[0], box["bottom"] - 8))[1:]:
+            actions.pointer_action.move_to_location(int(x), int(y))
+        actions.pointer_action.pause(1.5)
+        actions.perform()
+        self.assertEqual(page().js(f"return {scroller}.scrollTop"), limit)
+        # Then over a slot the scroll brought into view, and drop there.
+        actions = ActionBuilder(page().driver, mouse=mouse, duration=30)
+        actions.pointer_action.move_to_location(int(a[0] - 120), int(box["bottom"] - 100))
+        actions.perform()
+        over = page().js("return document.querySelector('[data-board-over]')?.dataset.id")
+        actions = ActionBuilder(page().driver, mouse=mouse, duration=30)
+        actions.pointer_action.pointer_up()
+        actions.perform()
+        settled()
+        self.assertEqual(over, "s23")  # row 4, column 2, in view only after the scroll
+        self.assertEqual(parent_of('[data-id="a"]'), over)
+
+    def test_a_transformed_ancestor(self):
+        make(grid(), {"items": ".item", "slots": ".slot"}, wrap="scaled")
+        s3 = centre('[data-id="s3"]')
+        page().drag(path(centre('[data-id="a"]'), (s3[0] + 10, s3[1] + 5)))
+        # Mid-way checks are for the eye; the landing is the test.
+        settled()
+        self.assertEqual(parent_of('[data-id="a"]'), "s3")
+        a = centre('[data-id="a"]')
+        self.assertLess(abs(a[0] - s3[0]) + abs(a[1] - s3[1]), 1)
+
+    def test_reduced_motion_lands_at_once(self):
+        page().cdp("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            make(grid(), {"items": ".item", "slots": ".slot"})
+            page().drag(path(centre('[data-id="a"]'), centre('[data-id="s2"]')))
+            # No animation frame needed: the drop itself puts it there.
+            self.assertEqual(parent_of('[data-id="a"]'), "s2")
+            self.assertFalse(page().js("return !!document.querySelector('.board-lifted')"))
+        finally:
+            page().cdp("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_bad_options_name_the_option(self):
+        cases = [
+            ({"items": ".nothing", "slots": ".slot"}, 'items: ".nothing" matches nothing inside div#board'),
+            ({"items": ".item", "slots": ".slot", "mode": "grid"},
+             'mode: unknown value "grid"; expected one of: locations, shortcuts'),
+            ({"items": ".item", "slots": ".slot", "maxDistence": 40}, "maxDistence: not an option"),
+            ({"items": ".item", "slots": ".slot", "maxDistance": "far"}, "maxDistance: expected a number"),
+        ]
+        for options, message in cases:
+            result = make(grid(), options)
+            self.assertIn(message, result)
+            self.assertIn(message, events("error")[-1]["message"])
+        # A slot with no size: named by its element.
+        result = make(grid() + '<div class="slot" data-id="flat" style="height:0"></div>', {"items": ".item", "slots": ".slot"})
+        self.assertIn('slots[6] (div.slot[data-id="flat"]): has zero size', result)
+        logs = [entry["message"] for entry in page().driver.get_log("browser")]
+        self.assertTrue(any("has zero size" in m for m in logs), logs)
+
+    size = (360, 740)  # for web.PhoneScreen
+
+    def test_a_touch_that_does_not_hold_scrolls_the_page(self):
+        web.PhoneScreen.setUp(self)
+        try:
+            make(grid(slots=30, items={"a": "s9"}), {"items": ".item", "slots": ".slot"})
+            page().js("window.scrollTo(0, 0)")
+            a = centre('[data-id="a"]')
+            # A quick swipe up that starts on the item: the page scrolls, nothing is picked up.
+            touch_drag(path(a, (a[0], a[1] - 250), steps=6), hold=0, step_ms=16)
+            time.sleep(0.5)
+            self.assertGreater(page().js("return scrollY"), 50)
+            self.assertEqual(events("pickup"), [])
+            self.assertEqual(parent_of('[data-id="a"]'), "s9")
+            # A held touch drags instead, and the page stays where it is.
+            page().js("window.scrollTo(0, 0)")
+            time.sleep(0.2)
+            touch_drag(path(centre('[data-id="a"]'), centre('[data-id="s12"]')))
+            settled()
+            self.assertEqual(parent_of('[data-id="a"]'), "s12")
+            self.assertEqual(page().js("return scrollY"), 0)
+        finally:
+            web.PhoneScreen.tearDown(self)
+
+
+class BoardShortcuts(unittest.TestCase):
+    def test_a_ghost_assigns_a_copy_and_a_miss_flies_home(self):
+        html = ('<div class="palette"><div class="item" data-id="mail">M</div><div class="item" data-id="cam">C</div></div>'
+                '<div class="grid"><div class="slot" data-id="d1"></div><div class="slot" data-id="d2"></div></div>')
+        self.assertEqual(make(html, {"items": ".item", "slots": ".slot", "mode": "shortcuts"}, board_class=""), "ok")
+        m, d2 = centre('[data-id="mail"]'), centre('[data-id="d2"]')
+        finger = PointerInput(interaction.POINTER_MOUSE, "mouse")
+        actions = ActionBuilder(page().driver, mouse=finger, duration=30)
+        actions.pointer_action.move_to_location(int(m[0]), int(m[1]))
+        actions.pointer_action.pointer_down()
+        for x, y in path(m, d2)[1:]:
+            actions.pointer_action.move_to_location(int(x), int(y))
+        actions.perform()
+        ghost = page().js("const g = document.querySelector('.board-ghost').getBoundingClientRect();"
+                          "return [g.left + g.width / 2, g.top + g.height / 2]")
+        self.assertLess(abs(ghost[0] - d2[0]) + abs(ghost[1] - d2[1]), 2)
+        self.assertEqual(centre('[data-id="mail"]'), m)  # the source stays
+        actions = ActionBuilder(page().driver, mouse=finger, duration=30)
+        actions.pointer_action.pointer_up()
+        actions.perform()
+        copy = page().js("return document.querySelector('[data-id=d2] > [data-board-copy]')?.dataset.boardCopy")
+        self.assertEqual(copy, "mail")
+        self.assertFalse(page().js("return !!document.querySelector('.board-ghost')"))
+        self.assertEqual(events("drop")[-1], {"type": "drop", "item": "mail", "slot": "d2", "text": None, "message": None})
+        # A miss: the ghost flies home in 0.5 s, then goes.
+        c = centre('[data-id="cam"]')
+        page().drag(path(c, (c[0] + 300, c[1] + 300)))
+        self.assertTrue(page().js("return !!document.querySelector('.board-ghost')"))
+        time.sleep(0.25)
+        halfway = page().js("const g = document.querySelector('.board-ghost')?.getBoundingClientRect();"
+                            "return g ? [g.left + g.width / 2, g.top + g.height / 2] : null")
+        self.assertIsNotNone(halfway)
+        self.assertGreater(abs(halfway[0] - c[0]), 5)
+        settled(timeout=2)
+        self.assertEqual(events("return")[-1]["item"], "cam")
+        self.assertEqual(page().js("return document.querySelectorAll('[data-board-copy]').length"), 1)
+
+
+class BoardPersistence(unittest.TestCase):
+    def test_state_and_restore_across_a_reload_and_a_corrupt_value_kept_aside(self):
+        p = page()
+        p.driver.get(p.base + "examples/locations.html")
+        p.js("localStorage.clear()")
+        p.driver.get(p.base + "examples/locations.html")
+        p.driver.execute_async_script("places.ready.then(() => arguments[0]())")
+        p.drag(path(centre('[data-id="home"] img'), centre('[data-id="town"]')))
+        p.until("return !document.querySelector('.board-lifted') && document.querySelector('[data-id=town] img')",
+                message="the lake in town")
+        saved = p.js("return localStorage.getItem('imagestage.board.places')")
+        self.assertIn('"slot":"town"', saved)
+        for _ in range(2):  # reload twice, as users do
+            p.driver.refresh()
+            p.driver.execute_async_script("places.ready.then(() => arguments[0]())")
+            self.assertEqual(p.js("return document.querySelector('[data-id=town] img')?.alt"), "Lake")
+            self.assertEqual(p.js("return document.querySelector('[data-id=home] img')"), None)
+        # restore() takes a state line back; a bad one is an error naming the field.
+        state = json.loads(p.js("return places.state()"))
+        state["items"][0]["slot"] = "park"
+        p.js("places.restore(arguments[0])", json.dumps(state))
+        self.assertEqual(p.js("return document.querySelector('[data-id=park] img')?.alt"), "Lake")
+        error = p.js("try { places.restore('{\"items\": 3}'); } catch (e) { return e.message; }")
+        self.assertIn("items: expected an array", error)
+        # A corrupt stored value: kept aside, the page's own layout used, the console told.
+        p.js("localStorage.setItem('imagestage.board.places', '{\"items\": [{\"id\": 1')")
+        p.driver.refresh()
+        p.driver.execute_async_script("places.ready.then(() => arguments[0]())")
+        self.assertEqual(p.js("return document.querySelector('[data-id=home] img')?.alt"), "Lake")
+        keys = p.js("return Object.keys(localStorage)")
+        aside = [k for k in keys if k.startswith("imagestage.board.places.corrupt-")]
+        self.assertEqual(len(aside), 1, keys)
+        self.assertEqual(p.js("return localStorage.getItem(arguments[0])", aside[0]), '{"items": [{"id": 1')
+        logs = [entry["message"] for entry in p.driver.get_log("browser")]
+        self.assertTrue(any("does not read" in m for m in logs), logs)
+
+
+class BoardExamplesOnAPhone(unittest.TestCase):
+    size = (360, 740)
+
+    def setUp(self):
+        web.PhoneScreen.setUp(self)
+
+    def tearDown(self):
+        web.PhoneScreen.tearDown(self)
+
+    def test_both_examples_work_by_touch(self):
+        p = page()
+        p.driver.get(p.base + "examples/locations.html")
+        p.js("localStorage.clear()")
+        p.driver.get(p.base + "examples/locations.html")
+        p.driver.execute_async_script("places.ready.then(() => arguments[0]())")
+        touch_drag(path(centre('[data-id="work"] img'), centre('[data-id="hill"]')))
+        p.until("return document.querySelector('[data-id=hill] img')?.alt === 'Dunes'", message="the dunes on the hill")
+        self.assertEqual(p.js("return document.querySelector('#where').textContent"), "Hill")
+        p.driver.save_screenshot("build/board-locations-phone.png")
+        p.driver.get(p.base + "examples/shortcuts.html")
+        p.driver.execute_async_script("shortcuts.ready.then(() => arguments[0]())")
+        touch_drag(path(centre('[data-id="camera"]'), centre('[data-name="Shortcut 2"]')))
+        p.until("return document.querySelector('[data-name=\"Shortcut 2\"] [data-board-copy]')?.alt === 'Camera'",
+                message="the camera shortcut")
+        self.assertEqual(p.js("return document.querySelector('#last').textContent"), "Shortcut 2: Camera")
+        p.driver.save_screenshot("build/board-shortcuts-phone.png")
+        # Nothing is cut off: the page is no wider than the phone.
+        self.assertLessEqual(p.js("return document.documentElement.scrollWidth"), 360)
