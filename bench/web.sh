@@ -10,7 +10,10 @@
 #  3. in headless Chromium (bench/web/browser.py): navigation → first panorama frame of the
 #     bundled sample; navigation → loaded panorama for 4096, 5400 and 10800 wide JPEGs beside
 #     Pannellum's published src/ (unchanged, not shipped); WebGL2 (SwiftShader) and wasm CPU
-#     frame times in the page.
+#     frame times in the page;
+#  4. the board component (bench/web/board.py): its work per pointer move with 1000 items on
+#     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop; and
+#     its weight (imagestage-board.js with its modules and wasm) against the 60 KB aim.
 # PANNELLUM=DIR points at a Pannellum checkout (default: the library's mirror); without one,
 # its columns are skipped.
 set -euo pipefail
@@ -105,3 +108,22 @@ else
   echo "(Pannellum skipped)"
   build/venv/bin/python bench/web/browser.py "$out/site" "$rounds"
 fi
+
+echo
+echo "== 4. The board component =="
+board_files="$v/imagestage-board.js $v/wasm.js $v/storage.js $v/imagestage-board.wasm"
+# shellcheck disable=SC2086
+board=$(weight $board_files)
+printf '%-34s %7.1f KB  (wasm %.1f, js %.1f; aim 60)\n' "ImageStage board (gzip -9)" "$(echo "$board / 1024" | bc -l)" \
+  "$(echo "$(weight $v/imagestage-board.wasm) / 1024" | bc -l)" "$(echo "($board - $(weight $v/imagestage-board.wasm)) / 1024" | bc -l)"
+if [ ! -f /usr/share/javascript/jquery-ui/jquery-ui.min.js ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends libjs-jquery-ui >/dev/null
+fi
+printf '%-34s %7.1f KB\n' "jQuery + jQuery UI (gzip -9)" \
+  "$(echo "$(weight /usr/share/javascript/jquery/jquery.min.js /usr/share/javascript/jquery-ui/jquery-ui.min.js) / 1024" | bc -l)"
+ln -sfn /usr/share/javascript/jquery "$out/site/jquery"
+ln -sfn /usr/share/javascript/jquery-ui "$out/site/jquery-ui"
+cp bench/web/board.html "$out/site/board.html"
+build/venv/bin/python bench/web/board.py "$out/site" "$rounds"

@@ -11,8 +11,9 @@ import StageJSON
 /// shows. Every input must end in a value or a thrown error, never a trap.
 enum PortableReaders {
   /// What the first byte of an input picks (`selector % count`), shared with Entry.swift.
-  static let count: UInt8 = 8
+  static let count: UInt8 = 9
   static let json: UInt8 = 0, scenario: UInt8 = 1, state: UInt8 = 4, restore: UInt8 = 6, viewerConfig: UInt8 = 7
+  static let pageBoard: UInt8 = 8
 
   /// Runs the reader `selector` picks over `rest`; false when it is not one of these.
   static func run(_ selector: UInt8, _ rest: [UInt8], runFrames: Bool) -> Bool {
@@ -30,6 +31,7 @@ enum PortableReaders {
     case state: savedState(rest)
     case restore: restoreIntoStudio(rest)
     case viewerConfig: viewerTour(rest)
+    case pageBoard: pageBoardDrag(rest)
     default: return false
     }
     return true
@@ -73,6 +75,25 @@ enum PortableReaders {
       _ = tour.settings.json.text
       for k in tour.scene.hotSpots.indices.reversed() { _ = tour.follow(hotSpot: k) }
     }
+  }
+
+  /// A web page's board (imagestage-board.js's description) read, then dragged, keyed,
+  /// undone, laid out anew and saved, as the component does.
+  static func pageBoardDrag(_ bytes: [UInt8]) {
+    guard let page = try? PageBoard.decode(bytes) else { return }
+    var engine = Engine(board: page.board, options: page.options)
+    guard !engine.board.items.isEmpty else { return }
+    let from = engine.board.items[0].center
+    let to = engine.board.slots.last?.frame.center ?? Point(x: 0, y: 0)
+    _ = engine.press(item: 0, pointer: 1, at: from, time: 0)
+    _ = engine.handle(.pointer(.move, id: 1, at: to), at: 0.05)
+    _ = engine.handle(.pointer(.up, id: 1, at: to), at: 0.1)
+    for key in Key.allCases { _ = engine.handle(.key(key), at: 0.2) }
+    _ = engine.handle(.key(.escape), at: 0.3)
+    let frames = engine.board.slots.indices.map { SlotFrame(slot: $0, frame: Rect(x: Double($0) * 7, y: 3, width: 5, height: 5)) }
+    _ = engine.handle(.layout(frames, canvas: Size(width: 400, height: 300)), at: 0.4)
+    engine.advance(to: 10)
+    _ = SavedState.encode(engine, numericIDs: [])
   }
 
   /// A saved state (`board run --state`, the app's shortcuts.json) applied to a board, which

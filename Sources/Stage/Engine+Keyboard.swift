@@ -76,7 +76,9 @@ extension Engine {
     let id = board.items[k.item].id
     events.append(.hover(item: id, slot: slotID))
     let text =
-      occupant(of: next, besides: k.item).map { say(.overSwaps, item: itemName(k.item), slot: slotName(next), other: itemName($0)) }
+      occupant(of: next, besides: k.item).map {
+        say(.overSwaps, item: itemName(k.item), slot: slotName(next), other: itemName($0))
+      }
       ?? say(.over, item: itemName(k.item), slot: slotName(next))
     events.append(.announce(text))
   }
