@@ -101,8 +101,8 @@ export class Board {
     this.#changed();
   }
 
-  undo() { this.#key(UNDO); }
-  redo() { this.#key(REDO); }
+  undo() { this.#guard(() => this.#key(UNDO))(); }
+  redo() { this.#guard(() => this.#key(REDO))(); }
   canUndo() { return !!(this.x?.board_history() & 1); }
   canRedo() { return !!(this.x?.board_history() & 2); }
 
@@ -130,16 +130,17 @@ export class Board {
   destroy() {
     this.destroyed = true;
     this.abort?.abort();
+    for (const press of this.pending.values()) clearTimeout(press.timer);
+    cancelAnimationFrame(this.measureRequest);
     this.resizeObserver?.disconnect();
     this.mutationObserver?.disconnect();
     cancelAnimationFrame(this.frameRequest);
     for (const g of this.ghosts?.values() ?? []) g.remove();
     this.live?.remove();
     this.instructions?.remove();
-    for (const el of this.items) {
-      el.style.translate = '';
-      el.classList.remove('board-lifted');
-    }
+    for (const el of this.items) this.#unlift(el);
+    for (const el of this.slots) delete el.dataset.boardOver;
+    this.container?.classList.remove('board-dragging');
     this.wasm = this.x = null;
   }
 
@@ -353,10 +354,10 @@ export class Board {
 
   #measureSoon() {
     if (this.measureRequest) return;
-    this.measureRequest = requestAnimationFrame(() => {
+    this.measureRequest = requestAnimationFrame(this.#guard(() => {
       this.measureRequest = 0;
       if (this.x && !this.destroyed) this.#measure();
-    });
+    }));
   }
 
   // MARK: Input
@@ -364,34 +365,56 @@ export class Board {
   #listen() {
     this.abort = new AbortController();
     const opts = { signal: this.abort.signal };
+    const on = (target, type, fn, o = opts) => target.addEventListener(type, this.#guard(fn), o);
     const c = this.container;
-    c.addEventListener('pointerdown', (e) => this.#down(e), opts);
-    window.addEventListener('pointermove', (e) => this.#move(e), opts);
-    window.addEventListener('pointerup', (e) => this.#up(e, 2), opts);
-    window.addEventListener('pointercancel', (e) => this.#up(e, 3), opts);
+    on(c, 'pointerdown', (e) => this.#down(e));
+    on(window, 'pointermove', (e) => this.#move(e));
+    on(window, 'pointerup', (e) => this.#up(e, 2));
+    on(window, 'pointercancel', (e) => this.#up(e, 3));
     // Once a touch drag holds, the page must not scroll under it.
-    c.addEventListener('touchmove', (e) => { if (this.pointers.size && e.cancelable) e.preventDefault(); },
+    on(c, 'touchmove', (e) => { if (this.pointers.size && e.cancelable) e.preventDefault(); },
       { passive: false, signal: this.abort.signal });
-    c.addEventListener('contextmenu', (e) => { if (this.pending.size || this.pointers.size) e.preventDefault(); }, opts);
-    c.addEventListener('dragstart', (e) => { if (e.target.closest?.('[data-board-item]')) e.preventDefault(); }, opts);
-    c.addEventListener('keydown', (e) => this.#keydown(e), opts);
-    c.addEventListener('focusin', (e) => {
+    on(c, 'contextmenu', (e) => { if (this.pending.size || this.pointers.size) e.preventDefault(); });
+    on(c, 'dragstart', (e) => { if (e.target.closest?.('[data-board-item]')) e.preventDefault(); });
+    on(c, 'keydown', (e) => this.#keydown(e));
+    on(c, 'focusin', (e) => {
       const i = this.items.indexOf(e.target);
       if (i >= 0) this.x.board_focus(i);
-    }, opts);
-    window.addEventListener('blur', () => this.#answer(this.x.board_cancel_all(now())), opts);
-    window.addEventListener('resize', () => this.#measureSoon(), opts);
+    });
+    on(window, 'blur', () => this.#answer(this.x.board_cancel_all(now())));
+    on(window, 'resize', () => this.#measureSoon());
     // Scrolling an ancestor moves the board under a held pointer: the engine hears it moved.
-    document.addEventListener('scroll', (e) => this.#scrolled(e), { capture: true, passive: true, signal: this.abort.signal });
-    matchMedia('(prefers-reduced-motion: reduce)').addEventListener('change', (e) => {
+    on(document, 'scroll', (e) => this.#scrolled(e), { capture: true, passive: true, signal: this.abort.signal });
+    on(matchMedia('(prefers-reduced-motion: reduce)'), 'change', (e) => {
       if (this.options.reducedMotion === undefined) {
         this.wasm.withBytes(JSON.stringify({ reducedMotion: e.matches }), (p, n) => this.x.board_set_options(p, n));
       }
-    }, opts);
-    this.resizeObserver = new ResizeObserver(() => this.#measureSoon());
+    });
+    this.resizeObserver = new ResizeObserver(this.#guard(() => this.#measureSoon()));
     this.#observeSizes();
-    this.mutationObserver = new MutationObserver((records) => this.#mutated(records));
+    this.mutationObserver = new MutationObserver(this.#guard((records) => this.#mutated(records)));
     this.mutationObserver.observe(c, { childList: true, subtree: true });
+  }
+
+  /**
+   * `fn`, stopping the board cleanly if it throws: a trap in the module (or a bug here) must
+   * not leave items half-moved or keep failing on every event. The page's elements stay
+   * where they are, and nothing stored is touched.
+   */
+  #guard(fn) {
+    return (...args) => {
+      if (this.destroyed) return undefined;
+      try {
+        return fn(...args);
+      } catch (e) {
+        const message = `ImageStage board stopped: ${e instanceof WebAssembly.RuntimeError ? 'the engine failed' : 'an error'}`
+          + ` (${e.message}); the page keeps its elements where they are`;
+        console.error(message, e);
+        this.#emit('error', { message });
+        this.destroy();
+        return undefined;
+      }
+    };
   }
 
   #observeSizes() {
@@ -414,10 +437,10 @@ export class Board {
     if (e.pointerType === 'touch' && this.touch.delay > 0) {
       // A touch becomes a drag only after a short hold, so the page still scrolls under it.
       const press = { i, x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY, target: e.target };
-      press.timer = setTimeout(() => {
+      press.timer = setTimeout(this.#guard(() => {
         this.pending.delete(e.pointerId);
         this.#press(e.pointerId, press.i, press.x, press.y, press.target);
-      }, this.touch.delay);
+      }), this.touch.delay);
       this.pending.set(e.pointerId, press);
       return;
     }
@@ -688,7 +711,7 @@ export class Board {
       this.frameNow = this.#frame(); // the page may have scrolled under a flying ghost
       this.#answer(this.x.board_advance(now()));
     };
-    this.frameRequest = requestAnimationFrame(step);
+    this.frameRequest = requestAnimationFrame(this.#guard(step));
   }
 
   /** A held pointer near a scroller's edge scrolls it, faster the nearer (dnd-kit's auto-scroll). */

@@ -369,6 +369,77 @@ class BoardShortcuts(unittest.TestCase):
         self.assertEqual(page().js("return document.querySelectorAll('[data-board-copy]').length"), 1)
 
 
+class BoardOptions(unittest.TestCase):
+    def test_accepts_by_function_and_by_data_attributes(self):
+        html = grid(items={"a": "s1", "b": "s2"}).replace('data-id="s3"', 'data-id="s3" data-accepts="red"')
+        html = html.replace('data-id="b"', 'data-id="b" data-tags="red"')
+        page().js("window.noS4 = (item, slot) => slot.dataset.id !== 's4'")
+        make(html, {"items": ".item", "slots": ".slot", "swap": False})
+        page().js("b.destroy()")
+        page().driver.execute_async_script(
+            "const done = arguments[0]; window.events = [];"
+            "window.b = boardModule.board('#board', {items: '.item', slots: '.slot', accepts: noS4});"
+            "b.ready.then(() => done())")
+        # a has no "red" tag: s3 refuses it; s4 refuses everyone (the function); b may go to s3.
+        for item, slot, lands in (("a", "s3", "s1"), ("a", "s4", "s1"), ("b", "s3", "s3")):
+            page().drag(path(centre(f'[data-id="{item}"]'), centre(f'[data-id="{slot}"]')))
+            settled()
+            self.assertEqual(parent_of(f'[data-id="{item}"]'), lands, (item, slot))
+
+    def test_placement_event_leaves_the_dom_to_the_page(self):
+        make(grid(), {"items": ".item", "slots": ".slot", "placement": "event"})
+        page().js("window.placed = []; b.on('place', (e) => { placed.push([e.itemId, e.slotId]); e.slot.append(e.item); })")
+        page().drag(path(centre('[data-id="a"]'), centre('[data-id="s5"]')))
+        settled()
+        self.assertEqual(page().js("return placed"), [["a", "s5"]])
+        self.assertEqual(parent_of('[data-id="a"]'), "s5")  # the page's own handler moved it
+        a, s = centre('[data-id="a"]'), centre('[data-id="s5"]')
+        self.assertLess(abs(a[0] - s[0]) + abs(a[1] - s[1]), 1)
+
+    def test_a_shortcut_dragged_off_the_slots_is_removed(self):
+        html = ('<div class="palette"><div class="item" data-id="mail">M</div></div>'
+                '<div class="grid"><div class="slot" data-id="d1"></div><div class="slot" data-id="d2"></div></div>')
+        make(html, {"items": ".item", "slots": ".slot", "mode": "shortcuts", "contentDraggable": True}, board_class="")
+        page().drag(path(centre('[data-id="mail"]'), centre('[data-id="d1"]')))
+        settled()
+        page().drag(path(centre('[data-id="d1"] [data-board-copy]'), centre('[data-id="d2"]')))
+        settled()
+        copies = page().js("return [...document.querySelectorAll('[data-board-copy]')].map(c => c.parentElement.dataset.id)")
+        self.assertEqual(copies, ["d2"])
+        d2 = centre('[data-id="d2"]')
+        page().drag(path(d2, (d2[0] + 400, d2[1] + 200)))
+        settled()
+        self.assertEqual(page().js("return document.querySelectorAll('[data-board-copy]').length"), 0)
+        self.assertIn("Removed M from", spoken())
+        page().js("b.undo()")
+        self.assertEqual(page().js("return document.querySelector('[data-id=d2] [data-board-copy]')?.dataset.boardCopy"),
+                         "mail")
+
+    def test_the_classic_script(self):
+        p = page()
+        p.driver.get(p.base + "pages/board-classic.html")
+        p.until("return window.classicState", message="the classic board")
+        self.assertIn('"slot":"s1"', p.js("return classicState"))
+        p.drag(path(centre('[data-id="a"]'), centre('[data-id="s2"]')))
+        p.until("return document.querySelector('[data-id=s2] [data-id=a]')", message="the drop")
+
+    def test_a_failing_engine_stops_the_board_and_keeps_the_page(self):
+        make(grid(), {"items": ".item", "slots": ".slot", "persist": "localStorage", "persistKey": "trap"})
+        page().drag(path(centre('[data-id="a"]'), centre('[data-id="s2"]')))
+        settled()
+        saved = page().js("return localStorage.getItem('imagestage.board.trap')")
+        # The engine traps on the next move (a WebAssembly trap, as a bug in Swift would).
+        page().js("b.x = { ...b.x, board_pointer: () => { throw new WebAssembly.RuntimeError('unreachable'); } }")
+        s4 = centre('[data-id="s4"]')
+        page().drag(path(centre('[data-id="a"]'), s4))
+        time.sleep(0.3)
+        self.assertIn("ImageStage board stopped: the engine failed", events("error")[-1]["message"])
+        self.assertEqual(parent_of('[data-id="a"]'), "s2")
+        self.assertEqual(page().js("return document.querySelector('[data-id=a]').style.translate"), "")
+        self.assertEqual(page().js("return localStorage.getItem('imagestage.board.trap')"), saved)
+        page().js("localStorage.removeItem('imagestage.board.trap')")
+
+
 class BoardPersistence(unittest.TestCase):
     def test_state_and_restore_across_a_reload_and_a_corrupt_value_kept_aside(self):
         p = page()
