@@ -55,7 +55,7 @@ let package = Package(
     .testTarget(name: "StageTests", dependencies: ["Stage"]),
     .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Stage", "Panorama"]),
     .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "CoreMath"], resources: [.copy("Data")]),
-    .testTarget(name: "RasterTests", dependencies: ["Raster", "Panorama", "CoreMath"]),
+    .testTarget(name: "RasterTests", dependencies: ["Raster", "Panorama", "CoreMath", "HostIO"]),
     .testTarget(name: "StageJSONTests", dependencies: ["StageJSON"]),
     .testTarget(name: "HostIOTests", dependencies: ["HostIO"]),
     .testTarget(name: "ToolTests", dependencies: ["HostIO", "StageJSON", "Stage", "Raster", "Panorama"]),

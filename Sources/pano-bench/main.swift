@@ -101,7 +101,10 @@ func statusMB(_ key: String) -> Double {
 
 var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
 renderer.groupKernel = BlendKernels.chosen()
-print("kernel \(renderer.groupKernel?.name ?? "swift") (IMAGESTAGE_KERNEL=swift|avx2|prefetch to choose)")
+let wisdom = KernelWisdom.choice()
+print(
+  "kernel \(renderer.groupKernel?.name ?? "swift") on \(KernelWisdom.cpuModel) (\(wisdom.source): \(wisdom.figures);"
+    + " IMAGESTAGE_KERNEL=swift|avx2|prefetch|vendor to choose)")
 var frame = RGBAImage(width: width, height: height)
 
 // The frame to compare with ffmpeg's.

@@ -1,7 +1,10 @@
 import CoreMath
+import Glibc
+import HostIO
 import Panorama
-import Raster
 import Testing
+
+@testable import Raster
 
 @Suite("Per-CPU kernels")
 struct KernelTests {
@@ -37,5 +40,50 @@ struct KernelTests {
         }
       }
     }
+  }
+}
+
+@Suite("Kernel wisdom")
+struct KernelWisdomTests {
+  func temporaryFile() -> String {
+    "/tmp/imagestage-wisdom-\(getpid())-\(Int.random(in: 0..<1_000_000))/kernels.tsv"
+  }
+
+  @Test func theFastestIsChosenRememberedPerModelAndMeasuredAgainForANewCPU() throws {
+    let file = temporaryFile()
+    var measured = 0
+    let fake: ([String]) -> [Double] = { names in
+      measured += 1
+      return names.map { $0 == "avx2" ? 1.5 : 2.0 }
+    }
+    let first = KernelWisdom.choose(model: "Xeon", candidates: ["swift", "avx2", "prefetch"], file: file, measure: fake)
+    #expect(first == .init(kernel: "avx2", source: "measured", figures: "swift=2.00 avx2=1.50 prefetch=2.00"))
+    let again = KernelWisdom.choose(model: "Xeon", candidates: ["swift", "avx2", "prefetch"], file: file, measure: fake)
+    #expect(again.kernel == "avx2" && again.source == "remembered" && measured == 1)
+    // Another CPU in the same home directory: measured, and both lines kept.
+    let other = KernelWisdom.choose(model: "EPYC", candidates: ["swift", "prefetch"], file: file) { names in
+      names.map { $0 == "prefetch" ? 1 : 3 }
+    }
+    #expect(other.kernel == "prefetch" && other.source == "measured")
+    let text = String(decoding: try FileIO.read(file), as: UTF8.self)
+    #expect(text.hasPrefix("Xeon\tavx2\t") && text.contains("\nEPYC\tprefetch\t"))
+    // A remembered kernel this build no longer has is measured again.
+    let without = KernelWisdom.choose(model: "Xeon", candidates: ["swift", "prefetch"], file: file, measure: fake)
+    #expect(without.source == "measured" && measured == 2)
+  }
+
+  @Test func anUnwritableCacheCostsAMeasurementNotAFailure() {
+    let choice = KernelWisdom.choose(model: "X", candidates: ["swift", "avx2"], file: "/proc/forbidden/kernels.tsv") {
+      _ in [1, 2]
+    }
+    #expect(choice.kernel == "swift" && choice.source == "measured")
+  }
+
+  /// The real measurement: every kernel this machine has renders, in finite time.
+  @Test func theMeasurementTimesEveryKernelThisMachineHas() {
+    let names = ["swift"] + BlendKernels.available.map(\.name)
+    let times = KernelWisdom.measureRenders(names)
+    #expect(times.count == names.count)
+    #expect(times.allSatisfy { $0 > 0 && $0 < 1000 })
   }
 }
