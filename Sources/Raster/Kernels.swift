@@ -63,11 +63,14 @@ public enum KernelWisdom {
 
   /// The CPU's model name (`/proc/cpuinfo`), the key the choice is remembered under.
   public static var cpuModel: String {
-    guard let bytes = try? FileIO.read("/proc/cpuinfo", limit: 1 << 20) else { return "unknown CPU" }
-    let text = String(decoding: bytes, as: UTF8.self)
-    for line in text.split(separator: "\n") where line.hasPrefix("model name") {
-      if let colon = line.firstIndex(of: ":") {
-        return line[line.index(after: colon)...].trimmingSpaces()
+    // /proc files report size 0, so they are read line by line, not as a whole file.
+    guard let file = fopen("/proc/cpuinfo", "r") else { return "unknown CPU" }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 512)
+    while fgets(&line, Int32(line.count), file) != nil {
+      let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if text.hasPrefix("model name"), let colon = text.firstIndex(of: ":") {
+        return text[text.index(after: colon)...].trimmingSpaces()
       }
     }
     return "unknown CPU"

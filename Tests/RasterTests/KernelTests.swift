@@ -87,3 +87,10 @@ struct KernelWisdomTests {
     #expect(times.allSatisfy { $0 > 0 && $0 < 1000 })
   }
 }
+
+extension KernelWisdomTests {
+  @Test func theCPUIsNamedAsProcCpuinfoNamesIt() {
+    #expect(KernelWisdom.cpuModel != "unknown CPU")
+    #expect(!KernelWisdom.cpuModel.hasPrefix(" "))
+  }
+}
