@@ -19,13 +19,7 @@ public struct PageBoard: Sendable {
   /// Reads the component's description of a board.
   /// - Throws: ``InputError`` naming the option or element that is wrong.
   public static func decode(_ bytes: [UInt8]) throws(InputError) -> PageBoard {
-    let json: JSON
-    do throws(JSONSyntaxError) {
-      json = try JSONParser.parse(bytes)
-    } catch {
-      throw InputError(path: "", message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
-    }
-    let root = JSONReader(json)
+    let root = try reader(bytes)
     try root.object(allowed: optionNames + ["canvas", "slots", "items"])
     let mode = try root.optional("mode")?.oneOf(Preset.allCases.map { ($0.rawValue, $0) }) ?? .locations
     var options = Options.preset(mode)
@@ -105,15 +99,17 @@ public struct PageBoard: Sendable {
     }
   }
 
-  /// Reads only options (the component's `setOptions`), checked as at the start.
-  public static func update(_ options: inout Options, from bytes: [UInt8]) throws(InputError) {
-    let json: JSON
+  static func reader(_ bytes: [UInt8]) throws(InputError) -> JSONReader {
     do throws(JSONSyntaxError) {
-      json = try JSONParser.parse(bytes)
+      return JSONReader(try JSONParser.parse(bytes))
     } catch {
       throw InputError(path: "", message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
     }
-    let root = JSONReader(json)
+  }
+
+  /// Reads only options (the component's `setOptions`), checked as at the start.
+  public static func update(_ options: inout Options, from bytes: [UInt8]) throws(InputError) {
+    let root = try reader(bytes)
     try root.object(allowed: optionNames.filter { $0 != "mode" })
     var changed = options
     try readOptions(root, into: &changed)

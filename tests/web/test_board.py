@@ -75,6 +75,15 @@ def touch_drag(points, hold=0.35, step_ms=30):
     actions.perform()
 
 
+def open_example(name, board_variable):
+    """An example page from a clean start (nothing stored), once its board runs."""
+    p = page()
+    p.driver.get(p.base + "examples/" + name)
+    p.js("localStorage.clear()")
+    p.driver.get(p.base + "examples/" + name)
+    p.driver.execute_async_script(f"{board_variable}.ready.then(() => arguments[0]())")
+
+
 def parent_of(selector):
     return page().js("const p = document.querySelector(arguments[0]).parentElement; return p.dataset.id || p.id",
                      selector)
@@ -443,10 +452,7 @@ class BoardOptions(unittest.TestCase):
 class BoardPersistence(unittest.TestCase):
     def test_state_and_restore_across_a_reload_and_a_corrupt_value_kept_aside(self):
         p = page()
-        p.driver.get(p.base + "examples/locations.html")
-        p.js("localStorage.clear()")
-        p.driver.get(p.base + "examples/locations.html")
-        p.driver.execute_async_script("places.ready.then(() => arguments[0]())")
+        open_example("locations.html", "places")
         p.drag(path(centre('[data-id="home"] img'), centre('[data-id="town"]')))
         p.until("return !document.querySelector('.board-lifted') && document.querySelector('[data-id=town] img')",
                 message="the lake in town")
@@ -488,10 +494,7 @@ class BoardExamplesOnAPhone(unittest.TestCase):
 
     def test_both_examples_work_by_touch(self):
         p = page()
-        p.driver.get(p.base + "examples/locations.html")
-        p.js("localStorage.clear()")
-        p.driver.get(p.base + "examples/locations.html")
-        p.driver.execute_async_script("places.ready.then(() => arguments[0]())")
+        open_example("locations.html", "places")
         p.js("scrollTo(0, document.querySelector('[data-id=work]').getBoundingClientRect().top + scrollY - 10)")
         touch_drag(path(centre('[data-id="work"] img'), centre('[data-id="hill"]')))
         p.until("return document.querySelector('[data-id=hill] img')?.alt === 'Dunes'", message="the dunes on the hill")
