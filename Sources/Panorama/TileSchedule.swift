@@ -1,0 +1,234 @@
+import CoreMath
+
+/// One tile of a multiresolution cube pyramid (``MultiresLayout``): level (1 coarsest),
+/// face (Pannellum's order: front, right, back, left, up, down), column and row.
+public struct TileID: Hashable, Sendable, Comparable {
+  public var level: Int
+  public var face: Int
+  public var x: Int
+  public var y: Int
+
+  public init(level: Int, face: Int, x: Int, y: Int) {
+    self.level = level
+    self.face = face
+    self.x = x
+    self.y = y
+  }
+
+  /// The tile one level coarser that covers this one (the face halves; tiles keep their size).
+  public var parent: TileID? { level > 1 ? TileID(level: level - 1, face: face, x: x / 2, y: y / 2) : nil }
+
+  public static func < (a: TileID, b: TileID) -> Bool {
+    (a.level, a.face, a.y, a.x) < (b.level, b.face, b.y, b.x)
+  }
+}
+
+/// The cube's faces as directions (x right, y up, z forward at yaw 0, as the renderer's
+/// camera frame): each face's centre and the directions of its image's right and down.
+/// Front looks at yaw 0, right at yaw 90°; the up face's bottom edge meets the front's top,
+/// the down face's top edge meets the front's bottom.
+public enum CubeFace {
+  typealias V = (x: Double, y: Double, z: Double)
+  /// (centre, right, down) per face.
+  static let frames: [(V, V, V)] = [
+    ((0, 0, 1), (1, 0, 0), (0, -1, 0)),  // front
+    ((1, 0, 0), (0, 0, -1), (0, -1, 0)),  // right
+    ((0, 0, -1), (-1, 0, 0), (0, -1, 0)),  // back
+    ((-1, 0, 0), (0, 0, 1), (0, -1, 0)),  // left
+    ((0, 1, 0), (1, 0, 0), (0, 0, 1)),  // up
+    ((0, -1, 0), (1, 0, 0), (0, 0, -1)),  // down
+  ]
+
+  /// The face a direction meets and where on it: `u` and `v` from 0 (left, top) to 1.
+  public static func locate(x: Double, y: Double, z: Double) -> (face: Int, u: Double, v: Double) {
+    let ax = abs(x), ay = abs(y), az = abs(z)
+    let face: Int
+    if ax >= ay && ax >= az {
+      face = x >= 0 ? 1 : 3
+    } else if ay >= az {
+      face = y >= 0 ? 4 : 5
+    } else {
+      face = z >= 0 ? 0 : 2
+    }
+    let (c, r, d) = frames[face]
+    let along = x * c.x + y * c.y + z * c.z
+    guard along > 0 else { return (face, 0.5, 0.5) }  // the zero vector
+    let s = (x * r.x + y * r.y + z * r.z) / along, t = (x * d.x + y * d.y + z * d.z) / along
+    return (face, min(max((s + 1) / 2, 0), 1), min(max((t + 1) / 2, 0), 1))
+  }
+
+  /// The direction (not normalised) through point (`u`, `v`) of `face`.
+  public static func direction(face: Int, u: Double, v: Double) -> (x: Double, y: Double, z: Double) {
+    let (c, r, d) = frames[min(max(face, 0), 5)]
+    let s = 2 * u - 1, t = 2 * v - 1
+    return (c.x + s * r.x + t * d.x, c.y + s * r.y + t * d.y, c.z + s * r.z + t * d.z)
+  }
+}
+
+/// Which tiles of a multiresolution panorama a view needs, in which order, what to draw
+/// meanwhile, and what to drop: the rules every host shares (the web viewer, the app, the
+/// CLI), so the host only fetches bytes and decodes them.
+///
+/// - The coarsest level's tiles come first and stay: whatever else is missing, something
+///   covers every direction, so a view never has a hole.
+/// - Then the tiles the view sees at the level that matches the screen
+///   (``MultiresLayout/level(viewWidth:hfov:)``), the one at the view's centre first.
+/// - Meanwhile each of those is drawn from the finest tile loaded that covers it (its parent,
+///   grandparent, … down to the coarsest level), coarse under fine.
+/// - A tile that fails is tried again `retries` times, then left to its coarser cover.
+/// - Beyond `budget` resident tiles, the least recently needed go, never the coarsest level's
+///   and never one the view needs now.
+public struct TileSchedule: Sendable {
+  public let layout: MultiresLayout
+  /// Resident tiles kept at most (the coarsest level's are never dropped).
+  public var budget: Int
+  /// Times a failed tile is tried again before it is left at its coarser cover.
+  public var retries = 2
+  /// Tile fetches in flight at most.
+  public var maxInFlight = 6
+
+  /// Loaded tiles with the plan number that last needed them.
+  public private(set) var resident: [TileID: Int] = [:]
+  public private(set) var inFlight: Set<TileID> = []
+  public private(set) var failures: [TileID: Int] = [:]
+  var plans = 0
+
+  public init(layout: MultiresLayout, budget: Int = 512) {
+    self.layout = layout
+    self.budget = budget
+  }
+
+  /// What to do for one frame.
+  public struct Plan: Equatable, Sendable {
+    /// Tiles to fetch now, in order (marked in flight).
+    public var fetch: [TileID]
+    /// Tiles to draw, coarse first, so finer ones cover them.
+    public var draw: [TileID]
+    /// Tiles to drop (their textures freed).
+    public var evict: [TileID]
+    /// The level the view wants.
+    public var level: Int
+  }
+
+  /// The coarsest level's tiles: fetched first, never dropped.
+  public var baseTiles: [TileID] { tiles(level: 1) }
+
+  func tiles(level: Int) -> [TileID] {
+    let n = layout.tilesPerSide(level: level)
+    var out: [TileID] = []
+    for face in 0..<6 {
+      for y in 0..<n { for x in 0..<n { out.append(TileID(level: level, face: face, x: x, y: y)) } }
+    }
+    return out
+  }
+
+  /// The tile at (`u`, `v`) of `face` at `level`.
+  public func tile(level: Int, face: Int, u: Double, v: Double) -> TileID {
+    let size = Double(layout.faceSize(level: level)), n = layout.tilesPerSide(level: level)
+    let px = min(Int(u * size), Int(size) - 1), py = min(Int(v * size), Int(size) - 1)
+    return TileID(
+      level: level, face: face, x: min(px / layout.tileResolution, n - 1), y: min(py / layout.tileResolution, n - 1))
+  }
+
+  /// The tiles at `level` a `width`×`height` view at `view` (`hfov` radians across, `lens`)
+  /// sees, nearest its centre first. Found by casting rays at most a quarter tile apart on
+  /// the screen (and along its edges), so no tile the view shows is missed.
+  public func visible(
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, width: Int, height: Int, level: Int
+  ) -> [TileID] {
+    guard width > 0, height > 0 else { return [] }
+    let focal = lens.focalLength(hfov: hfov, width: Double(width))
+    let step = max(4, min(64, Double(layout.tileResolution) / 4))
+    let columns = Int((Double(width) / step).rounded(.up)), rows = Int((Double(height) / step).rounded(.up))
+    let (sy, cy) = Elementary.sinCos(view.yaw), (sp, cp) = Elementary.sinCos(view.pitch)
+    var seen: [TileID: Double] = [:]
+    for j in 0...rows {
+      for i in 0...columns {
+        let sx = (Double(i) / Double(columns) - 0.5) * Double(width)
+        let sv = (0.5 - Double(j) / Double(rows)) * Double(height)
+        let r = lens.ray(x: sx / focal, y: sv / focal)
+        // Pitch about x (looking up is +y), then yaw about y (turning right is +x).
+        let y1 = r.y * cp + r.z * sp, z1 = r.z * cp - r.y * sp
+        let x2 = r.x * cy + z1 * sy, z2 = z1 * cy - r.x * sy
+        let (face, u, v) = CubeFace.locate(x: x2, y: y1, z: z2)
+        let t = tile(level: level, face: face, u: u, v: v)
+        let distance = sx * sx + sv * sv
+        if distance < seen[t] ?? .infinity { seen[t] = distance }
+      }
+    }
+    return seen.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }.map { $0.key }
+  }
+
+  /// The finest loaded tile covering `tile` (itself, a parent, …), or `nil`.
+  public func cover(_ tile: TileID) -> TileID? {
+    var t: TileID? = tile
+    while let current = t {
+      if resident[current] != nil { return current }
+      t = current.parent
+    }
+    return nil
+  }
+
+  /// Whether a failed tile has used up its tries.
+  public func gaveUp(_ tile: TileID) -> Bool { (failures[tile] ?? 0) > retries }
+
+  /// The plan for a frame of this view: fetch, draw, evict.
+  public mutating func plan(
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, width: Int, height: Int
+  ) -> Plan {
+    plans += 1
+    let level = layout.level(viewWidth: lens.centreWidth(hfov: hfov, width: Double(width)), hfov: hfov)
+    let seen = visible(view: view, hfov: hfov, lens: lens, width: width, height: height, level: level)
+    var fetch: [TileID] = []
+    for t in baseTiles + seen where fetch.count + inFlight.count < maxInFlight {
+      if resident[t] == nil && !inFlight.contains(t) && !gaveUp(t) && !fetch.contains(t) { fetch.append(t) }
+    }
+    inFlight.formUnion(fetch)
+    var drawn: Set<TileID> = []
+    for t in seen {
+      // Each seen tile, or what covers it, is needed now; so are the covers' own parents'
+      // ancestors that are resident (they stay in the LRU's good books).
+      if let c = cover(t) { drawn.insert(c) }
+    }
+    for t in drawn { resident[t] = plans }
+    for t in baseTiles where resident[t] != nil { resident[t] = plans }
+    let draw = drawn.sorted()
+    var evict: [TileID] = []
+    if resident.count > budget {
+      let keep = Set(seen).union(drawn)
+      let candidates = resident.filter { $0.key.level > 1 && !keep.contains($0.key) }
+        .sorted { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }
+      for (t, _) in candidates.prefix(resident.count - budget) { evict.append(t) }
+      for t in evict { resident[t] = nil }
+    }
+    return Plan(fetch: fetch, draw: draw, evict: evict, level: level)
+  }
+
+  /// A fetched tile is decoded and ready to draw.
+  public mutating func loaded(_ tile: TileID) {
+    inFlight.remove(tile)
+    failures[tile] = nil
+    resident[tile] = plans
+  }
+
+  /// A fetch failed; true when it will be tried again.
+  @discardableResult public mutating func failed(_ tile: TileID) -> Bool {
+    inFlight.remove(tile)
+    failures[tile, default: 0] += 1
+    return !gaveUp(tile)
+  }
+}
+
+extension Lens {
+  /// Focal length in pixels for a `width`-pixel view `hfov` radians across.
+  func focalLength(hfov: Double, width: Double) -> Double {
+    focalLength(halfWidth: width / 2, fieldOfView: min(max(hfov, 1e-6), maximumFieldOfView))
+  }
+
+  /// The width a rectilinear view of `hfov` would need to show the centre as sharply as this
+  /// lens's view does: the level rule is written for rectilinear views.
+  func centreWidth(hfov: Double, width: Double) -> Double {
+    let (s, c) = Elementary.sinCos(min(max(hfov / 2, 1e-6), 1.5))
+    return 2 * focalLength(hfov: hfov, width: width) * s / c
+  }
+}

@@ -1,0 +1,118 @@
+import CoreMath
+import Panorama
+import Testing
+
+/// The tile rules every host shares: which tiles a view needs, centre first; what covers a
+/// missing one; retries; the memory budget.
+@Suite("Tile schedule")
+struct TileScheduleTests {
+  /// Pannellum's example pyramid: 2048 px faces, 256 px tiles, 4 levels (1, 2, 4, 8 tiles a side).
+  let layout = MultiresLayout(cubeResolution: 2048, tileResolution: 256, maxLevel: 4)!
+
+  @Test func faceCoordinatesRoundTrip() {
+    var seed: UInt64 = 7
+    func random() -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(seed >> 11) / Double(1 << 53)
+    }
+    for _ in 0..<2000 {
+      let face = Int(random() * 6), u = random(), v = random()
+      let d = CubeFace.direction(face: face, u: u, v: v)
+      let back = CubeFace.locate(x: d.x * 3, y: d.y * 3, z: d.z * 3)
+      #expect(back.face == face || abs(u - 0.5) > 0.4999 || abs(v - 0.5) > 0.4999)
+      if back.face == face { #expect(abs(back.u - u) < 1e-12 && abs(back.v - v) < 1e-12) }
+    }
+    // The seams meet: the front's top edge is the up face's bottom edge, its right edge the
+    // right face's left edge.
+    #expect(CubeFace.direction(face: 0, u: 0.3, v: 0) == CubeFace.direction(face: 4, u: 0.3, v: 1))
+    #expect(CubeFace.direction(face: 0, u: 1, v: 0.6) == CubeFace.direction(face: 1, u: 0, v: 0.6))
+    #expect(CubeFace.direction(face: 0, u: 0.3, v: 1) == CubeFace.direction(face: 5, u: 0.3, v: 0))
+  }
+
+  @Test func aForwardViewSeesTheFrontCentreFirstAndLookingUpTheUpFace() {
+    let schedule = TileSchedule(layout: layout)
+    let forward = schedule.visible(view: ViewAngles(), hfov: 1.2, width: 1024, height: 576, level: 4)
+    // 8 tiles a side: the centre of the front face is where four tiles meet (3|4, 3|4).
+    #expect(forward.first?.face == 0 && [3, 4].contains(forward.first!.x) && [3, 4].contains(forward.first!.y))
+    #expect(forward.allSatisfy { $0.face == 0 })  // 69° across stays on the front face
+    let up = schedule.visible(view: ViewAngles(pitch: Elementary.halfPi), hfov: 1.2, width: 800, height: 800, level: 2)
+    #expect(up.first?.face == 4)
+    let right = schedule.visible(view: ViewAngles(yaw: Elementary.halfPi), hfov: 0.5, width: 400, height: 300, level: 1)
+    #expect(right == [TileID(level: 1, face: 1, x: 0, y: 0)])
+    // A wide view sees across the seams: front, right, left, up and down at 170° (little planet).
+    let wide = schedule.visible(
+      view: ViewAngles(pitch: -1.2), hfov: 5, lens: .stereographic, width: 800, height: 800, level: 1)
+    #expect(Set(wide.map(\.face)).isSuperset(of: [0, 1, 3, 5]))
+  }
+
+  @Test func theBaseComesFirstThenTheCentreAndNothingIsEverAHole() {
+    var schedule = TileSchedule(layout: layout)
+    schedule.maxInFlight = 100
+    let view = ViewAngles(yaw: 0.4, pitch: 0.2)
+    var plan = schedule.plan(view: view, hfov: 1.0, width: 1280, height: 720)
+    let level = plan.level
+    #expect(level == 4)
+    #expect(Array(plan.fetch.prefix(6)) == schedule.baseTiles)
+    #expect(plan.fetch.dropFirst(6).first?.level == 4)
+    #expect(plan.draw.isEmpty)  // nothing loaded yet
+    for t in schedule.baseTiles { schedule.loaded(t) }
+    plan = schedule.plan(view: view, hfov: 1.0, width: 1280, height: 720)
+    // Every tile the view sees is drawn from the base until its own arrives.
+    #expect(plan.draw.allSatisfy { $0.level == 1 } && !plan.draw.isEmpty)
+    #expect(plan.fetch.isEmpty)  // all the view's tiles are in flight already
+    let first = schedule.visible(view: view, hfov: 1.0, width: 1280, height: 720, level: 4)[0]
+    schedule.loaded(first)
+    plan = schedule.plan(view: view, hfov: 1.0, width: 1280, height: 720)
+    #expect(plan.draw.last == first)  // drawn last, over its cover
+    // Random views and random loads: whatever the view sees has a cover.
+    var seed: UInt64 = 1
+    func random() -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(seed >> 11) / Double(1 << 53)
+    }
+    for _ in 0..<60 {
+      let v = ViewAngles(yaw: random() * 6.3, pitch: (random() - 0.5) * 3.1)
+      let p = schedule.plan(view: v, hfov: 0.2 + random() * 1.8, width: 960, height: 540)
+      for t in p.fetch where random() < 0.5 { schedule.loaded(t) }
+      for t in schedule.visible(view: v, hfov: 1, width: 960, height: 540, level: p.level) {
+        #expect(schedule.cover(t) != nil)
+      }
+    }
+  }
+
+  @Test func aFailingTileIsRetriedThenLeftToItsCover() {
+    var schedule = TileSchedule(layout: layout)
+    schedule.maxInFlight = 100
+    _ = schedule.plan(view: ViewAngles(), hfov: 1, width: 1280, height: 720)
+    for t in schedule.baseTiles { schedule.loaded(t) }
+    let bad = schedule.visible(view: ViewAngles(), hfov: 1, width: 1280, height: 720, level: 4)[0]
+    var retried = schedule.failed(bad)
+    #expect(retried)  // first failure: tried again
+    var next = schedule.plan(view: ViewAngles(), hfov: 1, width: 1280, height: 720)
+    #expect(next.fetch.contains(bad))
+    retried = schedule.failed(bad)
+    #expect(retried)
+    next = schedule.plan(view: ViewAngles(), hfov: 1, width: 1280, height: 720)
+    #expect(next.fetch.contains(bad))
+    retried = schedule.failed(bad)
+    #expect(!retried)  // third: given up
+    let plan = schedule.plan(view: ViewAngles(), hfov: 1, width: 1280, height: 720)
+    #expect(!plan.fetch.contains(bad))
+    #expect(schedule.cover(bad)?.level == 1 && plan.draw.contains(schedule.cover(bad)!))
+  }
+
+  @Test func theBudgetDropsTheLeastRecentlyNeededButNeverTheBaseOrTheView() {
+    var schedule = TileSchedule(layout: layout, budget: 40)
+    schedule.maxInFlight = 1000
+    for yawStep in 0..<12 {
+      let view = ViewAngles(yaw: Double(yawStep) * 0.5)
+      let plan = schedule.plan(view: view, hfov: 1, width: 1280, height: 720)
+      for t in plan.fetch { schedule.loaded(t) }
+      let after = schedule.plan(view: view, hfov: 1, width: 1280, height: 720)
+      #expect(schedule.resident.count <= max(40, 6 + after.draw.count))
+      #expect(schedule.baseTiles.allSatisfy { schedule.resident[$0] != nil })
+      #expect(after.draw.allSatisfy { schedule.resident[$0] != nil })
+      #expect(after.evict.allSatisfy { $0.level > 1 })
+    }
+  }
+}
