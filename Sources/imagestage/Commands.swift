@@ -114,6 +114,20 @@ enum Commands {
           help: "ignore the log's roll: the horizon stays level (a phone held upside down replays upright)"),
       ]),
     CommandSpec(
+      words: ["pano", "tiles"], operands: "IN -o DIR",
+      summary:
+        "Cuts a panorama into a multiresolution cube pyramid in Pannellum's layout (DIR/config.json, DIR/L/FACE{Y}_{X}.jpg).",
+      options: [
+        OptionSpec(name: "output", value: "DIR", help: "a new directory for the pyramid", isFile: true),
+        OptionSpec(name: "tile-size", value: "PX", help: "tile size, 16…4096", defaultValue: "512"),
+        OptionSpec(name: "cube-size", value: "PX", help: "face size at the finest level", defaultValue: "8·⌊width/π/8⌋"),
+        OptionSpec(name: "fallback-size", value: "PX", help: "the fallback faces' size", defaultValue: "1024"),
+        OptionSpec(name: "quality", value: "N", help: "JPEG quality, 1…100", defaultValue: "75"),
+        OptionSpec(name: "png", value: nil, help: "PNG tiles instead of JPEG"),
+        OptionSpec(name: "threads", value: "N", help: "rendering threads, 1…64", defaultValue: "2"),
+        projection, maxPixels,
+      ]),
+    CommandSpec(
       words: ["pano", "sample"], operands: "-o OUT.jpg|.png",
       summary: "Writes the built-in test panorama (a 2:1 sky, hills, compass and grid).",
       options: [

@@ -20,7 +20,8 @@ enum PanoCommand {
       case "render": try render(args)
       case "video": try video(args)
       case "sample": try sample(args)
-      default: throw CommandError(message: "unknown pano command \"\(sub)\"; expected info, render, video or sample")
+      case "tiles": try TilesCommand.run(args)
+      default: throw CommandError(message: "unknown pano command \"\(sub)\"; expected info, render, video, tiles or sample")
       }
     }
   }

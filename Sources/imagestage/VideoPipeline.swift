@@ -202,6 +202,7 @@ struct FrameSink {
 /// A progress bar on stderr when it is a terminal.
 struct Progress {
   let total: Int
+  var unit = "frames"
   let enabled = isatty(2) != 0
 
   func update(_ done: Int) {
@@ -209,7 +210,7 @@ struct Progress {
     let width = 30
     let filled = total > 0 ? done * width / total : width
     let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-    Console.writeAll(2, Array("\r[\(bar)] \(done)/\(total) frames".utf8))
+    Console.writeAll(2, Array("\r[\(bar)] \(done)/\(total) \(unit)".utf8))
   }
 
   func finish() {

@@ -1,0 +1,60 @@
+import Foundation
+import Panorama
+import Raster
+import Testing
+
+/// `imagestage pano tiles`: Pannellum's layout, tiles that show what the renderer shows, and
+/// nothing left behind when it refuses.
+@Suite("imagestage pano tiles")
+struct TilesCommandTests {
+  static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+    var total = 0.0
+    for k in a.pixels.indices {
+      for c in 0..<3 {
+        let d = Double(Int((a.pixels[k] >> UInt32(8 * c)) & 0xFF) - Int((b.pixels[k] >> UInt32(8 * c)) & 0xFF))
+        total += d * d
+      }
+    }
+    let mse = total / Double(a.pixels.count * 3)
+    return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+  }
+
+  @Test func thePyramidIsPannellumsLayoutAndShowsWhatTheRendererShows() throws {
+    let dir = try Tool.temporaryDirectory()
+    let out = dir.appendingPathComponent("tiles").path
+    let result = try Tool.run("imagestage", ["pano", "tiles", "sample", "-o", out, "--tile-size", "256", "--cube-size", "512"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let config =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/config.json")))
+      as! [String: Any]
+    #expect(config["type"] as? String == "multires")
+    let multires = config["multiRes"] as! [String: Any]
+    #expect(multires["path"] as? String == "/%l/%s%y_%x" && multires["maxLevel"] as? Int == 2)
+    #expect(multires["cubeResolution"] as? Int == 512 && multires["tileResolution"] as? Int == 256)
+    // 6 faces × (2×2 + 1) tiles, 6 fallback faces, the preview and the config.
+    let files = FileManager.default.enumerator(atPath: out)!.compactMap { $0 as? String }.filter { $0.contains(".") }
+    #expect(files.count == 30 + 6 + 2, "\(files.sorted())")
+    #expect(files.contains("2/u1_0.jpg") && files.contains("1/d0_0.jpg") && files.contains("fallback/b.jpg"))
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("tiles.partial").path))
+
+    // The front face's top-left tile is the top-left quarter of a 90° view straight ahead.
+    let front = dir.appendingPathComponent("front.png").path
+    #expect(
+      try Tool.run("imagestage", ["pano", "render", "sample", "-o", front, "--hfov", "90", "--size", "512x512"]).status == 0)
+    let view = try PanoCommandTests.decode(front)
+    let tile = try PanoCommandTests.decode(out + "/2/f0_0.jpg")
+    var quarter = RGBAImage(width: 256, height: 256)
+    for y in 0..<256 { for x in 0..<256 { quarter[x, y] = view[x, y] } }
+    let score = Self.psnr(tile, quarter)
+    #expect(score > 32, "PSNR \(score)")
+    // The coarsest level is the finest halved: its face is the view at half size.
+    let coarse = try PanoCommandTests.decode(out + "/1/f0_0.jpg")
+    #expect(coarse.width == 256 && coarse.height == 256)
+
+    // An existing directory is refused, and nothing is written beside it.
+    let again = try Tool.run("imagestage", ["pano", "tiles", "sample", "-o", out])
+    #expect(again.status != 0 && again.stderr.contains("already exists"))
+    let siblings = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(!siblings.contains { $0.contains(".partial-") }, "\(siblings)")
+  }
+}
