@@ -144,6 +144,7 @@ web-serve: web
 # The browser tests: headless Chromium driven by selenium, real pointer, touch and key
 # input, sensors injected over CDP (tests/web/test_web.py).
 web-test: web
+	swift build -c release $(CPU_FLAGS) --product imagestage  # the tiler, for Pannellum's test on our tiles
 	scripts/install-test-venv
 	build/venv/bin/python tests/web/test_web.py
 

@@ -84,7 +84,7 @@ enum TilesCommand {
         view: ViewAngles(), hfov: 2 * Double.pi, lens: .equirectangular, into: &preview, executor: executor)
       try FileIO.writeAtomically(try Raster.encodeJPEG(preview, quality: 70), to: "\(work)/preview.jpg")
       var config: [(String, JSONValue)] = [
-        ("type", "multires"), ("preview", "preview.jpg"),
+        ("type", "multires"), ("preview", "/preview.jpg"),  // after basePath, as Pannellum joins them
         (
           "multiRes",
           [
