@@ -70,15 +70,7 @@ struct CubeMapTests {
       var a = RGBAImage(width: 160, height: 90), b = RGBAImage(width: 160, height: 90)
       renderer.renderPerspective(view: view, hfov: 1.2, into: &a, executor: InlineRows())
       cube.render(view: view, hfov: 1.2, into: &b, executor: InlineRows())
-      var total = 0.0
-      for k in a.pixels.indices {
-        for c in 0..<3 {
-          let d = Double(Int((a.pixels[k] >> UInt32(8 * c)) & 0xFF) - Int((b.pixels[k] >> UInt32(8 * c)) & 0xFF))
-          total += d * d
-        }
-      }
-      let mse = total / Double(a.pixels.count * 3)
-      let psnr = mse == 0 ? 99 : 10 * Elementary.log(255 * 255 / mse) / Elementary.log(10)
+      let psnr = a.psnr(against: b)
       #expect(psnr > 30, "\(view): \(psnr) dB")
     }
   }

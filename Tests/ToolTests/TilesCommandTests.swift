@@ -7,18 +7,6 @@ import Testing
 /// nothing left behind when it refuses.
 @Suite("imagestage pano tiles")
 struct TilesCommandTests {
-  static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
-    var total = 0.0
-    for k in a.pixels.indices {
-      for c in 0..<3 {
-        let d = Double(Int((a.pixels[k] >> UInt32(8 * c)) & 0xFF) - Int((b.pixels[k] >> UInt32(8 * c)) & 0xFF))
-        total += d * d
-      }
-    }
-    let mse = total / Double(a.pixels.count * 3)
-    return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
-  }
-
   @Test func thePyramidIsPannellumsLayoutAndShowsWhatTheRendererShows() throws {
     let dir = try Tool.temporaryDirectory()
     let out = dir.appendingPathComponent("tiles").path
@@ -45,7 +33,7 @@ struct TilesCommandTests {
     let tile = try PanoCommandTests.decode(out + "/2/f0_0.jpg")
     var quarter = RGBAImage(width: 256, height: 256)
     for y in 0..<256 { for x in 0..<256 { quarter[x, y] = view[x, y] } }
-    let score = Self.psnr(tile, quarter)
+    let score = tile.psnr(against: quarter)
     #expect(score > 32, "PSNR \(score)")
     // The coarsest level is the finest halved: its face is the view at half size.
     let coarse = try PanoCommandTests.decode(out + "/1/f0_0.jpg")
