@@ -186,8 +186,7 @@ public struct TileSchedule: Sendable {
     inFlight.formUnion(fetch)
     var drawn: Set<TileID> = []
     for t in seen {
-      // Each seen tile, or what covers it, is needed now; so are the covers' own parents'
-      // ancestors that are resident (they stay in the LRU's good books).
+      // Each seen tile is drawn from what covers it; those covers are the ones in use now.
       if let c = cover(t) { drawn.insert(c) }
     }
     for t in drawn { resident[t] = plans }

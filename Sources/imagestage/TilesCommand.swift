@@ -122,10 +122,11 @@ enum TilesCommand {
     for y in 0..<h {
       for x in 0..<w {
         let x0 = 2 * x, y0 = 2 * y, x1 = min(2 * x + 1, face.width - 1), y1 = min(2 * y + 1, face.height - 1)
-        let p = [face[x0, y0], face[x1, y0], face[x0, y1], face[x1, y1]]
+        let a = face[x0, y0], b = face[x1, y0], c = face[x0, y1], d = face[x1, y1]
         var value: UInt32 = 0
+        // Per channel, without an array per pixel: this runs for every texel of every level.
         for shift in stride(from: UInt32(0), through: 24, by: 8) {
-          let sum = p.reduce(UInt32(0)) { $0 + (($1 >> shift) & 0xFF) }
+          let sum = ((a >> shift) & 0xFF) + ((b >> shift) & 0xFF) + ((c >> shift) & 0xFF) + ((d >> shift) & 0xFF)
           value |= ((sum + 2) / 4) << shift
         }
         out[x, y] = value
