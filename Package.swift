@@ -36,9 +36,12 @@ let package = Package(
     .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
     // ISA-specific kernels in C (AVX2), chosen at run time by Raster.BlendKernels
     .target(name: "CKernels"),
+    // libjpeg's scanline decoder behind a setjmp boundary: the tiler streams rows of big JPEGs.
+    .target(name: "CJPEGRows", linkerSettings: [.linkedLibrary("jpeg")]),
     // Adapters
     .target(
-      name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng", "CZlib", "CKernels"], exclude: ["README.md"]),
+      name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng", "CZlib", "CKernels", "CJPEGRows"],
+      exclude: ["README.md"]),
     .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"], exclude: ["README.md"]),
     // Files (atomic writes), the console and argument parsing for the executables.
     .target(name: "HostIO", exclude: ["README.md"]),

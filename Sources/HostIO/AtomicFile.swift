@@ -57,6 +57,56 @@ public enum FileIO {
     return bytes
   }
 
+  /// The first `count` bytes of the file (fewer when it is shorter): the header and
+  /// metadata of an image too large to read whole.
+  public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw .fromErrno("cannot open", path, isRead: true) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { throw .fromErrno("cannot stat", path, isRead: true) }
+    guard (st.st_mode & S_IFMT) == S_IFREG else {
+      throw FileError(operation: "cannot read", path: path, reason: "not a regular file", isRead: true)
+    }
+    var bytes = [UInt8](repeating: 0, count: max(0, min(count, Int(st.st_size))))
+    var filled = 0
+    while filled < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { buffer in
+        Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { throw .fromErrno("cannot read", path, isRead: true) }
+      if n == 0 { break }
+      filled += n
+    }
+    if filled < bytes.count { bytes.removeSubrange(filled...) }
+    return bytes
+  }
+
+  /// Writes a new file at `path` (failing if one exists), without `writeAtomically`'s
+  /// fsyncs: for the many files of a directory that is itself made atomically (written
+  /// under a temporary name, synced with `syncFileSystem()`, then renamed).
+  public static func writeNew(_ bytes: [UInt8], to path: String) throws(FileError) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw .fromErrno("cannot create", path) }
+    var written = 0
+    while written < bytes.count {
+      let n = bytes.withUnsafeBytes { buffer in write(fd, buffer.baseAddress! + written, buffer.count - written) }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        let error = FileError.fromErrno("cannot write", path)
+        close(fd)
+        throw error
+      }
+      written += n
+    }
+    guard close(fd) == 0 else { throw .fromErrno("cannot close", path) }
+  }
+
+  /// Flushes written files to disk, once for many `writeNew`s (`sync`: Glibc hides the
+  /// per-file-system `syncfs` behind _GNU_SOURCE).
+  public static func syncFileSystem() { sync() }
+
   /// Whether a file exists at `path`.
   public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 

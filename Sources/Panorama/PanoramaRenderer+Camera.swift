@@ -22,6 +22,20 @@ public struct CameraParameters: Hashable, Sendable {
   }
 }
 
+/// A rectangle of a larger view: the output is the `x`, `y` corner's part of a
+/// `fullWidth`×`fullHeight` view. A tiler renders a cube face's tile this way without
+/// drawing the face.
+public struct ViewWindow: Hashable, Sendable {
+  public var x: Int, y: Int, fullWidth: Int, fullHeight: Int
+
+  public init(x: Int, y: Int, fullWidth: Int, fullHeight: Int) {
+    self.x = x
+    self.y = y
+    self.fullWidth = fullWidth
+    self.fullHeight = fullHeight
+  }
+}
+
 extension PanoramaRenderer {
   // MARK: - Perspective
 
@@ -34,7 +48,11 @@ extension PanoramaRenderer {
     var cy: Double
     var lens: Lens
 
-    init(width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, lens: Lens = .rectilinear) {
+    /// `window`: the output is that part of a larger view (its focal length and centre).
+    init(
+      width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, lens: Lens = .rectilinear,
+      window: ViewWindow? = nil
+    ) {
       let (sr, cr) = Elementary.sinCos(roll)
       let (sp, cp) = Elementary.sinCos(pitch)
       // Where the camera's x (right), y (up) and z (forward) axes go, after roll then pitch:
@@ -43,9 +61,10 @@ extension PanoramaRenderer {
       m = (cr, -sr * cp, sr * sp, sr, cr * cp, -cr * sp, 0, sp, cp)
       self.lens = lens
       // Half the width sees half the field of view (`Lens.focalLength`).
-      focal = lens.focalLength(halfWidth: Double(width) / 2, fieldOfView: hfov)
-      cx = Double(width) / 2
-      cy = Double(height) / 2
+      let full = window.map { (Double($0.fullWidth), Double($0.fullHeight)) } ?? (Double(width), Double(height))
+      focal = lens.focalLength(halfWidth: full.0 / 2, fieldOfView: hfov)
+      cx = full.0 / 2 - Double(window?.x ?? 0)
+      cy = full.1 / 2 - Double(window?.y ?? 0)
     }
 
     /// Direction in the panorama frame (x right, y up, z forward at yaw 0) of pixel (px, py),

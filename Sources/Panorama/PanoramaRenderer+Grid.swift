@@ -22,16 +22,18 @@ extension PanoramaRenderer {
   }
 
   mutating func prepareGrid<E: RowExecutor>(
-    width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, executor: E
+    width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, window: ViewWindow? = nil,
+    executor: E
   ) {
     let key = GridKey(
       width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens, spacing: gridSpacing,
-      caps: polarCaps != nil)
+      caps: polarCaps != nil, window: window)
     guard key != gridKey else { return }
     gridKey = key
     columns = Self.gridLines(width, max(gridSpacing.columns, 2))
     rows = Self.gridLines(height, max(gridSpacing.rows, 2))
-    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens)
+    let camera = Camera(
+      width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens, window: window)
     let (xs, ys) = (Self.nodes(columns), Self.nodes(rows))
     let count = xs.count * ys.count
     var us = [Double](repeating: 0, count: count), vs = us
@@ -85,23 +87,28 @@ extension PanoramaRenderer {
   ///   - view: yaw, pitch, roll in radians.
   ///   - hfov: horizontal field of view in radians, in (0, `lens.maximumFieldOfView`].
   ///   - lens: any ``Lens``; rectilinear by default.
-  ///   - output: the frame drawn into; its size is the view's.
+  ///   - output: the frame drawn into; its size is the view's, or the window's.
+  ///   - window: draw only this part of a larger view (`nil`: all of it, `output`-sized);
+  ///     `hfov` is then the larger view's.
   ///   - executor: runs the bands of rows (inline, or on threads the host owns).
   /// - Complexity: O(output pixels); the grid costs O(pixels / spacing²) when pitch, roll,
   ///   zoom or size changed since the last frame.
   public mutating func renderPerspective<E: RowExecutor>(
-    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, window: ViewWindow? = nil, into output: inout RGBAImage,
+    executor: E
   ) {
     let width = output.width, height = output.height
     guard width > 0, height > 0 else { return }
+    let window = window.flatMap { $0.fullWidth > 0 && $0.fullHeight > 0 ? $0 : nil }
     // Any angles draw something: non-finite ones count as 0 (a 90° field of view), and
     // yaw is taken modulo a turn so its shift in source pixels stays small.
     let fov = hfov.isFinite ? min(max(hfov, 0.01), lens.maximumFieldOfView) : Elementary.halfPi
     let view = ViewAngles(
       yaw: Self.turn(view.yaw), pitch: view.pitch.isFinite ? view.pitch : 0, roll: view.roll.isFinite ? view.roll : 0)
-    prepareGrid(width: width, height: height, view: view, hfov: fov, lens: lens, executor: executor)
+    prepareGrid(width: width, height: height, view: view, hfov: fov, lens: lens, window: window, executor: executor)
     let shift = view.yaw / Elementary.twoPi * period
-    let camera = Camera(width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov, lens: lens)
+    let camera = Camera(
+      width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov, lens: lens, window: window)
     let context = BlockContext(renderer: self, shift: shift, yaw: view.yaw, camera: camera, width: width)
     let bandCount = rows.count - 1 == 0 ? 1 : rows.count - 1
     withPixels(into: &output) { shared in

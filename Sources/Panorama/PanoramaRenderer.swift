@@ -65,6 +65,7 @@ public struct PanoramaRenderer: Sendable {
   struct GridKey: Equatable {
     var width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, lens: Lens, spacing: GridSpacing
     var caps: Bool
+    var window: ViewWindow?
   }
   var gridKey: GridKey?
   var columns: [Int] = []

@@ -125,6 +125,11 @@ enum Commands {
         OptionSpec(name: "quality", value: "N", help: "JPEG quality, 1…100", defaultValue: "75"),
         OptionSpec(name: "png", value: nil, help: "PNG tiles instead of JPEG"),
         OptionSpec(name: "threads", value: "N", help: "rendering threads, 1…64", defaultValue: "2"),
+        OptionSpec(
+          name: "background", value: "R,G,B",
+          help: "colour outside a partial panorama, 0…1 each (generate.py's -b) or #RRGGBB", defaultValue: "black"),
+        OptionSpec(
+          name: "max-memory", value: "MB", help: "refuse a run that would hold more than this", defaultValue: "2048"),
         projection, maxPixels,
       ]),
     CommandSpec(

@@ -4,31 +4,51 @@ import Panorama
 import Raster
 import StageJSON
 
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
+/// One error message per slot, written by parallel workers.
+final class ErrorSlots: @unchecked Sendable {
+  private var messages: [String?]
+  private let lock = Mutex<Void>(())
+  init(count: Int) { messages = Array(repeating: nil, count: count) }
+  func set(_ i: Int, _ message: String) { lock.withLock { _ in messages[i] = message } }
+  var first: String? { lock.withLock { _ in messages.compactMap { $0 }.first } }
+}
+
+/// Set by SIGINT or SIGTERM while the tiler runs; checked between reads and batches.
+let tilerInterrupted = Atomic<Bool>(false)
+
 /// `imagestage pano tiles IN -o DIR`: a multiresolution cube pyramid in Pannellum's layout
 /// (its generate.py's: `DIR/config.json`, `DIR/L/FACE{Y}_{X}.jpg`, `DIR/fallback/FACE.jpg`,
-/// `DIR/preview.jpg`), made by the renderer: the finest level's faces are 90° views of the
-/// source, each coarser level the finer one halved (2×2 box, sizes rounded up), as generate.py
-/// halves them. Written into `DIR.partial-PID` and renamed to DIR at the end, so an
-/// interrupted run leaves nothing under DIR.
-///
-/// This first version decodes the whole image (no streaming yet: issue 18's 512 MB aim for a
-/// 32000×16000 JPEG is not met).
+/// `DIR/preview.jpg`). Streams: a JPEG is decoded a band of rows at a time and each finest
+/// tile drawn as soon as its rows are in (``CubeTiler``), the coarser levels built as their
+/// children arrive, so memory is a band of the source, not the source. Written into
+/// `DIR.partial-PID` and renamed to DIR at the end; a failure or an interrupt removes it.
 enum TilesCommand {
   static func run(_ args: [String]) throws {
     let parsed = try PanoCommand.parse(args, Commands.spec("pano tiles"))
     guard let output = parsed.value("output") else { throw CommandError(message: "-o DIR is required") }
     if FileIO.exists(output) { throw CommandError(message: "-o \(output): already exists; choose a new directory") }
     let tileSize = Int(try parsed.number("tile-size", in: 16...4096) ?? 512)
+    guard tileSize % 2 == 0 else {
+      throw CommandError(message: "--tile-size \(tileSize): must be even (each coarser level halves tiles in pairs)")
+    }
     let quality = Int(try parsed.number("quality", in: 1...100) ?? 75)
     let png = parsed.flag("png")
     let threads = Int(try parsed.number("threads", in: 1...64) ?? 2)
-    let pano = try PanoCommand.input(parsed, projection: try PanoCommand.projection(parsed))
+    let maxMemory = Int(try parsed.number("max-memory", in: 64...1_000_000) ?? 2048) << 20
+    let background = try parsed.value("background").map(parseBackground)
+    guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input image (or \"sample\")") }
+    var limits = ImageLimits()
+    if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
+    let source = try PanoramaRows(parsed.positional[0], projection: try PanoCommand.projection(parsed), limits: limits)
+    let geometry = source.geometry
     // generate.py's default: the face as wide as the source's pixels per 90°, a multiple of 8.
-    let fullWidth = Int(pano.geometry.fullWidth)
+    let fullWidth = Int(geometry.fullWidth * Double(source.width) / geometry.croppedWidth)
     let defaultCube = 8 * Int(Double(fullWidth) / Double.pi / 8)
     let cubeSize = Int(try parsed.number("cube-size", in: 16...65536) ?? Double(max(defaultCube, 16)))
     let fallbackSize = min(cubeSize, Int(try parsed.number("fallback-size", in: 16...8192) ?? 1024))
@@ -41,48 +61,95 @@ enum TilesCommand {
     guard let layout = MultiresLayout(cubeResolution: cubeSize, tileResolution: tileSize, maxLevel: levels) else {
       throw CommandError(message: "--cube-size \(cubeSize) and --tile-size \(tileSize) make no pyramid")
     }
+    let plan = CubeTilePlan(layout: layout, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height)
+    let chunk = 16
+    let bufferRows = CubeTiler.bufferRows(plan: plan, sourceHeight: source.height, chunk: chunk)
+    var reducer = BoxReducer(
+      sourceWidth: source.width, sourceHeight: source.height,
+      factor: BoxReducer.factor(width: source.width, target: 4 * fallbackSize))
+    // What the run holds: the band of rows, the reduced copy, and (at most) a row of
+    // waiting parent tiles per level and face.
+    let bandBytes = bufferRows * source.width * 4
+    let estimate = bandBytes + reducer.image.pixels.count * 4 + 6 * levels * layout.tilesPerSide(level: levels) / 2
+      * tileSize * tileSize * 4
+    guard estimate <= maxMemory else {
+      throw CommandError(
+        message:
+          "tiling \(source.width)×\(source.height) needs about \(estimate >> 20) MB (a band of \(bufferRows) rows), over --max-memory \(maxMemory >> 20)"
+      )
+    }
     let ext = png ? "png" : "jpg"
     let work = "\(output).partial-\(getpid())"
     try FileIO.makeDirectories(work)
+    for level in 1...levels { try FileIO.makeDirectories("\(work)/\(level)") }
+    try FileIO.makeDirectories("\(work)/fallback")
+    let previous = (signal(SIGINT, onInterrupt), signal(SIGTERM, onInterrupt))
+    defer {
+      signal(SIGINT, previous.0)
+      signal(SIGTERM, previous.1)
+    }
+    let total = (1...levels).reduce(0) { $0 + layout.tileCount(level: $1) }
+    var progress = Progress(total: total)
+    progress.unit = "tiles"
     do {
-      var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
-      renderer.groupKernel = BlendKernels.chosen()
       let executor = ThreadedRows(threads: threads)
-      renderer.buildMipLevels(executor: executor)  // the fallback faces and preview are smaller than the source
-      let total = (1...levels).reduce(0) { $0 + layout.tileCount(level: $1) }
-      var progress = Progress(total: total)
-      progress.unit = "tiles"
       var written = 0
-      func encode(_ image: RGBAImage) throws -> [UInt8] {
+      @Sendable func encode(_ image: RGBAImage) throws(RasterError) -> [UInt8] {
         png ? try Raster.encodePNG(image, executor: InlineRows()) : try Raster.encodeJPEG(image, quality: quality)
       }
-      var faces = CubeMap.faces(from: &renderer, size: cubeSize, executor: executor).faces
-      for level in stride(from: levels, through: 1, by: -1) {
-        if level < levels { faces = faces.map(halve) }
-        try FileIO.makeDirectories("\(work)/\(level)")
-        let n = layout.tilesPerSide(level: level)
-        for (f, face) in faces.enumerated() {
-          for y in 0..<n {
-            for x in 0..<n {
-              let (w, h) = layout.tileSize(level: level, x: x, y: y)
-              let tile = crop(face, x: x * tileSize, y: y * tileSize, width: w, height: h)
-              let path = work + MultiresLayout.path("/%l/%s%y_%x", level: level, face: f, x: x, y: y) + "." + ext
-              try FileIO.writeAtomically(try encode(tile), to: path)
-              written += 1
-              progress.update(written)
+      let interrupted = "interrupted"
+      let failure = CubeTiler.run(
+        plan: plan, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height,
+        background: background ?? RGBAImage.pack(r: 0, g: 0, b: 0), groupKernel: BlendKernels.chosen(),
+        reducer: &reducer, chunk: chunk, executor: executor,
+        read: { buffer, at, count in
+          if tilerInterrupted.load(ordering: .relaxed) { return interrupted }
+          do throws(RasterError) {
+            try buffer.pixels.withUnsafeMutableBufferPointer { (p) throws(RasterError) in
+              try source.read(into: p.baseAddress! + at * source.width, count: count)
+            }
+          } catch {
+            return error.message
+          }
+          return nil
+        },
+        emit: { batch in
+          if tilerInterrupted.load(ordering: .relaxed) { return interrupted }
+          // Encoding is most of the work: the batch's tiles on every thread.
+          let errors = ErrorSlots(count: batch.count)
+          executor.run(batch.count) { i in
+            let tile = batch[i]
+            let path = work + MultiresLayout.path("/%l/%s%y_%x", level: tile.level, face: tile.face, x: tile.x, y: tile.y)
+            do {
+              try FileIO.writeNew(try encode(tile.image), to: path + "." + ext)
+            } catch let error as RasterError {
+              errors.set(i, "\(path).\(ext): \(error.message)")
+            } catch {
+              errors.set(i, "\(error)")
             }
           }
-        }
+          if let error = errors.first { return error }
+          written += batch.count
+          progress.update(written)
+          return nil
+        })
+      if let failure {
+        throw CommandError(message: failure == interrupted ? "interrupted; removed \(work)" : failure, code: failure == interrupted ? 130 : 1)
       }
-      try FileIO.makeDirectories("\(work)/fallback")
-      let fallback = CubeMap.faces(from: &renderer, size: fallbackSize, executor: executor)
+      // The fallback faces and the preview, from the reduced copy (with mip levels: they are
+      // smaller than it).
+      var small = PanoramaRenderer(source: reducer.image, geometry: reducer.geometry(of: geometry))
+      small.groupKernel = BlendKernels.chosen()
+      if let background { small.background = background }
+      small.buildMipLevels(executor: executor)
+      let fallback = CubeMap.faces(from: &small, size: fallbackSize, executor: executor)
       for (f, face) in fallback.faces.enumerated() {
-        try FileIO.writeAtomically(try encode(face), to: "\(work)/fallback/\(MultiresLayout.faces[f]).\(ext)")
+        try FileIO.writeNew(try encode(face), to: "\(work)/fallback/\(MultiresLayout.faces[f]).\(ext)")
       }
       var preview = RGBAImage(width: 1024, height: 512)
-      renderer.renderPerspective(
+      small.renderPerspective(
         view: ViewAngles(), hfov: 2 * Double.pi, lens: .equirectangular, into: &preview, executor: executor)
-      try FileIO.writeAtomically(try Raster.encodeJPEG(preview, quality: 70), to: "\(work)/preview.jpg")
+      try FileIO.writeNew(try Raster.encodeJPEG(preview, quality: 70), to: "\(work)/preview.jpg")
       var config: [(String, JSONValue)] = [
         ("type", "multires"), ("preview", "/preview.jpg"),  // after basePath, as Pannellum joins them
         (
@@ -93,54 +160,52 @@ enum TilesCommand {
           ]
         ),
       ]
-      let g = pano.geometry
+      let g = geometry
       if !g.wraps || g.croppedHeight < g.fullHeight - 0.5 {
         // A partial panorama: the part it covers, in Pannellum's keys.
         let vOffset = (g.fullHeight / 2 - g.croppedTop - g.croppedHeight / 2) / g.fullHeight * 180
         config += [
           ("haov", .number(Angle(radians: g.horizontalFOV).degrees)), ("vaov", .number(Angle(radians: g.verticalFOV).degrees)),
-          ("vOffset", .number(vOffset)), ("avoidShowingBackground", true),
+          ("vOffset", .number(vOffset)), ("avoidShowingBackground", .bool(background == nil)),
         ]
       }
-      try FileIO.writeAtomically(Array((JSONValue.object(config).text + "\n").utf8), to: "\(work)/config.json")
+      if let background {
+        let c = RGBAImage.unpack(background)
+        config.append(
+          ("backgroundColor", [.number(Double(c.r) / 255), .number(Double(c.g) / 255), .number(Double(c.b) / 255)]))
+      }
+      try FileIO.writeNew(Array((JSONValue.object(config).text + "\n").utf8), to: "\(work)/config.json")
       progress.finish()
+      FileIO.syncFileSystem()
+      if tilerInterrupted.load(ordering: .relaxed) { throw CommandError(message: "interrupted; removed \(work)", code: 130) }
       guard rename(work, output) == 0 else {
         throw CommandError(message: "cannot rename \(work) to \(output): \(String(cString: strerror(errno)))", code: 1)
       }
       Console.writeAll(
-        1, Array("wrote \(output): \(total) tiles in \(levels) levels (\(cubeSize) px faces, \(tileSize) px tiles)\n".utf8))
+        1,
+        Array(
+          "wrote \(output): \(total) tiles in \(levels) levels (\(cubeSize) px faces, \(tileSize) px tiles)\(source.isStreamed ? "" : "; decoded whole, not streamed")\n"
+            .utf8))
     } catch {
+      progress.finish()
       removeTree(work)
       throw error
     }
   }
 
-  /// A face halved, sizes rounded up (the last column or row then averages with itself).
-  static func halve(_ face: RGBAImage) -> RGBAImage {
-    let w = (face.width + 1) / 2, h = (face.height + 1) / 2
-    var out = RGBAImage(width: w, height: h)
-    for y in 0..<h {
-      for x in 0..<w {
-        let x0 = 2 * x, y0 = 2 * y, x1 = min(2 * x + 1, face.width - 1), y1 = min(2 * y + 1, face.height - 1)
-        let a = face[x0, y0], b = face[x1, y0], c = face[x0, y1], d = face[x1, y1]
-        var value: UInt32 = 0
-        // Per channel, without an array per pixel: this runs for every texel of every level.
-        for shift in stride(from: UInt32(0), through: 24, by: 8) {
-          let sum = ((a >> shift) & 0xFF) + ((b >> shift) & 0xFF) + ((c >> shift) & 0xFF) + ((d >> shift) & 0xFF)
-          value |= ((sum + 2) / 4) << shift
-        }
-        out[x, y] = value
-      }
-    }
-    return out
-  }
+  static let onInterrupt: @convention(c) (Int32) -> Void = { _ in tilerInterrupted.store(true, ordering: .relaxed) }
 
-  static func crop(_ image: RGBAImage, x: Int, y: Int, width: Int, height: Int) -> RGBAImage {
-    var out = RGBAImage(width: width, height: height)
-    for row in 0..<height {
-      for column in 0..<width { out[column, row] = image[x + column, y + row] }
+  /// `--background R,G,B` with components 0…1 (generate.py's `-b`, brackets allowed), or `#RRGGBB`.
+  static func parseBackground(_ text: String) throws -> UInt32 {
+    let bad = CommandError(message: "--background \"\(text)\": expected R,G,B with each 0…1 (as generate.py's -b) or #RRGGBB")
+    if text.hasPrefix("#") {
+      guard text.count == 7, let v = UInt32(text.dropFirst(), radix: 16) else { throw bad }
+      return RGBAImage.pack(r: UInt8(v >> 16), g: UInt8((v >> 8) & 0xFF), b: UInt8(v & 0xFF))
     }
-    return out
+    let parts = text.split(whereSeparator: { "[], ".contains($0) }).map { Double($0) }
+    guard parts.count == 3, parts.allSatisfy({ $0 != nil && (0...1).contains($0!) }) else { throw bad }
+    let c = parts.map { UInt8(($0! * 255).rounded()) }
+    return RGBAImage.pack(r: c[0], g: c[1], b: c[2])
   }
 
   /// Removes a directory the tiler made (files and their directories), best effort.
