@@ -202,6 +202,11 @@ public struct BoxReducer: Sendable {
 /// levels: the face has at least the source's pixels per radian), each drawn as soon as the
 /// rows it reads are in, and the coarser levels built from them by ``TilePyramid``.
 public enum CubeTiler {
+  /// Denser than a live view's grid: a tile is made once and kept, so the renderer's exact
+  /// points are spent on accuracy around the poles (where a block's interpolation is least
+  /// exact) rather than frame rate.
+  public static let gridSpacing = GridSpacing(columns: 16, rows: 16)
+
   /// The rows of band buffer the run allocates: the plan's window and one read's worth.
   public static func bufferRows(plan: CubeTilePlan, sourceHeight: Int, chunk: Int) -> Int {
     min(plan.windowRows + chunk, sourceHeight + 1)
@@ -217,7 +222,7 @@ public enum CubeTiler {
   public static func run<E: RowExecutor>(
     plan: CubeTilePlan, geometry: PanoramaGeometry, sourceWidth: Int, sourceHeight: Int,
     background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0), groupKernel: GroupKernel? = nil,
-    reducer: inout BoxReducer, chunk: Int = 16, executor: E,
+    gridSpacing: GridSpacing = CubeTiler.gridSpacing, reducer: inout BoxReducer, chunk: Int = 16, executor: E,
     read: (inout RGBAImage, _ at: Int, _ count: Int) -> String?, emit: ([CubeTile]) -> String?
   ) -> String? {
     guard var pyramid = TilePyramid(layout: plan.layout) else { return "the tile size must be even" }
@@ -251,14 +256,13 @@ public enum CubeTiler {
         for r in 0..<count { reducer.add(row: p.baseAddress! + (rowsRead - top + r) * sourceWidth) }
       }
       rowsRead += count
-      if rowsRead == sourceHeight {
-        // Below the last row the buffer repeats it: what clamping at the edge reads.
-        let last = (rowsRead - 1 - top) * sourceWidth
-        buffer.pixels.withUnsafeMutableBufferPointer { p in
-          for r in (rowsRead - top)..<capacity {
-            (p.baseAddress! + r * sourceWidth).update(from: p.baseAddress! + last, count: sourceWidth)
-          }
-        }
+      if rowsRead == sourceHeight && buffer.height > rowsRead - top {
+        // The buffer ends at the last row, as the source does (a partial panorama shows
+        // background below it): its unused rows dropped in place, without a copy.
+        var pixels = buffer.pixels
+        buffer = RGBAImage(width: 1, height: 1)
+        pixels.removeLast(pixels.count - (rowsRead - top) * sourceWidth)
+        buffer = RGBAImage(width: sourceWidth, height: rowsRead - top, pixels: pixels)
       }
       return nil
     }
@@ -276,8 +280,9 @@ public enum CubeTiler {
         // The buffer as a source: the band of the geometry its rows cover.
         var band = geometry
         band.croppedTop += Double(top) / scaleY
-        band.croppedHeight = Double(capacity) / scaleY
+        band.croppedHeight = Double(buffer.height) / scaleY
         var renderer = PanoramaRenderer(source: buffer, geometry: band)
+        renderer.gridSpacing = gridSpacing
         renderer.background = background
         renderer.groupKernel = groupKernel
         for entry in plan.entries[next..<end] {

@@ -1,0 +1,200 @@
+import CoreMath
+import Testing
+
+@testable import Panorama
+
+/// The streaming tiler: a band of rows at a time must give the tiles the whole image gives.
+@Suite("Cube tiler")
+struct CubeTilerTests {
+  struct Run {
+    var tiles: [CubeTile] = []
+    var reducer: BoxReducer
+    var bufferRows = 0
+    var maxPending = 0
+  }
+
+  /// Tiles `source` through the streaming path, reading it `chunk` rows at a time.
+  static func stream(
+    _ source: RGBAImage, geometry: PanoramaGeometry, layout: MultiresLayout, chunk: Int = 16
+  ) throws -> Run {
+    let plan = CubeTilePlan(layout: layout, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height)
+    var run = Run(reducer: BoxReducer(sourceWidth: source.width, sourceHeight: source.height, factor: 4))
+    run.bufferRows = CubeTiler.bufferRows(plan: plan, sourceHeight: source.height, chunk: chunk)
+    var next = 0
+    var tiles: [CubeTile] = []
+    let error = CubeTiler.run(
+      plan: plan, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height, reducer: &run.reducer,
+      chunk: chunk, executor: InlineRows(),
+      read: { buffer, at, count in
+        for i in 0..<(count * source.width) { buffer.pixels[at * source.width + i] = source.pixels[next * source.width + i] }
+        next += count
+        return nil
+      },
+      emit: { batch in
+        tiles += batch
+        return nil
+      })
+    #expect(error == nil)
+    #expect(next == source.height, "every row is read once")
+    run.tiles = tiles
+    return run
+  }
+
+  static func crop(_ image: RGBAImage, x: Int, y: Int, width: Int, height: Int) -> RGBAImage {
+    var out = RGBAImage(width: width, height: height)
+    for row in 0..<height {
+      for column in 0..<width { out[column, row] = image[x + column, y + row] }
+    }
+    return out
+  }
+
+  /// The exact tile: each pixel's direction in doubles (the tile as a window of its face's
+  /// 90° view), a bilinear sample in doubles (x wraps, y clamps), background outside a
+  /// partial panorama's rows and columns; rounded once.
+  static func exactTile(
+    _ source: RGBAImage, geometry: PanoramaGeometry, face: Int, x: Int, y: Int, width: Int, height: Int, cube: Int
+  ) -> RGBAImage {
+    let renderer = PanoramaRenderer(source: source, geometry: geometry)
+    let views = [(0.0, 0.0), (Double.pi / 2, 0), (Double.pi, 0), (-Double.pi / 2, 0), (0, Double.pi / 2), (0, -Double.pi / 2)]
+    let (yaw, pitch) = views[face]
+    let camera = PanoramaRenderer.Camera(
+      width: width, height: height, pitch: pitch, roll: 0, hfov: Double.pi / 2,
+      window: ViewWindow(x: x, y: y, fullWidth: cube, fullHeight: cube))
+    let w = source.width, h = source.height
+    let period = geometry.fullWidth * Double(w) / geometry.croppedWidth
+    var out = RGBAImage(width: width, height: height)
+    for j in 0..<height {
+      for i in 0..<width {
+        let p = renderer.sourcePosition(camera.direction(Double(i), Double(j)))
+        var u = p.u + yaw / (2 * Double.pi) * period
+        if geometry.wraps { u -= (u / period).rounded(.down) * period }
+        if !geometry.wraps && (u < -1 || u >= Double(w)) || (!geometry.wraps && (p.v < -1 || p.v >= Double(h))) {
+          out[i, j] = RGBAImage.pack(r: 0, g: 0, b: 0)
+          continue
+        }
+        u = min(max(u, 0), Double(w) - 1e-9)
+        let v = min(max(p.v, 0), Double(h - 1))
+        let x0 = u.rounded(.down), y0 = v.rounded(.down)
+        let fx = u - x0, fy = v - y0
+        let xa = Int(x0) % w, xb = geometry.wraps ? (xa + 1) % w : min(xa + 1, w - 1)
+        let ya = Int(y0), yb = min(ya + 1, h - 1)
+        let corners = [source[xa, ya], source[xb, ya], source[xa, yb], source[xb, yb]]
+        func channel(_ shift: UInt32) -> UInt8 {
+          let c = corners.map { Double(($0 >> shift) & 255) }
+          let top = c[0] * (1 - fx) + c[1] * fx, bottom = c[2] * (1 - fx) + c[3] * fx
+          return UInt8((top * (1 - fy) + bottom * fy).rounded())
+        }
+        out[i, j] = RGBAImage.pack(r: channel(0), g: channel(8), b: channel(16))
+      }
+    }
+    return out
+  }
+
+  /// Every tile of every level once; the finest as the exact reprojection shows them
+  /// (40+ dB, as the renderer draws whole views), each coarser level exactly the finer faces
+  /// halved; and the band held is a fraction of the image.
+  @Test(arguments: ["full", "partial"])
+  func streamedTilesAreTheExactViewsAndTheirHalvings(_ kind: String) throws {
+    let source = PolarCapTests.isotropicTexture(width: 1024)
+    var geometry = PanoramaGeometry(width: source.width, height: source.height)
+    if kind == "partial" {
+      // 307° × 153° of a sphere 1200 px round: the tiles past its edges are background.
+      geometry = PanoramaGeometry(
+        projection: .equirectangular, fullWidth: 1200, fullHeight: 600, croppedLeft: 88, croppedTop: 40,
+        croppedWidth: 1024, croppedHeight: 512)
+    }
+    let cube = 320, ts = 64
+    let layout = try #require(MultiresLayout(cubeResolution: cube, tileResolution: ts, maxLevel: 4))
+    let run = try Self.stream(source, geometry: geometry, layout: layout)
+    for level in 1...4 {
+      let tiles = run.tiles.filter { $0.level == level }
+      #expect(tiles.count == layout.tileCount(level: level), "level \(level)")
+      let keys = Set(tiles.map { [$0.face, $0.x, $0.y] })
+      #expect(keys.count == tiles.count, "no tile twice at level \(level)")
+    }
+    var faces = [RGBAImage](repeating: RGBAImage(width: cube, height: cube), count: 6)
+    var worst = 99.0
+    for tile in run.tiles where tile.level == 4 {
+      let (w, h) = layout.tileSize(level: 4, x: tile.x, y: tile.y)
+      #expect(tile.image.width == w && tile.image.height == h)
+      let exact = Self.exactTile(
+        source, geometry: geometry, face: tile.face, x: tile.x * ts, y: tile.y * ts, width: w, height: h, cube: cube)
+      worst = min(worst, tile.image.psnr(against: exact))
+      for y in 0..<h {
+        for x in 0..<w { faces[tile.face][tile.x * ts + x, tile.y * ts + y] = tile.image[x, y] }
+      }
+    }
+    // A partial panorama's edge (background beyond it) is where a pixel can flip.
+    #expect(worst > (kind == "full" ? 40 : 38), "the worst finest tile against the exact one: \(worst) dB")
+    for level in stride(from: 3, through: 1, by: -1) {
+      faces = faces.map { $0.halved() }
+      for tile in run.tiles where tile.level == level {
+        let (w, h) = layout.tileSize(level: level, x: tile.x, y: tile.y)
+        let expected = Self.crop(faces[tile.face], x: tile.x * ts, y: tile.y * ts, width: w, height: h)
+        #expect(tile.image == expected, "level \(level) face \(tile.face) tile \(tile.x),\(tile.y)")
+      }
+    }
+    #expect(run.bufferRows < source.height * 3 / 4, "a band, not the image: \(run.bufferRows) rows")
+  }
+
+  /// The plan's row range holds every row a tile's pixels read, checked pixel by pixel.
+  @Test func everyTileReadsOnlyItsRows() throws {
+    let geometry = PanoramaGeometry(width: 2000, height: 1000)
+    let layout = try #require(MultiresLayout(cubeResolution: 640, tileResolution: 128, maxLevel: 4))
+    let plan = CubeTilePlan(layout: layout, geometry: geometry, sourceWidth: 2000, sourceHeight: 1000)
+    #expect(plan.entries.count == 6 * 25)
+    #expect(zip(plan.entries, plan.entries.dropFirst()).allSatisfy { $0.rows.upperBound <= $1.rows.upperBound })
+    for entry in plan.entries {
+      for j in stride(from: 0, to: 128, by: 7) {
+        for i in stride(from: 0, to: 128, by: 7) {
+          let u = (Double(entry.x * 128 + i) + 0.5) / 640, v = (Double(entry.y * 128 + j) + 0.5) / 640
+          let d = CubeFace.direction(face: entry.face, u: u, v: v)
+          let n = (d.x * d.x + d.y * d.y + d.z * d.z).squareRoot()
+          let latitude = Elementary.atan2(d.y / n, (d.x * d.x + d.z * d.z).squareRoot() / n)
+          let row = (0.5 - latitude / Double.pi) * 1000 - 0.5
+          let taps = Int(row.rounded(.down))...Int(row.rounded(.down)) + 1
+          #expect(
+            taps.clamped(to: 0...999).allSatisfy(entry.rows.contains),
+            "face \(entry.face) tile \(entry.x),\(entry.y): row \(row) outside \(entry.rows)")
+        }
+      }
+    }
+    // The poles' tiles reach the first and last rows.
+    #expect(plan.entries.contains { $0.face == 4 && $0.rows.lowerBound == 0 })
+    #expect(plan.entries.contains { $0.face == 5 && $0.rows.upperBound == 1000 })
+  }
+
+  @Test func boxReducerAveragesEachBlockWithPartialEdges() {
+    var image = RGBAImage(width: 7, height: 5)
+    for y in 0..<5 {
+      for x in 0..<7 { image[x, y] = RGBAImage.pack(r: UInt8(10 * x), g: UInt8(20 * y), b: UInt8(x * y)) }
+    }
+    var reducer = BoxReducer(sourceWidth: 7, sourceHeight: 5, factor: 3)
+    image.pixels.withUnsafeBufferPointer { p in
+      for y in 0..<5 { reducer.add(row: p.baseAddress! + y * 7) }
+    }
+    #expect(reducer.image.width == 3 && reducer.image.height == 2)
+    for by in 0..<2 {
+      for bx in 0..<3 {
+        let xs = (3 * bx)..<min(3 * bx + 3, 7), ys = (3 * by)..<min(3 * by + 3, 5)
+        let n = xs.count * ys.count
+        var r = 0, g = 0, b = 0
+        for y in ys {
+          for x in xs {
+            let c = RGBAImage.unpack(image[x, y])
+            r += Int(c.r)
+            g += Int(c.g)
+            b += Int(c.b)
+          }
+        }
+        let c = RGBAImage.unpack(reducer.image[bx, by])
+        #expect([Int(c.r), Int(c.g), Int(c.b)] == [(r + n / 2) / n, (g + n / 2) / n, (b + n / 2) / n], "block \(bx),\(by)")
+      }
+    }
+  }
+
+  @Test func anOddTileSizeMakesNoPyramid() throws {
+    let layout = try #require(MultiresLayout(cubeResolution: 300, tileResolution: 75, maxLevel: 4))
+    #expect(TilePyramid(layout: layout) == nil)
+  }
+}
