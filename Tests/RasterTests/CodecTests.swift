@@ -194,3 +194,68 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
   }
   return ~crc
 }
+
+/// Rows streamed through libjpeg's scanline API, as the tiler reads a panorama too big to
+/// decode whole: the same pixels as the whole-image decoder, and clear errors.
+@Suite("Streamed rows")
+struct PanoramaRowsTests {
+  static func write(_ bytes: [UInt8], _ name: String) throws -> String {
+    let path = NSTemporaryDirectory() + "rows-\(getpid())-\(name)"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func streamedRowsAreTheWholeDecodesPixels() throws {
+    let sample = SamplePanorama.make(width: 512)
+    let bytes = try Raster.encodeJPEG(sample, quality: 85)
+    let path = try Self.write(bytes, "a.jpg")
+    defer { unlink(path) }
+    let rows = try PanoramaRows(path)
+    #expect(rows.isStreamed)
+    #expect(rows.width == 512 && rows.height == 256 && rows.geometry.wraps)
+    var streamed = RGBAImage(width: 512, height: 256)
+    try streamed.pixels.withUnsafeMutableBufferPointer { p in
+      // Uneven reads, as the tiler's band does.
+      var row = 0
+      for count in [1, 7, 16, 100, 132] {
+        try rows.read(into: p.baseAddress! + row * 512, count: count)
+        row += count
+      }
+    }
+    #expect(streamed == (try Raster.decode(bytes)).image)
+    #expect(throws: RasterError.self) {
+      var one = [UInt32](repeating: 0, count: 512)
+      try one.withUnsafeMutableBufferPointer { try rows.read(into: $0.baseAddress!, count: 1) }
+    }
+  }
+
+  @Test func aTruncatedJPEGFailsAtItsRowNotWithGrey() throws {
+    let bytes = try Raster.encodeJPEG(SamplePanorama.make(width: 512), quality: 85)
+    let path = try Self.write(Array(bytes.prefix(bytes.count / 2)), "cut.jpg")
+    defer { unlink(path) }
+    let rows = try PanoramaRows(path)
+    var buffer = [UInt32](repeating: 0, count: 512 * 256)
+    let error = #expect(throws: RasterError.self) {
+      try buffer.withUnsafeMutableBufferPointer { try rows.read(into: $0.baseAddress!, count: 256) }
+    }
+    #expect(error?.message.contains("cut.jpg") == true && error?.message.contains("corrupt JPEG data") == true)
+  }
+
+  @Test func notAnImageNamesTheFile() throws {
+    let path = try Self.write(Array("hello".utf8), "text.jpg")
+    defer { unlink(path) }
+    let error = #expect(throws: PanoramaLoadError.self) { try PanoramaRows(path) }
+    #expect(error?.message.contains("text.jpg") == true)
+  }
+
+  @Test func pngIsDecodedWholeAndHandedOutInRows() throws {
+    let sample = SamplePanorama.make(width: 256)
+    let path = try Self.write(try Raster.encodePNG(sample), "b.png")
+    defer { unlink(path) }
+    let rows = try PanoramaRows(path)
+    #expect(!rows.isStreamed)
+    var out = RGBAImage(width: 256, height: 128)
+    try out.pixels.withUnsafeMutableBufferPointer { try rows.read(into: $0.baseAddress!, count: 128) }
+    #expect(out == sample)
+  }
+}
