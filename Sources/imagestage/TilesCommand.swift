@@ -84,6 +84,13 @@ enum TilesCommand {
     for level in 1...levels { try FileIO.makeDirectories("\(work)/\(level)") }
     try FileIO.makeDirectories("\(work)/fallback")
     let previous = (signal(SIGINT, onInterrupt), signal(SIGTERM, onInterrupt))
+    // A parent may have started us with them blocked (test runners do): unblock, or the
+    // interrupt waits until the run is over.
+    var interrupts = sigset_t()
+    sigemptyset(&interrupts)
+    sigaddset(&interrupts, SIGINT)
+    sigaddset(&interrupts, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &interrupts, nil)
     defer {
       signal(SIGINT, previous.0)
       signal(SIGTERM, previous.1)

@@ -45,4 +45,66 @@ struct TilesCommandTests {
     let siblings = try FileManager.default.contentsOfDirectory(atPath: dir.path)
     #expect(!siblings.contains { $0.contains(".partial-") }, "\(siblings)")
   }
+
+  /// Interrupted mid-run (Ctrl-C): exit 130, and nothing half-written left anywhere.
+  @Test func anInterruptLeavesNothingBehind() throws {
+    let dir = try Tool.temporaryDirectory()
+    let source = dir.appendingPathComponent("pano.jpg").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", source, "--size", "4096x2048"]).status == 0)
+    let out = dir.appendingPathComponent("tiles").path
+    let process = Process()
+    process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage")
+    process.arguments = ["pano", "tiles", source, "-o", out, "--tile-size", "128", "--threads", "1"]
+    let err = Pipe()
+    process.standardError = err
+    try process.run()
+    // Wait for the first tiles, then interrupt.
+    let partial = "\(out).partial-\(process.processIdentifier)"
+    var waited = 0
+    while waited < 600, (try? FileManager.default.contentsOfDirectory(atPath: partial + "/5"))?.isEmpty ?? true {
+      usleep(50_000)
+      waited += 1
+    }
+    #expect(process.isRunning, "still tiling when interrupted")
+    kill(process.processIdentifier, SIGINT)
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130, "\(message)")
+    #expect(message.contains("interrupted"), "\(message)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(left == ["pano.jpg"], "\(left)")
+  }
+
+  /// Bad options and bad input: a clear error naming what is wrong, and no directory.
+  @Test(arguments: [
+    (["--tile-size", "255"], "must be even"),
+    (["--background", "2,0,0"], "--background"),
+    (["--max-memory", "64", "--cube-size", "8192"], "over --max-memory"),
+    (["--cube-size", "20", "--tile-size", "16"], ""),
+  ])
+  func badOptionsAreRefused(_ options: [String], _ expected: String) throws {
+    let dir = try Tool.temporaryDirectory()
+    let source = dir.appendingPathComponent("pano.jpg").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", source, "--size", "512x256"]).status == 0)
+    let out = dir.appendingPathComponent("tiles").path
+    let result = try Tool.run("imagestage", ["pano", "tiles", source, "-o", out] + options)
+    if expected.isEmpty {
+      #expect(result.status == 0, "a tiny pyramid is still one: \(result.stderr)")
+      return
+    }
+    #expect(result.status != 0 && result.stderr.contains(expected), "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pano.jpg"])
+  }
+
+  @Test func aTruncatedJPEGNamesItsFileAndLeavesNothing() throws {
+    let dir = try Tool.temporaryDirectory()
+    let source = dir.appendingPathComponent("pano.jpg").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", source, "--size", "2048x1024"]).status == 0)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+    try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: source))
+    let out = dir.appendingPathComponent("tiles").path
+    let result = try Tool.run("imagestage", ["pano", "tiles", source, "-o", out])
+    #expect(result.status != 0 && result.stderr.contains("pano.jpg") && result.stderr.contains("corrupt"), "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pano.jpg"])
+  }
 }
