@@ -167,12 +167,14 @@ public struct ViewerSettings: Equatable, Sendable {
     case text(String)
     case numbers([Double])
     case texts([String: String])
+    case list([String])
+    case multires(MultiresSource)
   }
 
   /// How a key's value is read and checked.
   enum Kind {
     case text, number, positive, nonNegative, flag, friction, type, boolOrCtrl, boolOrYawPitch, colour, strings, lens,
-      renderer
+      renderer, cubeFaces, multires
   }
 
   /// The settings that are set, by key.
@@ -234,6 +236,8 @@ public struct ViewerSettings: Equatable, Sendable {
     ("strings", .strings),
     ("lens", .lens),
     ("renderer", .renderer),
+    ("cubeMap", .cubeFaces),
+    ("multiRes", .multires),
   ]
 
   func text(_ key: String) -> String? { if case .text(let s)? = values[key] { s } else { nil } }
@@ -452,6 +456,16 @@ public struct ViewerSettings: Equatable, Sendable {
     get { text("lens") }
     set { values["lens"] = newValue.map { .text($0) } }
   }
+  /// Pannellum's `cubeMap`: six face images, front, right, back, left, up, down.
+  public var cubeMap: [String]? {
+    get { if case .list(let l)? = values["cubeMap"] { l } else { nil } }
+    set { values["cubeMap"] = newValue.map { .list($0) } }
+  }
+  /// Pannellum's `multiRes`: a tiled cube pyramid.
+  public var multiRes: MultiresSource? {
+    get { if case .multires(let m)? = values["multiRes"] { m } else { nil } }
+    set { values["multiRes"] = newValue.map { .multires($0) } }
+  }
   /// Ours: `webgl2` or `cpu`.
   public var renderer: String? {
     get { text("renderer") }
@@ -460,8 +474,6 @@ public struct ViewerSettings: Equatable, Sendable {
 
   /// Pannellum's keys that are known but not supported yet, and why.
   public static let notYetSupported: [(key: String, why: String)] = [
-    ("cubeMap", "cube-face panoramas come with the tiled-panorama work"),
-    ("multiRes", "tiled panoramas come with the tiled-panorama work"),
     ("touchPanSpeedCoeffFactor", "touch panning follows the finger exactly"),
     ("multiResMinHfov", "tiled panoramas come with the tiled-panorama work"),
     ("hotSpotDebug", "not offered"),
@@ -528,6 +540,13 @@ public struct ViewerSettings: Equatable, Sendable {
     case .lens:
       values[key] = .text(try r.oneOf(["rectilinear", "stereographic", "fisheye", "equirectangular"].map { ($0, $0) }))
     case .renderer: values[key] = .text(try r.oneOf([("webgl2", "webgl2"), ("cpu", "cpu")]))
+    case .cubeFaces:
+      let faces = try r.strings()
+      guard faces.count == 6 else {
+        throw r.fail("expected six face images (front, right, back, left, up, down), found \(faces.count)")
+      }
+      values[key] = .list(faces)
+    case .multires: values[key] = .multires(try MultiresSource(r, warnings: &warnings))
     }
   }
 
@@ -549,6 +568,8 @@ public struct ViewerSettings: Equatable, Sendable {
         }
       case .numbers(let n): m.append((name, .array(n.map { .number($0) })))
       case .texts(let t): m.append((name, .object(t.keys.sorted().map { ($0, .string(t[$0]!)) })))
+      case .list(let l): m.append((name, .array(l.map { .string($0) })))
+      case .multires(let r): m.append((name, r.json))
       }
     }
     return .object(m)
@@ -564,6 +585,85 @@ public struct ViewerSettings: Equatable, Sendable {
   static func boolOr(_ r: JSONReader, _ words: [String]) throws(InputError) -> String {
     if case .bool(let b) = r.json.value { return b ? "true" : "false" }
     return try r.oneOf(words.map { ($0, $0) })
+  }
+}
+
+/// Pannellum's `multiRes` object: where a tiled cube pyramid's files are and its shape.
+/// Checked as it is read: sizes positive, `maxLevel` no more than the halvings that leave a
+/// pixel (and at most 20: a million tiles a face), so a config cannot ask for a pyramid that
+/// does not fit in memory.
+public struct MultiresSource: Equatable, Sendable {
+  public var basePath: String?
+  /// Tile path template: `%l` level, `%s` face letter, `%x` `%y` tile column and row.
+  public var path: String
+  public var fallbackPath: String?
+  public var fileExtension: String
+  public var tileResolution: Int
+  public var maxLevel: Int
+  public var cubeResolution: Int
+  /// Ours: the tiles' shorter path when `basePath` is given as a URL of the config's folder.
+  static let keys = ["basePath", "path", "fallbackPath", "extension", "tileResolution", "maxLevel", "cubeResolution"]
+
+  public init(
+    basePath: String? = nil, path: String, fallbackPath: String? = nil, fileExtension: String, tileResolution: Int,
+    maxLevel: Int, cubeResolution: Int
+  ) {
+    self.basePath = basePath
+    self.path = path
+    self.fallbackPath = fallbackPath
+    self.fileExtension = fileExtension
+    self.tileResolution = tileResolution
+    self.maxLevel = maxLevel
+    self.cubeResolution = cubeResolution
+  }
+
+  init(_ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
+    guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
+    for m in members where !Self.keys.contains(m.key) {
+      warnings.append(ConfigWarning(path: "\(r.path).\(m.key)", message: "unknown multiRes key, ignored"))
+    }
+    basePath = try r.optional("basePath")?.string()
+    path = try r.require("path").string()
+    fallbackPath = try r.optional("fallbackPath")?.string()
+    fileExtension = try r.require("extension").string()
+    func size(_ key: String, _ range: ClosedRange<Int>) throws(InputError) -> Int {
+      let field = try r.require(key)
+      let n = try field.int()
+      guard range.contains(n) else {
+        throw field.fail("must be from \(range.lowerBound) to \(range.upperBound) (found \(n))")
+      }
+      return n
+    }
+    tileResolution = try size("tileResolution", 1...65536)
+    cubeResolution = try size("cubeResolution", 1...1 << 20)
+    maxLevel = try size("maxLevel", 1...20)
+    guard cubeResolution >> (maxLevel - 1) >= 1 else {
+      throw try r.require("maxLevel").fail(
+        "\(maxLevel) levels halve a \(cubeResolution) px face to nothing; at most \(Self.levels(cubeResolution))")
+    }
+    guard cubeResolution / tileResolution < 1000 else {
+      throw try r.require("tileResolution").fail(
+        "\(tileResolution) px tiles make over a million tiles a face at \(cubeResolution) px; use larger tiles")
+    }
+  }
+
+  /// The most levels a `size` px face can have (halvings that leave a pixel).
+  static func levels(_ size: Int) -> Int {
+    var n = 1
+    while size >> n >= 1 { n += 1 }
+    return n
+  }
+
+  public var json: JSONValue {
+    var m: [(String, JSONValue)] = []
+    if let basePath { m.append(("basePath", .string(basePath))) }
+    m.append(("path", .string(path)))
+    if let fallbackPath { m.append(("fallbackPath", .string(fallbackPath))) }
+    m += [
+      ("extension", .string(fileExtension)), ("tileResolution", .number(Double(tileResolution))),
+      ("maxLevel", .number(Double(maxLevel))), ("cubeResolution", .number(Double(cubeResolution))),
+    ]
+    return .object(m)
   }
 }
 

@@ -29,15 +29,40 @@ struct ViewerConfigTests {
     #expect(cube.hotSpots[1].url == "https://github.com/mpetroff/pannellum")
     // The cube scene is not shown yet: said, with where.
     #expect(config.warnings.contains { $0.path == "scenes.pondCube.type" && $0.message.contains("not supported yet") })
-    #expect(config.warnings.contains { $0.path == "scenes.pondCube.cubeMap" })
+    #expect(cube.settings.cubeMap?.count == 6 && cube.settings.cubeMap?[4].hasSuffix("4.jpg") == true)
   }
 
-  @Test func pannellumsMultiresExampleIsOneSceneWithAWarning() throws {
+  @Test func pannellumsMultiresExampleIsOneSceneWithItsPyramid() throws {
     let bytes = Array(try Data(contentsOf: Self.fixtures.appendingPathComponent("example-multires.json")))
     let config = try ViewerConfig.parse(bytes, source: "example-multires.json")
     #expect(config.scenes.count == 1 && config.scenes[0].settings.type == .multires)
     #expect(config.scenes[0].settings.title == "Multires Test")
-    #expect(config.warnings.map(\.path).contains("multiRes"))
+    let m = try #require(config.scenes[0].settings.multiRes)
+    #expect(m.basePath == "./multires" && m.path == "/%l/%s%x%y" && m.fallbackPath == "/fallback/%s")
+    #expect(m.fileExtension == "png" && m.tileResolution == 256 && m.maxLevel == 4 && m.cubeResolution == 2048)
+    // The viewer does not show tiles yet: said once, at the type.
+    #expect(config.warnings.map(\.path) == ["type"])
+    // Written back as read.
+    #expect(config.scenes[0].settings.json.text.contains(#""multiRes":{"basePath":"./multires","path":"/%l/%s%x%y""#))
+  }
+
+  /// A pyramid that cannot be: a clear error at the key, never an allocation.
+  @Test(arguments: [
+    (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 512, "maxLevel": 40, "cubeResolution": 8192}"#,
+      "multiRes.maxLevel: must be from 1 to 20"),
+    (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 512, "maxLevel": 15, "cubeResolution": 8192}"#,
+      "15 levels halve a 8192 px face to nothing; at most 14"),
+    (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 1, "maxLevel": 3, "cubeResolution": 8192}"#,
+      "over a million tiles a face"),
+    (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 512, "maxLevel": 3}"#, "cubeResolution"),
+    (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": -5, "maxLevel": 3, "cubeResolution": 64}"#,
+      "multiRes.tileResolution: must be from 1"),
+  ])
+  func impossiblePyramidsAreRefusedAtTheirKey(_ multiRes: String, _ expected: String) throws {
+    let error = #expect(throws: InputError.self) {
+      try ViewerConfig.parse(Array(#"{"type": "multires", "multiRes": \#(multiRes)}"#.utf8), source: "c.json")
+    }
+    #expect(error?.description.contains(expected) == true, "\(String(describing: error))")
   }
 
   @Test func sceneKeysOverrideDefaultsAndTopLevelKeys() throws {
