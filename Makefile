@@ -68,7 +68,7 @@ VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
 BOARD_WASM := $(WEB)/imagestage-board.wasm
 # The page's scripts and styles, copied as they are (ES modules: no bundler).
 WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
-  wasm.js panorama-gl.js input.js motion.js storage.js imagestage-board.js imagestage-board.classic.js
+  wasm.js panorama-gl.js tiles-gl.js input.js motion.js storage.js imagestage-board.js imagestage-board.classic.js
 WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES)) \
   $(patsubst web/%,$(WEB)/%,$(wildcard web/examples/*.html web/examples/art/*.svg))
 

@@ -80,7 +80,8 @@ public func viewerScene() -> Int32 {
   for key in (s.strings ?? [:]).keys.sorted() { strings.append((key, .string(s.strings![key]!))) }
   return answer([
     "id": .string(tour.sceneID), "title": .string(s.title), "author": .string(s.author), "authorURL": .string(s.authorURL),
-    "image": .string(tour.imageURL), "problem": .string(tour.unsupported), "preview": .string(s.preview),
+    "image": .string(tour.imageURL), "problem": .string(tour.unsupported), "tiled": .bool(tour.tileLayout != nil),
+    "preview": .string(s.preview),
     "previewTitle": .string(s.previewTitle), "previewAuthor": .string(s.previewAuthor), "autoLoad": flag(s.autoLoad),
     "sceneFadeDuration": number(s.sceneFadeDuration), "showControls": flag(s.showControls),
     "showZoomCtrl": flag(s.showZoomCtrl), "showFullscreenCtrl": flag(s.showFullscreenCtrl), "compass": flag(s.compass),
@@ -418,3 +419,64 @@ public func viewerSetAngle(_ which: Int32, _ degrees: Double) {
 
 @_cdecl("viewer_version")
 public func viewerVersion() -> Int32 { answer(imageStageVersion) }
+
+// MARK: Tiled panoramas (multires)
+
+/// Opens the shown `multires` scene: no image, a tile pyramid. Answers the geometry, or
+/// null when the scene is not a tiled one.
+@_cdecl("viewer_open_tiles")
+public func viewerOpenTiles(_ budget: Int32) -> Int32 {
+  guard let coverage = tour.openTiles(budget: max(Int(budget), 64)) else { return answer(JSONValue.null) }
+  tour.update { $0.setLens(.rectilinear) }  // tiles are drawn as flat quads
+  return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
+}
+
+func tileJSON(_ t: TileID) -> JSONValue {
+  .string("\(t.level)/\(t.face)/\(t.x)/\(t.y)")
+}
+
+/// The tiles for a `width`×`height` frame: `fetch` (id, url), `draw` (id, and its square's
+/// corners as directions, coarse first), `evict` (ids), `level`, and
+/// the rectilinear camera the quads are drawn through (`matrix`, `focal`, `turn`).
+@_cdecl("viewer_tile_plan")
+public func viewerTilePlan(_ width: Int32, _ height: Int32) -> Int32 {
+  guard let layout = tour.tileLayout, let plan = tour.planTiles(width: Int(width), height: Int(height)),
+    let v = tour.panorama?.viewer
+  else { return answer(JSONValue.null) }
+  let camera = CameraParameters(width: Int(width), height: Int(height), view: v.renderedView, hfov: v.hfov, lens: .rectilinear)
+  let draw = plan.draw.map { t -> JSONValue in
+    let size = Double(layout.faceSize(level: t.level)), ts = Double(layout.tileResolution)
+    let (w, h) = layout.tileSize(level: t.level, x: t.x, y: t.y)
+    let u0 = Double(t.x) * ts / size, v0 = Double(t.y) * ts / size
+    let u1 = u0 + Double(w) / size, v1 = v0 + Double(h) / size
+    // The square's corners as directions (top-left, top-right, bottom-left, bottom-right):
+    // the cube's orientation stays here, with the tiler's and the schedule's.
+    var corners: [JSONValue] = []
+    for (u, v) in [(u0, v0), (u1, v0), (u0, v1), (u1, v1)] {
+      let d = CubeFace.direction(face: t.face, u: u, v: v)
+      corners += [.number(d.x), .number(d.y), .number(d.z)]
+    }
+    return ["id": tileJSON(t), "corners": .array(corners)]
+  }
+  return answer([
+    "level": .number(plan.level),
+    "fetch": .array(plan.fetch.map { ["id": tileJSON($0), "url": .string(tour.tileURL($0))] }),
+    "draw": .array(draw), "evict": .array(plan.evict.map(tileJSON)),
+    "matrix": .array(camera.matrix.map { .number($0) }), "focal": .number(camera.focal), "turn": .number(camera.yaw),
+  ])
+}
+
+func tileID(_ level: Int32, _ face: Int32, _ x: Int32, _ y: Int32) -> TileID {
+  TileID(level: Int(level), face: Int(face), x: Int(x), y: Int(y))
+}
+
+@_cdecl("viewer_tile_loaded")
+public func viewerTileLoaded(_ level: Int32, _ face: Int32, _ x: Int32, _ y: Int32) {
+  tour.tileLoaded(tileID(level, face, x, y))
+}
+
+/// 1 when the tile will be tried again, 0 when it is left at its coarser cover.
+@_cdecl("viewer_tile_failed")
+public func viewerTileFailed(_ level: Int32, _ face: Int32, _ x: Int32, _ y: Int32) -> Int32 {
+  tour.tileFailed(tileID(level, face, x, y)) ? 1 : 0
+}

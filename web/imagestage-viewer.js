@@ -9,6 +9,7 @@
 
 import { compile, copyPixels, instantiate, isTrap } from './wasm.js';
 import { PanoramaGL } from './panorama-gl.js';
+import { TileGL } from './tiles-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
 
@@ -532,6 +533,9 @@ export class Viewer {
     this._loading.textContent = this._string('loadingLabel');
     this._loading.hidden = false;
     const ticket = this._ticket = (this._ticket || 0) + 1;
+    if (s.tiled) return this._openTiles(fade, ticket);
+    this._tileState = null;
+    this._buttons.lens.hidden = false;
     let image;
     try {
       image = await fetchImage(s.image, s.crossOrigin);
@@ -577,6 +581,78 @@ export class Viewer {
     if (fade) this._fadeOut();
     if (first && this._scene.orientationOnByDefault && this.isOrientationSupported()) this.startOrientation();
     this._prefetch();
+  }
+
+  /**
+   * Opens a tiled (multires) scene: no image, tiles fetched as the core's plan asks, each
+   * drawn as it arrives. `load` fires when the coarsest level is in: from then on every
+   * direction shows something.
+   */
+  _openTiles(fade, ticket) {
+    if (!this._tileGL) {
+      try { this._tileGL = TileGL.create(); } catch (e) { console.warn(`ImageStage viewer: ${e.message}`); }
+    }
+    if (!this._tileGL) return this._fail(new Error(this._string('genericWebGLError')), false);
+    if (fade) this._snapshot();
+    this._tileGL.clear();
+    const geometry = this.m.json(this.w.viewer_open_tiles(384));
+    this.w.viewer_layout(this._size.width, this._size.height);
+    this._source = { tiled: true, width: geometry.croppedWidth, height: geometry.croppedHeight, geometry };
+    this._tileState = { ticket, baseSettled: 0, fade, first: !this._loaded, loadFired: false, failures: 0 };
+    this._buttons.lens.hidden = true; // tiles are drawn through the normal lens
+    this._loading.hidden = true;
+    if (this._error) this._clearError();
+    this._lastKey = '';
+    this._loaded = true;
+    this._root.classList.add('isv-loaded');
+    this._placeHotSpots(true);
+    this._invalidate();
+  }
+
+  /** Fetches and decodes one tile of the plan; a failure is the core's to retry or give up. */
+  async _fetchTile(entry, state) {
+    const [level, face, x, y] = entry.id.split('/').map(Number);
+    let bitmap;
+    try {
+      const response = await fetch(new URL(entry.url, location.href).href,
+        { credentials: this._scene.crossOrigin === 'use-credentials' ? 'include' : 'same-origin' });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const blob = await response.blob();
+      try { bitmap = await createImageBitmap(blob); } catch { throw new Error(`not an image (${blob.type || 'unknown type'}, ${blob.size} bytes)`); }
+    } catch (e) {
+      if (this._destroyed || state !== this._tileState) return;
+      const again = this.w.viewer_tile_failed(level, face, x, y);
+      state.failures++;
+      if (level === 1 && !again) state.baseSettled++;
+      console.warn(`ImageStage viewer: tile ${entry.url} failed (${e.message}); ${again ? 'trying again' : 'showing the coarser level there'}`);
+      // A moment before the retry, so a server that is down is not hammered.
+      setTimeout(() => this._invalidate(), again ? 300 : 0);
+      return;
+    }
+    if (this._destroyed || state !== this._tileState) { bitmap.close(); return; }
+    this._tileGL.add(entry.id, bitmap);
+    this.w.viewer_tile_loaded(level, face, x, y);
+    if (level === 1) state.baseSettled++;
+    this._invalidate();
+  }
+
+  /** The tiles held: count, texture bytes, and the page's JS heap where the browser says. */
+  memory() {
+    const heap = performance.memory ? performance.memory.usedJSHeapSize : null;
+    return { tiles: this._tileGL ? this._tileGL.textures.size : 0, textureBytes: this._tileGL ? this._tileGL.textureBytes : 0, jsHeapBytes: heap };
+  }
+
+  async _tilesReady(state) {
+    state.loadFired = true;
+    await new Promise((r) => requestAnimationFrame(r));
+    if (this._destroyed || state !== this._tileState) return;
+    if (state.first) {
+      this.loadedAt = performance.now();
+      performance.mark('imagestage-viewer:load');
+    }
+    this._fire('load');
+    if (state.fade) this._fadeOut();
+    if (state.first && this._scene.orientationOnByDefault && this.isOrientationSupported()) this.startOrientation();
   }
 
   async _cpuPixels(bitmap) {
@@ -694,6 +770,19 @@ export class Viewer {
     const dpr = window.devicePixelRatio || 1;
     const pw = Math.max(1, Math.round(this._size.width * dpr)), ph = Math.max(1, Math.round(this._size.height * dpr));
     const view = this.m.json(this.w.viewer_view(pw, ph));
+    const tiles = this._tileState;
+    if (tiles && this._source && this._source.tiled) {
+      const plan = this.m.json(this.w.viewer_tile_plan(pw, ph));
+      for (const id of plan.evict) this._tileGL.drop(id);
+      for (const entry of plan.fetch) this._fetchTile(entry, tiles);
+      this._tileGL.render(plan, pw, ph, this._scene.backgroundColor || [0, 0, 0]);
+      this._ctx.drawImage(this._tileGL.canvas, 0, 0, this._canvas.width, this._canvas.height);
+      this._lastKey = view.key;
+      this._placeHotSpots();
+      // The coarsest level in (or given up on): every direction shows what it can.
+      if (!tiles.loadFired && tiles.baseSettled >= 6) this._tilesReady(tiles);
+      return view;
+    }
     if (view.key !== this._lastKey || this._renderer === 'webgl2') {
       if (this._renderer === 'webgl2') {
         this._gl.render(this.m.json(this.w.viewer_gpu_view(pw, ph, this._source.width, this._source.height)), pw, ph);
@@ -946,6 +1035,9 @@ export class Viewer {
     clearTimeout(this._fadeTimer);
     this._gl?.destroy();
     this._gl = null;
+    this._tileGL?.destroy();
+    this._tileGL = null;
+    this._tileState = null;
     this._source = null;
     this._root.remove();
     this._handlers.clear();

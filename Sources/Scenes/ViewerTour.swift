@@ -39,10 +39,73 @@ public struct ViewerTour: Sendable {
     switch s.type ?? .equirectangular {
     case .equirectangular:
       return s.panorama == nil ? "This scene has no panorama image (its config sets no \"panorama\")." : nil
-    case .cubemap, .multires:
-      return "\(s.type!.rawValue) panoramas are not supported yet: only equirectangular images for now."
+    case .multires:
+      guard let m = s.multiRes else { return "This multires scene has no \"multiRes\" settings." }
+      guard MultiresLayout(cubeResolution: m.cubeResolution, tileResolution: m.tileResolution, maxLevel: m.maxLevel) != nil
+      else { return "This scene's multiRes settings make no tile pyramid." }
+      return nil
+    case .cubemap:
+      return "cubemap panoramas are not supported yet: equirectangular images and multires tiles for now."
     }
   }
+
+  // MARK: Tiled panoramas
+
+  /// The shown scene's tile pyramid (a `multires` scene's), or `nil`.
+  public var tileLayout: MultiresLayout? {
+    guard settings.type == .multires, let m = settings.multiRes else { return nil }
+    return MultiresLayout(cubeResolution: m.cubeResolution, tileResolution: m.tileResolution, maxLevel: m.maxLevel)
+  }
+
+  /// What the shown tiled scene fetches, draws and drops (`nil` for an image scene).
+  public private(set) var tiles: TileSchedule?
+
+  /// The address of `tile`: `multiRes.path` filled in under its `basePath` (itself under the
+  /// scene's, unless absolute), with the extension, as Pannellum builds it.
+  public func tileURL(_ tile: TileID) -> String? {
+    guard let m = settings.multiRes else { return nil }
+    return Self.join(tileBase, MultiresLayout.path(m.path, level: tile.level, face: tile.face, x: tile.x, y: tile.y))
+      + "." + m.fileExtension
+  }
+
+  var tileBase: String {
+    let outer = settings.basePath ?? ""
+    guard let inner = settings.multiRes?.basePath else { return outer }
+    return Self.isAbsolute(inner) || outer.isEmpty ? inner : Self.join(outer, inner)
+  }
+
+  /// `base` and `path` with one slash between them.
+  static func join(_ base: String, _ path: String) -> String {
+    if base.isEmpty { return path }
+    let baseSlash = base.hasSuffix("/"), pathSlash = path.hasPrefix("/")
+    if baseSlash && pathSlash { return base + String(path.dropFirst()) }
+    return baseSlash || pathSlash ? base + path : base + "/" + path
+  }
+
+  /// Opens the shown `multires` scene: a full sphere as wide as the finest faces make it (four
+  /// faces around), so zoom stops at one screen pixel per texel; its tiles are the host's to
+  /// fetch, as `planTiles` says. `budget` caps the tiles held.
+  /// - Returns: the coverage in words, or `nil` when the scene is not a tiled one.
+  @discardableResult
+  public mutating func openTiles(budget: Int = 384) -> String? {
+    guard let layout = tileLayout else { return nil }
+    tiles = TileSchedule(layout: layout, budget: budget)
+    open(width: 4 * layout.cubeResolution, height: 2 * layout.cubeResolution, gpano: nil, name: "tiles")
+    return "a multires pyramid of \(layout.maxLevel) levels, \(layout.cubeResolution) px faces"
+  }
+
+  /// The tiles to fetch, draw and drop for a `width`×`height` frame of the camera now.
+  public mutating func planTiles(width: Int, height: Int) -> TileSchedule.Plan? {
+    guard let v = panorama?.viewer, tiles != nil else { return nil }
+    // Quads are drawn through a rectilinear camera.
+    return tiles!.plan(view: v.renderedView, hfov: v.hfov, lens: .rectilinear, width: width, height: height)
+  }
+
+  /// A fetched tile is decoded and on the host's texture.
+  public mutating func tileLoaded(_ tile: TileID) { tiles?.loaded(tile) }
+
+  /// A tile's fetch or decode failed; true when it will be tried again.
+  public mutating func tileFailed(_ tile: TileID) -> Bool { tiles?.failed(tile) ?? false }
 
   static func imageURL(_ s: ViewerSettings) -> String? {
     guard let p = s.panorama else { return nil }
@@ -84,6 +147,7 @@ public struct ViewerTour: Sendable {
         croppedHeight: Double(height))
       coverage = "from the config's haov \(JSONText.number(haov))°, vaov \(JSONText.number(vaov))°"
     }
+    if s.type != .multires { tiles = nil }
     var scene = PanoramaScene(geometry: geometry, name: s.title ?? name)
     scene.layout(in: Rect(x: 0, y: 0, width: viewport.width, height: viewport.height))
     if let p = panorama { scene.inheritGeneration(from: p) }

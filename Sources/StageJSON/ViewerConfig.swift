@@ -516,7 +516,7 @@ public struct ViewerSettings: Equatable, Sendable {
       guard let kind = PanoramaKind(rawValue: name) else {
         throw r.fail("unknown type \"\(name)\"; expected one of: equirectangular, cubemap, multires")
       }
-      if kind != .equirectangular {
+      if kind == .cubemap {
         warnings.append(ConfigWarning(path: r.path, message: "\(name) panoramas are not supported yet"))
       }
       values[key] = .text(name)

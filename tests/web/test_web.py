@@ -11,6 +11,7 @@ import http.server
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -1184,6 +1185,51 @@ class PannellumPage(unittest.TestCase):
             "psnr('data:image/png;base64,' + arguments[0], '/fixtures/tiles-view.png').then(arguments[1])", shot)
         self.assertLess(off, score - 6)
 
+
+    def test_our_viewer_shows_our_tiles_as_our_renderer_does(self):
+        tiled_sample()
+        score, memory = self.tiled_view("tiles")
+        print(f"  our viewer on our tiles vs our renderer: {score:.1f} dB, {memory}", file=sys.stderr)
+        self.assertGreater(score, 28)
+        # The tiles held are the view's and the base level's, not the pyramid (6 + 24 + 96).
+        self.assertLess(memory["tiles"], 60)
+        self.assertGreater(memory["textureBytes"], 0)
+        PAGE.js("viewer.setYaw(120, false)")
+        time.sleep(1.0)
+        off = self.psnr_now()
+        self.assertLess(off, score - 6)
+
+    def test_a_missing_tile_and_a_broken_one_warn_and_show_the_coarser_level(self):
+        tiled_sample()
+        broken = os.path.join(FIXTURES, "tiles-broken")
+        subprocess.run(["rm", "-rf", broken], check=True)
+        shutil.copytree(os.path.join(FIXTURES, "tiles"), broken)
+        # The front face's finest tiles at the view's centre: one gone, one not an image.
+        os.remove(os.path.join(broken, "3", "f1_2.jpg"))
+        with open(os.path.join(broken, "3", "f1_1.jpg"), "w") as f:
+            f.write("not a picture")
+        score, _ = self.tiled_view("tiles-broken")
+        warnings = PAGE.js("return window.warnings")
+        print(f"  with two finest tiles broken: {score:.1f} dB; {len(warnings)} warnings", file=sys.stderr)
+        self.assertTrue(any("f1_2.jpg failed" in w and "coarser level" in w for w in warnings), warnings)
+        self.assertTrue(any("f1_1.jpg failed (not an image" in w for w in warnings), warnings)
+        # Tried three times each (the first and two retries), then left at level 2.
+        self.assertEqual(sum("f1_2.jpg failed" in w for w in warnings), 3, warnings)
+        self.assertIsNone(PAGE.js("return window.viewerError || null"))
+        self.assertGreater(score, 22, "the coarser level still shows the picture")
+
+    def tiled_view(self, name):
+        PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?dir={name}")
+        PAGE.until("return window.loadedAt !== undefined || window.viewerError !== undefined", timeout=20,
+                   message="the viewer's load event")
+        self.assertIsNone(PAGE.js("return window.viewerError || null"))
+        memory = PAGE.driver.execute_async_script("settled().then(arguments[0])")
+        return self.psnr_now(), memory
+
+    def psnr_now(self):
+        shot = PAGE.driver.find_element("id", "pano").screenshot_as_base64
+        return PAGE.driver.execute_async_script(
+            "psnr('data:image/png;base64,' + arguments[0], '/fixtures/tiles-view.png').then(arguments[1])", shot)
 
     def test_a_pannellum_page_works_with_only_its_two_tags_changed(self):
         PAGE.driver.get(PAGE.base + "pages/pannellum-page.html")

@@ -1,0 +1,138 @@
+// The WebGL2 renderer of tiled (multires) panoramas: each tile a texture, drawn as the flat
+// square it is on the cube, through the rectilinear camera the Swift core gives
+// (`viewer_tile_plan`: which tiles, in which order, their corners as directions, the
+// camera). Coarse tiles are drawn first and finer ones over them, so a tile still loading
+// shows its coarser cover, never a hole. This file owns textures and the shader only.
+
+const VERTEX = `#version 300 es
+in vec3 direction;
+in vec2 corner;
+uniform mat3 axes;
+uniform float turn, focal;
+uniform vec2 viewSize;
+out vec2 texel;
+void main() {
+  // Undo the yaw (the core's "turn"), then into the camera's frame (axes is a rotation).
+  float c = cos(turn), s = sin(turn);
+  vec3 d = vec3(direction.x * c - direction.z * s, direction.y, direction.x * s + direction.z * c);
+  vec3 cam = d * axes;
+  // w = depth: the GPU's perspective divide and clipping do the rest, exactly, as the
+  // tile is flat.
+  gl_Position = vec4(cam.x * focal / (0.5 * viewSize.x), cam.y * focal / (0.5 * viewSize.y), 0.0, cam.z);
+  texel = corner;
+}`;
+
+const FRAGMENT = `#version 300 es
+precision highp float;
+uniform sampler2D tile;
+in vec2 texel;
+out vec4 color;
+void main() { color = vec4(texture(tile, texel).rgb, 1.0); }`;
+
+export class TileGL {
+  /** A WebGL2 context on its own canvas, or `null` where there is none. */
+  static create() {
+    const c = document.createElement('canvas');
+    const gl = c.getContext('webgl2', { alpha: false, antialias: false, preserveDrawingBuffer: true });
+    return gl ? new TileGL(c, gl) : null;
+  }
+
+  constructor(canvas, gl) {
+    this.canvas = canvas;
+    this.gl = gl;
+    const shader = (type, source) => {
+      const s = gl.createShader(type);
+      gl.shaderSource(s, source);
+      gl.compileShader(s);
+      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
+      return s;
+    };
+    const program = gl.createProgram();
+    gl.attachShader(program, shader(gl.VERTEX_SHADER, VERTEX));
+    gl.attachShader(program, shader(gl.FRAGMENT_SHADER, FRAGMENT));
+    gl.linkProgram(program);
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program));
+    gl.useProgram(program);
+    this.uniforms = {};
+    for (const name of ['axes', 'turn', 'focal', 'viewSize', 'tile']) this.uniforms[name] = gl.getUniformLocation(program, name);
+    this.buffer = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
+    const direction = gl.getAttribLocation(program, 'direction'), corner = gl.getAttribLocation(program, 'corner');
+    gl.enableVertexAttribArray(direction);
+    gl.vertexAttribPointer(direction, 3, gl.FLOAT, false, 20, 0);
+    gl.enableVertexAttribArray(corner);
+    gl.vertexAttribPointer(corner, 2, gl.FLOAT, false, 20, 12);
+    this.vertices = new Float32Array(20);
+    this.textures = new Map(); // id -> { texture, bytes }
+    this.textureBytes = 0;
+  }
+
+  /** Takes a decoded tile (an ImageBitmap, closed here) as the texture for `id`. */
+  add(id, bitmap) {
+    const gl = this.gl;
+    this.drop(id);
+    const texture = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, texture);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, bitmap);
+    gl.generateMipmap(gl.TEXTURE_2D);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    // RGBA8 and its mip levels: a third more.
+    const bytes = Math.round(bitmap.width * bitmap.height * 4 * 4 / 3);
+    bitmap.close();
+    this.textures.set(id, { texture, bytes });
+    this.textureBytes += bytes;
+  }
+
+  /** Frees tile `id`'s texture. */
+  drop(id) {
+    const t = this.textures.get(id);
+    if (!t) return;
+    this.gl.deleteTexture(t.texture);
+    this.textures.delete(id);
+    this.textureBytes -= t.bytes;
+  }
+
+  /** Frees every tile (a new scene). */
+  clear() {
+    for (const id of [...this.textures.keys()]) this.drop(id);
+  }
+
+  /** Draws `plan` (the core's `viewer_tile_plan` answer) at w×h device pixels. */
+  render(plan, w, h, background = [0, 0, 0]) {
+    const gl = this.gl, u = this.uniforms;
+    if (this.canvas.width !== w || this.canvas.height !== h) { this.canvas.width = w; this.canvas.height = h; }
+    gl.viewport(0, 0, w, h);
+    gl.clearColor(background[0], background[1], background[2], 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.uniformMatrix3fv(u.axes, false, plan.matrix);
+    gl.uniform1f(u.turn, plan.turn);
+    gl.uniform1f(u.focal, plan.focal);
+    gl.uniform2f(u.viewSize, w, h);
+    gl.uniform1i(u.tile, 0);
+    gl.activeTexture(gl.TEXTURE0);
+    const v = this.vertices, corners = [[0, 0], [1, 0], [0, 1], [1, 1]];
+    let drawn = 0;
+    for (const t of plan.draw) {
+      const entry = this.textures.get(t.id);
+      if (!entry) continue;
+      for (let k = 0; k < 4; k++) {
+        v.set([t.corners[3 * k], t.corners[3 * k + 1], t.corners[3 * k + 2], corners[k][0], corners[k][1]], 5 * k);
+      }
+      gl.bufferData(gl.ARRAY_BUFFER, v, gl.DYNAMIC_DRAW);
+      gl.bindTexture(gl.TEXTURE_2D, entry.texture);
+      gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+      drawn++;
+    }
+    return drawn;
+  }
+
+  /** Frees the textures and gives the context back. */
+  destroy() {
+    this.clear();
+    this.gl.getExtension('WEBGL_lose_context')?.loseContext();
+    this.canvas.width = this.canvas.height = 1;
+  }
+}
