@@ -17,8 +17,9 @@ void main() {
   vec3 d = vec3(direction.x * c - direction.z * s, direction.y, direction.x * s + direction.z * c);
   vec3 cam = d * axes;
   // w = depth: the GPU's perspective divide and clipping do the rest, exactly, as the
-  // tile is flat.
-  gl_Position = vec4(cam.x * focal / (0.5 * viewSize.x), cam.y * focal / (0.5 * viewSize.y), 0.0, cam.z);
+  // tile is flat. z = w - 0.002 puts the near plane at depth 0.001: a big tile reaching
+  // behind the camera is cut there, not at w = 0, where its corners go to infinity.
+  gl_Position = vec4(cam.x * focal / (0.5 * viewSize.x), cam.y * focal / (0.5 * viewSize.y), cam.z - 0.002, cam.z);
   texel = corner;
 }`;
 

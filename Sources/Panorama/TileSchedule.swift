@@ -74,7 +74,8 @@ public enum CubeFace {
 /// - Then the tiles the view sees at the level that matches the screen
 ///   (``MultiresLayout/level(viewWidth:hfov:)``), the one at the view's centre first.
 /// - Meanwhile each of those is drawn from the finest tile loaded that covers it (its parent,
-///   grandparent, … down to the coarsest level), coarse under fine.
+///   grandparent, … down to the coarsest level), coarse under fine, over the whole coarsest
+///   level.
 /// - A tile that fails is tried again `retries` times, then left to its coarser cover.
 /// - Beyond `budget` resident tiles, the least recently needed go, never the coarsest level's
 ///   and never one the view needs now.
@@ -132,7 +133,7 @@ public struct TileSchedule: Sendable {
 
   /// The tiles at `level` a `width`×`height` view at `view` (`hfov` radians across, `lens`)
   /// sees, nearest its centre first. Found by casting rays at most a quarter tile apart on
-  /// the screen (and along its edges), so no tile the view shows is missed.
+  /// the screen, and 4 px apart along its edges (where a tile can show as a sliver).
   public func visible(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, width: Int, height: Int, level: Int
   ) -> [TileID] {
@@ -142,19 +143,32 @@ public struct TileSchedule: Sendable {
     let columns = Int((Double(width) / step).rounded(.up)), rows = Int((Double(height) / step).rounded(.up))
     let (sy, cy) = Elementary.sinCos(view.yaw), (sp, cp) = Elementary.sinCos(view.pitch)
     var seen: [TileID: Double] = [:]
+    func cast(_ sx: Double, _ sv: Double) {
+      let r = lens.ray(x: sx / focal, y: sv / focal)
+      // Pitch about x (looking up is +y), then yaw about y (turning right is +x).
+      let y1 = r.y * cp + r.z * sp, z1 = r.z * cp - r.y * sp
+      let x2 = r.x * cy + z1 * sy, z2 = z1 * cy - r.x * sy
+      let (face, u, v) = CubeFace.locate(x: x2, y: y1, z: z2)
+      let t = tile(level: level, face: face, u: u, v: v)
+      let distance = sx * sx + sv * sv
+      if distance < seen[t] ?? .infinity { seen[t] = distance }
+    }
+    let w = Double(width), h = Double(height)
     for j in 0...rows {
-      for i in 0...columns {
-        let sx = (Double(i) / Double(columns) - 0.5) * Double(width)
-        let sv = (0.5 - Double(j) / Double(rows)) * Double(height)
-        let r = lens.ray(x: sx / focal, y: sv / focal)
-        // Pitch about x (looking up is +y), then yaw about y (turning right is +x).
-        let y1 = r.y * cp + r.z * sp, z1 = r.z * cp - r.y * sp
-        let x2 = r.x * cy + z1 * sy, z2 = z1 * cy - r.x * sy
-        let (face, u, v) = CubeFace.locate(x: x2, y: y1, z: z2)
-        let t = tile(level: level, face: face, u: u, v: v)
-        let distance = sx * sx + sv * sv
-        if distance < seen[t] ?? .infinity { seen[t] = distance }
-      }
+      for i in 0...columns { cast((Double(i) / Double(columns) - 0.5) * w, (0.5 - Double(j) / Double(rows)) * h) }
+    }
+    // Along the edges every 4 px: a tile can enter the view as a sliver thinner than the
+    // grid's step (inside, a tile at the view's level is larger than the step).
+    let across = Int((w / 4).rounded(.up)), down = Int((h / 4).rounded(.up))
+    for i in 0...across {
+      let sx = (Double(i) / Double(across) - 0.5) * w
+      cast(sx, h / 2)
+      cast(sx, -h / 2)
+    }
+    for j in 0...down {
+      let sv = (0.5 - Double(j) / Double(down)) * h
+      cast(-w / 2, sv)
+      cast(w / 2, sv)
     }
     return seen.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }.map { $0.key }
   }
@@ -190,7 +204,12 @@ public struct TileSchedule: Sendable {
       if let c = cover(t) { drawn.insert(c) }
     }
     for t in drawn { resident[t] = plans }
-    for t in baseTiles where resident[t] != nil { resident[t] = plans }
+    // The whole coarsest level underneath (six quads at most): whatever a ray missed, the
+    // view has no hole.
+    for t in baseTiles where resident[t] != nil {
+      resident[t] = plans
+      drawn.insert(t)
+    }
     let draw = drawn.sorted()
     var evict: [TileID] = []
     if resident.count > budget {
