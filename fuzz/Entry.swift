@@ -78,6 +78,29 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     any.renderStrip(yaw: view.yaw, edges: .repeat, into: &frame, executor: InlineRows())
     any.renderStrip(yaw: view.yaw, edges: .clamp, into: &frame, executor: InlineRows())
+    if doubles.count > 14 && doubles[14].sign == .minus,
+      let layout = MultiresLayout(cubeResolution: 16, tileResolution: 8, maxLevel: 2)
+    {
+      // The streaming tiler on this geometry: its row plan and band must hold whatever it says.
+      let source = renderer.source
+      let plan = CubeTilePlan(layout: layout, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height)
+      var reducer = BoxReducer(sourceWidth: source.width, sourceHeight: source.height, factor: 3)
+      var next = 0, tiles = 0
+      let error = CubeTiler.run(
+        plan: plan, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height, reducer: &reducer,
+        chunk: 5, executor: InlineRows(),
+        read: { buffer, at, count in
+          for i in 0..<(count * source.width) { buffer.pixels[at * source.width + i] = source.pixels[next * source.width + i] }
+          next += count
+          return nil
+        },
+        emit: { batch in
+          tiles += batch.count
+          return nil
+        })
+      precondition(
+        error == nil && tiles == layout.tileCount(level: 1) + layout.tileCount(level: 2), "tiler: \(error ?? "tiles missing")")
+    }
   default: break
   }
   return 0

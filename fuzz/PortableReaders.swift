@@ -48,6 +48,17 @@ enum PortableReaders {
       _ = tour.loadScene(scene.id, yaw: scene.settings.yaw, pitch: nil, hfov: scene.settings.hfov)
       _ = tour.unsupported
       _ = tour.imagePath(besides: "tours/fuzz.json")
+      if tour.openTiles(budget: 64) != nil {
+        // A tiled scene: plans as the page runs them, tiles arriving and failing.
+        for frame in 0..<4 {
+          guard let plan = tour.planTiles(width: 390, height: 844) else { break }
+          for (k, t) in plan.fetch.enumerated() {
+            _ = tour.tileURL(t)
+            if (k + frame) % 3 == 0 { _ = tour.tileFailed(t) } else { tour.tileLoaded(t) }
+          }
+          tour.update { $0.zoom(by: 0.5) }
+        }
+      }
       tour.open(width: 4096, height: 2048, gpano: nil, name: "fuzz.jpg")
       for lens in Lens.allCases {
         tour.update { $0.setLens(lens) }

@@ -217,7 +217,9 @@ public struct PanoramaViewer: Sendable {
     var narrowest = min(lensRange.lowerBound, widest)
     if let h = limits.hfov {
       widest = min(widest, h.upperBound)
-      narrowest = min(max(narrowest, h.lowerBound), widest)
+      // A config's minHfov can zoom past the lens's 20° (down to 1°): a big tiled panorama
+      // on a small screen reaches one screen pixel per texel only there.
+      narrowest = min(max(h.lowerBound, Angle(degrees: 1).radians), widest)
     }
     return narrowest...max(widest, narrowest)
   }

@@ -171,7 +171,7 @@ public struct ViewerTour: Sendable {
       }
       v.limits = ViewLimits(
         yaw: range(s.minYaw, s.maxYaw, -180, 180), pitch: range(s.minPitch, s.maxPitch, -90, 90),
-        hfov: range(s.minHfov, s.maxHfov, 1, 360))
+        hfov: range(s.minHfov, s.maxHfov, 20, 360))
       // Without a field of view of its own, the longer side sees Pannellum's 100°: a portrait
       // phone is not stretched to 140° top to bottom.
       let hfov = arrival.hfov ?? s.hfov

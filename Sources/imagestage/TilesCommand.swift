@@ -3,7 +3,6 @@ import HostIO
 import Panorama
 import Raster
 import StageJSON
-
 import Synchronization
 
 #if canImport(Glibc)
@@ -70,7 +69,8 @@ enum TilesCommand {
     // What the run holds: the band of rows, the reduced copy, and (at most) a row of
     // waiting parent tiles per level and face.
     let bandBytes = bufferRows * source.width * 4
-    let estimate = bandBytes + reducer.image.pixels.count * 4 + 6 * levels * layout.tilesPerSide(level: levels) / 2
+    let estimate =
+      bandBytes + reducer.image.pixels.count * 4 + 6 * levels * layout.tilesPerSide(level: levels) / 2
       * tileSize * tileSize * 4
     guard estimate <= maxMemory else {
       throw CommandError(
@@ -141,7 +141,8 @@ enum TilesCommand {
           return nil
         })
       if let failure {
-        throw CommandError(message: failure == interrupted ? "interrupted; removed \(work)" : failure, code: failure == interrupted ? 130 : 1)
+        throw CommandError(
+          message: failure == interrupted ? "interrupted; removed \(work)" : failure, code: failure == interrupted ? 130 : 1)
       }
       // The fallback faces and the preview, from the reduced copy (with mip levels: they are
       // smaller than it).

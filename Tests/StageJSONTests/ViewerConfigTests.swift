@@ -47,15 +47,23 @@ struct ViewerConfigTests {
 
   /// A pyramid that cannot be: a clear error at the key, never an allocation.
   @Test(arguments: [
-    (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 512, "maxLevel": 40, "cubeResolution": 8192}"#,
-      "multiRes.maxLevel: must be from 1 to 20"),
-    (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 512, "maxLevel": 15, "cubeResolution": 8192}"#,
-      "15 levels halve a 8192 px face to nothing; at most 14"),
-    (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 1, "maxLevel": 3, "cubeResolution": 8192}"#,
-      "over a million tiles a face"),
+    (
+      #"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 512, "maxLevel": 40, "cubeResolution": 8192}"#,
+      "multiRes.maxLevel: must be from 1 to 20"
+    ),
+    (
+      #"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 512, "maxLevel": 15, "cubeResolution": 8192}"#,
+      "15 levels halve a 8192 px face to nothing; at most 14"
+    ),
+    (
+      #"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 1, "maxLevel": 3, "cubeResolution": 8192}"#,
+      "over a million tiles a face"
+    ),
     (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": 512, "maxLevel": 3}"#, "cubeResolution"),
-    (#"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": -5, "maxLevel": 3, "cubeResolution": 64}"#,
-      "multiRes.tileResolution: must be from 1"),
+    (
+      #"{"path": "/%l/%s%y_%x", "extension": "jpg", "tileResolution": -5, "maxLevel": 3, "cubeResolution": 64}"#,
+      "multiRes.tileResolution: must be from 1"
+    ),
   ])
   func impossiblePyramidsAreRefusedAtTheirKey(_ multiRes: String, _ expected: String) throws {
     let error = #expect(throws: InputError.self) {

@@ -1242,6 +1242,36 @@ class PannellumPage(unittest.TestCase):
                   file=sys.stderr)
             self.assertGreater(score, 30, camera)
 
+    def test_a_big_tiled_panorama_shows_fast_and_stays_sharp_at_one_pixel_per_texel(self):
+        # 16384×8192 (the sample's largest; bench/tiles.sh and docs/viewer.md have 32000×16000):
+        # its pyramid's first frame needs six small tiles, not the 537 MB image.
+        out = os.path.join(FIXTURES, "big-tiles")
+        tool = os.path.join(ROOT, ".build", "release", "imagestage")
+        source = os.path.join(FIXTURES, "big-16384.jpg")
+        if not os.path.exists(source):
+            subprocess.run([tool, "pano", "sample", "--size", "16384x8192", "-o", source], check=True,
+                           stdout=subprocess.DEVNULL)
+        subprocess.run(["rm", "-rf", out], check=True)
+        subprocess.run([tool, "pano", "tiles", source, "-o", out], check=True, stdout=subprocess.DEVNULL)
+        view = os.path.join(FIXTURES, "big-view.png")
+        subprocess.run([tool, "pano", "render", source, "-o", view, "--yaw", "30", "--pitch", "10", "--hfov", "14",
+                        "--size", "640x480"], check=True)
+        # 14° across 640 px: one screen pixel per texel of the 5208 px faces at the centre.
+        PAGE.driver.get(PAGE.base + "pages/viewer-tiles.html?dir=big-tiles&yaw=30&pitch=10&hfov=14&minHfov=5")
+        PAGE.until("return window.loadedAt !== undefined || window.viewerError !== undefined", timeout=20,
+                   message="the viewer's load event")
+        first = PAGE.js("return window.loadedAt")
+        memory = PAGE.driver.execute_async_script("settled().then(arguments[0])")
+        shot = PAGE.driver.find_element("id", "pano").screenshot_as_base64
+        score = PAGE.driver.execute_async_script(
+            "psnr('data:image/png;base64,' + arguments[0], '/fixtures/big-view.png').then(arguments[1])", shot)
+        print(f"  16384×8192 tiled: first frame {first:.0f} ms after navigation; zoomed to 1 px a texel "
+              f"{score:.1f} dB from the renderer; {memory}", file=sys.stderr)
+        self.assertLess(first, 1000)
+        # The finest level (5208 px faces) is what shows: a coarser one would blur it well below.
+        self.assertGreater(score, 30)
+        self.assertLess(memory["textureBytes"], 64 << 20)
+
     def tiled_view(self, name):
         PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?dir={name}")
         PAGE.until("return window.loadedAt !== undefined || window.viewerError !== undefined", timeout=20,
