@@ -49,6 +49,12 @@ enum PanoCommand {
 
   static func info(_ args: [String]) throws {
     let parsed = try parse(args, Commands.spec("pano info"))
+    if parsed.positional.count == 1,
+      parsed.positional[0].hasSuffix(".json") || FileIO.exists(parsed.positional[0] + "/config.json")
+    {
+      let path = parsed.positional[0]
+      return try TiledScene.info(path.hasSuffix(".json") ? path : path + "/config.json")
+    }
     let pano = try input(parsed, projection: try projection(parsed))
     let g = pano.geometry
     func degrees(_ r: Double) -> JSONValue { .number(Angle(radians: r).degrees) }
@@ -206,6 +212,7 @@ enum PanoCommand {
       }
     }
     if let problem = tour.unsupported { throw CommandError(message: "\(configPath): scene \"\(tour.sceneID)\": \(problem)") }
+    if tour.tileLayout != nil { return try renderTiledScene(&tour, configPath, parsed, output: output) }
     guard let image = tour.imagePath(besides: configPath) else {
       throw CommandError(
         message: "\(tour.imageURL ?? ""): the CLI reads files, not web addresses; download it and point \"panorama\" at the file")
@@ -234,6 +241,24 @@ enum PanoCommand {
     var renderer = renderer(located, parsed, scene)
     var frame = RGBAImage(width: camera.width, height: camera.height)
     draw(&renderer, scene, view: scene.view, into: &frame)
+    try write(frame, to: output, threads: camera.threads)
+  }
+
+  /// A tiled scene: only the tiles the frame needs are read (`TiledScene`).
+  static func renderTiledScene(_ tour: inout ViewerTour, _ configPath: String, _ parsed: Arguments, output: String) throws {
+    let camera = try Self.camera(parsed)
+    guard !camera.strip else { throw CommandError(message: "--strip: a tiled panorama has no strip; leave it out") }
+    tour.layout(width: Double(camera.width), height: Double(camera.height))
+    tour.openTiles()
+    let degree = Elementary.pi / 180
+    let yaw = try parsed.number("yaw", in: -1e6...1e6), pitch = try parsed.number("pitch", in: -90...90)
+    let hfov = try parsed.number("hfov", in: 1...360)
+    tour.update { v in
+      if let lens = parsed.value("lens").flatMap(Lens.init(rawValue:)) { v.setLens(lens) }
+      v.look(yaw: yaw.map { $0 * degree }, pitch: pitch.map { $0 * degree }, hfov: hfov.map { $0 * degree }, duration: 0)
+    }
+    var frame = RGBAImage(width: camera.width, height: camera.height)
+    try TiledScene.render(&tour, configPath: configPath, into: &frame, threads: camera.threads)
     try write(frame, to: output, threads: camera.threads)
   }
 

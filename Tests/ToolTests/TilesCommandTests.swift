@@ -107,4 +107,59 @@ struct TilesCommandTests {
     #expect(result.status != 0 && result.stderr.contains("pano.jpg") && result.stderr.contains("corrupt"), "\(result.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pano.jpg"])
   }
+
+  /// `pano render --config` and `pano info` on a pyramid: the view the source gives, reading
+  /// only the tiles it needs; broken tiles named and drawn coarser; a config whose sizes do
+  /// not match its files, or whose pyramid cannot be, said plainly.
+  @Test func aTiledConfigRendersAndIsCheckedTileByTile() throws {
+    let dir = try Tool.temporaryDirectory()
+    let out = dir.appendingPathComponent("tiles").path
+    #expect(
+      try Tool.run("imagestage", ["pano", "tiles", "sample", "-o", out, "--tile-size", "256", "--cube-size", "1024"]).status
+        == 0)
+    // 640 px across 90°: the finest level (1024 px faces) is the one read.
+    let camera = ["--yaw", "30", "--pitch", "20", "--hfov", "90", "--size", "640x480"]
+    let reference = dir.appendingPathComponent("reference.png").path
+    #expect(try Tool.run("imagestage", ["pano", "render", "sample", "-o", reference] + camera).status == 0)
+    let tiled = dir.appendingPathComponent("tiled.png").path
+    let config = out + "/config.json"
+    let result = try Tool.run("imagestage", ["pano", "render", "--config", config, "-o", tiled] + camera)
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    let score = try PanoCommandTests.decode(tiled).psnr(against: PanoCommandTests.decode(reference))
+    #expect(score > 30, "tiled render vs the source's: \(score) dB")
+
+    let info = try Tool.run("imagestage", ["pano", "info", out])
+    #expect(info.status == 0 && info.stdout.contains(#""tiles":126,"problemCount":0"#), "\(info.stdout)\(info.stderr)")
+
+    // A finest tile gone, one not an image, one of the wrong size.
+    try FileManager.default.removeItem(atPath: out + "/3/f1_2.jpg")
+    try Data("not a picture".utf8).write(to: URL(fileURLWithPath: out + "/3/f1_1.jpg"))
+    try FileManager.default.removeItem(atPath: out + "/3/f2_1.jpg")
+    try FileManager.default.copyItem(atPath: out + "/preview.jpg", toPath: out + "/3/f2_1.jpg")
+    let broken = try Tool.run("imagestage", ["pano", "render", "--config", config, "-o", tiled] + camera)
+    #expect(broken.status == 0, "\(broken.stderr)")
+    #expect(broken.stderr.contains("3/f1_2.jpg: No such file"), "\(broken.stderr)")
+    #expect(broken.stderr.contains("3/f1_1.jpg: not a JPEG or PNG file"), "\(broken.stderr)")
+    #expect(broken.stderr.contains("3/f2_1.jpg: is 1024×512, expected 256×256"), "\(broken.stderr)")
+    #expect(broken.stderr.contains("3 of "), "\(broken.stderr)")
+    let coarser = try PanoCommandTests.decode(tiled).psnr(against: PanoCommandTests.decode(reference))
+    #expect(coarser > 24, "still the picture, coarser in places: \(coarser) dB")
+    let checked = try Tool.run("imagestage", ["pano", "info", config])
+    #expect(checked.status != 0 && checked.stdout.contains(#""problemCount":3"#), "\(checked.stdout)")
+    #expect(checked.stderr.contains("3 of 126 tiles missing or wrong"), "\(checked.stderr)")
+
+    // cubeResolution that does not match the files: every level's sizes are wrong.
+    var text = try String(contentsOfFile: config, encoding: .utf8)
+    text = text.replacingOccurrences(of: #""cubeResolution":1024"#, with: #""cubeResolution":2048"#)
+    text = text.replacingOccurrences(of: #""maxLevel":3"#, with: #""maxLevel":4"#)
+    try text.write(toFile: config, atomically: true, encoding: .utf8)
+    let mismatch = try Tool.run("imagestage", ["pano", "render", "--config", config, "-o", tiled] + camera)
+    #expect(mismatch.stderr.contains("expected") && mismatch.stderr.contains("cubeResolution 2048"), "\(mismatch.stderr)")
+    // A pyramid that cannot be: refused at the key, before any tile is read.
+    try text.replacingOccurrences(of: #""maxLevel":4"#, with: #""maxLevel":40"#).write(
+      toFile: config, atomically: true, encoding: .utf8)
+    let impossible = try Tool.run("imagestage", ["pano", "render", "--config", config, "-o", tiled] + camera)
+    #expect(
+      impossible.status != 0 && impossible.stderr.contains("multiRes.maxLevel: must be from 1 to 20"), "\(impossible.stderr)")
+  }
 }

@@ -1,0 +1,89 @@
+import CoreMath
+
+/// A multiresolution cube read from the tiles a host loaded: the view drawn at one `level`
+/// from the tiles it has, each missing texel taken from the finest loaded tile that covers
+/// it (a parent, a grandparent, …), so a missing or broken tile shows coarser, never a hole.
+/// Bilinear across tile and face edges, as ``CubeMap`` is (which it equals when every tile
+/// of the level is in).
+public struct TiledCube: Sendable {
+  public let layout: MultiresLayout
+  /// The level drawn (1…`layout.maxLevel`).
+  public let level: Int
+  /// The loaded tiles, any level.
+  public var tiles: [TileID: RGBAImage] = [:]
+
+  public init(layout: MultiresLayout, level: Int) {
+    self.layout = layout
+    self.level = min(max(level, 1), layout.maxLevel)
+  }
+
+  /// The texel (`tx`, `ty`) of `face` at `level`, from the finest loaded tile covering it;
+  /// black when none does.
+  func texel(_ face: Int, _ tx: Int, _ ty: Int) -> UInt32 {
+    var size = layout.faceSize(level: level)
+    var x = tx, y = ty, f = face
+    if x < 0 || y < 0 || x >= size || y >= size {
+      // Past an edge: the neighbouring face's texel there.
+      let s = Double(size)
+      let d = CubeFace.direction(face: face, u: (Double(tx) + 0.5) / s, v: (Double(ty) + 0.5) / s)
+      let p = CubeFace.locate(x: d.x, y: d.y, z: d.z)
+      f = p.face
+      x = min(max(Int(p.u * s), 0), size - 1)
+      y = min(max(Int(p.v * s), 0), size - 1)
+    }
+    let ts = layout.tileResolution
+    var l = level
+    while l >= 1 {
+      let id = TileID(level: l, face: f, x: x / ts, y: y / ts)
+      if let tile = tiles[id] {
+        let px = min(x - id.x * ts, tile.width - 1), py = min(y - id.y * ts, tile.height - 1)
+        return tile.pixels[py * tile.width + px]
+      }
+      // One level coarser: the face halves (sizes rounded up), and so do the coordinates.
+      l -= 1
+      let coarser = layout.faceSize(level: l)
+      x = min(x / 2, coarser - 1)
+      y = min(y / 2, coarser - 1)
+      size = coarser
+    }
+    return RGBAImage.pack(r: 0, g: 0, b: 0)
+  }
+
+  /// The colour seen in direction (`x`, `y`, `z`): bilinear between the four nearest texels.
+  public func sample(x: Double, y: Double, z: Double) -> UInt32 {
+    let (face, u, v) = CubeFace.locate(x: x, y: y, z: z)
+    let size = Double(layout.faceSize(level: level))
+    let px = u * size - 0.5, py = v * size - 0.5
+    let x0 = Int(px.rounded(.down)), y0 = Int(py.rounded(.down))
+    let fx = px - Double(x0), fy = py - Double(y0)
+    let taps = (texel(face, x0, y0), texel(face, x0 + 1, y0), texel(face, x0, y0 + 1), texel(face, x0 + 1, y0 + 1))
+    var out: UInt32 = 0
+    for shift in stride(from: 0, through: 24, by: 8) {
+      func channel(_ p: UInt32) -> Double { Double((p >> UInt32(shift)) & 0xFF) }
+      let top = channel(taps.0) + (channel(taps.1) - channel(taps.0)) * fx
+      let bottom = channel(taps.2) + (channel(taps.3) - channel(taps.2)) * fx
+      out |= UInt32(min(max((top + (bottom - top) * fy).rounded(), 0), 255)) << UInt32(shift)
+    }
+    return out
+  }
+
+  /// Draws the view into `output` (every lens; roll is not applied), as ``CubeMap`` does.
+  public func render<E: RowExecutor>(
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
+  ) {
+    let width = output.width, height = output.height
+    guard width > 0, height > 0 else { return }
+    let focal = lens.focalLength(hfov: hfov, width: Double(width))
+    let yaw = Elementary.sinCos(view.yaw), pitch = Elementary.sinCos(view.pitch)
+    let cube = self
+    output.pixels.withUnsafeMutableBufferPointer { out in
+      let shared = SharedPixels(base: out.baseAddress!, source: UnsafePointer(out.baseAddress!))
+      executor.run(height) { j in
+        for i in 0..<width {
+          let d = CubeMap.ray(i, j, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch)
+          shared.base[j * width + i] = cube.sample(x: d.x, y: d.y, z: d.z)
+        }
+      }
+    }
+  }
+}

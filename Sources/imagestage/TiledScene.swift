@@ -1,0 +1,132 @@
+import CoreMath
+import HostIO
+import Panorama
+import Raster
+import Scenes
+import StageJSON
+
+/// `pano render --config` and `pano info` on a tiled (`multires`) config: the tiles a view
+/// needs read from disk (only those: the coarsest level and what the frame sees at its
+/// level), a missing, broken or wrongly sized tile named on stderr and drawn from a coarser
+/// level, never a hole or a crash.
+enum TiledScene {
+  /// Where `tile` is on disk: the config's tile URL, relative to the config's folder.
+  static func path(_ tour: ViewerTour, _ tile: TileID, besides configPath: String) throws -> String {
+    guard let url = tour.tileURL(tile) else { throw CommandError(message: "\(configPath): no multiRes settings") }
+    if url.hasPrefix("http://") || url.hasPrefix("https://") {
+      throw CommandError(message: "\(url): the CLI reads files, not web addresses; download the tiles and point basePath at them")
+    }
+    var p = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+    if let q = p.firstIndex(of: "?") { p = String(p[..<q]) }
+    if p.hasPrefix("/") && FileIO.exists(p) { return p }
+    // A path "absolute" to the config's folder (our tiler's "/%l/%s%y_%x" with no basePath).
+    if p.hasPrefix("/") { p = String(p.dropFirst()) }
+    guard let slash = configPath.lastIndex(of: "/") else { return p }
+    return String(configPath[...slash]) + p
+  }
+
+  /// Reads `tile`, checked against the size the layout gives it: nil (with the reason on
+  /// stderr) when it is missing, not an image, or not that size.
+  static func load(_ tour: ViewerTour, _ layout: MultiresLayout, _ tile: TileID, configPath: String) throws -> RGBAImage? {
+    let file = try path(tour, tile, besides: configPath)
+    let expected = layout.tileSize(level: tile.level, x: tile.x, y: tile.y)
+    let problem: String
+    do {
+      let bytes = try FileIO.read(file, limit: 64 << 20)
+      let decoded = try Raster.decode(bytes, limits: ImageLimits(maxDimension: 16384, maxPixels: 1 << 26))
+      if decoded.image.width == expected.width && decoded.image.height == expected.height { return decoded.image }
+      problem =
+        "is \(decoded.image.width)×\(decoded.image.height), expected \(expected.width)×\(expected.height) (cubeResolution \(layout.cubeResolution), tileResolution \(layout.tileResolution), level \(tile.level) of \(layout.maxLevel))"
+    } catch let error as FileError {
+      problem = error.reason
+    } catch let error as RasterError {
+      problem = error.message
+    }
+    Console.error("warning: \(file): \(problem); drawn from a coarser level")
+    return nil
+  }
+
+  /// Renders the shown tiled scene of `tour` (the camera already set) into `frame`.
+  static func render(
+    _ tour: inout ViewerTour, configPath: String, into frame: inout RGBAImage, threads: Int
+  ) throws {
+    guard let layout = tour.tileLayout, let viewer = tour.panorama?.viewer else { return }
+    var schedule = TileSchedule(layout: layout, budget: Int.max)
+    schedule.maxInFlight = Int.max
+    let plan = schedule.plan(
+      view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, width: frame.width, height: frame.height)
+    var cube = TiledCube(layout: layout, level: plan.level)
+    var failed = 0
+    for tile in plan.fetch {
+      if let image = try load(tour, layout, tile, configPath: configPath) { cube.tiles[tile] = image } else { failed += 1 }
+    }
+    cube.render(
+      view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, into: &frame, executor: ThreadedRows(threads: threads))
+    if failed > 0 {
+      Console.error("warning: \(failed) of \(plan.fetch.count) tiles could not be used; the view shows coarser levels there")
+    }
+  }
+
+  /// `pano info` on a tiled config: the pyramid's shape, and every tile checked (present, an
+  /// image, the size the layout gives it). Problems are listed (the first 20) and counted;
+  /// the exit status is 1 when there are any.
+  static func info(_ configPath: String) throws {
+    let bytes: [UInt8]
+    do { bytes = try FileIO.read(configPath, limit: 16 << 20) } catch { throw CommandError(message: error.description) }
+    let config: ViewerConfig
+    do throws(InputError) {
+      config = try ViewerConfig.parse(bytes, source: configPath)
+    } catch {
+      throw CommandError(message: error.description)
+    }
+    let tour = ViewerTour(config: config)
+    guard let layout = tour.tileLayout else {
+      throw CommandError(
+        message: "\(configPath): not a multires config (type \(tour.settings.type?.rawValue ?? "equirectangular"))")
+    }
+    var problems: [JSONValue] = []
+    var count = 0, tileCount = 0
+    var levels: [JSONValue] = []
+    for level in 1...layout.maxLevel {
+      let n = layout.tilesPerSide(level: level)
+      levels.append(["level": .number(level), "faceSize": .number(layout.faceSize(level: level)), "tilesPerSide": .number(n)])
+      for face in 0..<6 {
+        for y in 0..<n {
+          for x in 0..<n {
+            tileCount += 1
+            let tile = TileID(level: level, face: face, x: x, y: y)
+            let file = try path(tour, tile, besides: configPath)
+            let expected = layout.tileSize(level: level, x: x, y: y)
+            var problem: String?
+            do {
+              let size = try Raster.imageSize(try FileIO.readPrefix(file, count: 1 << 16))
+              if size != expected {
+                problem = "is \(size.width)×\(size.height), expected \(expected.width)×\(expected.height)"
+              }
+            } catch let error as FileError {
+              problem = error.reason
+            } catch let error as RasterError {
+              problem = error.message
+            }
+            if let problem {
+              count += 1
+              if problems.count < 20 { problems.append(.string("\(file): \(problem)")) }
+            }
+          }
+        }
+      }
+    }
+    let m = tour.settings.multiRes!
+    let line: JSONValue = [
+      "type": "multires", "cubeResolution": .number(layout.cubeResolution),
+      "tileResolution": .number(layout.tileResolution), "maxLevel": .number(layout.maxLevel),
+      "path": .string(m.path), "extension": .string(m.fileExtension), "levels": .array(levels),
+      "tiles": .number(tileCount), "problemCount": .number(count), "problems": .array(problems),
+    ]
+    Console.line(line.text)
+    Console.flush()
+    if count > 0 {
+      throw CommandError(message: "\(configPath): \(count) of \(tileCount) tiles missing or wrong (see \"problems\")")
+    }
+  }
+}
