@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 out=fuzz/out
 mkdir -p "$out/corpus"
 flags=(-sanitize=fuzzer,address -O -parse-as-library -wmo -I "$out" -I Sources/CTurboJPEG -I Sources/CSpng -I Sources/CZlib
-  -I Sources/CKernels/include)
+  -I Sources/CKernels/include -I Sources/CJPEGRows/include)
 module() {  # name: compile Sources/NAME as a module with coverage instrumentation
   swiftc "${flags[@]}" -module-name "$1" -emit-module -emit-module-path "$out/$1.swiftmodule" \
     Sources/"$1"/*.swift -c -o "$out/$1.o"
@@ -17,8 +17,9 @@ for m in CoreMath Stage Panorama HostIO StageJSON Scenes Raster; do module "$m";
 swiftc "${flags[@]}" -module-name FuzzEntry fuzz/Entry.swift fuzz/PortableReaders.swift -c -o "$out/Entry.o"
 # The per-CPU kernels in C, instrumented too: the entry renders through each one.
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CKernels/include -c Sources/CKernels/kernels.c -o "$out/kernels.o"
-swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,HostIO,StageJSON,Scenes,Raster,Entry,kernels}.o \
-  -lturbojpeg -lspng -lz -o "$out/fuzz" 2>/dev/null
+clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CJPEGRows/include -c Sources/CJPEGRows/jpeg_rows.c -o "$out/jpeg_rows.o"
+swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,HostIO,StageJSON,Scenes,Raster,Entry,kernels,jpeg_rows}.o \
+  -lturbojpeg -ljpeg -lspng -lz -o "$out/fuzz" 2>/dev/null
 # Seeds: every scenario as JSON (0) and as a scenario (1), and a log of each format (2).
 i=0
 for f in Tests/Scenarios/*.json; do
