@@ -68,8 +68,27 @@ print(f"generate.py / ours: {statistics.median(g / o for g, o in zip(t['generate
 PY
 # Accuracy: both as PNG (no JPEG loss), against the exact reprojection (ACCURACY=0 skips
 # it: at 32000×16000 generate.py's PNG faces take longer than the timed runs).
-[ "${ACCURACY:-1}" = 1 ] || exit 0
+if [ "${ACCURACY:-1}" = 1 ]; then
 rm -rf "$out/ours-png" "$out/generate-png"
 .build/release/imagestage pano tiles "$pano" -o "$out/ours-png" --png > /dev/null
 "$venv/bin/python" bench/pannellum/generate.py -n "$(command -v nona)" --png -o "$out/generate-png" "$pano" > /dev/null
 "$venv/bin/python" bench/tiles_accuracy.py "$pano" "$out/ours-png" "$out/generate-png"
+fi
+# The browser: time to first frame for the untiled JPEG against its pyramid (and the
+# 32000×16000 pyramid when bench/out/tiles/big exists: SOURCE=32000x16000 leaves it there,
+# as the viewer cannot open that size untiled at all).
+if [ "$source_size" = 32000x16000 ]; then
+  rm -rf "$out/big" && cp -r "$out/ours" "$out/big"
+  echo "kept the 32000×16000 pyramid in $out/big for the next run's browser comparison"
+  exit 0
+fi
+make web >&2
+scripts/install-test-venv
+site=$out/site
+rm -rf "$site" && mkdir -p "$site"
+ln -s "$PWD/build/web" "$site/web"
+ln -s "$PWD/$pano" "$site/source.jpg"
+ln -s "$PWD/$out/ours" "$site/tiles"
+extra=()
+if [ -d "$out/big" ]; then ln -s "$PWD/$out/big" "$site/big-32000" && extra=(big-32000); fi
+build/venv/bin/python bench/web/tiles.py "$site" "$rounds" source.jpg tiles "${extra[@]}"

@@ -86,4 +86,25 @@ public struct TiledCube: Sendable {
       }
     }
   }
+
+  /// The cube as a `width`×`width/2` equirectangular image (longitude 0 at the centre
+  /// column, as ``PanoramaGeometry`` has it), for renderers that read one.
+  public func equirectangular<E: RowExecutor>(width: Int, executor: E) -> RGBAImage {
+    let w = max(width, 2), h = max(w / 2, 1)
+    var out = RGBAImage(width: w, height: h)
+    let cube = self
+    out.pixels.withUnsafeMutableBufferPointer { px in
+      let shared = SharedPixels(base: px.baseAddress!, source: UnsafePointer(px.baseAddress!))
+      executor.run(h) { j in
+        let lat = (0.5 - (Double(j) + 0.5) / Double(h)) * Elementary.pi
+        let (sinLat, cosLat) = Elementary.sinCos(lat)
+        for i in 0..<w {
+          let lon = ((Double(i) + 0.5) / Double(w) - 0.5) * Elementary.twoPi
+          let (sinLon, cosLon) = Elementary.sinCos(lon)
+          shared.base[j * w + i] = cube.sample(x: cosLat * sinLon, y: sinLat, z: cosLat * cosLon)
+        }
+      }
+    }
+    return out
+  }
 }

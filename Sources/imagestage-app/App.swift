@@ -267,6 +267,8 @@ final class App {
     let problem: String?
     if let unsupported = tour.unsupported {
       problem = "Scene \"\(tour.sceneID)\": \(unsupported)"
+    } else if let layout = tour.tileLayout {
+      return openTiledScene(tour, layout, config)
     } else if let path = tour.imagePath(besides: config) {
       do {
         let loaded = try LoadedPanorama.load(path)
@@ -293,6 +295,73 @@ final class App {
     Console.error(problem!)
     studio.showMessage(problem)
     return studio.panorama != nil
+  }
+
+  /// A tiled (`multires`) scene: the coarsest level's six tiles drawn at once, then, on
+  /// another thread, the finest level up to 2048 px faces (an 8192-wide panorama's detail),
+  /// with mip levels and polar caps, swapped in when done (`takeExtras`). Problem tiles are
+  /// named on stderr and drawn from their coarser cover.
+  @discardableResult
+  func openTiledScene(_ tour: ViewerTour, _ layout: MultiresLayout, _ config: String) -> Bool {
+    @Sendable func cube(level: Int) -> (TiledCube, [String]) {
+      var cube = TiledCube(layout: layout, level: level)
+      var problems: [String] = []
+      // This level and every coarser one: a tile that fails is covered by its parent.
+      for l in 1...level {
+        let n = layout.tilesPerSide(level: l)
+        for face in 0..<6 {
+          for y in 0..<n {
+            for x in 0..<n {
+              let tile = TileID(level: l, face: face, x: x, y: y)
+              guard let url = tour.tileURL(tile), let file = TileFiles.path(url, besides: config) else {
+                problems.append("\(tour.tileURL(tile) ?? "a tile"): a web address; the app reads files")
+                continue
+              }
+              switch TileFiles.load(file, tile: tile, layout: layout) {
+              case .success(let image): cube.tiles[tile] = image
+              case .failure(let problem): problems.append(problem.message)
+              }
+            }
+          }
+        }
+      }
+      return (cube, problems)
+    }
+    let (coarse, problems) = cube(level: 1)
+    for p in problems { Console.error("warning: \(p); drawn from a coarser level") }
+    let size = 4 * layout.faceSize(level: 1)
+    let image = coarse.equirectangular(width: size, executor: executor)
+    // Named after the pyramid's folder (a config's title wins).
+    let folder = config.split(separator: "/").dropLast().last.map(String.init) ?? "tiles"
+    guard studio.openTourScene(width: image.width, height: image.height, gpano: nil, name: folder) != nil else {
+      return false
+    }
+    let geometry = PanoramaGeometry(width: image.width, height: image.height)
+    var renderer = PanoramaRenderer(source: image, geometry: geometry)
+    renderer.groupKernel = BlendKernels.chosen()
+    studio.updatePanorama { $0.attach(renderer) }
+    if options.levelHorizon { studio.updatePanorama { $0.update { $0.levelsHorizon = true } } }
+    let finest = (1...layout.maxLevel).last { layout.faceSize(level: $0) <= 2048 } ?? 1
+    let reported = Set(problems)
+    opening += 1
+    extrasPending = true
+    let opening = self.opening, extras = self.extras, events = options.events
+    DispatchQueue.global().async {
+      let (fine, problems) = cube(level: finest)
+      for p in problems where !reported.contains(p) { Console.error("warning: \(p); drawn from a coarser level") }
+      let image = fine.equirectangular(width: 4 * layout.faceSize(level: finest), executor: ThreadedRows(threads: 2))
+      var renderer = PanoramaRenderer(
+        source: image, geometry: PanoramaGeometry(width: image.width, height: image.height))
+      renderer.groupKernel = BlendKernels.chosen()
+      renderer.buildMipLevels(executor: ThreadedRows(threads: 2))
+      renderer.buildPolarCaps(executor: ThreadedRows(threads: 2))
+      if events { Console.error("tiles: level \(finest) of \(layout.maxLevel) in (\(image.width)×\(image.height))") }
+      extras.value.withLock { $0 = (opening, renderer) }
+    }
+    renderedKey = nil
+    drewIdleFrame = false
+    studio.showMessage(nil)
+    return true
   }
 
   func openPanorama(_ path: String) {

@@ -10,40 +10,24 @@ import StageJSON
 /// level), a missing, broken or wrongly sized tile named on stderr and drawn from a coarser
 /// level, never a hole or a crash.
 enum TiledScene {
-  /// Where `tile` is on disk: the config's tile URL, relative to the config's folder.
+  /// Where `tile` is on disk (`TileFiles.path`); a web address is an error.
   static func path(_ tour: ViewerTour, _ tile: TileID, besides configPath: String) throws -> String {
     guard let url = tour.tileURL(tile) else { throw CommandError(message: "\(configPath): no multiRes settings") }
-    if url.hasPrefix("http://") || url.hasPrefix("https://") {
+    guard let file = TileFiles.path(url, besides: configPath) else {
       throw CommandError(message: "\(url): the CLI reads files, not web addresses; download the tiles and point basePath at them")
     }
-    var p = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
-    if let q = p.firstIndex(of: "?") { p = String(p[..<q]) }
-    if p.hasPrefix("/") && FileIO.exists(p) { return p }
-    // A path "absolute" to the config's folder (our tiler's "/%l/%s%y_%x" with no basePath).
-    if p.hasPrefix("/") { p = String(p.dropFirst()) }
-    guard let slash = configPath.lastIndex(of: "/") else { return p }
-    return String(configPath[...slash]) + p
+    return file
   }
 
-  /// Reads `tile`, checked against the size the layout gives it: nil (with the reason on
-  /// stderr) when it is missing, not an image, or not that size.
+  /// Reads `tile`: nil (with the reason on stderr) when it is missing, not an image, or not
+  /// the size the layout gives it.
   static func load(_ tour: ViewerTour, _ layout: MultiresLayout, _ tile: TileID, configPath: String) throws -> RGBAImage? {
-    let file = try path(tour, tile, besides: configPath)
-    let expected = layout.tileSize(level: tile.level, x: tile.x, y: tile.y)
-    let problem: String
-    do {
-      let bytes = try FileIO.read(file, limit: 64 << 20)
-      let decoded = try Raster.decode(bytes, limits: ImageLimits(maxDimension: 16384, maxPixels: 1 << 26))
-      if decoded.image.width == expected.width && decoded.image.height == expected.height { return decoded.image }
-      problem =
-        "is \(decoded.image.width)×\(decoded.image.height), expected \(expected.width)×\(expected.height) (cubeResolution \(layout.cubeResolution), tileResolution \(layout.tileResolution), level \(tile.level) of \(layout.maxLevel))"
-    } catch let error as FileError {
-      problem = error.reason
-    } catch let error as RasterError {
-      problem = error.message
+    switch TileFiles.load(try path(tour, tile, besides: configPath), tile: tile, layout: layout) {
+    case .success(let image): return image
+    case .failure(let problem):
+      Console.error("warning: \(problem.message); drawn from a coarser level")
+      return nil
     }
-    Console.error("warning: \(file): \(problem); drawn from a coarser level")
-    return nil
   }
 
   /// Renders the shown tiled scene of `tour` (the camera already set) into `frame`.

@@ -319,6 +319,37 @@ struct AppGUITests {
     #expect(red, "the red N is centred")
   }
 
+  /// A tiled pyramid's config.json opens in the app: the coarse level at once, the finer
+  /// one from a background thread (the screenshot waits for it); a broken tile is named and
+  /// drawn coarser.
+  @Test(.enabled(if: available))
+  func aTiledConfigOpensWithItsTilesReadOnAnotherThread() throws {
+    let display = try Display()
+    let directory = try Tool.temporaryDirectory()
+    let tiles = directory.appendingPathComponent("tiles").path
+    #expect(
+      try Tool.run("imagestage", ["pano", "tiles", "sample", "-o", tiles, "--tile-size", "256", "--cube-size", "1024"])
+        .status == 0)
+    try Data("not a picture".utf8).write(to: URL(fileURLWithPath: tiles + "/3/f1_1.jpg"))
+    let shot = directory.appendingPathComponent("tiled.png").path
+    let run = try Self.runApp(
+      ["--config", tiles + "/config.json", "--window", "640x480", "--screenshot", shot, "--events"],
+      environment: ["DISPLAY": display.name, "HOME": directory.path])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("3/f1_1.jpg: not a JPEG or PNG file; drawn from a coarser level"), "\(run.stderr)")
+    #expect(run.stderr.contains("tiles: level 3 of 3 in (4096×2048)"), "\(run.stderr)")
+    let image = try Raster.decode(Array(try Data(contentsOf: URL(fileURLWithPath: shot)))).image
+    let sky = Self.rgb(image, (320, 80)), ground = Self.rgb(image, (100, 420))
+    #expect(sky.2 > sky.0 + 40, "blue sky at the top: \(sky)")
+    #expect(ground.1 > ground.0 && ground.1 > ground.2, "green ground below: \(ground)")
+    var red = false
+    for y in 240..<360 where !red {
+      let c = Self.rgb(image, (320, y))
+      red = c.0 > 180 && c.1 < 90
+    }
+    #expect(red, "the red N is centred: the faces are where the sample's directions are")
+  }
+
   @Test(.enabled(if: available))
   func lensKeyLookingDownMakesALittlePlanet() throws {
     let display = try Display()

@@ -1,0 +1,50 @@
+import HostIO
+import Panorama
+
+/// A tiled panorama's tiles on disk, for the hosts that read files (the CLI, the app): a
+/// config's tile URL resolved beside the config, and a tile read and checked against the
+/// size its layout gives it.
+public enum TileFiles {
+  /// Where `url` (a config's tile address) is on disk: relative to the config's folder; a
+  /// path starting with "/" that is not there is taken as relative to it too (our tiler's
+  /// "/%l/%s%y_%x" with no basePath). nil for a web address.
+  public static func path(_ url: String, besides configPath: String) -> String? {
+    if url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("data:") || url.hasPrefix("blob:") {
+      return nil
+    }
+    var p = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
+    if let q = p.firstIndex(of: "?") { p = String(p[..<q]) }
+    if p.hasPrefix("/") && FileIO.exists(p) { return p }
+    if p.hasPrefix("/") { p = String(p.dropFirst()) }
+    guard let slash = configPath.lastIndex(of: "/") else { return p }
+    return String(configPath[...slash]) + p
+  }
+
+  /// The tile at `file`, or why it cannot be used (missing, not an image, not the size
+  /// `layout` gives `tile`), in words that name the file.
+  public static func load(_ file: String, tile: TileID, layout: MultiresLayout) -> Result<RGBAImage, TileProblem> {
+    let expected = layout.tileSize(level: tile.level, x: tile.x, y: tile.y)
+    do {
+      let bytes = try FileIO.read(file, limit: 64 << 20)
+      let decoded = try Raster.decode(bytes, limits: ImageLimits(maxDimension: 16384, maxPixels: 1 << 26))
+      if decoded.image.width == expected.width && decoded.image.height == expected.height { return .success(decoded.image) }
+      return .failure(
+        TileProblem(
+          message:
+            "\(file): is \(decoded.image.width)×\(decoded.image.height), expected \(expected.width)×\(expected.height) (cubeResolution \(layout.cubeResolution), tileResolution \(layout.tileResolution), level \(tile.level) of \(layout.maxLevel))"
+        ))
+    } catch let error as FileError {
+      return .failure(TileProblem(message: "\(file): \(error.reason)"))
+    } catch let error as RasterError {
+      return .failure(TileProblem(message: "\(file): \(error.message)"))
+    } catch {
+      return .failure(TileProblem(message: "\(file): \(error)"))
+    }
+  }
+}
+
+/// Why a tile cannot be used, naming its file.
+public struct TileProblem: Error, Sendable, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
+}
