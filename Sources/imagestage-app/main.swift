@@ -12,7 +12,7 @@ let optionTable: [(name: String, value: String?, help: String)] = [
   ("scene", "locations|shortcuts|panorama", "the tab shown first"),
   ("window", "WxH", "window size in points (at least \(Int(Studio.minimumSize.width))x\(Int(Studio.minimumSize.height)))"),
   ("photos", "DIR", "put the JPEG and PNG photos in DIR on the Locations board"),
-  ("panorama", "IMAGE", "show IMAGE (JPEG or PNG; GPano metadata honoured) in the Panorama tab"),
+  ("panorama", "IMAGE|DIR", "show IMAGE (JPEG or PNG; GPano metadata honoured), or a tile pyramid's DIR, in the Panorama tab"),
   ("motion", "LOG.csv", "replay a motion log in the Panorama tab, looping (docs/motion.md)"),
   ("config", "TOUR.json", "open a viewer config (Pannellum's JSON; a tour, docs/viewer.md) in the Panorama tab"),
   ("level-horizon", nil, "ignore the device's roll: the horizon stays level (H toggles it)"),
@@ -77,6 +77,11 @@ do {
   }
   options.panorama = parsed.value("panorama")
   options.tourConfig = parsed.value("config")
+  // A folder made by `imagestage pano tiles` is its config.json.
+  if let folder = options.panorama, options.tourConfig == nil, FileIO.exists(folder + "/config.json") {
+    options.tourConfig = folder + "/config.json"
+    options.panorama = nil
+  }
   // A tour opens on its panorama unless --scene says otherwise.
   if options.tourConfig != nil && parsed.value("scene") == nil { options.scene = .panorama }
   options.motion = parsed.value("motion")

@@ -333,7 +333,7 @@ struct AppGUITests {
     try Data("not a picture".utf8).write(to: URL(fileURLWithPath: tiles + "/3/f1_1.jpg"))
     let shot = directory.appendingPathComponent("tiled.png").path
     let run = try Self.runApp(
-      ["--config", tiles + "/config.json", "--window", "640x480", "--screenshot", shot, "--events"],
+      ["--panorama", tiles, "--window", "640x480", "--screenshot", shot, "--events"],
       environment: ["DISPLAY": display.name, "HOME": directory.path])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stderr.contains("3/f1_1.jpg: not a JPEG or PNG file; drawn from a coarser level"), "\(run.stderr)")
