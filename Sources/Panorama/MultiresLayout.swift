@@ -27,6 +27,17 @@ public struct MultiresLayout: Hashable, Sendable {
     self.maxLevel = maxLevel
   }
 
+  /// The levels a pyramid of `cubeResolution` px faces cut into `tileResolution` px tiles
+  /// has: halvings (rounded up) until a face fits one tile, plus one; generate.py's count.
+  public static func levels(cubeResolution: Int, tileResolution: Int) -> Int {
+    var levels = 1, size = max(cubeResolution, 1)
+    while size > max(tileResolution, 1) {
+      size = (size + 1) / 2
+      levels += 1
+    }
+    return levels
+  }
+
   /// A face's size in pixels at `level` (1…`maxLevel`): half the next finer level's, rounded
   /// up, as the tiler halves it.
   public func faceSize(level: Int) -> Int {

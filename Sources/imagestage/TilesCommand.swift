@@ -51,12 +51,7 @@ enum TilesCommand {
     let defaultCube = 8 * Int(Double(fullWidth) / Double.pi / 8)
     let cubeSize = Int(try parsed.number("cube-size", in: 16...65536) ?? Double(max(defaultCube, 16)))
     let fallbackSize = min(cubeSize, Int(try parsed.number("fallback-size", in: 16...8192) ?? 1024))
-    var levels = 1
-    var size = cubeSize
-    while size > tileSize {
-      size = (size + 1) / 2
-      levels += 1
-    }
+    let levels = MultiresLayout.levels(cubeResolution: cubeSize, tileResolution: tileSize)
     guard let layout = MultiresLayout(cubeResolution: cubeSize, tileResolution: tileSize, maxLevel: levels) else {
       throw CommandError(message: "--cube-size \(cubeSize) and --tile-size \(tileSize) make no pyramid")
     }

@@ -40,7 +40,7 @@ struct CubeMapTests {
       ("corner", ViewAngles(yaw: Elementary.halfPi / 2, pitch: 0.6155)), ("down", ViewAngles(yaw: 2, pitch: -1.4)),
     ]
     for (name, view) in views {
-      for lens in [Lens.rectilinear, .fisheye, .stereographic] {
+      for lens in Lens.allCases {
         var frame = RGBAImage(width: 96, height: 64)
         cube.render(view: view, hfov: 1.4, lens: lens, into: &frame, executor: InlineRows())
         // The exact answer: the colour of each pixel's own ray.

@@ -1,3 +1,4 @@
+import CoreMath
 import Panorama
 import Testing
 
@@ -12,6 +13,25 @@ struct MultiresLayoutTests {
     #expect(MultiresLayout.path("/%l/%s%x%y", level: 2, face: 2, x: 0, y: 1) == "/2/b01")
     #expect(MultiresLayout.path("/%l/%s%y_%x", level: 3, face: 5, x: 3, y: 2) == "/3/d2_3", "generate.py's default")
     #expect(MultiresLayout.path("100%%/%q", level: 1, face: 0, x: 0, y: 0) == "100%/%q")
+  }
+
+  /// Our level count is generate.py's (utils/multires/generate.py: levels =
+  /// ceil(log2(cube / tile)) + 1, one fewer when cube / 2^(levels − 2) is exactly the tile),
+  /// for the sizes its users pick and odd ones.
+  @Test func theLevelCountIsGeneratePys() {
+    func generatePy(_ cube: Int, _ tile: Int) -> Int {
+      let tile = min(tile, cube)
+      var levels = Int((Elementary.log(Double(cube) / Double(tile)) / Elementary.log(2)).rounded(.up)) + 1
+      if levels >= 2 && Int(Double(cube) / Double(1 << (levels - 2))) == tile { levels -= 1 }
+      return levels
+    }
+    for cube in [256, 512, 1000, 1024, 1296, 2048, 3432, 4096, 5208, 8184, 10184, 20000] {
+      for tile in [256, 384, 500, 512, 1024] where tile <= cube {
+        #expect(
+          MultiresLayout.levels(cubeResolution: cube, tileResolution: tile) == generatePy(cube, tile),
+          "cube \(cube), tile \(tile)")
+      }
+    }
   }
 
   @Test func oddSizesHalveUpAndEdgeTilesAreSmaller() throws {
