@@ -73,29 +73,31 @@ public struct CubeMap: Sendable {
   /// about y (right is +x).
   @inline(__always) static func ray(
     _ i: Int, _ j: Int, width: Int, height: Int, focal: Double, lens: Lens, yaw: (Double, Double),
-    pitch: (Double, Double)
+    pitch: (Double, Double), roll: (Double, Double) = (0, 1)
   ) -> (x: Double, y: Double, z: Double) {
     let sx = (Double(i) + 0.5 - Double(width) / 2) / focal
     let sy = (Double(height) / 2 - Double(j) - 0.5) / focal
-    let r = lens.ray(x: sx, y: sy)
+    let q = lens.ray(x: sx, y: sy)
+    // Roll about the view axis first, as the grid renderer's camera does.
+    let r = (x: q.x * roll.1 + q.y * roll.0, y: q.y * roll.1 - q.x * roll.0, z: q.z)
     let y1 = r.y * pitch.1 + r.z * pitch.0, z1 = r.z * pitch.1 - r.y * pitch.0
     return (r.x * yaw.1 + z1 * yaw.0, y1, z1 * yaw.1 - r.x * yaw.0)
   }
 
-  /// Draws the view into `output` (every lens; roll is not applied).
+  /// Draws the view into `output` (every lens, with roll).
   public func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
     let width = output.width, height = output.height
     guard width > 0, height > 0 else { return }
     let focal = lens.focalLength(hfov: hfov, width: Double(width))
-    let yaw = Elementary.sinCos(view.yaw), pitch = Elementary.sinCos(view.pitch)
+    let yaw = Elementary.sinCos(view.yaw), pitch = Elementary.sinCos(view.pitch), roll = Elementary.sinCos(view.roll)
     let cube = self
     output.pixels.withUnsafeMutableBufferPointer { out in
       let shared = SharedPixels(base: out.baseAddress!, source: UnsafePointer(out.baseAddress!))
       executor.run(height) { j in
         for i in 0..<width {
-          let d = Self.ray(i, j, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch)
+          let d = Self.ray(i, j, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch, roll: roll)
           shared.base[j * width + i] = cube.sample(x: d.x, y: d.y, z: d.z)
         }
       }

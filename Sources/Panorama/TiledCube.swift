@@ -67,20 +67,21 @@ public struct TiledCube: Sendable {
     return out
   }
 
-  /// Draws the view into `output` (every lens; roll is not applied), as ``CubeMap`` does.
+  /// Draws the view into `output` (every lens, with roll), as ``CubeMap`` does.
   public func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
     let width = output.width, height = output.height
     guard width > 0, height > 0 else { return }
     let focal = lens.focalLength(hfov: hfov, width: Double(width))
-    let yaw = Elementary.sinCos(view.yaw), pitch = Elementary.sinCos(view.pitch)
+    let yaw = Elementary.sinCos(view.yaw), pitch = Elementary.sinCos(view.pitch), roll = Elementary.sinCos(view.roll)
     let cube = self
     output.pixels.withUnsafeMutableBufferPointer { out in
       let shared = SharedPixels(base: out.baseAddress!, source: UnsafePointer(out.baseAddress!))
       executor.run(height) { j in
         for i in 0..<width {
-          let d = CubeMap.ray(i, j, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch)
+          let d = CubeMap.ray(
+            i, j, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch, roll: roll)
           shared.base[j * width + i] = cube.sample(x: d.x, y: d.y, z: d.z)
         }
       }

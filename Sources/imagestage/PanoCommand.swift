@@ -49,11 +49,8 @@ enum PanoCommand {
 
   static func info(_ args: [String]) throws {
     let parsed = try parse(args, Commands.spec("pano info"))
-    if parsed.positional.count == 1,
-      parsed.positional[0].hasSuffix(".json") || FileIO.exists(parsed.positional[0] + "/config.json")
-    {
-      let path = parsed.positional[0]
-      return try TiledScene.info(path.hasSuffix(".json") ? path : path + "/config.json")
+    if parsed.positional.count == 1, let config = TiledScene.configPath(parsed.positional[0]) {
+      return try TiledScene.info(config)
     }
     let pano = try input(parsed, projection: try projection(parsed))
     let g = pano.geometry
@@ -290,19 +287,26 @@ enum PanoCommand {
     do { log = try MotionLog.parse(try FileIO.read(motionPath)) } catch let error as MotionLog.ParseError {
       throw InFile(path: motionPath, error: error)
     }
-    let pano = try input(parsed, projection: try projection(parsed))
+    // A tile pyramid (DIR or its config.json) reads the tiles each frame needs.
+    var tiled: TiledScene.Frames?
+    if parsed.positional.count == 1, let config = TiledScene.configPath(parsed.positional[0]) {
+      guard !camera.strip else { throw CommandError(message: "--strip: a tiled panorama has no strip; leave it out") }
+      tiled = try TiledScene.Frames(configPath: config)
+    }
+    let pano = tiled == nil ? try input(parsed, projection: try projection(parsed)) : nil
+    let geometry = tiled?.geometry ?? pano!.geometry
     let writer = FrameWriter(
       try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps), threads: camera.threads)
     var cameraLog: [UInt8] = []
 
     // The viewers' own controller replays the log: the same timing as the app, once through,
     // at exactly the angles asked for (no coverage limits).
-    var viewer = PanoramaViewer(geometry: pano.geometry, smoothing: !parsed.flag("raw-motion"))
+    var viewer = PanoramaViewer(geometry: geometry, smoothing: !parsed.flag("raw-motion"))
     viewer.keepsInsideCoverage = false
     viewer.levelsHorizon = parsed.flag("level-horizon")
     viewer.set(offset: camera.view)
     viewer.play(log, loops: false)
-    var renderer = renderer(pano, parsed, camera, polarCaps: true)
+    var renderer = pano.map { Self.renderer($0, parsed, camera, polarCaps: true) }
     // Two frames in turn: one is written (to the pipe, PNGs or ffmpeg) while the next renders.
     let buffers = (0..<writer.buffers).map { _ in FrameWriter.Buffer(camera.width, camera.height) }
     let duration = log.samples.map(\.t).filter(\.isFinite).max() ?? 0
@@ -322,7 +326,11 @@ enum PanoCommand {
       let view = viewer.view
       let buffer = buffers[f % buffers.count]
       try writer.waitForFree()
-      draw(&renderer, camera, view: view, into: &buffer.image)
+      if tiled != nil {
+        try tiled!.draw(view: view, camera: camera, into: &buffer.image)
+      } else {
+        draw(&renderer!, camera, view: view, into: &buffer.image)
+      }
       writer.write(buffer, index: f)
       let entry: JSONValue = [
         "frame": .number(f), "t": .number(t), "yaw": .number(Angle(radians: view.yaw).degrees),

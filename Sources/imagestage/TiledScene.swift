@@ -113,4 +113,68 @@ enum TiledScene {
       throw CommandError(message: "\(configPath): \(count) of \(tileCount) tiles missing or wrong (see \"problems\")")
     }
   }
+
+  /// The config of a pyramid named on the command line: DIR (its config.json) or a .json file.
+  static func configPath(_ argument: String) -> String? {
+    if argument.hasSuffix(".json") { return argument }
+    return FileIO.exists(argument + "/config.json") ? argument + "/config.json" : nil
+  }
+
+  /// `pano video` from a pyramid: each frame reads the tiles it needs that are not held yet
+  /// (the web viewer's schedule, with a budget), drops those the schedule drops, and draws
+  /// from the finest loaded cover of each.
+  struct Frames {
+    let configPath: String
+    let tour: ViewerTour
+    let layout: MultiresLayout
+    var schedule: TileSchedule
+    var tiles: [TileID: RGBAImage] = [:]
+    var reported: Set<TileID> = []
+
+    init(configPath: String) throws {
+      self.configPath = configPath
+      let bytes: [UInt8]
+      do { bytes = try FileIO.read(configPath, limit: 16 << 20) } catch { throw CommandError(message: error.description) }
+      let config: ViewerConfig
+      do throws(InputError) {
+        config = try ViewerConfig.parse(bytes, source: configPath)
+      } catch {
+        throw CommandError(message: error.description)
+      }
+      tour = ViewerTour(config: config)
+      guard let layout = tour.tileLayout else {
+        throw CommandError(message: "\(configPath): not a multires config; give the image itself")
+      }
+      self.layout = layout
+      schedule = TileSchedule(layout: layout, budget: 512)
+      schedule.maxInFlight = Int.max  // read now: a frame waits for its tiles
+    }
+
+    /// The full sphere the viewer's camera moves over.
+    var geometry: PanoramaGeometry {
+      PanoramaGeometry(width: 4 * layout.cubeResolution, height: 2 * layout.cubeResolution)
+    }
+
+    mutating func draw(view: ViewAngles, camera: PanoCommand.Camera, into frame: inout RGBAImage) throws {
+      let plan = schedule.plan(view: view, hfov: camera.hfov, lens: camera.lens, width: frame.width, height: frame.height)
+      for t in plan.evict { tiles[t] = nil }
+      for t in plan.fetch {
+        let file = try TiledScene.path(tour, t, besides: configPath)
+        switch TileFiles.load(file, tile: t, layout: layout) {
+        case .success(let image):
+          tiles[t] = image
+          schedule.loaded(t)
+        case .failure(let problem):
+          // Said once, when the schedule gives up on it.
+          if !schedule.failed(t), reported.insert(t).inserted {
+            Console.error("warning: \(problem.message); drawn from a coarser level")
+          }
+        }
+      }
+      var cube = TiledCube(layout: layout, level: plan.level)
+      cube.tiles = tiles
+      cube.render(
+        view: view, hfov: camera.hfov, lens: camera.lens, into: &frame, executor: ThreadedRows(threads: camera.threads))
+    }
+  }
 }

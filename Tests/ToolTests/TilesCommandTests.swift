@@ -162,4 +162,27 @@ struct TilesCommandTests {
     #expect(
       impossible.status != 0 && impossible.stderr.contains("multiRes.maxLevel: must be from 1 to 20"), "\(impossible.stderr)")
   }
+
+  /// `pano video` from a pyramid: the frames the source's own video has (yaw, pitch and the
+  /// phone's roll), reading tiles as the frames need them.
+  @Test func aVideoFromTheTilesIsTheSourcesVideo() throws {
+    let dir = try Tool.temporaryDirectory()
+    let out = dir.appendingPathComponent("tiles").path
+    #expect(
+      try Tool.run("imagestage", ["pano", "tiles", "sample", "-o", out, "--tile-size", "256", "--cube-size", "1024"]).status
+        == 0)
+    // Turning 60° about the phone's y axis over a second: the view rolls and looks down.
+    let log = dir.appendingPathComponent("turn.csv")
+    try Data("t,qx,qy,qz,qw\n0,0,0,0,1\n0.5,0,0.2588,0,0.9659\n1.0,0,0.5,0,0.866\n".utf8).write(to: log)
+    let fromImage = dir.appendingPathComponent("image").path, fromTiles = dir.appendingPathComponent("tiled").path
+    let common = ["--motion", log.path, "--size", "320x240", "--fps", "10"]
+    #expect(try Tool.run("imagestage", ["pano", "video", "sample", "-o", fromImage] + common).status == 0)
+    let tiled = try Tool.run("imagestage", ["pano", "video", out, "-o", fromTiles] + common)
+    #expect(tiled.status == 0, "\(tiled.stderr)")
+    for frame in ["frame-00001.png", "frame-00006.png", "frame-00011.png"] {
+      let a = try PanoCommandTests.decode(fromImage + "/" + frame), b = try PanoCommandTests.decode(fromTiles + "/" + frame)
+      let score = a.psnr(against: b)
+      #expect(score > 30, "\(frame): \(score) dB")
+    }
+  }
 }
