@@ -4,6 +4,8 @@
 // camera). Coarse tiles are drawn first and finer ones over them, so a tile still loading
 // shows its coarser cover, never a hole. This file owns textures and the shader only.
 
+import { linkProgram } from './panorama-gl.js';
+
 const VERTEX = `#version 300 es
 in vec3 direction;
 in vec2 corner;
@@ -41,19 +43,7 @@ export class TileGL {
   constructor(canvas, gl) {
     this.canvas = canvas;
     this.gl = gl;
-    const shader = (type, source) => {
-      const s = gl.createShader(type);
-      gl.shaderSource(s, source);
-      gl.compileShader(s);
-      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
-      return s;
-    };
-    const program = gl.createProgram();
-    gl.attachShader(program, shader(gl.VERTEX_SHADER, VERTEX));
-    gl.attachShader(program, shader(gl.FRAGMENT_SHADER, FRAGMENT));
-    gl.linkProgram(program);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program));
-    gl.useProgram(program);
+    const program = linkProgram(gl, VERTEX, FRAGMENT);
     this.uniforms = {};
     for (const name of ['axes', 'turn', 'focal', 'viewSize', 'tile']) this.uniforms[name] = gl.getUniformLocation(program, name);
     this.buffer = gl.createBuffer();

@@ -29,6 +29,17 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
 public enum FileIO {
   /// Reads the whole file, refusing files larger than `limit` bytes before allocating.
   public static func read(_ path: String, limit: Int = 256 << 20) throws(FileError) -> [UInt8] {
+    try read(path, prefix: nil, limit: limit)
+  }
+
+  /// The first `count` bytes of the file (fewer when it is shorter): the header and
+  /// metadata of an image too large to read whole.
+  public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
+    try read(path, prefix: max(0, count), limit: Int.max)
+  }
+
+  /// The file's first `prefix` bytes, or all of it (refused over `limit`).
+  static func read(_ path: String, prefix: Int?, limit: Int) throws(FileError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw .fromErrno("cannot open", path, isRead: true) }
     defer { close(fd) }
@@ -37,11 +48,11 @@ public enum FileIO {
     guard (st.st_mode & S_IFMT) == S_IFREG else {
       throw FileError(operation: "cannot read", path: path, reason: "not a regular file", isRead: true)
     }
-    guard Int(st.st_size) <= limit else {
+    guard prefix != nil || Int(st.st_size) <= limit else {
       throw FileError(
         operation: "refusing to read", path: path, reason: "\(st.st_size) bytes is over the limit of \(limit)", isRead: true)
     }
-    var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+    var bytes = [UInt8](repeating: 0, count: min(prefix ?? Int.max, Int(st.st_size)))
     var filled = 0
     while filled < bytes.count {
       let n = bytes.withUnsafeMutableBytes { buffer in
@@ -53,32 +64,6 @@ public enum FileIO {
       filled += n
     }
     // A file that shrank while we read it: drop the unread tail in place, without a copy.
-    if filled < bytes.count { bytes.removeSubrange(filled...) }
-    return bytes
-  }
-
-  /// The first `count` bytes of the file (fewer when it is shorter): the header and
-  /// metadata of an image too large to read whole.
-  public static func readPrefix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw .fromErrno("cannot open", path, isRead: true) }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else { throw .fromErrno("cannot stat", path, isRead: true) }
-    guard (st.st_mode & S_IFMT) == S_IFREG else {
-      throw FileError(operation: "cannot read", path: path, reason: "not a regular file", isRead: true)
-    }
-    var bytes = [UInt8](repeating: 0, count: max(0, min(count, Int(st.st_size))))
-    var filled = 0
-    while filled < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { buffer in
-        Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-      }
-      if n < 0 && errno == EINTR { continue }
-      guard n >= 0 else { throw .fromErrno("cannot read", path, isRead: true) }
-      if n == 0 { break }
-      filled += n
-    }
     if filled < bytes.count { bytes.removeSubrange(filled...) }
     return bytes
   }

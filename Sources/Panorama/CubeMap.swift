@@ -52,6 +52,14 @@ public struct CubeMap: Sendable {
   /// The colour seen in direction (`x`, `y`, `z`): bilinear between the four nearest texels,
   /// across face edges where they lie.
   public func sample(x: Double, y: Double, z: Double) -> UInt32 {
+    Self.bilinear(x: x, y: y, z: z, size: size) { texel($0, $1, $2) }
+  }
+
+  /// Bilinear between the four texels of a `size`-pixel cube nearest direction (`x`, `y`,
+  /// `z`), read through `texel(face, tx, ty)` (which answers past a face's edges too).
+  @inline(__always) static func bilinear(
+    x: Double, y: Double, z: Double, size: Int, texel: (Int, Int, Int) -> UInt32
+  ) -> UInt32 {
     let (face, u, v) = CubeFace.locate(x: x, y: y, z: z)
     let px = u * Double(size) - 0.5, py = v * Double(size) - 0.5
     let x0 = Int(px.rounded(.down)), y0 = Int(py.rounded(.down))
@@ -88,17 +96,25 @@ public struct CubeMap: Sendable {
   public func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
+    let cube = self
+    Self.render(view: view, hfov: hfov, lens: lens, into: &output, executor: executor) { cube.sample(x: $0, y: $1, z: $2) }
+  }
+
+  /// Draws a view by casting each pixel's ray and asking `sample` for its colour.
+  static func render<E: RowExecutor>(
+    view: ViewAngles, hfov: Double, lens: Lens, into output: inout RGBAImage, executor: E,
+    sample: @escaping @Sendable (Double, Double, Double) -> UInt32
+  ) {
     let width = output.width, height = output.height
     guard width > 0, height > 0 else { return }
     let focal = lens.focalLength(hfov: hfov, width: Double(width))
     let yaw = Elementary.sinCos(view.yaw), pitch = Elementary.sinCos(view.pitch), roll = Elementary.sinCos(view.roll)
-    let cube = self
     output.pixels.withUnsafeMutableBufferPointer { out in
       let shared = SharedPixels(base: out.baseAddress!, source: UnsafePointer(out.baseAddress!))
       executor.run(height) { j in
         for i in 0..<width {
-          let d = Self.ray(i, j, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch, roll: roll)
-          shared.base[j * width + i] = cube.sample(x: d.x, y: d.y, z: d.z)
+          let d = ray(i, j, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch, roll: roll)
+          shared.base[j * width + i] = sample(d.x, d.y, d.z)
         }
       }
     }

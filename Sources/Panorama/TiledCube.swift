@@ -51,40 +51,16 @@ public struct TiledCube: Sendable {
 
   /// The colour seen in direction (`x`, `y`, `z`): bilinear between the four nearest texels.
   public func sample(x: Double, y: Double, z: Double) -> UInt32 {
-    let (face, u, v) = CubeFace.locate(x: x, y: y, z: z)
-    let size = Double(layout.faceSize(level: level))
-    let px = u * size - 0.5, py = v * size - 0.5
-    let x0 = Int(px.rounded(.down)), y0 = Int(py.rounded(.down))
-    let fx = px - Double(x0), fy = py - Double(y0)
-    let taps = (texel(face, x0, y0), texel(face, x0 + 1, y0), texel(face, x0, y0 + 1), texel(face, x0 + 1, y0 + 1))
-    var out: UInt32 = 0
-    for shift in stride(from: 0, through: 24, by: 8) {
-      func channel(_ p: UInt32) -> Double { Double((p >> UInt32(shift)) & 0xFF) }
-      let top = channel(taps.0) + (channel(taps.1) - channel(taps.0)) * fx
-      let bottom = channel(taps.2) + (channel(taps.3) - channel(taps.2)) * fx
-      out |= UInt32(min(max((top + (bottom - top) * fy).rounded(), 0), 255)) << UInt32(shift)
-    }
-    return out
+    CubeMap.bilinear(x: x, y: y, z: z, size: layout.faceSize(level: level)) { texel($0, $1, $2) }
   }
 
   /// Draws the view into `output` (every lens, with roll), as ``CubeMap`` does.
   public func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
-    let width = output.width, height = output.height
-    guard width > 0, height > 0 else { return }
-    let focal = lens.focalLength(hfov: hfov, width: Double(width))
-    let yaw = Elementary.sinCos(view.yaw), pitch = Elementary.sinCos(view.pitch), roll = Elementary.sinCos(view.roll)
     let cube = self
-    output.pixels.withUnsafeMutableBufferPointer { out in
-      let shared = SharedPixels(base: out.baseAddress!, source: UnsafePointer(out.baseAddress!))
-      executor.run(height) { j in
-        for i in 0..<width {
-          let d = CubeMap.ray(
-            i, j, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch, roll: roll)
-          shared.base[j * width + i] = cube.sample(x: d.x, y: d.y, z: d.z)
-        }
-      }
+    CubeMap.render(view: view, hfov: hfov, lens: lens, into: &output, executor: executor) {
+      cube.sample(x: $0, y: $1, z: $2)
     }
   }
 

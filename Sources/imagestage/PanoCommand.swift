@@ -191,14 +191,7 @@ enum PanoCommand {
     guard parsed.positional.isEmpty else {
       throw CommandError(message: "--config names the panorama: give no IN (found \"\(parsed.positional[0])\")")
     }
-    let bytes: [UInt8]
-    do { bytes = try FileIO.read(configPath, limit: 16 << 20) } catch { throw CommandError(message: error.description) }
-    let config: ViewerConfig
-    do throws(InputError) {
-      config = try ViewerConfig.parse(bytes, source: configPath)
-    } catch {
-      throw CommandError(message: error.description)
-    }
+    let config = try TiledScene.readConfig(configPath)
     for w in config.warnings { Console.error("warning: \(configPath): \(w)") }
     var tour = ViewerTour(config: config)
     if let id = parsed.value("scene") {
@@ -220,14 +213,8 @@ enum PanoCommand {
     let pano = try LoadedPanorama.load(image, projection: try projection(parsed), limits: limits)
     tour.layout(width: Double(camera.width), height: Double(camera.height))
     tour.open(width: pano.image.width, height: pano.image.height, gpano: pano.gpano, name: image)
-    let degree = Elementary.pi / 180
-    let yaw = try parsed.number("yaw", in: -1e6...1e6), pitch = try parsed.number("pitch", in: -90...90)
-    let hfov = try parsed.number("hfov", in: 1...360)
-    tour.update { v in
-      if let lens = parsed.value("lens").flatMap(Lens.init(rawValue:)) { v.setLens(lens) }
-      v.look(yaw: yaw.map { $0 * degree }, pitch: pitch.map { $0 * degree }, hfov: hfov.map { $0 * degree }, duration: 0)
-      if camera.strip { v.setMode(.strip) }
-    }
+    try look(&tour, parsed)
+    if camera.strip { tour.update { $0.setMode(.strip) } }
     let viewer = tour.panorama!.viewer
     var scene = Camera(
       view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, width: camera.width, height: camera.height,
@@ -241,12 +228,8 @@ enum PanoCommand {
     try write(frame, to: output, threads: camera.threads)
   }
 
-  /// A tiled scene: only the tiles the frame needs are read (`TiledScene`).
-  static func renderTiledScene(_ tour: inout ViewerTour, _ configPath: String, _ parsed: Arguments, output: String) throws {
-    let camera = try Self.camera(parsed)
-    guard !camera.strip else { throw CommandError(message: "--strip: a tiled panorama has no strip; leave it out") }
-    tour.layout(width: Double(camera.width), height: Double(camera.height))
-    tour.openTiles()
+  /// The config's camera with --yaw, --pitch, --hfov and --lens given on the command line over it.
+  static func look(_ tour: inout ViewerTour, _ parsed: Arguments) throws {
     let degree = Elementary.pi / 180
     let yaw = try parsed.number("yaw", in: -1e6...1e6), pitch = try parsed.number("pitch", in: -90...90)
     let hfov = try parsed.number("hfov", in: 1...360)
@@ -254,6 +237,15 @@ enum PanoCommand {
       if let lens = parsed.value("lens").flatMap(Lens.init(rawValue:)) { v.setLens(lens) }
       v.look(yaw: yaw.map { $0 * degree }, pitch: pitch.map { $0 * degree }, hfov: hfov.map { $0 * degree }, duration: 0)
     }
+  }
+
+  /// A tiled scene: only the tiles the frame needs are read (`TiledScene`).
+  static func renderTiledScene(_ tour: inout ViewerTour, _ configPath: String, _ parsed: Arguments, output: String) throws {
+    let camera = try Self.camera(parsed)
+    guard !camera.strip else { throw CommandError(message: "--strip: a tiled panorama has no strip; leave it out") }
+    tour.layout(width: Double(camera.width), height: Double(camera.height))
+    tour.openTiles()
+    try look(&tour, parsed)
     var frame = RGBAImage(width: camera.width, height: camera.height)
     try TiledScene.render(&tour, configPath: configPath, into: &frame, threads: camera.threads)
     try write(frame, to: output, threads: camera.threads)

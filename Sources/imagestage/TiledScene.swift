@@ -55,15 +55,7 @@ enum TiledScene {
   /// image, the size the layout gives it). Problems are listed (the first 20) and counted;
   /// the exit status is 1 when there are any.
   static func info(_ configPath: String) throws {
-    let bytes: [UInt8]
-    do { bytes = try FileIO.read(configPath, limit: 16 << 20) } catch { throw CommandError(message: error.description) }
-    let config: ViewerConfig
-    do throws(InputError) {
-      config = try ViewerConfig.parse(bytes, source: configPath)
-    } catch {
-      throw CommandError(message: error.description)
-    }
-    let tour = ViewerTour(config: config)
+    let tour = ViewerTour(config: try readConfig(configPath))
     guard let layout = tour.tileLayout else {
       throw CommandError(
         message: "\(configPath): not a multires config (type \(tour.settings.type?.rawValue ?? "equirectangular"))")
@@ -114,6 +106,17 @@ enum TiledScene {
     }
   }
 
+  /// A viewer config read and checked, its errors as the CLI's.
+  static func readConfig(_ path: String) throws -> ViewerConfig {
+    let bytes: [UInt8]
+    do { bytes = try FileIO.read(path, limit: 16 << 20) } catch { throw CommandError(message: error.description) }
+    do throws(InputError) {
+      return try ViewerConfig.parse(bytes, source: path)
+    } catch {
+      throw CommandError(message: error.description)
+    }
+  }
+
   /// The config of a pyramid named on the command line: DIR (its config.json) or a .json file.
   static func configPath(_ argument: String) -> String? {
     if argument.hasSuffix(".json") { return argument }
@@ -133,15 +136,7 @@ enum TiledScene {
 
     init(configPath: String) throws {
       self.configPath = configPath
-      let bytes: [UInt8]
-      do { bytes = try FileIO.read(configPath, limit: 16 << 20) } catch { throw CommandError(message: error.description) }
-      let config: ViewerConfig
-      do throws(InputError) {
-        config = try ViewerConfig.parse(bytes, source: configPath)
-      } catch {
-        throw CommandError(message: error.description)
-      }
-      tour = ViewerTour(config: config)
+      tour = ViewerTour(config: try TiledScene.readConfig(configPath))
       guard let layout = tour.tileLayout else {
         throw CommandError(message: "\(configPath): not a multires config; give the image itself")
       }

@@ -72,19 +72,7 @@ struct CubeTilerTests {
           out[i, j] = RGBAImage.pack(r: 0, g: 0, b: 0)
           continue
         }
-        u = min(max(u, 0), Double(w) - 1e-9)
-        let v = min(max(p.v, 0), Double(h - 1))
-        let x0 = u.rounded(.down), y0 = v.rounded(.down)
-        let fx = u - x0, fy = v - y0
-        let xa = Int(x0) % w, xb = geometry.wraps ? (xa + 1) % w : min(xa + 1, w - 1)
-        let ya = Int(y0), yb = min(ya + 1, h - 1)
-        let corners = [source[xa, ya], source[xb, ya], source[xa, yb], source[xb, yb]]
-        func channel(_ shift: UInt32) -> UInt8 {
-          let c = corners.map { Double(($0 >> shift) & 255) }
-          let top = c[0] * (1 - fx) + c[1] * fx, bottom = c[2] * (1 - fx) + c[3] * fx
-          return UInt8((top * (1 - fy) + bottom * fy).rounded())
-        }
-        out[i, j] = RGBAImage.pack(r: channel(0), g: channel(8), b: channel(16))
+        out[i, j] = PolarCapTests.bilinear(source, u: u, v: p.v, wraps: geometry.wraps)
       }
     }
     return out

@@ -14,26 +14,33 @@ struct PolarCapTests {
       source: source, geometry: PanoramaGeometry(width: source.width, height: source.height))
     let camera = PanoramaRenderer.Camera(
       width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens)
-    let w = source.width, h = source.height
+    let w = source.width
     var out = RGBAImage(width: width, height: height)
     for y in 0..<height {
       for x in 0..<width {
         let p = renderer.sourcePosition(camera.direction(Double(x), Double(y)))
-        let u = p.u + view.yaw / Elementary.twoPi * Double(w), v = min(max(p.v, 0), Double(h - 1))
-        let x0 = u.rounded(.down), y0 = v.rounded(.down)
-        let fx = u - x0, fy = v - y0
-        let xa = ((Int(x0) % w) + w) % w, xb = (xa + 1) % w
-        let ya = Int(y0), yb = min(ya + 1, h - 1)
-        let corners = [source[xa, ya], source[xb, ya], source[xa, yb], source[xb, yb]]
-        func channel(_ shift: UInt32) -> UInt8 {
-          let c = corners.map { Double(($0 >> shift) & 255) }
-          let top = c[0] * (1 - fx) + c[1] * fx, bottom = c[2] * (1 - fx) + c[3] * fx
-          return UInt8((top * (1 - fy) + bottom * fy).rounded())
-        }
-        out[x, y] = RGBAImage.pack(r: channel(0), g: channel(8), b: channel(16))
+        out[x, y] = bilinear(source, u: p.u + view.yaw / Elementary.twoPi * Double(w), v: p.v, wraps: true)
       }
     }
     return out
+  }
+
+  /// `source` at (`u`, `v`) (pixel centres at integers), bilinear in doubles, rounded once:
+  /// x wraps (or clamps), y clamps.
+  static func bilinear(_ source: RGBAImage, u: Double, v: Double, wraps: Bool) -> UInt32 {
+    let w = source.width, h = source.height
+    let u = wraps ? u : min(max(u, 0), Double(w) - 1e-9), v = min(max(v, 0), Double(h - 1))
+    let x0 = u.rounded(.down), y0 = v.rounded(.down)
+    let fx = u - x0, fy = v - y0
+    let xa = ((Int(x0) % w) + w) % w, xb = wraps ? (xa + 1) % w : min(xa + 1, w - 1)
+    let ya = Int(y0), yb = min(ya + 1, h - 1)
+    let corners = [source[xa, ya], source[xb, ya], source[xa, yb], source[xb, yb]]
+    func channel(_ shift: UInt32) -> UInt8 {
+      let c = corners.map { Double(($0 >> shift) & 255) }
+      let top = c[0] * (1 - fx) + c[1] * fx, bottom = c[2] * (1 - fx) + c[3] * fx
+      return UInt8((top * (1 - fy) + bottom * fy).rounded())
+    }
+    return RGBAImage.pack(r: channel(0), g: channel(8), b: channel(16))
   }
 
   /// A picture with detail everywhere on the sphere and equally fine in every direction, as a
