@@ -10,46 +10,17 @@ Usage: browser.py SITE_DIR ROUNDS, where SITE_DIR holds web/ (build/web), pannel
 src/ and index.html) and images/ (p4096.jpg, p5400.jpg, p10800.jpg). Prints RESULT lines.
 """
 
-import functools
-import http.server
 import os
 import statistics
 import sys
-import threading
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import site_tools
 
 site, rounds = sys.argv[1], int(sys.argv[2])
 
 
-class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".js": "text/javascript"}
-
-    def log_message(self, *args):
-        pass
-
-
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        pass
-
-
-server = Server(("127.0.0.1", 0), functools.partial(Handler, directory=site))
-threading.Thread(target=server.serve_forever, daemon=True).start()
-base = f"http://127.0.0.1:{server.server_port}/"
-options = webdriver.ChromeOptions()
-for arg in ["--headless=new", "--no-sandbox", "--window-size=1280,800", "--enable-unsafe-swiftshader",
-            "--force-device-scale-factor=1"]:
-    options.add_argument(arg)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-# Every navigation starts cold: no HTTP cache between loads.
-driver.execute_cdp_cmd("Network.enable", {})
-driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+base, driver = site_tools.start(site, ())
 
 
 def navigate(url, done, error="null", timeout=30):

@@ -12,44 +12,16 @@ ROUNDS interleaved rounds; min / median, and the median of per-round ratios.
 Usage: tiles.py SITE_DIR ROUNDS IMAGE.jpg TILES_DIR [MORE_TILES_DIR...] (paths under SITE_DIR).
 """
 
-import functools
-import http.server
 import statistics
 import sys
-import threading
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import site_tools
 
 site, rounds, image, tiles, more = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
 
 
-class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".js": "text/javascript"}
-
-    def log_message(self, *args):
-        pass
-
-
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        pass
-
-
-server = Server(("127.0.0.1", 0), functools.partial(Handler, directory=site))
-threading.Thread(target=server.serve_forever, daemon=True).start()
-base = f"http://127.0.0.1:{server.server_port}/"
-options = webdriver.ChromeOptions()
-for arg in ["--headless=new", "--no-sandbox", "--window-size=1280,800", "--enable-unsafe-swiftshader",
-            "--force-device-scale-factor=1", "--enable-precise-memory-info"]:
-    options.add_argument(arg)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-driver.execute_cdp_cmd("Network.enable", {})
-driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+base, driver = site_tools.start(site, ["--enable-precise-memory-info"])
 
 
 def load(fragment, timeout=60):
