@@ -45,17 +45,26 @@ public struct ViewerTour: Sendable {
       else { return "This scene's multiRes settings make no tile pyramid." }
       return nil
     case .cubemap:
-      return "cubemap panoramas are not supported yet: equirectangular images and multires tiles for now."
+      return s.cubeMap?.count == 6 ? nil : "This cubemap scene has no \"cubeMap\" list of six face images."
     }
   }
 
   // MARK: Tiled panoramas
 
-  /// The shown scene's tile pyramid (a `multires` scene's), or `nil`.
+  /// The shown scene's tile pyramid: a `multires` scene's, or a `cubemap` scene's six faces
+  /// as a pyramid of one level, one tile a face (their size from `cubeFaceSize`, which a host
+  /// that reads files sets from the first face; 1024 until then), or `nil`.
   public var tileLayout: MultiresLayout? {
+    if settings.type == .cubemap, settings.cubeMap?.count == 6 {
+      let size = max(cubeFaceSize ?? 1024, 1)
+      return MultiresLayout(cubeResolution: size, tileResolution: size, maxLevel: 1)
+    }
     guard settings.type == .multires, let m = settings.multiRes else { return nil }
     return MultiresLayout(cubeResolution: m.cubeResolution, tileResolution: m.tileResolution, maxLevel: m.maxLevel)
   }
+
+  /// A cubemap scene's face size in pixels, when the host knows it (see `tileLayout`).
+  public var cubeFaceSize: Int?
 
   /// What the shown tiled scene fetches, draws and drops (`nil` for an image scene).
   public private(set) var tiles: TileSchedule?
@@ -63,6 +72,12 @@ public struct ViewerTour: Sendable {
   /// The address of `tile`: `multiRes.path` filled in under its `basePath` (itself under the
   /// scene's, unless absolute), with the extension, as Pannellum builds it.
   public func tileURL(_ tile: TileID) -> String? {
+    if settings.type == .cubemap, let faces = settings.cubeMap, faces.count == 6, tile.level == 1 {
+      // Pannellum's cubeMap order is the cube's: front, right, back, left, up, down.
+      let face = faces[min(max(tile.face, 0), 5)]
+      guard let base = settings.basePath, !base.isEmpty, !Self.isAbsolute(face) else { return face }
+      return Self.join(base, face)
+    }
     guard let m = settings.multiRes else { return nil }
     return Self.join(tileBase, MultiresLayout.path(m.path, level: tile.level, face: tile.face, x: tile.x, y: tile.y))
       + "." + m.fileExtension
@@ -91,7 +106,8 @@ public struct ViewerTour: Sendable {
     guard let layout = tileLayout else { return nil }
     tiles = TileSchedule(layout: layout, budget: budget)
     open(width: 4 * layout.cubeResolution, height: 2 * layout.cubeResolution, gpano: nil, name: "tiles")
-    return "a multires pyramid of \(layout.maxLevel) levels, \(layout.cubeResolution) px faces"
+    return settings.type == .cubemap
+      ? "six cube faces" : "a multires pyramid of \(layout.maxLevel) levels, \(layout.cubeResolution) px faces"
   }
 
   /// The tiles to fetch, draw and drop for a `width`×`height` frame of the camera now.
@@ -147,7 +163,7 @@ public struct ViewerTour: Sendable {
         croppedHeight: Double(height))
       coverage = "from the config's haov \(JSONText.number(haov))°, vaov \(JSONText.number(vaov))°"
     }
-    if s.type != .multires { tiles = nil }
+    if s.type != .multires && s.type != .cubemap { tiles = nil }
     var scene = PanoramaScene(geometry: geometry, name: s.title ?? name)
     scene.layout(in: Rect(x: 0, y: 0, width: viewport.width, height: viewport.height))
     if let p = panorama { scene.inheritGeneration(from: p) }

@@ -516,9 +516,6 @@ public struct ViewerSettings: Equatable, Sendable {
       guard let kind = PanoramaKind(rawValue: name) else {
         throw r.fail("unknown type \"\(name)\"; expected one of: equirectangular, cubemap, multires")
       }
-      if kind == .cubemap {
-        warnings.append(ConfigWarning(path: r.path, message: "\(name) panoramas are not supported yet"))
-      }
       values[key] = .text(name)
     case .boolOrCtrl: values[key] = .text(try Self.boolOr(r, ["ctrl"]))
     case .boolOrYawPitch: values[key] = .text(try Self.boolOr(r, ["yaw", "pitch"]))

@@ -267,7 +267,15 @@ final class App {
     let problem: String?
     if let unsupported = tour.unsupported {
       problem = "Scene \"\(tour.sceneID)\": \(unsupported)"
-    } else if let layout = tour.tileLayout {
+    } else if var layout = tour.tileLayout {
+      // A cubemap's faces are as large as its front face says.
+      if tour.settings.type == .cubemap, let url = tour.tileURL(TileID(level: 1, face: 0, x: 0, y: 0)),
+        let file = TileFiles.path(url, besides: config),
+        let size = try? Raster.imageSize(FileIO.readPrefix(file, count: 1 << 16)), size.width == size.height,
+        let faces = MultiresLayout(cubeResolution: size.width, tileResolution: size.width, maxLevel: 1)
+      {
+        layout = faces
+      }
       return openTiledScene(tour, layout, config)
     } else if let path = tour.imagePath(besides: config) {
       do {

@@ -202,6 +202,7 @@ enum PanoCommand {
       }
     }
     if let problem = tour.unsupported { throw CommandError(message: "\(configPath): scene \"\(tour.sceneID)\": \(problem)") }
+    if tour.settings.type == .cubemap { try TiledScene.measureCube(&tour, configPath: configPath) }
     if tour.tileLayout != nil { return try renderTiledScene(&tour, configPath, parsed, output: output) }
     guard let image = tour.imagePath(besides: configPath) else {
       throw CommandError(

@@ -55,7 +55,8 @@ enum TiledScene {
   /// image, the size the layout gives it). Problems are listed (the first 20) and counted;
   /// the exit status is 1 when there are any.
   static func info(_ configPath: String) throws {
-    let tour = ViewerTour(config: try readConfig(configPath))
+    var tour = ViewerTour(config: try readConfig(configPath))
+    if tour.settings.type == .cubemap { try measureCube(&tour, configPath: configPath) }
     guard let layout = tour.tileLayout else {
       throw CommandError(
         message: "\(configPath): not a multires config (type \(tour.settings.type?.rawValue ?? "equirectangular"))")
@@ -92,17 +93,34 @@ enum TiledScene {
         }
       }
     }
-    let m = tour.settings.multiRes!
     let line: JSONValue = [
-      "type": "multires", "cubeResolution": .number(layout.cubeResolution),
+      "type": .string(tour.settings.type?.rawValue ?? "multires"), "cubeResolution": .number(layout.cubeResolution),
       "tileResolution": .number(layout.tileResolution), "maxLevel": .number(layout.maxLevel),
-      "path": .string(m.path), "extension": .string(m.fileExtension), "levels": .array(levels),
+      "path": .string(tour.settings.multiRes?.path), "extension": .string(tour.settings.multiRes?.fileExtension),
+      "levels": .array(levels),
       "tiles": .number(tileCount), "problemCount": .number(count), "problems": .array(problems),
     ]
     Console.line(line.text)
     Console.flush()
     if count > 0 {
       throw CommandError(message: "\(configPath): \(count) of \(tileCount) tiles missing or wrong (see \"problems\")")
+    }
+  }
+
+  /// A cubemap scene's face size, from its front face's header (each face is then checked
+  /// against it as it is read).
+  static func measureCube(_ tour: inout ViewerTour, configPath: String) throws {
+    let file = try path(tour, TileID(level: 1, face: 0, x: 0, y: 0), besides: configPath)
+    do {
+      let size = try Raster.imageSize(try FileIO.readPrefix(file, count: 1 << 16))
+      guard size.width == size.height else {
+        throw CommandError(message: "\(file): a cube face must be square (it is \(size.width)×\(size.height))")
+      }
+      tour.cubeFaceSize = size.width
+    } catch let error as FileError {
+      throw CommandError(message: error.description)
+    } catch let error as RasterError {
+      throw CommandError(message: "\(file): \(error.message)")
     }
   }
 
@@ -136,9 +154,11 @@ enum TiledScene {
 
     init(configPath: String) throws {
       self.configPath = configPath
-      tour = ViewerTour(config: try TiledScene.readConfig(configPath))
+      var tour = ViewerTour(config: try TiledScene.readConfig(configPath))
+      if tour.settings.type == .cubemap { try TiledScene.measureCube(&tour, configPath: configPath) }
+      self.tour = tour
       guard let layout = tour.tileLayout else {
-        throw CommandError(message: "\(configPath): not a multires config; give the image itself")
+        throw CommandError(message: "\(configPath): not a multires or cubemap config; give the image itself")
       }
       self.layout = layout
       schedule = TileSchedule(layout: layout, budget: 512)

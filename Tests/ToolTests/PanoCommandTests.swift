@@ -66,7 +66,7 @@ struct PanoCommandTests {
     #expect(try redCentre(["--scene", "behind"]) == nil)
     #expect(try redCentre(["--scene", "behind", "--yaw", "0"]).map { abs($0 - 100) < 6 } == true)
     for (scene, words) in [
-      ("cube", "cubemap panoramas are not supported yet"), ("far", "not web addresses"), ("nowhere", "its scenes: ahead, behind"),
+      ("cube", "no \"cubeMap\" list of six face images"), ("far", "not web addresses"), ("nowhere", "its scenes: ahead, behind"),
     ] {
       let r = try Tool.run(
         "imagestage", ["pano", "render", "--config", config, "--scene", scene, "-o", dir.appendingPathComponent("x.png").path])

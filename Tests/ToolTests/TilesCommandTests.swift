@@ -185,4 +185,26 @@ struct TilesCommandTests {
       #expect(score > 30, "\(frame): \(score) dB")
     }
   }
+
+  /// A `cubemap` config (Pannellum's six faces) renders as the source does; here the faces
+  /// are the tiler's fallback faces, so this also checks their orientation.
+  @Test func aCubemapConfigOfTheFallbackFacesRendersAsTheSource() throws {
+    let dir = try Tool.temporaryDirectory()
+    let out = dir.appendingPathComponent("tiles").path
+    #expect(try Tool.run("imagestage", ["pano", "tiles", "sample", "-o", out, "--fallback-size", "512"]).status == 0)
+    let faces = ["f", "r", "b", "l", "u", "d"].map { "\"fallback/\($0).jpg\"" }.joined(separator: ", ")
+    let config = out + "/cube.json"
+    try Data(#"{"type": "cubemap", "cubeMap": [\#(faces)]}"#.utf8).write(to: URL(fileURLWithPath: config))
+    let info = try Tool.run("imagestage", ["pano", "info", config])
+    #expect(info.status == 0 && info.stdout.contains(#""type":"cubemap","cubeResolution":512"#), "\(info.stdout)\(info.stderr)")
+    for (yaw, pitch) in [("45", "0"), ("200", "60"), ("-30", "-80")] {
+      let camera = ["--yaw", yaw, "--pitch", pitch, "--hfov", "90", "--size", "320x240"]
+      let reference = dir.appendingPathComponent("reference.png").path, cube = dir.appendingPathComponent("cube.png").path
+      #expect(try Tool.run("imagestage", ["pano", "render", "sample", "-o", reference] + camera).status == 0)
+      let result = try Tool.run("imagestage", ["pano", "render", "--config", config, "-o", cube] + camera)
+      #expect(result.status == 0, "\(result.stderr)")
+      let score = try PanoCommandTests.decode(cube).psnr(against: PanoCommandTests.decode(reference))
+      #expect(score > 28, "yaw \(yaw) pitch \(pitch): \(score) dB")
+    }
+  }
 }

@@ -1047,10 +1047,10 @@ class Viewer(unittest.TestCase):
             self.assertEqual(PAGE.js("return document.activeElement.getAttribute('aria-label')"), "Pond (cube)")
             PAGE.until("return !document.activeElement.classList.contains('isv-hidden')", timeout=3, message="turned to it")
             PAGE.driver.switch_to.active_element.send_keys(Keys.ENTER)
-            # The cube scene waits for cube-face panoramas: said in the view, not a blank.
-            message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=10,
-                                 message="the cube scene's message")
-            self.assertIn("cubemap panoramas are not supported yet", message)
+            # The cube scene shows its six faces (Pannellum's examplepanocube0–5.jpg).
+            PAGE.until("return viewer.getScene() === 'pondCube' && viewer.isLoaded() && viewer.memory().tiles === 6",
+                       timeout=15, message="the cube scene's six faces")
+            self.assertTrue(PAGE.js("return document.querySelector('.isv-message').hidden"))
             PAGE.driver.back()
             # WebDriver's Back leaves the command context at the top: into the iframe again.
             PAGE.driver.switch_to.default_content()
@@ -1271,6 +1271,28 @@ class PannellumPage(unittest.TestCase):
         # The finest level (5208 px faces) is what shows: a coarser one would blur it well below.
         self.assertGreater(score, 30)
         self.assertLess(memory["textureBytes"], 64 << 20)
+
+    def test_our_viewer_shows_pannellums_cube_example_as_pannellum_does(self):
+        # Pannellum's six example faces (examplepanocube0–5.jpg, front right back left up down),
+        # across an edge, looking up into a corner, and down.
+        config = "/pages/cube.json"
+        for yaw, pitch, hfov in [(45, 0, 90), (135, 35, 100), (-30, -80, 90)]:
+            camera = f"yaw={yaw}&pitch={pitch}&hfov={hfov}"
+            PAGE.driver.get(PAGE.base + f"pages/pannellum-view.html?config={config}&{camera}&settle=500")
+            PAGE.until("return window.loaded === true", timeout=20, message="Pannellum's load event")
+            theirs = PAGE.driver.find_element("id", "pano").screenshot_as_base64
+            PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?config={config}&{camera}")
+            PAGE.until("return window.loadedAt !== undefined || window.viewerError !== undefined", timeout=20,
+                       message="our viewer's load event")
+            self.assertIsNone(PAGE.js("return window.viewerError || null"))
+            PAGE.driver.execute_async_script("settled().then(arguments[0])")
+            ours = PAGE.driver.find_element("id", "pano").screenshot_as_base64
+            score = PAGE.driver.execute_async_script(
+                "psnr('data:image/png;base64,' + arguments[0], 'data:image/png;base64,' + arguments[1]).then(arguments[2])",
+                theirs, ours)
+            print(f"  Pannellum's cube example at yaw {yaw} pitch {pitch} hfov {hfov}: ours vs Pannellum's {score:.1f} dB",
+                  file=sys.stderr)
+            self.assertGreater(score, 30, camera)
 
     def tiled_view(self, name):
         PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?dir={name}")
