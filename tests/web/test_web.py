@@ -1248,6 +1248,7 @@ class PannellumPage(unittest.TestCase):
         out = os.path.join(FIXTURES, "big-tiles")
         tool = os.path.join(ROOT, ".build", "release", "imagestage")
         source = os.path.join(FIXTURES, "big-16384.jpg")
+        os.makedirs(FIXTURES, exist_ok=True)  # this test may run before any other made it
         if not os.path.exists(source):
             subprocess.run([tool, "pano", "sample", "--size", "16384x8192", "-o", source], check=True,
                            stdout=subprocess.DEVNULL)
