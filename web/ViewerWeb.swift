@@ -435,9 +435,9 @@ func tileJSON(_ t: TileID) -> JSONValue {
   .string("\(t.level)/\(t.face)/\(t.x)/\(t.y)")
 }
 
-/// The tiles for a `width`×`height` frame: `fetch` (id, url), `draw` (id, and its square's
-/// corners as directions, coarse first), `evict` (ids), `level`, and
-/// the rectilinear camera the quads are drawn through (`matrix`, `focal`, `turn`).
+/// The tiles for a `width`×`height` frame: `fetch` (id, url), `draw` (id, and its square as
+/// a polygon in the camera's frame: x y z u v per point, cut short of the camera's plane;
+/// coarse first), `evict` (ids), `level`, and the rectilinear camera's `focal`.
 @_cdecl("viewer_tile_plan")
 public func viewerTilePlan(_ width: Int32, _ height: Int32) -> Int32 {
   guard let layout = tour.tileLayout, let plan = tour.planTiles(width: Int(width), height: Int(height)),
@@ -449,20 +449,20 @@ public func viewerTilePlan(_ width: Int32, _ height: Int32) -> Int32 {
     let (w, h) = layout.tileSize(level: t.level, x: t.x, y: t.y)
     let u0 = Double(t.x) * ts / size, v0 = Double(t.y) * ts / size
     let u1 = u0 + Double(w) / size, v1 = v0 + Double(h) / size
-    // The square's corners as directions (top-left, top-right, bottom-left, bottom-right):
-    // the cube's orientation stays here, with the tiler's and the schedule's.
-    var corners: [JSONValue] = []
-    for (u, v) in [(u0, v0), (u1, v0), (u0, v1), (u1, v1)] {
-      let d = CubeFace.direction(face: t.face, u: u, v: v)
-      corners += [.number(d.x), .number(d.y), .number(d.z)]
+    // The square in the camera's frame, cut short of the camera's plane: the cube's
+    // orientation and the clipping stay here, with the tiler's and the schedule's rules.
+    let corners = [(u0, v0), (u1, v0), (u0, v1), (u1, v1)].map { CubeFace.direction(face: t.face, u: $0.0, v: $0.1) }
+    var polygon: [JSONValue] = []
+    for p in camera.cameraPolygon(corners: corners) {
+      polygon += [.number(p.x), .number(p.y), .number(p.z), .number(p.u), .number(p.v)]
     }
-    return ["id": tileJSON(t), "corners": .array(corners)]
+    return ["id": tileJSON(t), "polygon": .array(polygon)]
   }
   return answer([
     "level": .number(plan.level),
     "fetch": .array(plan.fetch.map { ["id": tileJSON($0), "url": .string(tour.tileURL($0))] }),
     "draw": .array(draw), "evict": .array(plan.evict.map(tileJSON)),
-    "matrix": .array(camera.matrix.map { .number($0) }), "focal": .number(camera.focal), "turn": .number(camera.yaw),
+    "focal": .number(camera.focal),
   ])
 }
 

@@ -1,27 +1,22 @@
-// The WebGL2 renderer of tiled (multires) panoramas: each tile a texture, drawn as the flat
-// square it is on the cube, through the rectilinear camera the Swift core gives
-// (`viewer_tile_plan`: which tiles, in which order, their corners as directions, the
-// camera). Coarse tiles are drawn first and finer ones over them, so a tile still loading
+// The WebGL2 renderer of tiled (multires and cubemap) panoramas: each tile a texture, drawn
+// as the flat square it is on the cube, from the polygon the Swift core gives
+// (`viewer_tile_plan`: which tiles, in which order, each in the camera's frame already cut
+// short of the camera's plane, and the focal length). Coarse tiles are drawn first and finer ones over them, so a tile still loading
 // shows its coarser cover, never a hole. This file owns textures and the shader only.
 
 import { linkProgram } from './panorama-gl.js';
 
 const VERTEX = `#version 300 es
-in vec3 direction;
+in vec3 position;
 in vec2 corner;
-uniform mat3 axes;
-uniform float turn, focal;
+uniform float focal;
 uniform vec2 viewSize;
 out vec2 texel;
 void main() {
-  // Undo the yaw (the core's "turn"), then into the camera's frame (axes is a rotation).
-  float c = cos(turn), s = sin(turn);
-  vec3 d = vec3(direction.x * c - direction.z * s, direction.y, direction.x * s + direction.z * c);
-  vec3 cam = d * axes;
-  // w = depth: the GPU's perspective divide and clipping do the rest, exactly, as the
-  // tile is flat. z = w - 0.002 puts the near plane at depth 0.001: a big tile reaching
-  // behind the camera is cut there, not at w = 0, where its corners go to infinity.
-  gl_Position = vec4(cam.x * focal / (0.5 * viewSize.x), cam.y * focal / (0.5 * viewSize.y), cam.z - 0.002, cam.z);
+  // A point of the camera's frame, in front of it (the core cut each tile short of the
+  // camera's plane): w = depth, and the GPU's perspective divide does the rest, exactly, as
+  // the tile is flat.
+  gl_Position = vec4(position.x * focal / (0.5 * viewSize.x), position.y * focal / (0.5 * viewSize.y), 0.0, position.z);
   texel = corner;
 }`;
 
@@ -45,15 +40,15 @@ export class TileGL {
     this.gl = gl;
     const program = linkProgram(gl, VERTEX, FRAGMENT);
     this.uniforms = {};
-    for (const name of ['axes', 'turn', 'focal', 'viewSize', 'tile']) this.uniforms[name] = gl.getUniformLocation(program, name);
+    for (const name of ['focal', 'viewSize', 'tile']) this.uniforms[name] = gl.getUniformLocation(program, name);
     this.buffer = gl.createBuffer();
     gl.bindBuffer(gl.ARRAY_BUFFER, this.buffer);
-    const direction = gl.getAttribLocation(program, 'direction'), corner = gl.getAttribLocation(program, 'corner');
-    gl.enableVertexAttribArray(direction);
-    gl.vertexAttribPointer(direction, 3, gl.FLOAT, false, 20, 0);
+    const position = gl.getAttribLocation(program, 'position'), corner = gl.getAttribLocation(program, 'corner');
+    gl.enableVertexAttribArray(position);
+    gl.vertexAttribPointer(position, 3, gl.FLOAT, false, 20, 0);
     gl.enableVertexAttribArray(corner);
     gl.vertexAttribPointer(corner, 2, gl.FLOAT, false, 20, 12);
-    this.vertices = new Float32Array(20);
+    this.vertices = new Float32Array(25); // five points at most, x y z u v each
     this.textures = new Map(); // id -> { texture, bytes }
     this.textureBytes = 0;
   }
@@ -98,23 +93,20 @@ export class TileGL {
     gl.viewport(0, 0, w, h);
     gl.clearColor(background[0], background[1], background[2], 1);
     gl.clear(gl.COLOR_BUFFER_BIT);
-    gl.uniformMatrix3fv(u.axes, false, plan.matrix);
-    gl.uniform1f(u.turn, plan.turn);
     gl.uniform1f(u.focal, plan.focal);
     gl.uniform2f(u.viewSize, w, h);
     gl.uniform1i(u.tile, 0);
     gl.activeTexture(gl.TEXTURE0);
-    const v = this.vertices, corners = [[0, 0], [1, 0], [0, 1], [1, 1]];
+    const v = this.vertices;
     let drawn = 0;
     for (const t of plan.draw) {
       const entry = this.textures.get(t.id);
-      if (!entry) continue;
-      for (let k = 0; k < 4; k++) {
-        v.set([t.corners[3 * k], t.corners[3 * k + 1], t.corners[3 * k + 2], corners[k][0], corners[k][1]], 5 * k);
-      }
-      gl.bufferData(gl.ARRAY_BUFFER, v, gl.DYNAMIC_DRAW);
+      const points = t.polygon.length / 5;
+      if (!entry || points < 3) continue;
+      v.set(t.polygon);
+      gl.bufferData(gl.ARRAY_BUFFER, v.subarray(0, t.polygon.length), gl.DYNAMIC_DRAW);
       gl.bindTexture(gl.TEXTURE_2D, entry.texture);
-      gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+      gl.drawArrays(gl.TRIANGLE_FAN, 0, points);
       drawn++;
     }
     return drawn;

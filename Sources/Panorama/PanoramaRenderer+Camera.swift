@@ -83,3 +83,46 @@ extension PanoramaRenderer {
     return ((p.x - geometry.croppedLeft) * scaleX - 0.5, (p.y - geometry.croppedTop) * scaleY - 0.5)
   }
 }
+
+extension CameraParameters {
+  /// A point of the camera's frame (x right, y up, z the depth along the view) with a
+  /// texture coordinate: what a GPU host draws a flat tile from.
+  public struct ViewPoint: Hashable, Sendable {
+    public var x: Double, y: Double, z: Double, u: Double, v: Double
+  }
+
+  /// The flat quad through directions `corners` (top-left, top-right, bottom-left,
+  /// bottom-right, in the panorama's frame) in the camera's frame, cut where it comes nearer
+  /// the camera's plane than `near`: a polygon of 0, 3, 4 or 5 points in order, each with its
+  /// texture coordinate (0…1 across, down). A GPU then never gets a corner at or behind the
+  /// eye (SwiftShader drew such quads as a few stretched texels), and the cut is exact: both
+  /// position and texture coordinate are linear along a flat quad's edges.
+  public func cameraPolygon(
+    corners: [(x: Double, y: Double, z: Double)], near: Double = 0.05
+  ) -> [ViewPoint] {
+    guard corners.count == 4 else { return [] }
+    let (s, c) = Elementary.sinCos(yaw)
+    let m = matrix
+    func camera(_ d: (x: Double, y: Double, z: Double), _ u: Double, _ v: Double) -> ViewPoint {
+      // Undo the yaw, then into the camera's axes (the matrix's columns).
+      let x = d.x * c - d.z * s, z = d.x * s + d.z * c, y = d.y
+      return ViewPoint(
+        x: x * m[0] + y * m[1] + z * m[2], y: x * m[3] + y * m[4] + z * m[5], z: x * m[6] + y * m[7] + z * m[8], u: u, v: v)
+    }
+    // Around the quad: top-left, top-right, bottom-right, bottom-left.
+    let ring = [
+      camera(corners[0], 0, 0), camera(corners[1], 1, 0), camera(corners[3], 1, 1), camera(corners[2], 0, 1),
+    ]
+    var out: [ViewPoint] = []
+    for k in 0..<4 {
+      let a = ring[k], b = ring[(k + 1) % 4]
+      if a.z >= near { out.append(a) }
+      if (a.z >= near) != (b.z >= near) {
+        let t = (near - a.z) / (b.z - a.z)
+        func lerp(_ p: Double, _ q: Double) -> Double { p + (q - p) * t }
+        out.append(ViewPoint(x: lerp(a.x, b.x), y: lerp(a.y, b.y), z: near, u: lerp(a.u, b.u), v: lerp(a.v, b.v)))
+      }
+    }
+    return out
+  }
+}

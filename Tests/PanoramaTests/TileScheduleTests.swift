@@ -117,6 +117,31 @@ struct TileScheduleTests {
     #expect(Set(plan.draw) == Set(schedule.baseTiles), "the whole base, drawn first")
   }
 
+  /// A tile handed to a GPU is cut short of the camera's plane, exactly: a face in front
+  /// stays its four corners, one half behind the camera becomes the part in front, one
+  /// behind is nothing; a cut point keeps the texture coordinate of where it is on the face.
+  @Test func tilesAreCutShortOfTheCameraPlane() {
+    let front = (0..<4).map { k in CubeFace.direction(face: 0, u: Double(k % 2), v: Double(k / 2)) }
+    let ahead = CameraParameters(width: 640, height: 480, view: ViewAngles(), hfov: 1.5, lens: .rectilinear)
+    let whole = ahead.cameraPolygon(corners: front)
+    #expect(whole.count == 4 && whole.allSatisfy { abs($0.z - 1) < 1e-12 })
+    #expect(whole.map { [$0.u, $0.v] } == [[0, 0], [1, 0], [1, 1], [0, 1]])
+    let behind = CameraParameters(width: 640, height: 480, view: ViewAngles(yaw: Double.pi), hfov: 1.5, lens: .rectilinear)
+    #expect(behind.cameraPolygon(corners: front).isEmpty)
+    // Turned 45°: the front face's left edge lies in the camera's plane (what broke).
+    let edge = CameraParameters(width: 640, height: 480, view: ViewAngles(yaw: Double.pi / 4), hfov: 1.5, lens: .rectilinear)
+    let cut = edge.cameraPolygon(corners: front, near: 0.05)
+    #expect(cut.count == 4 && cut.allSatisfy { $0.z >= 0.05 - 1e-12 })
+    for p in cut {
+      // The point is where its texture coordinate says on the face: same direction.
+      let d = CubeFace.direction(face: 0, u: p.u, v: p.v)
+      let n = (p.x * p.x + p.y * p.y + p.z * p.z).squareRoot(), m = (d.x * d.x + d.y * d.y + d.z * d.z).squareRoot()
+      let (s, c) = Elementary.sinCos(Double.pi / 4)
+      let expected = (x: (d.x * c - d.z * s) / m, z: (d.x * s + d.z * c) / m)
+      #expect(abs(p.x / n - expected.x) < 1e-9 && abs(p.z / n - expected.z) < 1e-9)
+    }
+  }
+
   @Test func aFailingTileIsRetriedThenLeftToItsCover() {
     var schedule = TileSchedule(layout: layout)
     schedule.maxInFlight = 100
