@@ -36,7 +36,7 @@ public final class PanoramaRows {
     if let metadata, metadata.orientation == 1 {
       var message = [CChar](repeating: 0, count: 256)
       guard let reader = jpeg_rows_open(path, &message, message.count) else {
-        throw PanoramaLoadError(message: "\(path): \(String(cString: message))")
+        throw PanoramaLoadError(message: "\(path): \(Self.text(message))")
       }
       self.reader = reader
       width = Int(jpeg_rows_width(reader))
@@ -66,7 +66,7 @@ public final class PanoramaRows {
       let bytes = UnsafeMutableRawPointer(rows).assumingMemoryBound(to: UInt8.self)
       let status = jpeg_rows_read(reader, bytes, Int32(count), width * 4, &message, message.count)
       guard status == 0 else {
-        throw RasterError(.corrupt, "\(path): corrupt JPEG data at row \(next): \(String(cString: message))")
+        throw RasterError(.corrupt, "\(path): corrupt JPEG data at row \(next): \(Self.text(message))")
       }
     } else if let whole {
       whole.pixels.withUnsafeBufferPointer { p in
@@ -74,5 +74,10 @@ public final class PanoramaRows {
       }
     }
     next += count
+  }
+
+  /// A C message buffer's text, up to its terminating zero.
+  static func text(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

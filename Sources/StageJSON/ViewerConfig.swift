@@ -513,7 +513,7 @@ public struct ViewerSettings: Equatable, Sendable {
       values[key] = .number(f)
     case .type:
       let name = try r.string()
-      guard let kind = PanoramaKind(rawValue: name) else {
+      guard PanoramaKind(rawValue: name) != nil else {
         throw r.fail("unknown type \"\(name)\"; expected one of: equirectangular, cubemap, multires")
       }
       values[key] = .text(name)

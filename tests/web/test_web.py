@@ -455,7 +455,11 @@ class Phone(PhoneScreen, unittest.TestCase):
         mail = next(i for i in layout["items"] if i["id"] == "mail")
         PAGE.drag([centre(mail["frame"]), (centre(mail["frame"])[0] + 20, centre(mail["frame"])[1]), target], kind="touch")
         PAGE.until("return imagestage.state().slots[0].content === 'mail'", message="mail replaced camera")
-        self.assertIn("Tap Undo", PAGE.spoken())
+        # The live region is emptied and refilled so a repeat is read again: wait for the text
+        # (read at once, it was sometimes caught empty on a loaded machine).
+        PAGE.until("return document.getElementById('live-assertive').textContent.includes('Tap Undo')"
+                   " || document.getElementById('live-polite').textContent.includes('Tap Undo')",
+                   timeout=3, message="the announcement saying how to undo")
         self.assertNotIn("Ctrl+Z", PAGE.spoken())
         x, y = texts(PAGE)["Undo"]
         PAGE.drag([(x, y + 10), (x, y + 10)], kind="touch")
