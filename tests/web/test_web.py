@@ -1227,10 +1227,22 @@ class PannellumPage(unittest.TestCase):
         # 4 levels) looked at straight on the right, up and down faces: each face's
         # orientation and the level both viewers pick. (Off-centre views, Pannellum in headless
         # SwiftShader settles on a patchwork of levels 2 to 4, which ours does not match.)
-        config = "/pannellum/examples/example-multires.json"
-        for yaw, pitch, hfov in [(90, 0, 90), (0, 89, 90), (-90, -89, 90)]:
+        for camera, score, _ in self.against_pannellum("/pannellum/examples/example-multires.json",
+                                                       [(90, 0, 90), (0, 89, 90), (-90, -89, 90)]):
+            self.assertGreater(score, 30, camera)
+
+    def against_pannellum(self, config, cameras, settle=2000):
+        """For each (yaw, pitch, hfov): the view in Pannellum's viewer and in ours, the same
+        config, in the same browser; yields (camera, PSNR between the two, PSNR of ours
+        against Pannellum's previous view)."""
+        def psnr(a, b):
+            return PAGE.driver.execute_async_script(
+                "psnr('data:image/png;base64,' + arguments[0], 'data:image/png;base64,' + arguments[1]).then(arguments[2])",
+                a, b)
+        previous = None
+        for yaw, pitch, hfov in cameras:
             camera = f"yaw={yaw}&pitch={pitch}&hfov={hfov}"
-            PAGE.driver.get(PAGE.base + f"pages/pannellum-view.html?config={config}&{camera}")
+            PAGE.driver.get(PAGE.base + f"pages/pannellum-view.html?config={config}&{camera}&settle={settle}")
             PAGE.until("return window.loaded === true", timeout=20, message="Pannellum's load event")
             theirs = PAGE.driver.find_element("id", "pano").screenshot_as_base64
             PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?config={config}&{camera}")
@@ -1239,12 +1251,10 @@ class PannellumPage(unittest.TestCase):
             self.assertIsNone(PAGE.js("return window.viewerError || null"))
             PAGE.driver.execute_async_script("settled().then(arguments[0])")
             ours = PAGE.driver.find_element("id", "pano").screenshot_as_base64
-            score = PAGE.driver.execute_async_script(
-                "psnr('data:image/png;base64,' + arguments[0], 'data:image/png;base64,' + arguments[1]).then(arguments[2])",
-                theirs, ours)
-            print(f"  Pannellum's multires example at yaw {yaw} pitch {pitch} hfov {hfov}: ours vs Pannellum's {score:.1f} dB",
-                  file=sys.stderr)
-            self.assertGreater(score, 30, camera)
+            score = psnr(theirs, ours)
+            print(f"  {config} at yaw {yaw} pitch {pitch} hfov {hfov}: ours vs Pannellum's {score:.1f} dB", file=sys.stderr)
+            yield camera, score, psnr(previous, ours) if previous else None
+            previous = theirs
 
     def test_a_big_tiled_panorama_shows_fast_and_stays_sharp_at_one_pixel_per_texel(self):
         # 16384×8192 (the sample's largest; bench/tiles.sh and docs/viewer.md have 32000×16000):
@@ -1280,33 +1290,13 @@ class PannellumPage(unittest.TestCase):
     def test_our_viewer_shows_pannellums_cube_example_as_pannellum_does(self):
         # Pannellum's six example faces (examplepanocube0–5.jpg, front right back left up down),
         # across an edge, looking up into a corner, and down.
-        config = "/pages/cube.json"
-        previous = None
-        for yaw, pitch, hfov in [(45, 0, 90), (135, 35, 100), (-30, -80, 90)]:
-            camera = f"yaw={yaw}&pitch={pitch}&hfov={hfov}"
-            PAGE.driver.get(PAGE.base + f"pages/pannellum-view.html?config={config}&{camera}&settle=500")
-            PAGE.until("return window.loaded === true", timeout=20, message="Pannellum's load event")
-            theirs = PAGE.driver.find_element("id", "pano").screenshot_as_base64
-            PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?config={config}&{camera}")
-            PAGE.until("return window.loadedAt !== undefined || window.viewerError !== undefined", timeout=20,
-                       message="our viewer's load event")
-            self.assertIsNone(PAGE.js("return window.viewerError || null"))
-            PAGE.driver.execute_async_script("settled().then(arguments[0])")
-            ours = PAGE.driver.find_element("id", "pano").screenshot_as_base64
-            score = PAGE.driver.execute_async_script(
-                "psnr('data:image/png;base64,' + arguments[0], 'data:image/png;base64,' + arguments[1]).then(arguments[2])",
-                theirs, ours)
-            print(f"  Pannellum's cube example at yaw {yaw} pitch {pitch} hfov {hfov}: ours vs Pannellum's {score:.1f} dB",
-                  file=sys.stderr)
+        for camera, score, other in self.against_pannellum("/pages/cube.json", [(45, 0, 90), (135, 35, 100), (-30, -80, 90)],
+                                                           settle=500):
             # A photograph's fine detail through two viewers' filtering (ours mipmaps, so it is
             # a little softer): 25–41 dB here; another view of the same cube scores far less.
             self.assertGreater(score, 22, camera)
-            if previous:
-                other = PAGE.driver.execute_async_script(
-                    "psnr('data:image/png;base64,' + arguments[0], 'data:image/png;base64,' + arguments[1]).then(arguments[2])",
-                    previous, ours)
+            if other is not None:
                 self.assertLess(other, score - 6, f"{camera} against the previous view")
-            previous = theirs
 
     def tiled_view(self, name):
         PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?dir={name}")
