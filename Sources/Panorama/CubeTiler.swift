@@ -214,6 +214,16 @@ public enum CubeTiler {
 
   /// Runs the plan.
   /// - Parameters:
+  ///   - plan: which rows each finest tile reads, in the order they are drawn.
+  ///   - geometry: where the source sits in its full panorama.
+  ///   - sourceWidth: the source's width in pixels.
+  ///   - sourceHeight: the source's height in pixels (rows read, top to bottom).
+  ///   - background: the colour outside a partial panorama.
+  ///   - groupKernel: the renderer's per-CPU row loop (`nil`: Swift's).
+  ///   - gridSpacing: the renderer's exact points for the tiles (denser than a live view's).
+  ///   - reducer: takes every row, for the fallback faces and the preview.
+  ///   - chunk: rows read at a time.
+  ///   - executor: runs each tile's bands of rows.
   ///   - read: fills `count` rows of the buffer from buffer row `at` with the source's next
   ///     rows; returns an error message, or nil.
   ///   - emit: takes a batch of finished tiles (finest ones and the coarser ones they
