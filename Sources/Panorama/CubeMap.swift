@@ -5,13 +5,16 @@ import CoreMath
 /// tap past a face's edge reads the neighbouring face's texel there, as cube-map hardware
 /// does, so an edge is as smooth as a face's middle.
 ///
-/// A first, direct renderer (a ray and six-way face choice per pixel); the grid renderer's
-/// stepping and mip levels for cubes are still to come (issue 18).
+/// Drawn by the cube grid renderer (``CubeRendering``): rays cast at 16-pixel block corners,
+/// mip levels when ``withMipLevels()`` built them.
 public struct CubeMap: Sendable {
   /// Face size in pixels.
   public let size: Int
   /// The six faces, `size`×`size` each.
   public let faces: [RGBAImage]
+  /// Mip levels 1, 2, …: six faces each, halved from the level before (empty unless
+  /// ``withMipLevels()`` built them).
+  public internal(set) var mipFaces: [[RGBAImage]] = []
 
   /// `nil` unless there are six square faces of one size.
   public init?(faces: [RGBAImage]) {
@@ -76,15 +79,16 @@ public struct CubeMap: Sendable {
     return out
   }
 
-  /// The ray through output pixel (`i`, `j`)'s centre of a `width`×`height` view, in the
-  /// cube's frame: the lens's inverse projection, pitched about x (up is +y), then yawed
-  /// about y (right is +x).
+  /// The ray through output pixel (`i`, `j`)'s centre of a `width`×`height` view (its
+  /// top-left corner unless `centred`), in the cube's frame: the lens's inverse projection,
+  /// pitched about x (up is +y), then yawed about y (right is +x).
   @inline(__always) static func ray(
     _ i: Int, _ j: Int, width: Int, height: Int, focal: Double, lens: Lens, yaw: (Double, Double),
-    pitch: (Double, Double), roll: (Double, Double) = (0, 1)
+    pitch: (Double, Double), roll: (Double, Double) = (0, 1), centred: Bool = true
   ) -> (x: Double, y: Double, z: Double) {
-    let sx = (Double(i) + 0.5 - Double(width) / 2) / focal
-    let sy = (Double(height) / 2 - Double(j) - 0.5) / focal
+    let half = centred ? 0.5 : 0
+    let sx = (Double(i) + half - Double(width) / 2) / focal
+    let sy = (Double(height) / 2 - Double(j) - half) / focal
     let q = lens.ray(x: sx, y: sy)
     // Roll about the view axis first, as the grid renderer's camera does.
     let r = (x: q.x * roll.1 + q.y * roll.0, y: q.y * roll.1 - q.x * roll.0, z: q.z)
@@ -92,8 +96,16 @@ public struct CubeMap: Sendable {
     return (r.x * yaw.1 + z1 * yaw.0, y1, z1 * yaw.1 - r.x * yaw.0)
   }
 
-  /// Draws the view into `output` (every lens, with roll).
+  /// Draws the view into `output` (every lens, with roll) with the cube grid renderer.
   public func render<E: RowExecutor>(
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
+  ) {
+    CubeRendering.render(self, view: view, hfov: hfov, lens: lens, into: &output, executor: executor)
+  }
+
+  /// Draws the view by casting every pixel's own ray, at the finest level: the slow,
+  /// direct reference the grid renderer is tested and timed against.
+  public func renderDirect<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
     let cube = self

@@ -54,13 +54,86 @@ public struct TiledCube: Sendable {
     CubeMap.bilinear(x: x, y: y, z: z, size: layout.faceSize(level: level)) { texel($0, $1, $2) }
   }
 
-  /// Draws the view into `output` (every lens, with roll), as ``CubeMap`` does.
+  /// Draws the view into `output` (every lens, with roll) with the cube grid renderer,
+  /// reading the pyramid's coarser levels as mip levels where the view's pixels are larger
+  /// than the drawn level's texels.
   public func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
-    let cube = self
-    CubeMap.render(view: view, hfov: hfov, lens: lens, into: &output, executor: executor) {
-      cube.sample(x: $0, y: $1, z: $2)
+    CubeRendering.render(texels(), view: view, hfov: hfov, lens: lens, into: &output, executor: executor)
+  }
+
+  /// The loaded tiles as a table per level, each cell pointing at the finest loaded tile that
+  /// covers it: one lookup per texel however many levels are missing.
+  public func texels() -> Texels { Texels(self) }
+
+  /// A ``TiledCube``'s texels, levels `level`, `level − 1`, … 1 as mip levels 0, 1, ….
+  public struct Texels: CubeTexels {
+    struct Cell {
+      /// Index into `images`, or −1 where no loaded tile covers the cell.
+      var image: Int32 = -1
+      /// Levels between the cell's and its tile's: texel `x` is the tile's `x >> shift`.
+      var shift: Int32 = 0
+      /// The tile's top-left texel at its own level.
+      var originX: Int32 = 0
+      var originY: Int32 = 0
+    }
+    let sizes: [Int]
+    let perSide: [Int]
+    let offsets: [Int]
+    let tileResolution: Int
+    let cells: [Cell]
+    let images: [RGBAImage]
+
+    init(_ cube: TiledCube) {
+      let layout = cube.layout, ts = layout.tileResolution
+      var sizes: [Int] = [], perSide: [Int] = [], offsets: [Int] = [], cells: [Cell] = []
+      var images: [RGBAImage] = [], index: [TileID: Int32] = [:]
+      for l in stride(from: cube.level, through: 1, by: -1) {
+        let n = layout.tilesPerSide(level: l)
+        sizes.append(layout.faceSize(level: l))
+        perSide.append(n)
+        offsets.append(cells.count)
+        for face in 0..<6 {
+          for y in 0..<n {
+            for x in 0..<n {
+              var cell = Cell()
+              var id: TileID? = TileID(level: l, face: face, x: x, y: y)
+              while let t = id {
+                if let image = cube.tiles[t] {
+                  if index[t] == nil {
+                    index[t] = Int32(images.count)
+                    images.append(image)
+                  }
+                  cell = Cell(
+                    image: index[t]!, shift: Int32(l - t.level), originX: Int32(t.x * ts), originY: Int32(t.y * ts))
+                  break
+                }
+                id = t.parent
+              }
+              cells.append(cell)
+            }
+          }
+        }
+      }
+      self.sizes = sizes
+      self.perSide = perSide
+      self.offsets = offsets
+      self.tileResolution = ts
+      self.cells = cells
+      self.images = images
+    }
+
+    public var levelCount: Int { sizes.count }
+    public func faceSize(level: Int) -> Int { sizes[level] }
+    @inline(__always) public func texel(level: Int, face: Int, x: Int, y: Int) -> UInt32 {
+      let n = perSide[level], ts = tileResolution
+      let cell = cells[offsets[level] + (face * n + y / ts) * n + x / ts]
+      guard cell.image >= 0 else { return RGBAImage.pack(r: 0, g: 0, b: 0) }
+      let image = images[Int(cell.image)], shift = Int(cell.shift)
+      let px = min((x >> shift) - Int(cell.originX), image.width - 1)
+      let py = min((y >> shift) - Int(cell.originY), image.height - 1)
+      return image.pixels[py * image.width + px]
     }
   }
 

@@ -1,6 +1,7 @@
 import CoreMath
-import Panorama
 import Testing
+
+@testable import Panorama
 
 /// The cube-face source: against an exact answer (a colour that is a known function of the
 /// direction), across edges and corners, and against the equirectangular view it was cut from.
@@ -72,6 +73,114 @@ struct CubeMapTests {
       cube.render(view: view, hfov: 1.2, into: &b, executor: InlineRows())
       let psnr = a.psnr(against: b)
       #expect(psnr > 30, "\(view): \(psnr) dB")
+    }
+  }
+
+  /// The exact view's largest channel error: every pixel's own ray, coloured analytically.
+  static func worstAgainstExact(_ frame: RGBAImage, view: ViewAngles, hfov: Double, lens: Lens) -> Int {
+    var worst = 0
+    let w = frame.width, h = frame.height
+    let focal = lens.focalLength(halfWidth: Double(w) / 2, fieldOfView: hfov)
+    let (sy, cy) = Elementary.sinCos(view.yaw), (sp, cp) = Elementary.sinCos(view.pitch)
+    let (sr, cr) = Elementary.sinCos(view.roll)
+    for j in 0..<h {
+      for i in 0..<w {
+        let q = lens.ray(x: (Double(i) + 0.5 - Double(w) / 2) / focal, y: (Double(h) / 2 - Double(j) - 0.5) / focal)
+        let r = (x: q.x * cr + q.y * sr, y: q.y * cr - q.x * sr, z: q.z)
+        let y1 = r.y * cp + r.z * sp, z1 = r.z * cp - r.y * sp
+        worst = max(worst, difference(frame[i, j], colour(r.x * cy + z1 * sy, y1, z1 * cy - r.x * sy)))
+      }
+    }
+    return worst
+  }
+
+  /// The grid renderer (rays at block corners, one division a pixel) against the exact
+  /// view and the direct renderer, with roll and at fields of view up to 300°, where the
+  /// fisheye's and equirectangular's rays bend most between corners.
+  @Test func theGridRendererIsExactAtEveryLensAndEdge() {
+    let cube = Self.analyticCube(size: 256)
+    let views = [
+      ViewAngles(yaw: Elementary.halfPi / 2, pitch: 0.6155, roll: 0.3), ViewAngles(yaw: -2.9, pitch: -1.2),
+      ViewAngles(yaw: 0.7, pitch: 1.5707),
+    ]
+    for view in views {
+      for lens in Lens.allCases {
+        for hfov in [0.3, 1.6, min(lens.maximumFieldOfView, 5.2)] {
+          var grid = RGBAImage(width: 200, height: 120), direct = RGBAImage(width: 200, height: 120)
+          cube.render(view: view, hfov: hfov, lens: lens, into: &grid, executor: InlineRows())
+          cube.renderDirect(view: view, hfov: hfov, lens: lens, into: &direct, executor: InlineRows())
+          var apart = 0
+          for k in 0..<grid.pixels.count { apart = max(apart, Self.difference(grid.pixels[k], direct.pixels[k])) }
+          #expect(apart <= 1, "\(view) \(lens) \(hfov): \(apart) from the direct renderer")
+          let worst = Self.worstAgainstExact(grid, view: view, hfov: hfov, lens: lens)
+          #expect(worst <= 1, "\(view) \(lens) \(hfov): \(worst) from exact")
+        }
+      }
+    }
+  }
+
+  /// A one-texel checkerboard seen wide: each pixel covers about six texels, whose mean is
+  /// mid-grey. With mip levels every pixel is close to it; without, pixels pick single texels
+  /// (black or white), which is the shimmer a moving view shows.
+  @Test func mipLevelsAverageWhatAWideViewWouldSkip() {
+    let size = 512
+    let checker = (0..<6).map { _ in
+      var image = RGBAImage(width: size, height: size)
+      for y in 0..<size { for x in 0..<size { image[x, y] = (x + y) % 2 == 0 ? 0xFFFF_FFFF : 0xFF00_0000 } }
+      return image
+    }
+    let plain = CubeMap(faces: checker)!, mipped = plain.withMipLevels()
+    #expect(mipped.levelCount == 7)  // 256, 128, … 8
+    #expect(mipped.faceSize(level: 6) == 8)
+    func rms(_ cube: CubeMap) -> Double {
+      var frame = RGBAImage(width: 128, height: 96)
+      cube.render(view: ViewAngles(yaw: 0.4, pitch: 0.3), hfov: 2.5, into: &frame, executor: InlineRows())
+      let sum = frame.pixels.reduce(0.0) { total, p in
+        let g = Double(p & 0xFF) - 127.5
+        return total + g * g
+      }
+      return (sum / Double(frame.pixels.count)).squareRoot()
+    }
+    let with = rms(mipped), without = rms(plain)
+    #expect(with < 12, "with mip levels: \(with) from the exact mean")
+    #expect(without > 3 * with && without > 30, "without: \(without)")
+  }
+
+  /// A tiled cube's table (one lookup a texel) reads what a walk up the pyramid reads,
+  /// with tiles missing at every level but the coarsest.
+  @Test func aTiledCubesTableReadsTheFinestLoadedCover() {
+    let layout = MultiresLayout(cubeResolution: 80, tileResolution: 16, maxLevel: 4)!
+    var cube = TiledCube(layout: layout, level: 4)
+    var seed: UInt32 = 7
+    for level in 1...4 {
+      let n = layout.tilesPerSide(level: level)
+      for face in 0..<6 {
+        for y in 0..<n {
+          for x in 0..<n {
+            seed = seed &* 1_103_515_245 &+ 12345
+            guard level == 1 || seed >> 16 % 3 != 0 else { continue }
+            let (w, h) = layout.tileSize(level: level, x: x, y: y)
+            var tile = RGBAImage(width: w, height: h)
+            for k in 0..<tile.pixels.count { tile.pixels[k] = UInt32(level << 24 | face << 16 | k) }
+            cube.tiles[TileID(level: level, face: face, x: x, y: y)] = tile
+          }
+        }
+      }
+    }
+    let texels = cube.texels()
+    #expect(texels.levelCount == 4)
+    for k in 0..<4 {
+      let size = texels.faceSize(level: k)
+      #expect(size == layout.faceSize(level: 4 - k))
+      var walk = TiledCube(layout: layout, level: 4 - k)
+      walk.tiles = cube.tiles
+      for face in 0..<6 {
+        for y in 0..<size {
+          for x in 0..<size {
+            #expect(texels.texel(level: k, face: face, x: x, y: y) == walk.texel(face, x, y))
+          }
+        }
+      }
     }
   }
 

@@ -1,0 +1,196 @@
+import CoreMath
+
+/// A cube's texels at one or more sizes: level 0 the finest, each next level its faces halved
+/// (sizes rounded up, so texel `x` of a level lies in texel `x / 2` of the next). What the
+/// cube renderer reads: a ``CubeMap`` and its mip levels, or a ``TiledCube``'s tiles.
+public protocol CubeTexels: Sendable {
+  /// Levels held (at least 1).
+  var levelCount: Int { get }
+  /// Face size in texels at `level`.
+  func faceSize(level: Int) -> Int
+  /// Texel (`x`, `y`) of `face` at `level`, both in `0..<faceSize(level:)`.
+  func texel(level: Int, face: Int, x: Int, y: Int) -> UInt32
+}
+
+/// The grid renderer for cube sources: every lens, with mip levels and no seam at face edges.
+///
+/// The frame is cut into blocks of 16×16 pixels (smaller where a block would span over 3°). Rays are cast exactly at the blocks' corners
+/// and interpolated between them, then each pixel's ray meets its face with one division.
+/// A rectilinear lens's rays are linear in the screen, so for it the interpolation is exact;
+/// other lenses' rays bend by well under a hundredth of a pixel across a block. Each block
+/// reads the level whose texels are about as large as its pixels (measured from its corners
+/// on the face its centre looks at), so a wide view reads few texels and does not shimmer.
+/// A bilinear tap past a face's edge reads the neighbouring face there, as cube-map hardware
+/// does, at every level.
+enum CubeRendering {
+  static let block = 16
+
+  /// The texel (`x`, `y`) of `face` at `level`, or of the face it falls on when it is past an
+  /// edge (the neighbour's texel in that direction).
+  @inline(__always) static func tap<T: CubeTexels>(_ cube: T, _ level: Int, _ face: Int, _ x: Int, _ y: Int, _ size: Int)
+    -> UInt32
+  {
+    if x >= 0, y >= 0, x < size, y < size { return cube.texel(level: level, face: face, x: x, y: y) }
+    let s = Double(size)
+    let d = CubeFace.direction(face: face, u: (Double(x) + 0.5) / s, v: (Double(y) + 0.5) / s)
+    let p = CubeFace.locate(x: d.x, y: d.y, z: d.z)
+    let tx = min(max(Int(p.u * s), 0), size - 1), ty = min(max(Int(p.v * s), 0), size - 1)
+    return cube.texel(level: level, face: p.face, x: tx, y: ty)
+  }
+
+  /// Bilinear at (`px`, `py`) (texel units, texel centres at +0.5) of `face`: weights in
+  /// 1/256ths, two channels per 32-bit multiply, as the equirectangular blend does.
+  @inline(__always) static func bilinear<T: CubeTexels>(
+    _ cube: T, _ level: Int, _ face: Int, _ px: Double, _ py: Double, _ size: Int
+  ) -> UInt32 {
+    let fx0 = px - 0.5, fy0 = py - 0.5
+    let xf = fx0.rounded(.down), yf = fy0.rounded(.down)
+    let x0 = Int(xf), y0 = Int(yf)
+    let wx = UInt32((fx0 - xf) * 256), wy = UInt32((fy0 - yf) * 256)
+    let a: UInt32, b: UInt32, c: UInt32, d: UInt32
+    if x0 >= 0, y0 >= 0, x0 + 1 < size, y0 + 1 < size {
+      a = cube.texel(level: level, face: face, x: x0, y: y0)
+      b = cube.texel(level: level, face: face, x: x0 + 1, y: y0)
+      c = cube.texel(level: level, face: face, x: x0, y: y0 + 1)
+      d = cube.texel(level: level, face: face, x: x0 + 1, y: y0 + 1)
+    } else {
+      a = tap(cube, level, face, x0, y0, size)
+      b = tap(cube, level, face, x0 + 1, y0, size)
+      c = tap(cube, level, face, x0, y0 + 1, size)
+      d = tap(cube, level, face, x0 + 1, y0 + 1, size)
+    }
+    return mix(mix(a, b, wx), mix(c, d, wx), wy)
+  }
+
+  /// `a` + (`b` − `a`)·`w`/256 per channel, rounded.
+  @inline(__always) static func mix(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+    let mask: UInt32 = 0x00FF_00FF, iw = 256 - w
+    let rb = ((a & mask) &* iw &+ (b & mask) &* w &+ 0x0080_0080) >> 8 & mask
+    let ga = (((a >> 8) & mask) &* iw &+ ((b >> 8) & mask) &* w &+ 0x0080_0080) >> 8 & mask
+    return rb | ga << 8
+  }
+
+  typealias Ray = (x: Double, y: Double, z: Double)
+
+  /// Where `d` meets `face`'s plane, in texels of a `size`-texel face; `nil` when it points
+  /// away from the face.
+  @inline(__always) static func onFace(_ d: Ray, _ face: Int, _ size: Double) -> (Double, Double)? {
+    let (c, r, down) = CubeFace.frames[face]
+    let along = d.x * c.x + d.y * c.y + d.z * c.z
+    guard along > 1e-9 else { return nil }
+    let s = (d.x * r.x + d.y * r.y + d.z * r.z) / along, t = (d.x * down.x + d.y * down.y + d.z * down.z) / along
+    return ((s + 1) * 0.5 * size, (t + 1) * 0.5 * size)
+  }
+
+  /// The level a block whose corner rays are `r00`, `r10`, `r01`, `r11` (top-left, top-right,
+  /// bottom-left, bottom-right, `span` pixels apart) should read: ⌊log2⌋ of the finest level's texels per
+  /// pixel there.
+  static func level<T: CubeTexels>(_ cube: T, _ r00: Ray, _ r10: Ray, _ r01: Ray, _ r11: Ray, span: (Double, Double))
+    -> Int
+  {
+    guard cube.levelCount > 1 else { return 0 }
+    let face = CubeFace.locate(
+      x: r00.x + r10.x + r01.x + r11.x, y: r00.y + r10.y + r01.y + r11.y, z: r00.z + r10.z + r01.z + r11.z
+    ).face
+    let size = Double(cube.faceSize(level: 0))
+    guard let p0 = onFace(r00, face, size), let p1 = onFace(r10, face, size),
+      let p2 = onFace(r01, face, size), let p3 = onFace(r11, face, size)
+    else { return 0 }
+    func length(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+      ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)).squareRoot()
+    }
+    let across = max(length(p0, p1), length(p2, p3)) / max(span.0, 1)
+    let down = max(length(p0, p2), length(p1, p3)) / max(span.1, 1)
+    var footprint = max(across, down), level = 0
+    while footprint >= 2, level + 1 < cube.levelCount {
+      footprint /= 2
+      level += 1
+    }
+    return level
+  }
+
+  /// Draws the view of `cube` into `output`.
+  static func render<T: CubeTexels, E: RowExecutor>(
+    _ cube: T, view: ViewAngles, hfov: Double, lens: Lens, into output: inout RGBAImage, executor: E
+  ) {
+    let width = output.width, height = output.height
+    guard width > 0, height > 0 else { return }
+    let focal = lens.focalLength(hfov: hfov, width: Double(width))
+    let yaw = Elementary.sinCos(view.yaw), pitch = Elementary.sinCos(view.pitch), roll = Elementary.sinCos(view.roll)
+    // Blocks span at most 0.05 rad (3°): the interpolated rays of a fisheye or stereographic
+    // view at a huge field of view stay well within a hundredth of a pixel of exact.
+    var side = block
+    while side > 2, Double(side) / focal > 0.05 { side /= 2 }
+    let b = side
+    let columns = (width + b - 1) / b, bands = (height + b - 1) / b
+    let sizes = (0..<cube.levelCount).map { cube.faceSize(level: $0) }
+    // The ray through a corner of the pixel grid (its top-left at node (i, j)), as the direct
+    // renderer casts them through pixel centres.
+    // A rectilinear lens's rays are kept as they are (linear in the screen, so interpolation is
+    // exact); other lenses' are made unit length, so that interpolation follows the direction.
+    @Sendable func node(_ i: Int, _ j: Int) -> Ray {
+      let r = CubeMap.ray(
+        min(i, width), min(j, height), width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch,
+        roll: roll, centred: false)
+      if lens == .rectilinear { return r }
+      let n = (r.x * r.x + r.y * r.y + r.z * r.z).squareRoot()
+      return n > 0 ? (r.x / n, r.y / n, r.z / n) : r
+    }
+    output.pixels.withUnsafeMutableBufferPointer { out in
+      let shared = SharedPixels(base: out.baseAddress!, source: UnsafePointer(out.baseAddress!))
+      executor.run(bands) { band in
+        let j0 = band * b, j1 = min(j0 + b, height)
+        let top = (0...columns).map { node($0 * b, j0) }, bottom = (0...columns).map { node($0 * b, j1) }
+        for column in 0..<columns {
+          let i0 = column * b, i1 = min(i0 + b, width)
+          let r00 = top[column], r10 = top[column + 1], r01 = bottom[column], r11 = bottom[column + 1]
+          let spanX = Double(i1 - i0), spanY = Double(j1 - j0)
+          let level = Self.level(cube, r00, r10, r01, r11, span: (spanX, spanY))
+          let size = sizes[level], s = Double(size)
+          for j in j0..<j1 {
+            let fy = (Double(j - j0) + 0.5) / spanY
+            let left = (
+              x: r00.x + (r01.x - r00.x) * fy, y: r00.y + (r01.y - r00.y) * fy, z: r00.z + (r01.z - r00.z) * fy
+            )
+            let right = (
+              x: r10.x + (r11.x - r10.x) * fy, y: r10.y + (r11.y - r10.y) * fy, z: r10.z + (r11.z - r10.z) * fy
+            )
+            let step = (x: (right.x - left.x) / spanX, y: (right.y - left.y) / spanX, z: (right.z - left.z) / spanX)
+            var d = (x: left.x + step.x * 0.5, y: left.y + step.y * 0.5, z: left.z + step.z * 0.5)
+            let row = shared.base + j * width
+            for i in i0..<i1 {
+              let (face, u, v) = CubeFace.locate(x: d.x, y: d.y, z: d.z)
+              row[i] = bilinear(cube, level, face, u * s, v * s, size)
+              d = (x: d.x + step.x, y: d.y + step.y, z: d.z + step.z)
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// MARK: The sources
+
+extension CubeMap: CubeTexels {
+  public var levelCount: Int { 1 + mipFaces.count }
+  public func faceSize(level: Int) -> Int { level == 0 ? size : mipFaces[level - 1][0].width }
+  @inline(__always) public func texel(level: Int, face: Int, x: Int, y: Int) -> UInt32 {
+    let image = level == 0 ? faces[face] : mipFaces[level - 1][face]
+    return image.pixels[y * image.width + x]
+  }
+
+  /// The cube with its faces halved again and again (2×2 boxes, sizes rounded up) down to
+  /// 8 texels: a third more memory, so that a wide view reads a level as coarse as its
+  /// pixels instead of skipping texels.
+  public func withMipLevels() -> CubeMap {
+    var copy = self
+    var level = faces
+    copy.mipFaces = []
+    while let side = level.first?.width, side > 8 {
+      level = level.map { $0.halved() }
+      copy.mipFaces.append(level)
+    }
+    return copy
+  }
+}
