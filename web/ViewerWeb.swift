@@ -424,9 +424,15 @@ public func viewerVersion() -> Int32 { answer(imageStageVersion) }
 
 /// Opens the shown `multires` scene: no image, a tile pyramid. Answers the geometry, or
 /// null when the scene is not a tiled one.
+/// `budget` caps the tiles held; 0 asks for the CPU renderer's cap (the tiles' pixels live in
+/// this module's memory): 96 MB of them, but never under 64 tiles.
 @_cdecl("viewer_open_tiles")
 public func viewerOpenTiles(_ budget: Int32) -> Int32 {
-  guard let coverage = tour.openTiles(budget: max(Int(budget), 64)) else { return answer(JSONValue.null) }
+  var cap = Int(budget)
+  if cap == 0, let layout = tour.tileLayout {
+    cap = 96 << 20 / max(layout.tileResolution * layout.tileResolution * 4, 1)
+  }
+  guard let coverage = tour.openTiles(budget: max(cap, 64)) else { return answer(JSONValue.null) }
   tour.update { $0.setLens(.rectilinear) }  // tiles are drawn as flat quads
   return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
 }
@@ -479,4 +485,29 @@ public func viewerTileLoaded(_ level: Int32, _ face: Int32, _ x: Int32, _ y: Int
 @_cdecl("viewer_tile_failed")
 public func viewerTileFailed(_ level: Int32, _ face: Int32, _ x: Int32, _ y: Int32) -> Int32 {
   tour.tileFailed(tileID(level, face, x, y)) ? 1 : 0
+}
+
+/// The pixels `web_panorama_buffer` was given are this tile's, for the CPU renderer.
+@_cdecl("viewer_tile_pixels")
+public func viewerTilePixels(_ level: Int32, _ face: Int32, _ x: Int32, _ y: Int32) -> Int32 {
+  guard let image = takePendingImage() else { return 0 }
+  tour.tileLoaded(tileID(level, face, x, y), pixels: image)
+  return 1
+}
+
+/// A `width`×`height` frame of the tiled scene drawn on the CPU from the tiles held (RGBA,
+/// valid until the next call), or null when the scene is not a tiled one.
+@_cdecl("viewer_render_tiles")
+public func viewerRenderTiles(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {
+  guard width > 0, height > 0 else { return nil }
+  if frame.width != Int(width) || frame.height != Int(height) { frame = RGBAImage(width: Int(width), height: Int(height)) }
+  guard tour.renderTiles(into: &frame, executor: InlineRows()) else { return nil }
+  return frame.pixels.withUnsafeMutableBytes { $0.baseAddress }
+}
+
+/// The CPU renderer's tiles: how many, and their bytes.
+@_cdecl("viewer_tile_memory")
+public func viewerTileMemory() -> Int32 {
+  let bytes = tour.tilePixels.values.reduce(0) { $0 + $1.pixels.count * 4 }
+  return answer(["tiles": .number(Double(tour.tilePixels.count)), "bytes": .number(Double(bytes))])
 }

@@ -116,6 +116,14 @@ function splitFunctions(config) {
 /** Decoded images by address, shared by a page's viewers (a tour fetches ahead). */
 const imageCache = new Map();
 
+/** A decoded tile's RGBA bytes, read back through a 2D canvas (synchronously). */
+function tilePixels(bitmap) {
+  const c = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const g = c.getContext('2d', { willReadFrequently: true });
+  g.drawImage(bitmap, 0, 0);
+  return g.getImageData(0, 0, bitmap.width, bitmap.height).data;
+}
+
 function fetchImage(url, crossOrigin) {
   const key = new URL(url, location.href).href;
   if (!imageCache.has(key)) {
@@ -589,16 +597,22 @@ export class Viewer {
    * direction shows something.
    */
   _openTiles(fade, ticket) {
-    if (!this._tileGL) {
-      try { this._tileGL = TileGL.create(); } catch (e) { console.warn(`ImageStage viewer: ${e.message}`); }
+    // The GPU draws tiles unless the CPU renderer was asked for; without WebGL2 the wasm CPU
+    // renderer draws them from the same plan.
+    const cpu = (this._scene.renderer || this._options.renderer) === 'cpu';
+    if (!this._tileGL && !cpu && !this._tileGLFailed) {
+      try { this._tileGL = TileGL.create(); } catch (e) {
+        this._tileGLFailed = true;
+        console.warn(`ImageStage viewer: ${e.message}; drawing the tiles on the CPU`);
+      }
     }
-    if (!this._tileGL) return this._fail(new Error(this._string('genericWebGLError')), false);
+    const gpu = !cpu && this._tileGL;
     if (fade) this._snapshot();
-    this._tileGL.clear();
-    const geometry = this.m.json(this.w.viewer_open_tiles(384));
+    if (this._tileGL) this._tileGL.clear();
+    const geometry = this.m.json(this.w.viewer_open_tiles(gpu ? 384 : 0));
     this.w.viewer_layout(this._size.width, this._size.height);
     this._source = { tiled: true, width: geometry.croppedWidth, height: geometry.croppedHeight, geometry };
-    this._tileState = { ticket, baseSettled: 0, fade, first: !this._loaded, loadFired: false, failures: 0 };
+    this._tileState = { ticket, baseSettled: 0, fade, first: !this._loaded, loadFired: false, failures: 0, cpu: !gpu };
     this._buttons.lens.hidden = true; // tiles are drawn through the normal lens
     this._loading.hidden = true;
     if (this._error) this._clearError();
@@ -630,8 +644,19 @@ export class Viewer {
       return;
     }
     if (this._destroyed || state !== this._tileState) { bitmap.close(); return; }
-    this._tileGL.add(entry.id, bitmap);
-    this.w.viewer_tile_loaded(level, face, x, y);
+    if (state.cpu) {
+      // Decoded and copied in one go (no await), so no other tile takes the buffer meanwhile.
+      const rgba = tilePixels(bitmap);
+      const ptr = this.w.web_panorama_buffer(bitmap.width, bitmap.height);
+      bitmap.close();
+      if (!ptr) { this.w.viewer_tile_failed(level, face, x, y); return; }
+      new Uint8Array(this.w.memory.buffer, ptr, rgba.length).set(rgba);
+      this.w.viewer_tile_pixels(level, face, x, y);
+      this._lastKey = '';
+    } else {
+      this._tileGL.add(entry.id, bitmap);
+      this.w.viewer_tile_loaded(level, face, x, y);
+    }
     if (level === 1) state.baseSettled++;
     this._invalidate();
   }
@@ -639,6 +664,10 @@ export class Viewer {
   /** The tiles held: count, texture bytes, and the page's JS heap where the browser says. */
   memory() {
     const heap = performance.memory ? performance.memory.usedJSHeapSize : null;
+    if (this._tileState && this._tileState.cpu) {
+      const held = this.m.json(this.w.viewer_tile_memory());
+      return { tiles: held.tiles, textureBytes: 0, tileBytes: held.bytes, wasmBytes: this.w.memory.buffer.byteLength, jsHeapBytes: heap };
+    }
     return { tiles: this._tileGL ? this._tileGL.textures.size : 0, textureBytes: this._tileGL ? this._tileGL.textureBytes : 0, jsHeapBytes: heap };
   }
 
@@ -773,10 +802,19 @@ export class Viewer {
     const tiles = this._tileState;
     if (tiles && this._source && this._source.tiled) {
       const plan = this.m.json(this.w.viewer_tile_plan(pw, ph));
-      for (const id of plan.evict) this._tileGL.drop(id);
       for (const entry of plan.fetch) this._fetchTile(entry, tiles);
-      this._tileGL.render(plan, pw, ph, this._scene.backgroundColor || [0, 0, 0]);
-      this._ctx.drawImage(this._tileGL.canvas, 0, 0, this._canvas.width, this._canvas.height);
+      if (tiles.cpu) {
+        // The core dropped the evicted tiles' pixels while planning.
+        if (view.key !== this._lastKey || plan.level !== tiles.drawnLevel) {
+          const ptr = this.w.viewer_render_tiles(pw, ph);
+          if (ptr) this._ctx.putImageData(new ImageData(new Uint8ClampedArray(this.w.memory.buffer, ptr, pw * ph * 4), pw, ph), 0, 0);
+          tiles.drawnLevel = plan.level;
+        }
+      } else {
+        for (const id of plan.evict) this._tileGL.drop(id);
+        this._tileGL.render(plan, pw, ph, this._scene.backgroundColor || [0, 0, 0]);
+        this._ctx.drawImage(this._tileGL.canvas, 0, 0, this._canvas.width, this._canvas.height);
+      }
       this._lastKey = view.key;
       this._placeHotSpots();
       // The coarsest level in (or given up on): every direction shows what it can.
@@ -1061,8 +1099,8 @@ export class Viewer {
     });
     return this;
   }
-  /** 'webgl2' or 'cpu'. */
-  getRenderer() { return this._renderer; }
+  /** 'webgl2' or 'cpu' (for a tiled scene: what draws its tiles). */
+  getRenderer() { return this._tileState ? (this._tileState.cpu ? 'cpu' : 'webgl2') : this._renderer; }
   /** Back to the scene's starting view, over `animated` milliseconds. */
   recenter(animated = 500) { this._ready(() => { this.w.viewer_recenter(animated / 1000); this._invalidate(); }); return this; }
   /** Keeps the horizon level under motion (ignores the device's roll). */

@@ -15,6 +15,8 @@ public struct CubeMap: Sendable {
   /// Mip levels 1, 2, …: six faces each, halved from the level before (empty unless
   /// ``withMipLevels()`` built them).
   public internal(set) var mipFaces: [[RGBAImage]] = []
+  /// The mip levels' face sizes.
+  var mipSizes: [Int] = []
 
   /// `nil` unless there are six square faces of one size.
   public init?(faces: [RGBAImage]) {
@@ -100,7 +102,7 @@ public struct CubeMap: Sendable {
   public func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
-    CubeRendering.render(self, view: view, hfov: hfov, lens: lens, into: &output, executor: executor)
+    CubeRendering.render(self, view: view, hfov: hfov, lens: lens, into: &output) { executor.run($0, $1) }
   }
 
   /// Draws the view by casting every pixel's own ray, at the finest level: the slow,

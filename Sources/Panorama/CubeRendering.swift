@@ -72,6 +72,25 @@ enum CubeRendering {
 
   typealias Ray = (x: Double, y: Double, z: Double)
 
+  /// ``CubeFace/locate(x:y:z:)`` written out per face (one division, no table): the hot
+  /// loop's version.
+  @inline(__always) static func locate(_ d: Ray) -> (face: Int, u: Double, v: Double) {
+    let ax = abs(d.x), ay = abs(d.y), az = abs(d.z)
+    let face: Int, s: Double, t: Double
+    if ax >= ay && ax >= az {
+      guard ax > 0 else { return (0, 0.5, 0.5) }  // the zero vector
+      let k = 1 / ax
+      (face, s, t) = d.x >= 0 ? (1, -d.z * k, -d.y * k) : (3, d.z * k, -d.y * k)
+    } else if ay >= az {
+      let k = 1 / ay
+      (face, s, t) = d.y >= 0 ? (4, d.x * k, d.z * k) : (5, d.x * k, -d.z * k)
+    } else {
+      let k = 1 / az
+      (face, s, t) = d.z >= 0 ? (0, d.x * k, -d.y * k) : (2, -d.x * k, -d.y * k)
+    }
+    return (face, min(max((s + 1) * 0.5, 0), 1), min(max((t + 1) * 0.5, 0), 1))
+  }
+
   /// Where `d` meets `face`'s plane, in texels of a `size`-texel face; `nil` when it points
   /// away from the face.
   @inline(__always) static func onFace(_ d: Ray, _ face: Int, _ size: Double) -> (Double, Double)? {
@@ -109,9 +128,13 @@ enum CubeRendering {
     return level
   }
 
-  /// Draws the view of `cube` into `output`.
-  static func render<T: CubeTexels, E: RowExecutor>(
-    _ cube: T, view: ViewAngles, hfov: Double, lens: Lens, into output: inout RGBAImage, executor: E
+  /// Draws the view of `cube` into `output`, its bands spread by `run` (a row executor's
+  /// `run`). A closure rather than a generic executor: with `T` the only generic parameter,
+  /// a caller that knows its cube gets this loop specialised for it (Swift specialises only
+  /// when every generic parameter is known; unspecialised, each texel read is a witness call).
+  static func render<T: CubeTexels>(
+    _ cube: T, view: ViewAngles, hfov: Double, lens: Lens, into output: inout RGBAImage,
+    run: (Int, @Sendable (Int) -> Void) -> Void
   ) {
     let width = output.width, height = output.height
     guard width > 0, height > 0 else { return }
@@ -138,7 +161,7 @@ enum CubeRendering {
     }
     output.pixels.withUnsafeMutableBufferPointer { out in
       let shared = SharedPixels(base: out.baseAddress!, source: UnsafePointer(out.baseAddress!))
-      executor.run(bands) { band in
+      run(bands) { band in
         let j0 = band * b, j1 = min(j0 + b, height)
         let top = (0...columns).map { node($0 * b, j0) }, bottom = (0...columns).map { node($0 * b, j1) }
         for column in 0..<columns {
@@ -159,7 +182,7 @@ enum CubeRendering {
             var d = (x: left.x + step.x * 0.5, y: left.y + step.y * 0.5, z: left.z + step.z * 0.5)
             let row = shared.base + j * width
             for i in i0..<i1 {
-              let (face, u, v) = CubeFace.locate(x: d.x, y: d.y, z: d.z)
+              let (face, u, v) = locate(d)
               row[i] = bilinear(cube, level, face, u * s, v * s, size)
               d = (x: d.x + step.x, y: d.y + step.y, z: d.z + step.z)
             }
@@ -174,10 +197,12 @@ enum CubeRendering {
 
 extension CubeMap: CubeTexels {
   public var levelCount: Int { 1 + mipFaces.count }
-  public func faceSize(level: Int) -> Int { level == 0 ? size : mipFaces[level - 1][0].width }
+  public func faceSize(level: Int) -> Int { level == 0 ? size : mipSizes[level - 1] }
   @inline(__always) public func texel(level: Int, face: Int, x: Int, y: Int) -> UInt32 {
-    let image = level == 0 ? faces[face] : mipFaces[level - 1][face]
-    return image.pixels[y * image.width + x]
+    // Read in place: a copy of the image would retain and release its pixels every tap, and
+    // two threads doing that to one face's count fight over its cache line (8× slower).
+    if level == 0 { return faces[face].pixels[y * size + x] }
+    return mipFaces[level - 1][face].pixels[y * mipSizes[level - 1] + x]
   }
 
   /// The cube with its faces halved again and again (2×2 boxes, sizes rounded up) down to
@@ -187,9 +212,11 @@ extension CubeMap: CubeTexels {
     var copy = self
     var level = faces
     copy.mipFaces = []
+    copy.mipSizes = []
     while let side = level.first?.width, side > 8 {
       level = level.map { $0.halved() }
       copy.mipFaces.append(level)
+      copy.mipSizes.append(level[0].width)
     }
     return copy
   }

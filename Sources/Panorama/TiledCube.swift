@@ -60,7 +60,7 @@ public struct TiledCube: Sendable {
   public func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
-    CubeRendering.render(texels(), view: view, hfov: hfov, lens: lens, into: &output, executor: executor)
+    CubeRendering.render(texels(), view: view, hfov: hfov, lens: lens, into: &output) { executor.run($0, $1) }
   }
 
   /// The loaded tiles as a table per level, each cell pointing at the finest loaded tile that
@@ -77,6 +77,9 @@ public struct TiledCube: Sendable {
       /// The tile's top-left texel at its own level.
       var originX: Int32 = 0
       var originY: Int32 = 0
+      /// The tile's size.
+      var width: Int32 = 1
+      var height: Int32 = 1
     }
     let sizes: [Int]
     let perSide: [Int]
@@ -106,7 +109,8 @@ public struct TiledCube: Sendable {
                     images.append(image)
                   }
                   cell = Cell(
-                    image: index[t]!, shift: Int32(l - t.level), originX: Int32(t.x * ts), originY: Int32(t.y * ts))
+                    image: index[t]!, shift: Int32(l - t.level), originX: Int32(t.x * ts), originY: Int32(t.y * ts),
+                    width: Int32(max(image.width, 1)), height: Int32(max(image.height, 1)))
                   break
                 }
                 id = t.parent
@@ -130,10 +134,11 @@ public struct TiledCube: Sendable {
       let n = perSide[level], ts = tileResolution
       let cell = cells[offsets[level] + (face * n + y / ts) * n + x / ts]
       guard cell.image >= 0 else { return RGBAImage.pack(r: 0, g: 0, b: 0) }
-      let image = images[Int(cell.image)], shift = Int(cell.shift)
-      let px = min((x >> shift) - Int(cell.originX), image.width - 1)
-      let py = min((y >> shift) - Int(cell.originY), image.height - 1)
-      return image.pixels[py * image.width + px]
+      // Read in place (see CubeMap.texel): no copy of the tile, so no retain a tap.
+      let shift = Int(cell.shift), width = Int(cell.width)
+      let px = min((x >> shift) - Int(cell.originX), width - 1)
+      let py = min((y >> shift) - Int(cell.originY), Int(cell.height) - 1)
+      return images[Int(cell.image)].pixels[py * width + px]
     }
   }
 

@@ -105,6 +105,8 @@ public struct ViewerTour: Sendable {
   public mutating func openTiles(budget: Int = 384) -> String? {
     guard let layout = tileLayout else { return nil }
     tiles = TileSchedule(layout: layout, budget: budget)
+    tilePixels = [:]
+    plannedLevel = 1
     open(width: 4 * layout.cubeResolution, height: 2 * layout.cubeResolution, gpano: nil, name: "tiles")
     return settings.type == .cubemap
       ? "six cube faces" : "a multires pyramid of \(layout.maxLevel) levels, \(layout.cubeResolution) px faces"
@@ -114,11 +116,39 @@ public struct ViewerTour: Sendable {
   public mutating func planTiles(width: Int, height: Int) -> TileSchedule.Plan? {
     guard let v = panorama?.viewer, tiles != nil else { return nil }
     // Quads are drawn through a rectilinear camera.
-    return tiles!.plan(view: v.renderedView, hfov: v.hfov, lens: .rectilinear, width: width, height: height)
+    let plan = tiles!.plan(view: v.renderedView, hfov: v.hfov, lens: .rectilinear, width: width, height: height)
+    for tile in plan.evict { tilePixels[tile] = nil }
+    plannedLevel = plan.level
+    return plan
   }
 
   /// A fetched tile is decoded and on the host's texture.
   public mutating func tileLoaded(_ tile: TileID) { tiles?.loaded(tile) }
+
+  /// A fetched tile's pixels, held for the CPU renderer (``renderTiles(into:executor:)``)
+  /// until the schedule drops the tile.
+  public mutating func tileLoaded(_ tile: TileID, pixels: RGBAImage) {
+    guard tiles != nil else { return }
+    tilePixels[tile] = pixels
+    tiles?.loaded(tile)
+  }
+
+  /// The tiles held for the CPU renderer.
+  public private(set) var tilePixels: [TileID: RGBAImage] = [:]
+  /// The level the last plan wanted: the CPU renderer draws at it.
+  var plannedLevel = 1
+
+  /// Draws the shown tiled scene from the tiles held (``tileLoaded(_:pixels:)``) with the
+  /// cube grid renderer: what is missing shows its coarser cover, as on the GPU.
+  /// - Returns: false when the scene is not a tiled one.
+  @discardableResult
+  public func renderTiles<E: RowExecutor>(into frame: inout RGBAImage, executor: E) -> Bool {
+    guard let layout = tileLayout, let v = panorama?.viewer, tiles != nil else { return false }
+    var cube = TiledCube(layout: layout, level: plannedLevel)
+    cube.tiles = tilePixels
+    cube.render(view: v.renderedView, hfov: v.hfov, lens: .rectilinear, into: &frame, executor: executor)
+    return true
+  }
 
   /// A tile's fetch or decode failed; true when it will be tried again.
   public mutating func tileFailed(_ tile: TileID) -> Bool { tiles?.failed(tile) ?? false }

@@ -66,6 +66,83 @@ else {
   exit(2)
 }
 /// What the process holds before the panorama: runtime, libraries, thread stacks.
+/// `pano-bench --cube FACE ROUNDS [THREADS]`: the cube renderers on SamplePanorama's faces
+/// (`FACE` px), 1920×1080 at hfov 90° turning 1° a frame, against the equirectangular grid
+/// renderer on the source they were cut from; prints `RESULT cube CASE MS` per round
+/// (rounds interleave the cases) and a min/median table (bench/cube.sh).
+if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = Int(args[3]) {
+  let threads = args.count > 4 ? Int(args[4]) ?? 2 : 2
+  let executor = ThreadedRows(threads: threads)
+  let source = SamplePanorama.make(width: 4 * face)
+  var equirect = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: source.width, height: source.height))
+  equirect.groupKernel = BlendKernels.chosen()
+  equirect.buildMipLevels(executor: executor)
+  let cube = CubeMap.faces(from: &equirect, size: face, executor: executor).withMipLevels()
+  // The same faces as a pyramid of 512 px tiles, every tile loaded.
+  let layout = MultiresLayout(
+    cubeResolution: face, tileResolution: min(512, face),
+    maxLevel: MultiresLayout.levels(cubeResolution: face, tileResolution: min(512, face)))!
+  var tiled = TiledCube(layout: layout, level: layout.maxLevel)
+  for level in 1...layout.maxLevel {
+    var faces = cube.faces
+    for _ in level..<layout.maxLevel { faces = faces.map { $0.halved() } }
+    let n = layout.tilesPerSide(level: level), ts = layout.tileResolution
+    for f in 0..<6 {
+      for y in 0..<n {
+        for x in 0..<n {
+          let (w, h) = layout.tileSize(level: level, x: x, y: y)
+          var tile = RGBAImage(width: w, height: h)
+          for j in 0..<h { for i in 0..<w { tile[i, j] = faces[f][x * ts + i, y * ts + j] } }
+          tiled.tiles[TileID(level: level, face: f, x: x, y: y)] = tile
+        }
+      }
+    }
+  }
+  var frame = RGBAImage(width: 1920, height: 1080)
+  let hfov = Angle(degrees: 90).radians, frames = 10
+  let cases: [(String, (Int) -> Void)] = [
+    (
+      "equirectangular grid",
+      { k in
+        equirect.renderPerspective(
+          view: ViewAngles(yaw: Double(k) * 0.0175, pitch: 0.2), hfov: hfov, into: &frame, executor: executor)
+      }
+    ),
+    (
+      "cube direct",
+      { k in
+        cube.renderDirect(view: ViewAngles(yaw: Double(k) * 0.0175, pitch: 0.2), hfov: hfov, into: &frame, executor: executor)
+      }
+    ),
+    (
+      "cube grid",
+      { k in cube.render(view: ViewAngles(yaw: Double(k) * 0.0175, pitch: 0.2), hfov: hfov, into: &frame, executor: executor) }
+    ),
+    (
+      "tiled cube grid",
+      { k in tiled.render(view: ViewAngles(yaw: Double(k) * 0.0175, pitch: 0.2), hfov: hfov, into: &frame, executor: executor) }
+    ),
+  ]
+  var times = [[Double]](repeating: [], count: cases.count)
+  for _ in 0..<rounds {
+    for (c, (name, body)) in cases.enumerated() {
+      body(0)
+      let start = now()
+      for k in 1...frames { body(k) }
+      let ms = (now() - start) * 1000 / Double(frames)
+      times[c].append(ms)
+      print("RESULT cube \(name.split(separator: " ").joined(separator: "-")) \(fmt(ms))")
+    }
+  }
+  print("\(face) px faces → 1920×1080, hfov 90°, \(threads) threads, \(rounds) rounds of \(frames) frames; ms/frame")
+  let base = times[0].sorted()[times[0].count / 2]
+  for (c, (name, _)) in cases.enumerated() {
+    let sorted = times[c].sorted(), median = sorted[sorted.count / 2]
+    print("  \(name): min \(fmt(sorted[0])), median \(fmt(median)), \(fmt(median / base))× the equirectangular grid")
+  }
+  exit(0)
+}
+
 let baselineMB = residentMB()
 let pano: LoadedPanorama
 do { pano = try LoadedPanorama.load(args[1]) } catch {

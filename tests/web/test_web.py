@@ -1203,8 +1203,32 @@ class PannellumPage(unittest.TestCase):
         off = self.psnr_now()
         self.assertLess(off, score - 6)
 
-    def test_a_missing_tile_and_a_broken_one_warn_and_show_the_coarser_level(self):
+    def test_the_cpu_renderer_draws_the_tiles_as_the_gpu_does(self):
+        # What a browser without WebGL2 shows: the wasm CPU renderer from the same plan.
         tiled_sample()
+        score, memory = self.tiled_view("tiles", "&renderer=cpu")
+        self.assertEqual(PAGE.js("return viewer.getRenderer()"), "cpu")
+        frame_ms = PAGE.js("const t = performance.now(); for (let i = 0; i < 10; i++) viewer.w.viewer_render_tiles(640, 480);"
+                           " return (performance.now() - t) / 10")
+        print(f"  CPU renderer on our tiles vs our renderer: {score:.1f} dB, {frame_ms:.1f} ms a 640×480 frame, {memory}",
+              file=sys.stderr)
+        self.assertGreater(score, 30)
+        self.assertEqual(memory["textureBytes"], 0)
+        self.assertGreater(memory["tileBytes"], 0)
+        self.assertLess(memory["tiles"], 60)
+        # It follows the camera: 90° off no longer matches.
+        PAGE.js("viewer.setYaw(120, false)")
+        time.sleep(1.0)
+        self.assertLess(self.psnr_now(), score - 6)
+        # Broken tiles there too: warnings, then the coarser level.
+        self.broken_tiles()
+        score, _ = self.tiled_view("tiles-broken", "&renderer=cpu")
+        warnings = PAGE.js("return window.warnings")
+        self.assertEqual(sum("f1_2.jpg failed" in w for w in warnings), 3, warnings)
+        self.assertIsNone(PAGE.js("return window.viewerError || null"))
+        self.assertGreater(score, 22)
+
+    def broken_tiles(self):
         broken = os.path.join(FIXTURES, "tiles-broken")
         subprocess.run(["rm", "-rf", broken], check=True)
         shutil.copytree(os.path.join(FIXTURES, "tiles"), broken)
@@ -1212,6 +1236,10 @@ class PannellumPage(unittest.TestCase):
         os.remove(os.path.join(broken, "3", "f1_2.jpg"))
         with open(os.path.join(broken, "3", "f1_1.jpg"), "w") as f:
             f.write("not a picture")
+
+    def test_a_missing_tile_and_a_broken_one_warn_and_show_the_coarser_level(self):
+        tiled_sample()
+        self.broken_tiles()
         score, _ = self.tiled_view("tiles-broken")
         warnings = PAGE.js("return window.warnings")
         print(f"  with two finest tiles broken: {score:.1f} dB; {len(warnings)} warnings", file=sys.stderr)
@@ -1298,8 +1326,8 @@ class PannellumPage(unittest.TestCase):
             if other is not None:
                 self.assertLess(other, score - 6, f"{camera} against the previous view")
 
-    def tiled_view(self, name):
-        PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?dir={name}")
+    def tiled_view(self, name, more=""):
+        PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?dir={name}{more}")
         PAGE.until("return window.loadedAt !== undefined || window.viewerError !== undefined", timeout=20,
                    message="the viewer's load event")
         self.assertIsNone(PAGE.js("return window.viewerError || null"))
