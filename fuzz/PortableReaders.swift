@@ -54,8 +54,15 @@ enum PortableReaders {
           guard let plan = tour.planTiles(width: 390, height: 844) else { break }
           for (k, t) in plan.fetch.enumerated() {
             _ = tour.tileURL(t)
-            if (k + frame) % 3 == 0 { _ = tour.tileFailed(t) } else { tour.tileLoaded(t) }
+            switch (k + frame) % 3 {
+            case 0: _ = tour.tileFailed(t)
+            case 1: tour.tileLoaded(t)
+            // The CPU renderer's way, with pixels of any size (a wrong one is clamped).
+            default: tour.tileLoaded(t, pixels: RGBAImage(width: 1 + k % 5, height: 1 + frame))
+            }
           }
+          var frame39 = RGBAImage(width: 39, height: 84)
+          tour.renderTiles(into: &frame39, executor: InlineRows())
           tour.update { $0.zoom(by: 0.5) }
         }
       }

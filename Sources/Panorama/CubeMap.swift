@@ -5,7 +5,7 @@ import CoreMath
 /// tap past a face's edge reads the neighbouring face's texel there, as cube-map hardware
 /// does, so an edge is as smooth as a face's middle.
 ///
-/// Drawn by the cube grid renderer (``CubeRendering``): rays cast at 16-pixel block corners,
+/// Drawn by the cube grid renderer (`CubeRendering`): rays cast at 16-pixel block corners,
 /// mip levels when ``withMipLevels()`` built them.
 public struct CubeMap: Sendable {
   /// Face size in pixels.

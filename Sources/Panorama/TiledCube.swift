@@ -103,7 +103,7 @@ public struct TiledCube: Sendable {
               var cell = Cell()
               var id: TileID? = TileID(level: l, face: face, x: x, y: y)
               while let t = id {
-                if let image = cube.tiles[t] {
+                if let image = cube.tiles[t], !image.pixels.isEmpty {
                   if index[t] == nil {
                     index[t] = Int32(images.count)
                     images.append(image)
