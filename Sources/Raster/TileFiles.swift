@@ -43,6 +43,26 @@ public enum TileFiles {
   }
 }
 
+extension TileFiles {
+  /// A cubemap's face size: the side of the face image at `file` (its header alone is read),
+  /// or why it cannot be one (missing, not an image, not square), naming the file.
+  public static func cubeFaceSize(_ file: String) -> Result<Int, TileProblem> {
+    do {
+      let size = try Raster.imageSize(try FileIO.readPrefix(file, count: 1 << 16))
+      guard size.width == size.height else {
+        return .failure(TileProblem(message: "\(file): a cube face must be square (it is \(size.width)×\(size.height))"))
+      }
+      return .success(size.width)
+    } catch let error as FileError {
+      return .failure(TileProblem(message: "\(file): \(error.reason)"))
+    } catch let error as RasterError {
+      return .failure(TileProblem(message: "\(file): \(error.message)"))
+    } catch {
+      return .failure(TileProblem(message: "\(file): \(error)"))
+    }
+  }
+}
+
 /// Why a tile cannot be used, naming its file.
 public struct TileProblem: Error, Sendable, CustomStringConvertible {
   public var message: String

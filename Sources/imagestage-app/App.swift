@@ -270,9 +270,8 @@ final class App {
     } else if var layout = tour.tileLayout {
       // A cubemap's faces are as large as its front face says.
       if tour.settings.type == .cubemap, let url = tour.tileURL(TileID(level: 1, face: 0, x: 0, y: 0)),
-        let file = TileFiles.path(url, besides: config),
-        let size = try? Raster.imageSize(FileIO.readPrefix(file, count: 1 << 16)), size.width == size.height,
-        let faces = MultiresLayout(cubeResolution: size.width, tileResolution: size.width, maxLevel: 1)
+        let file = TileFiles.path(url, besides: config), case .success(let size) = TileFiles.cubeFaceSize(file),
+        let faces = MultiresLayout(cubeResolution: size, tileResolution: size, maxLevel: 1)
       {
         layout = faces
       }
@@ -311,8 +310,10 @@ final class App {
   /// named on stderr and drawn from their coarser cover.
   @discardableResult
   func openTiledScene(_ tour: ViewerTour, _ layout: MultiresLayout, _ config: String) -> Bool {
-    @Sendable func cube(level: Int) -> (TiledCube, [String]) {
+    // `known`: tiles already read (the first pass's), not read again.
+    @Sendable func cube(level: Int, known: [TileID: RGBAImage] = [:]) -> (TiledCube, [String]) {
       var cube = TiledCube(layout: layout, level: level)
+      cube.tiles = known
       var problems: [String] = []
       // This level and every coarser one: a tile that fails is covered by its parent.
       for l in 1...level {
@@ -321,6 +322,7 @@ final class App {
           for y in 0..<n {
             for x in 0..<n {
               let tile = TileID(level: l, face: face, x: x, y: y)
+              if known[tile] != nil { continue }
               guard let url = tour.tileURL(tile), let file = TileFiles.path(url, besides: config) else {
                 problems.append("\(tour.tileURL(tile) ?? "a tile"): a web address; the app reads files")
                 continue
@@ -355,7 +357,7 @@ final class App {
     extrasPending = true
     let opening = self.opening, extras = self.extras, events = options.events
     DispatchQueue.global().async {
-      let (fine, problems) = cube(level: finest)
+      let (fine, problems) = cube(level: finest, known: coarse.tiles)
       for p in problems where !reported.contains(p) { Console.error("warning: \(p); drawn from a coarser level") }
       let image = fine.equirectangular(width: 4 * layout.faceSize(level: finest), executor: ThreadedRows(threads: 2))
       var renderer = PanoramaRenderer(

@@ -111,16 +111,9 @@ enum TiledScene {
   /// against it as it is read).
   static func measureCube(_ tour: inout ViewerTour, configPath: String) throws {
     let file = try path(tour, TileID(level: 1, face: 0, x: 0, y: 0), besides: configPath)
-    do {
-      let size = try Raster.imageSize(try FileIO.readPrefix(file, count: 1 << 16))
-      guard size.width == size.height else {
-        throw CommandError(message: "\(file): a cube face must be square (it is \(size.width)×\(size.height))")
-      }
-      tour.cubeFaceSize = size.width
-    } catch let error as FileError {
-      throw CommandError(message: error.description)
-    } catch let error as RasterError {
-      throw CommandError(message: "\(file): \(error.message)")
+    switch TileFiles.cubeFaceSize(file) {
+    case .success(let size): tour.cubeFaceSize = size
+    case .failure(let problem): throw CommandError(message: problem.message)
     }
   }
 
