@@ -33,12 +33,8 @@ public enum TileFiles {
           message:
             "\(file): is \(decoded.image.width)×\(decoded.image.height), expected \(expected.width)×\(expected.height) (cubeResolution \(layout.cubeResolution), tileResolution \(layout.tileResolution), level \(tile.level) of \(layout.maxLevel))"
         ))
-    } catch let error as FileError {
-      return .failure(TileProblem(message: "\(file): \(error.reason)"))
-    } catch let error as RasterError {
-      return .failure(TileProblem(message: "\(file): \(error.message)"))
     } catch {
-      return .failure(TileProblem(message: "\(file): \(error)"))
+      return .failure(TileProblem(file, error))
     }
   }
 }
@@ -53,12 +49,8 @@ extension TileFiles {
         return .failure(TileProblem(message: "\(file): a cube face must be square (it is \(size.width)×\(size.height))"))
       }
       return .success(size.width)
-    } catch let error as FileError {
-      return .failure(TileProblem(message: "\(file): \(error.reason)"))
-    } catch let error as RasterError {
-      return .failure(TileProblem(message: "\(file): \(error.message)"))
     } catch {
-      return .failure(TileProblem(message: "\(file): \(error)"))
+      return .failure(TileProblem(file, error))
     }
   }
 }
@@ -67,4 +59,15 @@ extension TileFiles {
 public struct TileProblem: Error, Sendable, CustomStringConvertible {
   public var message: String
   public var description: String { message }
+
+  public init(message: String) { self.message = message }
+
+  /// A read or decode failure of `file`, in the reader's own words.
+  init(_ file: String, _ error: any Error) {
+    switch error {
+    case let error as FileError: message = "\(file): \(error.reason)"
+    case let error as RasterError: message = "\(file): \(error.message)"
+    default: message = "\(file): \(error)"
+    }
+  }
 }
