@@ -87,7 +87,10 @@ struct AppGUITests {
       // Kept beside the test's files: what the app said when a test fails.
       _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("app-stderr.log").path, contents: nil)
       process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("app-stderr.log"))
-      out.fileHandleForReading.readabilityHandler = { [unowned self] handle in
+      // Weak: a test that fails before `stop()` drops the app while its pipe may still speak
+      // (an unowned reference crashed the whole test process under ASan).
+      out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        guard let self else { return }
         let data = handle.availableData
         lock.lock()
         buffer.append(data)
@@ -101,9 +104,14 @@ struct AppGUITests {
       try process.run()
     }
 
-    /// Waits up to 10 s for a line matching `predicate`, after the first `skip` lines.
-    func wait(after skip: Int = 0, for predicate: ([String: Any]) -> Bool) -> [String: Any]? {
-      for _ in 0..<200 {
+    deinit {
+      (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Waits up to `seconds` (10) for a line matching `predicate`, after the first `skip` lines.
+    func wait(after skip: Int = 0, seconds: Int = 10, for predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+      for _ in 0..<(seconds * 20) {
         lock.lock()
         let found = lines.dropFirst(skip).first(where: predicate)
         lock.unlock()

@@ -12,7 +12,8 @@ struct AppSceneGUITests {
   static func start(_ args: [String], directory: URL? = nil) throws -> (GUI.Display, GUI.RunningApp, String, [String: Any]) {
     let display = try GUI.Display()
     let app = try GUI.RunningApp(display: display, arguments: args, directory: try directory ?? Tool.temporaryDirectory())
-    let layout = try #require(app.wait { $0["type"] as? String == "layout" })
+    // The first line can take a while under ASan with other suites running beside it.
+    let layout = try #require(app.wait(seconds: 30) { $0["type"] as? String == "layout" })
     let window = try display.appWindow()
     try display.xdotool(["windowfocus", "--sync", window])
     return (display, app, window, layout)
