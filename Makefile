@@ -127,6 +127,31 @@ $(BOARD_WASM): $(WEB_CORE_STAMP) web/BoardWeb.swift web/WasmMemory.swift
 	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
 	  --enable-nontrapping-float-to-int $@ -o $@
 
+# Every shipped web file against its budget in web/size-budgets.txt (minified, gzip -9):
+# fails when one grew past it (scripts/web-weights).
+.PHONY: size-check
+size-check: web
+	scripts/web-weights --check web/size-budgets.txt $(WEB)
+
+# The size report (scripts/wasm-size-report): each shipped module linked once more, unstripped
+# and with its data segments unmerged, so the name section says which function and which
+# data took the bytes. bench/web.sh prints it beside each component's gzipped totals.
+WEB_NAMES := $(WEB_OBJ)/$(WEB_SIMD)/names
+.PHONY: web-size
+web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(BOARD_WASM))
+	@mkdir -p $(WEB_NAMES)
+	@wasm-ld --no-entry --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(WEB_EXPORTS) \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage.wasm
+	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(VIEWER_EXPORTS) \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ViewerWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage-viewer.wasm
+	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(BOARD_EXPORTS) \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage StageJSON BoardWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage-board.wasm
+	scripts/wasm-size-report --top $(or $(TOP),20) viewer=$(WEB_NAMES)/imagestage-viewer.wasm \
+	  board=$(WEB_NAMES)/imagestage-board.wasm page=$(WEB_NAMES)/imagestage.wasm
+
 $(WEB)/%: web/%
 	@mkdir -p $(dir $@)
 	cp $< $@
@@ -187,6 +212,7 @@ test: build
 	swift test $(CPU_FLAGS) --skip-build
 	$(MAKE) embedded
 	$(MAKE) web-test
+	$(MAKE) size-check
 	$(MAKE) lint
 	$(MAKE) docs
 	$(MAKE) asan

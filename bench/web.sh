@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The web page, measured in one run beside its baselines (figures, not a test):
-#  1. page weight: index.html + imagestage.js + imagestage.wasm, gzip -9, against the
-#     200 KB aim; the embeddable viewer (viewer.html with its modules, CSS and wasm) against 120 KB; three.js r111 (172 KB gzipped, what Photo Sphere Viewer needs) and
-#     Pannellum's viewer (its src/ js + css, gzipped here);
+#  1. weight (scripts/web-weights): each component's files as a page fetches them, minified
+#     by esbuild and gzip -9'd, against issue 29's aims (viewer 80 KB, board 40 KB, demo page
+#     200 KB); three.js r111 (172 KB gzipped, what Photo Sphere Viewer needs) and Pannellum's
+#     viewer (its src/ js + css, gzipped as it is and minified); then the size report (make
+#     web-size: the largest functions and data of each wasm module, by Swift module);
 #  2. the wasm CPU renderer, 1280×720 from 8192×4096, yaw 1° further each frame, scalar and
 #     SIMD128, under node (V8, as in Chromium), against the native renderer on one thread:
 #     ms/frame as slopes between 10 and 40 frames, ROUNDS interleaved rounds, min/median,
@@ -12,8 +14,7 @@
 #     Pannellum's published src/ (unchanged, not shipped); WebGL2 (SwiftShader) and wasm CPU
 #     frame times in the page;
 #  4. the board component (bench/web/board.py): its work per pointer move with 1000 items on
-#     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop; and
-#     its weight (imagestage-board.js with its modules and wasm) against the 60 KB aim.
+#     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop.
 # PANNELLUM=DIR points at a Pannellum checkout (default: the library's mirror); without one,
 # its columns are skipped.
 set -euo pipefail
@@ -38,22 +39,11 @@ done
 [ -f "$out/p8192.rgba" ] || ffmpeg -loglevel error -y -i "$out/p8192.jpg" -f rawvideo -pix_fmt rgba "$out/p8192.rgba"
 
 echo
-echo "== 1. Page weight (gzip -9) =="
-weight() { cat "$@" | gzip -9 | wc -c; }
-page_js="build/web/imagestage.js build/web/wasm.js build/web/panorama-gl.js build/web/input.js build/web/motion.js build/web/storage.js"
-# shellcheck disable=SC2086
-ours=$(weight build/web/index.html $page_js build/web/imagestage.wasm)
-# shellcheck disable=SC2086
-printf '%-34s %7.1f KB  (wasm %.1f, js %.1f, html %.1f)\n' "ImageStage, all three scenes" "$(echo "$ours / 1024" | bc -l)" \
-  "$(echo "$(weight build/web/imagestage.wasm) / 1024" | bc -l)" "$(echo "$(weight $page_js) / 1024" | bc -l)" \
-  "$(echo "$(weight build/web/index.html) / 1024" | bc -l)"
-printf '%-34s %7.1f KB\n' "aim" 200 "three.js r111 (issue's figure)" 172
+echo "== 1. Weight: each component's files as they ship (minified, gzip -9), then where the wasm bytes are =="
+scripts/web-weights build/web
+printf '%-34s %7.1f KB\n' "three.js r111 (issue's figure)" 172
 v=build/web
-viewer_files="$v/viewer.html $v/imagestage-viewer.js $v/imagestage-viewer.css $v/wasm.js $v/panorama-gl.js $v/input.js $v/motion.js $v/imagestage-viewer.wasm"
-# shellcheck disable=SC2086
-viewer=$(weight $viewer_files)
-printf '%-34s %7.1f KB  (wasm %.1f, js+css+html %.1f; aim 120)\n' "ImageStage viewer (viewer.html)" "$(echo "$viewer / 1024" | bc -l)" \
-  "$(echo "$(weight $v/imagestage-viewer.wasm) / 1024" | bc -l)" "$(echo "($viewer - $(weight $v/imagestage-viewer.wasm)) / 1024" | bc -l)"
+weight() { cat "$@" | gzip -9 | wc -c; }
 rm -rf "$out/site/pannellum"
 if [ -d "$pannellum/src" ] || git --git-dir="$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
   git -C "$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1; then
@@ -67,10 +57,16 @@ if [ -d "$pannellum/src" ] || git --git-dir="$pannellum" rev-parse -q --verify H
   fi
   p=$(weight "$out/site/pannellum/src/js/libpannellum.js" "$out/site/pannellum/src/js/pannellum.js" "$out/site/pannellum/src/css/pannellum.css")
   printf '%-34s %7.1f KB  (src/, unminified)\n' "Pannellum viewer" "$(echo "$p / 1024" | bc -l)"
+  pm=$(for f in js/libpannellum.js js/pannellum.js css/pannellum.css; do
+    esbuild "$out/site/pannellum/src/$f" --minify --log-level=warning; done | gzip -9 | wc -c)
+  printf '%-34s %7.1f KB  (src/ through esbuild --minify)\n' "Pannellum viewer, minified" "$(echo "$pm / 1024" | bc -l)"
   cp bench/web/pannellum.html "$out/site/pannellum/index.html"
 else
   echo "Pannellum: no checkout at $pannellum (PANNELLUM=DIR); its columns are skipped"
 fi
+echo
+echo "-- the size report (make web-size: each module linked again unstripped; scripts/wasm-size-report)"
+make -s web-size TOP=${TOP:-20}
 
 echo
 echo "== 2. CPU renderer, 1280×720 from 8192×4096, ms/frame (slope 10→40 frames) =="
@@ -111,11 +107,7 @@ fi
 
 echo
 echo "== 4. The board component =="
-board_files="$v/imagestage-board.js $v/wasm.js $v/storage.js $v/imagestage-board.wasm"
-# shellcheck disable=SC2086
-board=$(weight $board_files)
-printf '%-34s %7.1f KB  (wasm %.1f, js %.1f; aim 60)\n' "ImageStage board (gzip -9)" "$(echo "$board / 1024" | bc -l)" \
-  "$(echo "$(weight $v/imagestage-board.wasm) / 1024" | bc -l)" "$(echo "($board - $(weight $v/imagestage-board.wasm)) / 1024" | bc -l)"
+echo "(its weight: section 1)"
 if [ ! -f /usr/share/javascript/jquery-ui/jquery-ui.min.js ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
