@@ -68,14 +68,14 @@ VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
 BOARD_WASM := $(WEB)/imagestage-board.wasm
 # The page's scripts and styles, copied as they are (ES modules: no bundler).
 WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
-  wasm.js panorama-gl.js tiles-gl.js input.js motion.js storage.js imagestage-board.js imagestage-board.classic.js
+  wasm.js panorama-gl.js tiles-gl.js input.js motion.js storage.js version.js imagestage-board.js imagestage-board.classic.js
 WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES)) \
   $(patsubst web/%,$(WEB)/%,$(wildcard web/examples/*.html web/examples/art/*.svg))
 
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).
 # The viewer's module is SIMD128 only: `make web WEB_SIMD=0` (bench/web.sh's scalar build)
 # must not overwrite it with a scalar one.
-web: deps $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(BOARD_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
+web: deps version $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(BOARD_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
 	@echo "built $(WEB): open it with make web-serve"
 
 # The cores and the scene layer, compiled once for both modules.
@@ -173,11 +173,21 @@ web-test: web
 	scripts/install-test-venv
 	build/venv/bin/python tests/web/test_web.py
 
-.PHONY: deps build test lint app asan docs install
+.PHONY: web-min
+
+# What ships of the web components (scripts/minify-web): the viewer's and the board's modules
+# minified with source maps by Debian's esbuild (version pinned and checked there), the
+# classic scripts and CSS minified, the wasm. The npm package, the zip and bench/web.sh's
+# weights are made from this folder.
+WEB_MIN := build/web-min
+web-min: web
+	scripts/minify-web $(WEB) $(WEB_MIN)
+
+.PHONY: deps version build test lint app asan docs install
 
 PREFIX ?= /usr/local
 # The app and the CLI (with its shell completions) under PREFIX/bin.
-install: deps
+install: deps version
 	swift build -c release $(CPU_FLAGS) --product imagestage-app
 	swift build -c release $(CPU_FLAGS) --product imagestage
 	install -d $(PREFIX)/bin
@@ -187,7 +197,7 @@ install: deps
 
 # The README's main command: dependencies, a release build, and the app on its bundled
 # (generated) images. Without a display it runs under Xvfb and saves a screenshot instead.
-app: deps
+app: deps version
 	swift build -c release $(CPU_FLAGS) --product imagestage-app
 	swift build -c release $(CPU_FLAGS) --product imagestage
 	@echo "built .build/release/imagestage-app (the app) and .build/release/imagestage (the CLI);" \
@@ -203,7 +213,11 @@ app: deps
 deps:
 	scripts/install-deps
 
-build: deps
+# VERSION into the two sources that compile it in (scripts/version).
+version:
+	@scripts/version
+
+build: deps version
 	swift build $(CPU_FLAGS) --build-tests
 
 # The README's test command: dependencies, one build, the whole suite in one process,

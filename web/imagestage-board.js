@@ -10,6 +10,9 @@
 import { instantiate } from './wasm.js';
 import { storedText, store, keepAside } from './storage.js';
 
+/** ImageStage's version (VERSION), e.g. for a bug report. */
+export { version } from './version.js';
+
 const WASM = new URL('imagestage-board.wasm', import.meta.url);
 
 /** Options the engine reads (StageJSON's PageBoard); checked there, named in its errors. */

@@ -13,6 +13,9 @@ import { TileGL } from './tiles-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
 
+/** ImageStage's version (VERSION), e.g. for a bug report. */
+export { version } from './version.js';
+
 const WASM = new URL('imagestage-viewer.wasm', import.meta.url);
 // Compiling starts as soon as the module is imported, before a page creates its first viewer.
 compile(WASM).catch(() => {});

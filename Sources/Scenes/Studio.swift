@@ -35,9 +35,6 @@ public enum SceneEvent: Sendable {
   case request(HostRequest)
 }
 
-/// The project's version, shown by `--version`.
-public let imageStageVersion = "0.4.0"
-
 /// The three scenes under one tab bar: layout, focus, the message banner, and routing of
 /// host-neutral input to the scene shown. Every host (SDL app, web page) drives one.
 public struct Studio: Sendable {
