@@ -97,6 +97,7 @@ echo
 echo "== 3. In headless Chromium =="
 mkdir -p "$out/site/images"
 ln -sfn "$(pwd)/build/web" "$out/site/web"
+cp bench/web/embed-classic.html bench/web/embed-module.html "$out/site/"
 for w in 4096 5400 8192 10800; do ln -sf "$(pwd)/$out/p$w.jpg" "$out/site/images/p$w.jpg"; done
 if [ -d "$out/site/pannellum" ]; then
   build/venv/bin/python bench/web/browser.py "$out/site" "$rounds"

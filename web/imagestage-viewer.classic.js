@@ -3,7 +3,7 @@
 //   <link rel="stylesheet" href="imagestage-viewer.css">
 //   <script src="imagestage-viewer.classic.js"></script>
 // and the page's own `pannellum.viewer(...)` calls work. The viewer itself is the ES module
-// beside this file, imported on first use; calls made before it arrives are queued.
+// beside this file, asked for as this script runs; calls made before it arrives are queued.
 (function () {
   'use strict';
   var here = document.currentScript && document.currentScript.src;
@@ -15,12 +15,34 @@
     return loading;
   }
 
+  // Start-up: the module (and so its imports) and the wasm are asked for now, while the page
+  // still parses, not when its first viewer is made; fetched once either way.
+  var wasm = document.createElement('link');
+  wasm.rel = 'preload';
+  wasm.as = 'fetch';
+  wasm.crossOrigin = 'anonymous';
+  wasm.href = new URL('imagestage-viewer.wasm', moduleURL).href;
+  document.head.appendChild(wasm);
+  load().catch(function () {});
+
+  // A one-panorama config that loads at once: its image is asked for before the module is
+  // there (a hint the module takes once, as from viewer.html; a miss costs one request).
+  function prefetch(config) {
+    if (!config || typeof config !== 'object' || config.scenes || !config.autoLoad || config.basePath ||
+      typeof config.panorama !== 'string' || window.imagestagePrefetch) return;
+    var url = new URL(config.panorama, location.href).href;
+    var credentials = config.crossOrigin === 'use-credentials' ? 'include' : 'same-origin';
+    window.imagestagePrefetch = { url: url, response: fetch(url, { credentials: credentials }) };
+    window.imagestagePrefetch.response.catch(function () {});
+  }
+
   // Getters answer once the module is there; until then what the config says (or undefined).
   var GETTERS = /^(is|get|mouseEventToCoords$|removeScene$|removeHotSpot$)/;
 
   function viewer(container, config) {
     var real = null;
     var queue = [];
+    prefetch(config);
     var proxy = new Proxy({}, {
       get: function (target, name) {
         if (name === 'then') return undefined;

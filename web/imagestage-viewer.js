@@ -132,22 +132,24 @@ function fetchImage(url, crossOrigin) {
   if (!imageCache.has(key)) {
     const p = (async () => {
       let response;
+      // viewer.html (and the classic script) ask for the panorama before any module runs,
+      // viewer.html decoding it as it lands: take that request once.
+      let early = window.imagestagePrefetch;
+      if (early && early.url === key) window.imagestagePrefetch = null;
+      else early = null;
       try {
-        // viewer.html asks for its panorama before any module runs: take that request once.
-        const early = window.imagestagePrefetch;
-        if (early && early.url === key) window.imagestagePrefetch = null;
-        response = await (early && early.url === key ? early.response
+        response = await (early ? early.response
           : fetch(key, { credentials: crossOrigin === 'use-credentials' ? 'include' : 'same-origin' }));
       } catch (e) {
         throw new Error(`${url} could not be fetched (${e.message}: the network, or the server does not allow this page to read it).`);
       }
       if (!response.ok) throw new Error(`${url} could not be loaded: HTTP ${response.status} ${response.statusText}`.trim() + '.');
-      const blob = await response.blob();
+      const blob = await (early && early.blob ? early.blob : response.blob());
       // The file's start (for its GPano metadata) is read while it decodes.
       const head = blob.slice(0, 1 << 20).arrayBuffer();
       let bitmap;
       try {
-        bitmap = await createImageBitmap(blob);
+        bitmap = await (early && early.bitmap ? early.bitmap : createImageBitmap(blob));
       } catch {
         throw new Error(`${url} is not an image this browser can decode (${blob.type || 'unknown type'}, ${blob.size} bytes).`);
       }

@@ -1,9 +1,13 @@
 """The page in headless Chromium, for bench/web.sh (figures, not pass/fail):
 
 - navigation → first panorama frame of the bundled sample, WebGL2 and CPU;
-- navigation → loaded panorama for 4096×2048, 5400×2700 and 10800×5400 JPEGs given with
-  &src= (the demo page) and with viewer.html#panorama= (the embeddable viewer), beside Pannellum's published src/ (unchanged, not shipped) in the same browser,
-  interleaved round by round;
+- navigation → loaded panorama (the viewer's `load` event) for 4096×2048, 5400×2700 and
+  10800×5400 JPEGs: the demo page (&src=), and the viewer in each setup a page uses beside
+  Pannellum's published src/ (unchanged, not shipped) in the same setup: standalone
+  (viewer.html#panorama= against src/standalone/pannellum.htm#panorama=), embedded by script
+  tags (embed-classic.html: Pannellum's two tags swapped for ours, against its own tags) and
+  as an ES module (embed-module.html; Pannellum has no module, so against its script tags),
+  interleaved round by round, the HTTP cache off;
 - WebGL2 (SwiftShader: no GPU here) and wasm CPU frame times at 1280×720, as slopes.
 
 Usage: browser.py SITE_DIR ROUNDS, where SITE_DIR holds web/ (build/web), pannellum/ (with
@@ -21,6 +25,22 @@ site, rounds = sys.argv[1], int(sys.argv[2])
 
 
 base, driver = site_tools.start(site, ())
+
+
+# Every page: Pannellum's `pannellum.viewer` (and our classic script's, which offers the same)
+# wrapped as it is defined, so its `load` time and errors are read the same way for both.
+driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+  window.benchLoadedAt = null; window.benchError = null;
+  let real;
+  Object.defineProperty(window, 'pannellum', { configurable: true, get() { return real; }, set(v) {
+    real = v && Object.assign({}, v, { viewer(...args) {
+      const x = v.viewer(...args);
+      x.on('load', () => { if (window.benchLoadedAt == null) window.benchLoadedAt = performance.now(); });
+      x.on('error', (e) => { window.benchError = String(e); });
+      return x;
+    } });
+  } });
+"""})
 
 
 def navigate(url, done, error="null", timeout=30):
@@ -42,13 +62,20 @@ def ours(query):
     return navigate(base + "web/index.html?" + query, "window.imagestage && imagestage.readyAt")
 
 
-def viewer(image):
-    return navigate(base + f"web/viewer.html#panorama=../images/{image}&autoLoad=true",
-                    "window.viewer && window.viewer.loadedAt || null", "window.viewer && window.viewer.getError()")
+LOADED = "window.benchLoadedAt ?? (window.viewer && window.viewer.loadedAt) ?? null"
+FAILED = "window.benchError || (window.viewer && window.viewer.getError && window.viewer.getError()) || null"
+# (who, setup) → the page's address for an image in images/.
+SETUPS = {
+    ("viewer", "standalone"): lambda i: f"web/viewer.html#panorama=../images/{i}&autoLoad=true",
+    ("pannellum", "standalone"): lambda i: f"pannellum/src/standalone/pannellum.htm#panorama=../../../images/{i}&autoLoad=true",
+    ("viewer", "script tags"): lambda i: f"embed-classic.html?src=images/{i}",
+    ("pannellum", "script tags"): lambda i: f"pannellum/index.html?src=../images/{i}",
+    ("viewer", "ES module"): lambda i: f"embed-module.html?src=images/{i}",
+}
 
 
-def pannellum(image):
-    return navigate(base + f"pannellum/index.html?src=../images/{image}", "window.loadedAt", "window.loadError")
+def load(who, setup, image):
+    return navigate(base + SETUPS[(who, setup)](image), LOADED, FAILED)
 
 
 def report(name, values, unit="ms"):
@@ -58,30 +85,35 @@ def report(name, values, unit="ms"):
 have_pannellum = os.path.isdir(os.path.join(site, "pannellum"))
 first = {"webgl2": [], "cpu": []}
 sizes = ["p4096.jpg", "p5400.jpg", "p10800.jpg"]
-loads = {(who, s): [] for who in ("ours", "viewer", "pannellum") for s in sizes}
+setups = [k for k in SETUPS if have_pannellum or k[0] != "pannellum"]
+loads = {(k, s): [] for k in [("demo page", "")] + setups for s in sizes}
 for r in range(rounds):
     for kind in first:
         first[kind].append(ours(f"scene=panorama&renderer={kind}"))
     for s in sizes:
-        loads[("ours", s)].append(ours(f"scene=panorama&src=../images/{s}"))
-        loads[("viewer", s)].append(viewer(s))
-        if have_pannellum:
-            loads[("pannellum", s)].append(pannellum(s))
+        loads[(("demo page", ""), s)].append(ours(f"scene=panorama&src=../images/{s}"))
+        for k in setups:
+            loads[(k, s)].append(load(*k, s))
 for kind, values in first.items():
     report(f"first-frame-{kind}", values)
 ours("scene=panorama&renderer=cpu")
 steps = driver.execute_script("return imagestage.timings()")
 print("RESULT first-frame-steps " + " ".join(f"{k} {v:.0f}" for k, v in sorted(steps.items(), key=lambda kv: kv[1])) + " ms",
       flush=True)
+print("navigation → load, ms (min / median of the rounds); ratio: the median of the rounds' Pannellum ÷ ours "
+      "(> 1: ours is faster), in the same setup (the ES module against Pannellum's script tags)", flush=True)
 for s in sizes:
-    report(f"load-ours-{s}", loads[("ours", s)])
-    report(f"load-viewer-{s}", loads[("viewer", s)])
-    if not have_pannellum:
-        continue
-    report(f"load-pannellum-{s}", loads[("pannellum", s)])
-    for who in ("ours", "viewer"):
-        ratios = [p / o for o, p in zip(loads[(who, s)], loads[("pannellum", s)])]
-        print(f"RESULT ratio-pannellum-over-{who}-{s} median {statistics.median(ratios):.2f}", flush=True)
+    report(f"load-demo-page-{s}", loads[(("demo page", ""), s)])
+    for setup in ("standalone", "script tags", "ES module"):
+        ours_k, theirs = ("viewer", setup), ("pannellum", "script tags" if setup == "ES module" else setup)
+        report(f"load-viewer-{setup.replace(' ', '-')}-{s}", loads[(ours_k, s)])
+        if (theirs, s) not in loads:
+            continue
+        if setup != "ES module":
+            report(f"load-pannellum-{setup.replace(' ', '-')}-{s}", loads[(theirs, s)])
+        ratios = [p / o for o, p in zip(loads[(ours_k, s)], loads[(theirs, s)])]
+        print(f"RESULT ratio-pannellum-over-viewer-{setup.replace(' ', '-')}-{s} median {statistics.median(ratios):.2f} "
+              f"min {min(ratios):.2f}", flush=True)
 
 # Frame times as slopes: 5 and 25 frames, interleaved, on the 8192×4096 image.
 ours("scene=panorama&renderer=webgl2&reference=1&src=../images/p8192.jpg")
