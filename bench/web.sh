@@ -40,7 +40,8 @@ done
 
 echo
 echo "== 1. Weight: each component's files as they ship (minified, gzip -9), then where the wasm bytes are =="
-scripts/web-weights build/web
+make -s web-min >&2
+scripts/web-weights build/web-min build/web
 printf '%-34s %7.1f KB\n' "three.js r111 (issue's figure)" 172
 v=build/web
 weight() { cat "$@" | gzip -9 | wc -c; }
