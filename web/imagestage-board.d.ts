@@ -1,0 +1,217 @@
+// Types for imagestage-board.js: every option, method, event and event detail docs/board.md
+// documents.
+
+/** ImageStage's version (VERSION). */
+export const version: string;
+
+/** The sentences the engine says (Stage.Phrase), as templates with `{item}`, `{slot}`, `{other}`,
+ * `{count}`, `{change}`, `{undo}`; plus the page's own `draggable` and `instructions`. */
+export interface BoardStrings {
+  focused?: string;
+  itemInSlot?: string;
+  pickedUp?: string;
+  cancelled?: string;
+  cancelledHome?: string;
+  noneLeft?: string;
+  noneRight?: string;
+  noneAbove?: string;
+  noneBelow?: string;
+  over?: string;
+  overSwaps?: string;
+  dropped?: string;
+  droppedNowhere?: string;
+  nothingToUndo?: string;
+  nothingToRedo?: string;
+  undid?: string;
+  redid?: string;
+  moveOf?: string;
+  swapOf?: string;
+  assignmentOf?: string;
+  movedOf?: string;
+  changesTo?: string;
+  and?: string;
+  taken?: string;
+  takenHome?: string;
+  moved?: string;
+  removed?: string;
+  nothingToRemove?: string;
+  swapped?: string;
+  swappedNoSlot?: string;
+  cleared?: string;
+  clearedOne?: string;
+  replaced?: string;
+  /** A slot without a name: `{id}`. */
+  location?: string;
+  slotStatus?: string;
+  empty?: string;
+  undoHint?: string;
+  /** The items' role description. */
+  draggable?: string;
+  /** The keyboard instructions read with an item. */
+  instructions?: string;
+}
+
+/** How a drop picks its slot. */
+export type Strategy = 'nearest-center' | 'largest-overlap' | 'pointer-within' | 'all-intersecting';
+
+/** Engine options: `setOptions` may change these while the board runs (not `mode`). */
+export interface EngineOptions {
+  /** Px between an item's centre and a slot's for `nearest-center` (exclusive); 50. */
+  maxDistance?: number;
+  /** A drop whose centre is inside a slot lands there; `true` in locations. */
+  snapInside?: boolean;
+  /** A drop on a full slot swaps the two items; `true` in locations. */
+  swap?: boolean;
+  strategy?: Strategy;
+  /** Px the hover target's rule is relaxed by before the highlight moves; 8. */
+  hysteresis?: number;
+  /** A drop lands where the highlight is. */
+  dropOnHover?: boolean;
+  /** Seconds; 0.2. */
+  snapDuration?: number;
+  /** Seconds; 0.2 in locations, 0.5 in shortcuts. */
+  returnDuration?: number;
+  curve?: 'ease-in-out' | 'linear' | 'spring';
+  /** Px: a held item's top-left corner snaps to multiples of it. */
+  grid?: number;
+  /** Px a mouse or pen moves before a press becomes a drag; 0. */
+  activationDistance?: number;
+  /** Animations become instant; from `prefers-reduced-motion` when not given. */
+  reducedMotion?: boolean;
+  /** Shortcuts: a slot's copy can be dragged out. */
+  contentDraggable?: boolean;
+  strings?: BoardStrings;
+}
+
+/** A board's options (docs/board.md). */
+export interface BoardOptions extends EngineOptions {
+  /** CSS selector, inside the container, of the draggable elements. */
+  items: string;
+  /** CSS selector of the places they go. */
+  slots: string;
+  /** `locations` (the item moves; the default) or `shortcuts` (a ghost copy). */
+  mode?: 'locations' | 'shortcuts';
+  /** A touch drags after holding still `delay` ms; moving more than `tolerance` px first scrolls. */
+  touch?: { delay?: number; tolerance?: number };
+  /** Whether a slot takes an item (or `data-accepts` / `data-tags`). */
+  accepts?: (item: HTMLElement, slot: HTMLElement) => boolean;
+  /** `move` (the component moves elements into slots) or `event` (the `place` event). */
+  placement?: 'move' | 'event';
+  /** An element or selector whose text becomes the status. */
+  status?: HTMLElement | string;
+  /** Saved on every change and restored on load. */
+  persist?: 'localStorage' | false;
+  /** The storage key (the container's id by default). */
+  persistKey?: string;
+  /** A held item near a scroll container's edge scrolls it; `true`. */
+  autoScroll?: boolean;
+  onpickup?: (detail: BoardEventDetail) => void;
+  onhover?: (detail: BoardEventDetail) => void;
+  ondrop?: (detail: BoardEventDetail) => void;
+  onreturn?: (detail: BoardEventDetail) => void;
+  onswap?: (detail: BoardEventDetail) => void;
+  onassign?: (detail: BoardEventDetail) => void;
+  oncancel?: (detail: BoardEventDetail) => void;
+  onchange?: (detail: BoardChangeDetail) => void;
+  onstatus?: (detail: BoardStatusDetail) => void;
+  onplace?: (detail: BoardPlaceDetail) => void;
+  onerror?: (detail: BoardErrorDetail) => void;
+}
+
+/** The detail of `pickup`, `hover`, `drop`, `return`, `swap`, `assign`, `cancel`. */
+export interface BoardEventDetail {
+  type: string;
+  /** The item's element and id (`data-id`, else its position from 1). */
+  item?: HTMLElement;
+  itemId?: string;
+  /** The slot's element and id; `null` where there is none. */
+  slot?: HTMLElement | null;
+  slotId?: string | null;
+  /** The pointer's id; `null` for the keyboard. */
+  pointer?: number | null;
+}
+
+export interface BoardChangeDetail {
+  /** The state line (`state()`). */
+  state: string;
+}
+
+export interface BoardStatusDetail extends BoardEventDetail {
+  text: string;
+}
+
+/** `placement: 'event'`: put `item` into `slot` now (back home when `slot` is `null`). */
+export interface BoardPlaceDetail {
+  item: HTMLElement;
+  itemId: string;
+  slot: HTMLElement | null;
+  slotId: string | null;
+}
+
+export interface BoardErrorDetail {
+  message: string;
+  /** Where a saved board that did not read was kept aside. */
+  key?: string;
+}
+
+/** Each event's detail. */
+export interface BoardEvents {
+  pickup: BoardEventDetail;
+  hover: BoardEventDetail;
+  drop: BoardEventDetail;
+  return: BoardEventDetail;
+  swap: BoardEventDetail;
+  assign: BoardEventDetail;
+  cancel: BoardEventDetail;
+  change: BoardChangeDetail;
+  status: BoardStatusDetail;
+  place: BoardPlaceDetail;
+  error: BoardErrorDetail;
+}
+
+export type BoardEventName = keyof BoardEvents;
+
+/** The drag engine on a page's own elements. */
+export class Board {
+  constructor(container: HTMLElement | string, options: BoardOptions);
+  /** The board once the engine runs; rejected with the error when an option is wrong. */
+  readonly ready: Promise<Board>;
+  /** The `aria-live` element. */
+  readonly live: HTMLElement;
+  /** Calls `listener(detail)` for the event; also DOM `CustomEvent`s `board:NAME` on the container. */
+  on<K extends BoardEventName>(name: K, listener: (detail: BoardEvents[K]) => void): this;
+  off<K extends BoardEventName>(name: K, listener: (detail: BoardEvents[K]) => void): this;
+  /** The state line (`{"type":"state",…}`), the app's and `imagestage board run`'s. */
+  state(): string | null;
+  /** Puts every element where a state line says; throws an `Error` naming the field otherwise. */
+  restore(text: string): void;
+  undo(): void;
+  redo(): void;
+  canUndo(): boolean;
+  canRedo(): boolean;
+  /** Changes engine options while it runs (not `mode`). */
+  setOptions(changes: EngineOptions): this;
+  /** Measures again (the component does so itself). */
+  refresh(): this;
+  /** Removes its listeners, observers, ghosts and live region; the elements stay. */
+  destroy(): void;
+}
+
+/** A board on `container` (an element or a selector). */
+export function board(container: HTMLElement | string, options: BoardOptions): Board;
+
+declare global {
+  interface ElementEventMap {
+    'board:pickup': CustomEvent<BoardEventDetail>;
+    'board:hover': CustomEvent<BoardEventDetail>;
+    'board:drop': CustomEvent<BoardEventDetail>;
+    'board:return': CustomEvent<BoardEventDetail>;
+    'board:swap': CustomEvent<BoardEventDetail>;
+    'board:assign': CustomEvent<BoardEventDetail>;
+    'board:cancel': CustomEvent<BoardEventDetail>;
+    'board:change': CustomEvent<BoardChangeDetail>;
+    'board:status': CustomEvent<BoardStatusDetail>;
+    'board:place': CustomEvent<BoardPlaceDetail>;
+    'board:error': CustomEvent<BoardErrorDetail>;
+  }
+}
