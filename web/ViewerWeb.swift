@@ -81,7 +81,7 @@ public func viewerScene() -> Int32 {
   return answer([
     "id": .string(tour.sceneID), "title": .string(s.title), "author": .string(s.author), "authorURL": .string(s.authorURL),
     "image": .string(tour.imageURL), "problem": .string(tour.unsupported), "tiled": .bool(tour.tileLayout != nil),
-    "preview": .string(s.preview),
+    "preview": .string(tour.previewURL),
     "previewTitle": .string(s.previewTitle), "previewAuthor": .string(s.previewAuthor), "autoLoad": flag(s.autoLoad),
     "sceneFadeDuration": number(s.sceneFadeDuration), "showControls": flag(s.showControls),
     "showZoomCtrl": flag(s.showZoomCtrl), "showFullscreenCtrl": flag(s.showFullscreenCtrl), "compass": flag(s.compass),

@@ -103,6 +103,9 @@ public enum FileIO {
     let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     // Errors name `path`, what the user asked for, not the temporary file beside it.
     guard fd >= 0 else { throw .fromErrno("cannot create", path) }
+    // A command that catches interrupts removes this file if one comes now.
+    let cleanup = Interrupts.isInstalled ? Interrupts.register { unlink(tmp) == 0 ? "removed \(tmp)" : nil } : nil
+    defer { cleanup.map(Interrupts.unregister) }
     var written = 0
     while written < bytes.count {
       let n = bytes.withUnsafeBytes { buffer in

@@ -153,6 +153,15 @@ public struct ViewerTour: Sendable {
   /// A tile's fetch or decode failed; true when it will be tried again.
   public mutating func tileFailed(_ tile: TileID) -> Bool { tiles?.failed(tile) ?? false }
 
+  /// The address of the scene's `preview` image: under `basePath` unless absolute, as
+  /// Pannellum resolves it (so a pyramid's `"preview": "preview.jpg"` is found beside its
+  /// config when the config's folder is the base).
+  public var previewURL: String? {
+    guard let p = settings.preview else { return nil }
+    guard let base = settings.basePath, !base.isEmpty, !Self.isAbsolute(p) else { return p }
+    return Self.join(base, p)
+  }
+
   static func imageURL(_ s: ViewerSettings) -> String? {
     guard let p = s.panorama else { return nil }
     guard let base = s.basePath, !base.isEmpty, !isAbsolute(p) else { return p }

@@ -118,7 +118,8 @@ enum Commands {
       summary:
         "Cuts a panorama into a multiresolution cube pyramid in Pannellum's layout (DIR/config.json, DIR/L/FACE{Y}_{X}.jpg).",
       options: [
-        OptionSpec(name: "output", value: "DIR", help: "a new directory for the pyramid", isFile: true),
+        OptionSpec(name: "output", value: "DIR", help: "a new or empty folder for the pyramid", isFile: true),
+        OptionSpec(name: "force", value: nil, help: "replace DIR if it holds anything (once the new pyramid is complete)"),
         OptionSpec(name: "tile-size", value: "PX", help: "tile size, 16…4096", defaultValue: "512"),
         OptionSpec(name: "cube-size", value: "PX", help: "face size at the finest level", defaultValue: "8·⌊width/π/8⌋"),
         OptionSpec(name: "fallback-size", value: "PX", help: "the fallback faces' size", defaultValue: "1024"),

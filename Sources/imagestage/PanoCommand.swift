@@ -151,6 +151,15 @@ enum PanoCommand {
     }
   }
 
+  /// The one rule for every output (render, sample, video, tiles, a camera log): its folder
+  /// must exist and be writable, checked before anything is decoded; no command creates
+  /// folders the user did not name.
+  static func checkDestination(_ path: String, option: String = "-o") throws {
+    do { try FileIO.checkDestination(path) } catch {
+      throw CommandError(message: "\(option) \(path): \(error.reason)")
+    }
+  }
+
   static func write(_ image: RGBAImage, to path: String, threads: Int = 2) throws {
     // A big PNG takes seconds to compress: past one second, say what is going on.
     let shown = Mutex(false)
@@ -174,6 +183,8 @@ enum PanoCommand {
     let parsed = try parse(args, Commands.spec("pano render"))
     guard let output = parsed.value("output") else { throw CommandError(message: "pano render needs -o OUT.png|.jpg") }
     try checkImageOutput(output)
+    try checkDestination(output)
+    Interrupts.install()
     if let config = parsed.value("config") { return try renderScene(config, parsed, output: output) }
     if parsed.value("scene") != nil { throw CommandError(message: "--scene needs --config CONFIG.json") }
     let camera = try camera(parsed)
@@ -258,6 +269,8 @@ enum PanoCommand {
     let parsed = try parse(args, Commands.spec("pano sample"))
     guard let output = parsed.value("output") else { throw CommandError(message: "pano sample needs -o OUT.jpg|.png") }
     try checkImageOutput(output)
+    try checkDestination(output)
+    Interrupts.install()
     let size: (width: Int, height: Int)
     size = try parsed.size("size") ?? (4096, 2048)
     guard size.width == size.height * 2 else {
@@ -273,6 +286,8 @@ enum PanoCommand {
     guard let output = parsed.value("output") else { throw CommandError(message: "pano video needs -o OUT.mp4|DIR|-") }
     guard let motionPath = parsed.value("motion") else { throw CommandError(message: "pano video needs --motion LOG.csv") }
     try FrameSink.check(output: output)
+    if let path = parsed.value("camera-log") { try checkDestination(path, option: "--camera-log") }
+    Interrupts.install()
     let camera = try camera(parsed)
     let fps: Double
     fps = try parsed.number("fps", in: 1...240) ?? 30
@@ -288,8 +303,15 @@ enum PanoCommand {
     }
     let pano = tiled == nil ? try input(parsed, projection: try projection(parsed)) : nil
     let geometry = tiled?.geometry ?? pano!.geometry
-    let writer = FrameWriter(
-      try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps), threads: camera.threads)
+    let duration = log.samples.map(\.t).filter(\.isFinite).max() ?? 0
+    // A single bad timestamp must not turn into a years-long render.
+    let maxFrames = 1_000_000
+    guard duration * fps < Double(maxFrames) else {
+      throw CommandError(
+        message:
+          "\(motionPath): the log spans \(JSONText.number(duration)) s, over \(maxFrames) frames at \(JSONText.number(fps)) fps; check its timestamps"
+      )
+    }
     var cameraLog: [UInt8] = []
 
     // The viewers' own controller replays the log: the same timing as the app, once through,
@@ -300,39 +322,39 @@ enum PanoCommand {
     viewer.set(offset: camera.view)
     viewer.play(log, loops: false)
     var renderer = pano.map { Self.renderer($0, parsed, camera, polarCaps: true) }
+    // The output is made under a temporary name from here on (`StagedOutput`).
+    let writer = FrameWriter(
+      try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps), threads: camera.threads)
     // Two frames in turn: one is written (to the pipe, PNGs or ffmpeg) while the next renders.
     let buffers = (0..<writer.buffers).map { _ in FrameWriter.Buffer(camera.width, camera.height) }
-    let duration = log.samples.map(\.t).filter(\.isFinite).max() ?? 0
-    // A single bad timestamp must not turn into a years-long render.
-    let maxFrames = 1_000_000
-    guard duration * fps < Double(maxFrames) else {
-      throw CommandError(
-        message:
-          "\(motionPath): the log spans \(JSONText.number(duration)) s, over \(maxFrames) frames at \(JSONText.number(fps)) fps; check its timestamps"
-      )
-    }
     let frameCount = max(1, Int((duration * fps).rounded(.down)) + 1)
     let progress = Progress(total: frameCount)
-    for f in 0..<frameCount {
-      let t = Double(f) / fps
-      viewer.advance(to: t)
-      let view = viewer.view
-      let buffer = buffers[f % buffers.count]
-      try writer.waitForFree()
-      if tiled != nil {
-        try tiled!.draw(view: view, camera: camera, into: &buffer.image)
-      } else {
-        draw(&renderer!, camera, view: view, into: &buffer.image)
+    do {
+      for f in 0..<frameCount {
+        let t = Double(f) / fps
+        viewer.advance(to: t)
+        let view = viewer.view
+        let buffer = buffers[f % buffers.count]
+        try writer.waitForFree()
+        if tiled != nil {
+          try tiled!.draw(view: view, camera: camera, into: &buffer.image)
+        } else {
+          draw(&renderer!, camera, view: view, into: &buffer.image)
+        }
+        writer.write(buffer, index: f)
+        let entry: JSONValue = [
+          "frame": .number(f), "t": .number(t), "yaw": .number(Angle(radians: view.yaw).degrees),
+          "pitch": .number(Angle(radians: view.pitch).degrees), "roll": .number(Angle(radians: view.roll).degrees),
+        ]
+        cameraLog += Array((entry.text + "\n").utf8)
+        progress.update(f + 1)
       }
-      writer.write(buffer, index: f)
-      let entry: JSONValue = [
-        "frame": .number(f), "t": .number(t), "yaw": .number(Angle(radians: view.yaw).degrees),
-        "pitch": .number(Angle(radians: view.pitch).degrees), "roll": .number(Angle(radians: view.roll).degrees),
-      ]
-      cameraLog += Array((entry.text + "\n").utf8)
-      progress.update(f + 1)
+      try writer.finish()
+    } catch {
+      progress.finish()
+      writer.abandon()
+      throw error
     }
-    try writer.finish()
     progress.finish()
     let dropped = viewer.tracker.dropped
     if dropped.total > 0 {

@@ -18,20 +18,19 @@ final class ErrorSlots: @unchecked Sendable {
   var first: String? { lock.withLock { _ in messages.compactMap { $0 }.first } }
 }
 
-/// Set by SIGINT or SIGTERM while the tiler runs; checked between reads and batches.
-let tilerInterrupted = Atomic<Bool>(false)
-
 /// `imagestage pano tiles IN -o DIR`: a multiresolution cube pyramid in Pannellum's layout
 /// (its generate.py's: `DIR/config.json`, `DIR/L/FACE{Y}_{X}.jpg`, `DIR/fallback/FACE.jpg`,
 /// `DIR/preview.jpg`). Streams: a JPEG is decoded a band of rows at a time and each finest
 /// tile drawn as soon as its rows are in (``CubeTiler``), the coarser levels built as their
 /// children arrive, so memory is a band of the source, not the source. Written into
-/// `DIR.partial-PID` and renamed to DIR at the end; a failure or an interrupt removes it.
+/// `DIR.partial-PID` (`StagedOutput`) and renamed to DIR at the end; a failure or an
+/// interrupt removes it.
 enum TilesCommand {
   static func run(_ args: [String]) throws {
     let parsed = try PanoCommand.parse(args, Commands.spec("pano tiles"))
     guard let output = parsed.value("output") else { throw CommandError(message: "-o DIR is required") }
-    if FileIO.exists(output) { throw CommandError(message: "-o \(output): already exists; choose a new directory") }
+    try checkOutput(output, force: parsed.flag("force"))
+    Interrupts.install()
     let tileSize = Int(try parsed.number("tile-size", in: 16...4096) ?? 512)
     guard tileSize % 2 == 0 else {
       throw CommandError(message: "--tile-size \(tileSize): must be even (each coarser level halves tiles in pairs)")
@@ -74,22 +73,11 @@ enum TilesCommand {
       )
     }
     let ext = png ? "png" : "jpg"
-    let work = "\(output).partial-\(getpid())"
-    try FileIO.makeDirectories(work)
+    let staged = try StagedOutput(output, kind: .directory)
+    for path in staged.removedLeftovers { Console.error("removed \(path), left by an earlier run that was killed") }
+    let work = staged.temporary
     for level in 1...levels { try FileIO.makeDirectories("\(work)/\(level)") }
     try FileIO.makeDirectories("\(work)/fallback")
-    let previous = (signal(SIGINT, onInterrupt), signal(SIGTERM, onInterrupt))
-    // A parent may have started us with them blocked (test runners do): unblock, or the
-    // interrupt waits until the run is over.
-    var interrupts = sigset_t()
-    sigemptyset(&interrupts)
-    sigaddset(&interrupts, SIGINT)
-    sigaddset(&interrupts, SIGTERM)
-    pthread_sigmask(SIG_UNBLOCK, &interrupts, nil)
-    defer {
-      signal(SIGINT, previous.0)
-      signal(SIGTERM, previous.1)
-    }
     let total = (1...levels).reduce(0) { $0 + layout.tileCount(level: $1) }
     var progress = Progress(total: total)
     progress.unit = "tiles"
@@ -99,13 +87,11 @@ enum TilesCommand {
       @Sendable func encode(_ image: RGBAImage) throws(RasterError) -> [UInt8] {
         png ? try Raster.encodePNG(image, executor: InlineRows()) : try Raster.encodeJPEG(image, quality: quality)
       }
-      let interrupted = "interrupted"
       let failure = CubeTiler.run(
         plan: plan, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height,
         background: background ?? RGBAImage.pack(r: 0, g: 0, b: 0), groupKernel: BlendKernels.chosen(),
         reducer: &reducer, chunk: chunk, executor: executor,
         read: { buffer, at, count in
-          if tilerInterrupted.load(ordering: .relaxed) { return interrupted }
           do throws(RasterError) {
             try buffer.pixels.withUnsafeMutableBufferPointer { (p) throws(RasterError) in
               try source.read(into: p.baseAddress! + at * source.width, count: count)
@@ -116,7 +102,6 @@ enum TilesCommand {
           return nil
         },
         emit: { batch in
-          if tilerInterrupted.load(ordering: .relaxed) { return interrupted }
           // Encoding is most of the work: the batch's tiles on every thread.
           let errors = ErrorSlots(count: batch.count)
           executor.run(batch.count) { i in
@@ -135,10 +120,7 @@ enum TilesCommand {
           progress.update(written)
           return nil
         })
-      if let failure {
-        throw CommandError(
-          message: failure == interrupted ? "interrupted; removed \(work)" : failure, code: failure == interrupted ? 130 : 1)
-      }
+      if let failure { throw CommandError(message: failure, code: 1) }
       // The fallback faces and the preview, from the reduced copy (with mip levels: they are
       // smaller than it).
       var small = PanoramaRenderer(source: reducer.image, geometry: reducer.geometry(of: geometry))
@@ -154,7 +136,7 @@ enum TilesCommand {
         view: ViewAngles(), hfov: 2 * Double.pi, lens: .equirectangular, into: &preview, executor: executor)
       try FileIO.writeNew(try Raster.encodeJPEG(preview, quality: 70), to: "\(work)/preview.jpg")
       var config: [(String, JSONValue)] = [
-        ("type", "multires"), ("preview", "/preview.jpg"),  // after basePath, as Pannellum joins them
+        ("type", "multires"), ("preview", "preview.jpg"),  // relative to the config, as the levels' paths are (no basePath)
         (
           "multiRes",
           [
@@ -179,11 +161,7 @@ enum TilesCommand {
       }
       try FileIO.writeNew(Array((JSONValue.object(config).text + "\n").utf8), to: "\(work)/config.json")
       progress.finish()
-      FileIO.syncFileSystem()
-      if tilerInterrupted.load(ordering: .relaxed) { throw CommandError(message: "interrupted; removed \(work)", code: 130) }
-      guard rename(work, output) == 0 else {
-        throw CommandError(message: "cannot rename \(work) to \(output): \(String(cString: strerror(errno)))", code: 1)
-      }
+      try staged.commit()
       Console.writeAll(
         1,
         Array(
@@ -191,12 +169,27 @@ enum TilesCommand {
             .utf8))
     } catch {
       progress.finish()
-      removeTree(work)
+      staged.discard()
       throw error
     }
   }
 
-  static let onInterrupt: @convention(c) (Int32) -> Void = { _ in tilerInterrupted.store(true, ordering: .relaxed) }
+  /// DIR's folder must exist; DIR itself may be missing or an empty folder, or any folder
+  /// with `--force` (replaced whole once the new pyramid is complete).
+  static func checkOutput(_ output: String, force: Bool) throws {
+    try PanoCommand.checkDestination(output)
+    var status = stat()
+    guard stat(output, &status) == 0 else { return }
+    guard (status.st_mode & S_IFMT) == S_IFDIR else {
+      throw CommandError(message: "-o \(output): that is a file; pano tiles writes a folder")
+    }
+    if !force, let first = FileIO.entries(output).first {
+      throw CommandError(
+        message:
+          "-o \(output): already exists and holds \(first); choose a new or empty folder, or add --force to replace it once the new pyramid is complete"
+      )
+    }
+  }
 
   /// `--background R,G,B` with components 0…1 (generate.py's `-b`, brackets allowed), or `#RRGGBB`.
   static func parseBackground(_ text: String) throws -> UInt32 {
@@ -209,21 +202,5 @@ enum TilesCommand {
     guard parts.count == 3, parts.allSatisfy({ $0 != nil && (0...1).contains($0!) }) else { throw bad }
     let c = parts.map { UInt8(($0! * 255).rounded()) }
     return RGBAImage.pack(r: c[0], g: c[1], b: c[2])
-  }
-
-  /// Removes a directory the tiler made (files and their directories), best effort.
-  static func removeTree(_ path: String) {
-    guard let dir = opendir(path) else {
-      unlink(path)
-      return
-    }
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if name == "." || name == ".." { continue }
-      let child = path + "/" + name
-      if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
-    }
-    closedir(dir)
-    rmdir(path)
   }
 }

@@ -78,6 +78,12 @@ final class FrameWriter: @unchecked Sendable {
     }
   }
 
+  /// After a failure: waits for the frames in flight, stops ffmpeg and removes the
+  /// unfinished output.
+  func abandon() {
+    queue.sync(flags: .barrier) { self.sink.abandon() }
+  }
+
   /// Waits for every frame, closes the sink, and throws the first error.
   func finish() throws {
     try queue.sync(flags: .barrier) {
@@ -90,12 +96,15 @@ final class FrameWriter: @unchecked Sendable {
 /// Where video frames go: ffmpeg (`.mp4`), numbered PNGs (a directory), or raw RGBA (`-`).
 struct FrameSink {
   enum Kind {
-    /// ffmpeg's input, and the splicer for it (nil: written through stdio).
-    case ffmpeg(UnsafeMutablePointer<FILE>, PipeSplicer?)
+    /// ffmpeg, and the splicer for its input (nil: written with `write`).
+    case ffmpeg(ChildProcess, PipeSplicer?)
+    /// The folder frames are written into (the staged output's temporary one).
     case directory(String)
     case stdout
   }
   var kind: Kind
+  /// The .mp4 or folder being made, renamed over OUT by `finish` (nil for `-`).
+  var staged: StagedOutput?
 
   /// Refuses an output no sink takes, before anything is decoded: an unknown extension
   /// (`clip.webm` became a folder of PNGs), a file where a folder is meant, raw frames to a
@@ -113,7 +122,7 @@ struct FrameSink {
     let isDirectory = exists && (status.st_mode & S_IFMT) == S_IFDIR
     if output.lowercased().hasSuffix(".mp4") {
       guard !isDirectory else { throw CommandError(message: "-o \(output): that is a folder; an .mp4 is a file") }
-      return
+      return try PanoCommand.checkDestination(output)
     }
     if exists && !isDirectory {
       throw CommandError(message: "-o \(output): that is a file; pano video writes \(accepted)")
@@ -122,6 +131,21 @@ struct FrameSink {
     if !isDirectory, let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex {
       throw CommandError(message: "-o \(output): unknown video type \(name[dot...]); pano video writes \(accepted)")
     }
+    try PanoCommand.checkDestination(output)
+    // The new frames replace the folder whole (no stale frames of a longer clip stay): only
+    // an earlier run's frames may be there, never the user's own files.
+    if isDirectory, let other = FileIO.entries(output).first(where: { !isFrameName($0) }) {
+      throw CommandError(
+        message:
+          "-o \(output): the folder holds \(other); pano video replaces a folder's frames whole, so give a new folder, an empty one or one of frame-NNNNN.png only"
+      )
+    }
+  }
+
+  /// `frame-00001.png`: a frame `writePNG` names.
+  static func isFrameName(_ name: String) -> Bool {
+    name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
+      && name.count >= 15
   }
 
   init(output: String, width: Int, height: Int, fps: Double) throws {
@@ -134,35 +158,47 @@ struct FrameSink {
         _ = fcntl(1, setPipeSize, Int32(1 << 20))
       #endif
     } else if output.lowercased().hasSuffix(".mp4") {
-      guard Self.findInPath("ffmpeg") else {
+      guard ChildProcess.isOnPath("ffmpeg") else {
         throw CommandError(
           message: "ffmpeg not found on PATH: install it (apt-get install ffmpeg) or write PNGs to a directory")
       }
-      let command =
-        "ffmpeg -loglevel error -y -f rawvideo -pix_fmt rgba -s \(width)x\(height) -r \(JSONText.number(fps)) -i - -pix_fmt yuv420p -c:v libx264 -preset veryfast '\(output.replacingQuotes)'"
-      guard let pipe = popen(command, "w") else { throw CommandError(message: "cannot start ffmpeg", code: 1) }
-      // Spliced into ffmpeg's input as into standard output's pipe (nothing else goes
-      // through `pipe`'s stdio buffer, so bypassing it keeps the order).
-      kind = .ffmpeg(pipe, PipeSplicer(fd: fileno(pipe)))
+      // ffmpeg writes OUT.mp4.partial-PID (the muxer named, since the name's extension is not
+      // .mp4), renamed over OUT.mp4 only when ffmpeg has finished it.
+      let staged = try StagedOutput(output, kind: .file)
+      Self.mention(staged.removedLeftovers)
+      let ffmpeg = try ChildProcess([
+        "ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r",
+        JSONText.number(fps), "-i", "-", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-f", "mp4",
+        staged.temporary,
+      ])
+      self.staged = staged
+      // Spliced into ffmpeg's input as into standard output's pipe.
+      kind = .ffmpeg(ffmpeg, PipeSplicer(fd: ffmpeg.input))
     } else {
-      try FileIO.makeDirectories(output)
-      kind = .directory(output)
+      let staged = try StagedOutput(output, kind: .directory)
+      Self.mention(staged.removedLeftovers)
+      self.staged = staged
+      kind = .directory(staged.temporary)
     }
   }
 
-  static func findInPath(_ name: String) -> Bool {
-    guard let path = getenv("PATH") else { return false }
-    for dir in String(cString: path).split(separator: ":") where access("\(dir)/\(name)", X_OK) == 0 { return true }
-    return false
+  /// Says which leftovers of killed runs were removed (they could be large).
+  static func mention(_ leftovers: [String]) {
+    for path in leftovers { Console.error("removed \(path), left by an earlier run that was killed") }
   }
 
   mutating func write(_ frame: RGBAImage, index: Int) throws {
     switch kind {
-    case .ffmpeg(let pipe, let splicer):
+    case .ffmpeg(let ffmpeg, let splicer):
       let sent = frame.pixels.withUnsafeBytes { bytes in
-        splicer.map { $0.send(bytes) } ?? (fwrite(bytes.baseAddress, 1, bytes.count, pipe) == bytes.count)
+        splicer.map { $0.send(bytes) } ?? Console.writeAll(ffmpeg.input, bytes)
       }
-      guard sent else { throw CommandError(message: "ffmpeg stopped accepting frames", code: 1) }
+      guard sent else {
+        let status = ffmpeg.wait()
+        throw CommandError(
+          message: "ffmpeg stopped accepting frames (exit status \(status)); \(staged?.target ?? "the output") is as it was",
+          code: 1)
+      }
     case .directory(let dir):
       try Self.writePNG(frame, index: index, in: dir)
     case .stdout:
@@ -185,17 +221,30 @@ struct FrameSink {
     let name = String(index + 1)
     let path = "\(dir)/frame-\(String(repeating: "0", count: max(0, 5 - name.count)))\(name).png"
 
-    // A frame that cannot be written is the run failing, whatever the cause.
-    do { try FileIO.writeAtomically(try Raster.encodePNG(frame, executor: InlineRows()), to: path) } catch {
+    // A frame that cannot be written is the run failing, whatever the cause. No fsync per
+    // frame: the folder is new, synced once and renamed into place at the end.
+    do { try FileIO.writeNew(try Raster.encodePNG(frame, executor: InlineRows()), to: path) } catch {
       throw CommandError(message: "\(path): \(Failures.describe(error).message)", code: 1)
     }
   }
 
+  /// Stops ffmpeg (its file is not wanted) and removes the unfinished output.
+  func abandon() {
+    if case .ffmpeg(let ffmpeg, _) = kind { ffmpeg.stop() }
+    staged?.discard()
+  }
+
+  /// Ends the stream and puts the output in place (an .mp4 only once ffmpeg succeeded).
   func finish() throws {
-    if case .ffmpeg(let pipe, _) = kind {
-      let status = pclose(pipe)
-      guard status == 0 else { throw CommandError(message: "ffmpeg failed (status \(status))", code: 1) }
+    if case .ffmpeg(let ffmpeg, _) = kind {
+      let status = ffmpeg.wait()
+      guard status == 0 else {
+        staged?.discard()
+        throw CommandError(
+          message: "ffmpeg failed (exit status \(status)); \(staged?.target ?? "the output") is as it was", code: 1)
+      }
     }
+    try staged?.commit()
   }
 }
 
@@ -216,10 +265,6 @@ struct Progress {
   func finish() {
     if enabled { Console.writeAll(2, Array("\n".utf8)) }
   }
-}
-
-extension String {
-  var replacingQuotes: String { split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") }
 }
 
 /// Hands frames to a pipe (standard output, or ffmpeg's input) by reference (`vmsplice`), saving the 8 MB copy

@@ -36,6 +36,21 @@ struct ViewerTourTests {
     }
   }
 
+  /// `preview` resolves as Pannellum resolves it: under `basePath` unless absolute (a tile
+  /// pyramid's "preview.jpg" is beside its config when the page makes the config's folder
+  /// the base).
+  @Test(arguments: [
+    (#""preview": "preview.jpg", "basePath": "tiles/""#, "tiles/preview.jpg"),
+    (#""preview": "preview.jpg", "basePath": "tiles""#, "tiles/preview.jpg"),
+    (#""preview": "preview.jpg""#, "preview.jpg"),
+    (#""preview": "/site/p.jpg", "basePath": "tiles/""#, "/site/p.jpg"),
+    (#""preview": "https://example.org/p.jpg", "basePath": "tiles/""#, "https://example.org/p.jpg"),
+  ])
+  func thePreviewIsFoundUnderTheBasePath(keys: String, expected: String) throws {
+    let t = ViewerTour(config: try ViewerConfig.parse(Array(#"{"panorama": "p.jpg", \#(keys)}"#.utf8), source: "t.json"))
+    #expect(t.previewURL == expected)
+  }
+
   @Test func aHotspotBehindTheCameraOrOutsideTheFisheyeIsHidden() throws {
     var t = try Self.tour(
       #"{"panorama": "p.jpg", "hotSpots": [{"yaw": 0, "pitch": 0, "text": "ahead"}, {"yaw": 180, "pitch": 0, "text": "behind"}, {"yaw": 30, "pitch": 10}]}"#

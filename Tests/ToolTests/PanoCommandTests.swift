@@ -193,9 +193,35 @@ struct PanoCommandTests {
   }
 
   @Test func aWriteThatFailsNamesTheFileAskedFor() throws {
-    let result = try Tool.run("imagestage", ["pano", "render", "sample", "--size", "16x8", "-o", "/nonexistent/dir/x.png"])
+    let dir = try Tool.temporaryDirectory()
+    // A folder where the image should go: the rename into place fails.
+    let sealed = dir.appendingPathComponent("sealed.png")
+    try FileManager.default.createDirectory(at: sealed, withIntermediateDirectories: false)
+    try Data().write(to: sealed.appendingPathComponent("inside"))
+    let result = try Tool.run("imagestage", ["pano", "render", "sample", "--size", "16x8", "-o", sealed.path])
     #expect(result.status == 1)
-    #expect(result.stderr.contains("/nonexistent/dir/x.png") && !result.stderr.contains(".tmp-"), "\(result.stderr)")
+    #expect(result.stderr.contains(sealed.path) && !result.stderr.contains(".tmp-"), "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["sealed.png"])
+  }
+
+  /// One rule for an output whose folder is missing, for every command: refused with the
+  /// same words before the input is even opened (here it does not exist either), and no
+  /// folder made.
+  @Test(arguments: [
+    ["pano", "render", "/nonexistent.jpg", "-o", "MISSING/x.png"],
+    ["pano", "sample", "-o", "MISSING/x.jpg"],
+    ["pano", "video", "/nonexistent.jpg", "--motion", "docs/examples/turn.csv", "-o", "MISSING/v.mp4"],
+    ["pano", "video", "/nonexistent.jpg", "--motion", "docs/examples/turn.csv", "-o", "MISSING/frames"],
+    ["pano", "video", "/nonexistent.jpg", "--motion", "docs/examples/turn.csv", "-o", "-", "--camera-log", "MISSING/c.jsonl"],
+    ["pano", "tiles", "/nonexistent.jpg", "-o", "MISSING/tiles"],
+  ])
+  func anOutputInAMissingFolderIsRefusedFirst(args: [String]) throws {
+    let dir = try Tool.temporaryDirectory()
+    let missing = dir.appendingPathComponent("missing").path
+    let result = try Tool.run("imagestage", args.map { $0.replacingOccurrences(of: "MISSING", with: missing) })
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains(": the folder \(missing) does not exist"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: missing))
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))

@@ -19,6 +19,9 @@ struct TilesCommandTests {
     let multires = config["multiRes"] as! [String: Any]
     #expect(multires["path"] as? String == "/%l/%s%y_%x" && multires["maxLevel"] as? Int == 2)
     #expect(multires["cubeResolution"] as? Int == 512 && multires["tileResolution"] as? Int == 256)
+    // Relative, as the tiles' paths are under basePath: "/preview.jpg" would be the site's root.
+    #expect(config["preview"] as? String == "preview.jpg")
+    #expect(FileManager.default.fileExists(atPath: out + "/preview.jpg"))
     // 6 faces × (2×2 + 1) tiles, 6 fallback faces, the preview and the config.
     let files = FileManager.default.enumerator(atPath: out)!.compactMap { $0 as? String }.filter { $0.contains(".") }
     #expect(files.count == 30 + 6 + 2, "\(files.sorted())")
@@ -73,6 +76,50 @@ struct TilesCommandTests {
     #expect(message.contains("interrupted"), "\(message)")
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
     #expect(left == ["pano.jpg"], "\(left)")
+  }
+
+  /// An empty folder takes a pyramid; one that holds anything is replaced only with
+  /// --force, and whole; a run killed with SIGKILL leaves DIR.partial-PID, which the next
+  /// run removes and names.
+  @Test func anEmptyFolderTakesAPyramidForceReplacesOneAndLeftoversAreCleaned() throws {
+    let dir = try Tool.temporaryDirectory()
+    let source = dir.appendingPathComponent("pano.jpg").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", source, "--size", "2048x1024"]).status == 0)
+    let out = dir.appendingPathComponent("tiles")
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+    let small = ["--tile-size", "128", "--cube-size", "256", "--fallback-size", "64"]
+    let first = try Tool.run("imagestage", ["pano", "tiles", source, "-o", out.path] + small)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out.path + "/config.json"))
+
+    try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
+    let refused = try Tool.run("imagestage", ["pano", "tiles", source, "-o", out.path] + small)
+    #expect(refused.status == 2 && refused.stderr.contains("--force"), "\(refused.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out.path + "/notes.txt"))
+
+    // Killed outright mid-run: its temporary folder stays, the old pyramid too.
+    let process = Process()
+    process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage")
+    process.arguments = ["pano", "tiles", source, "-o", out.path, "--force", "--tile-size", "128", "--threads", "1"]
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let partial = "\(out.path).partial-\(process.processIdentifier)"
+    var waited = 0
+    while waited < 600, !FileManager.default.fileExists(atPath: partial + "/1") {
+      usleep(20_000)
+      waited += 1
+    }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(FileManager.default.fileExists(atPath: partial), "the killed run's leftover")
+    #expect(FileManager.default.fileExists(atPath: out.path + "/notes.txt"))
+
+    let forced = try Tool.run("imagestage", ["pano", "tiles", source, "-o", out.path, "--force"] + small)
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(forced.stderr.contains("removed \(partial), left by an earlier run that was killed"), "\(forced.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out.path + "/notes.txt"), "replaced whole")
+    #expect(FileManager.default.fileExists(atPath: out.path + "/config.json"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["pano.jpg", "tiles"])
   }
 
   /// Bad options and bad input: a clear error naming what is wrong, and no directory.

@@ -1,0 +1,227 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An output that takes a while to make (a video through ffmpeg, a folder of frames or
+/// tiles), written under a temporary name beside its target, `NAME.partial-PID`, and renamed
+/// over the target only when it is complete: a failure, an interrupt (`Interrupts`) or a
+/// crash leaves whatever was at the target as it was. Temporaries that a killed run left
+/// (its process gone) are removed when the next output of that name is opened, and listed
+/// in `removedLeftovers` so the command can say so.
+///
+/// ```swift
+/// FileIO.checkDestination("clips/out.mp4")        // before any decoding
+/// let staged = try StagedOutput("clips/out.mp4", kind: .file)
+/// // … write staged.temporary …
+/// try staged.commit()                              // or staged.discard()
+/// ```
+public final class StagedOutput: @unchecked Sendable {
+  public enum Kind: Sendable { case file, directory }
+
+  /// Where the output goes when it is complete.
+  public let target: String
+  /// Where it is written meanwhile, in the target's folder (so the rename is atomic).
+  public let temporary: String
+  public let kind: Kind
+  /// Temporaries of earlier runs that died without cleaning up, removed just now.
+  public let removedLeftovers: [String]
+  private var interruptID: Int?
+  private var finished = false
+
+  /// Reserves `target.partial-PID` (a new empty folder for `.directory`; for `.file`
+  /// nothing is created: the writer creates it), after removing dead runs' leftovers.
+  public init(_ target: String, kind: Kind) throws(FileError) {
+    // `-o frames/` names the folder `frames`: its temporary is `frames.partial-PID`.
+    var target = target
+    while target.count > 1, target.hasSuffix("/") { target.removeLast() }
+    self.target = target
+    self.kind = kind
+    temporary = "\(target).partial-\(getpid())"
+    removedLeftovers = Self.removeLeftovers(of: target)
+    Self.removeTree(temporary)
+    if kind == .directory {
+      guard mkdir(temporary, 0o755) == 0 else { throw .fromErrno("cannot create directory", target) }
+    }
+    let temporary = self.temporary, shown = self.target
+    interruptID =
+      Interrupts.isInstalled
+      ? Interrupts.register {
+        StagedOutput.removeWhileOthersWrite(temporary)
+        return "removed \(temporary); \(shown) is as it was"
+      } : nil
+  }
+
+  /// Puts the finished output in place: flushed to disk, then renamed over the target (a
+  /// folder replaces a folder whole, by an atomic exchange where the system has one).
+  public func commit() throws(FileError) {
+    let result: FileError? = Interrupts.withoutInterruption(unregistering: interruptID) {
+      if kind == .directory {
+        FileIO.syncFileSystem()
+      } else {
+        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+          fsync(fd)
+          close(fd)
+        }
+      }
+      if rename(temporary, target) == 0 {
+        FileIO.syncDirectory(of: target)
+        return nil
+      }
+      // A folder over a folder that is not empty: swap the two, then remove the old one.
+      guard kind == .directory, errno == ENOTEMPTY || errno == EEXIST else {
+        let error = FileError.fromErrno("cannot rename into place", target)
+        Self.removeTree(temporary)
+        return error
+      }
+      guard Self.exchange(temporary, target) else {
+        let error = FileError.fromErrno("cannot replace", target)
+        Self.removeTree(temporary)
+        return error
+      }
+      Self.removeTree(temporary)
+      FileIO.syncDirectory(of: target)
+      return nil
+    }
+    forget()
+    if let result { throw result }
+  }
+
+  /// Removes the temporary output; the target stays as it was.
+  public func discard() {
+    Interrupts.withoutInterruption(unregistering: interruptID) { Self.removeTree(temporary) }
+    forget()
+  }
+
+  private func forget() {
+    interruptID = nil
+    finished = true
+  }
+
+  /// Dropped unfinished (an error unwound past it): the temporary goes.
+  deinit { if !finished { discard() } }
+
+  /// Whether `name` is a temporary of `base` (`base.partial-PID`, with any suffix after the
+  /// PID), and that PID.
+  static func leftoverPID(_ name: String, base: String) -> Int32? {
+    let prefix = base + ".partial-"
+    guard name.hasPrefix(prefix) else { return nil }
+    return Int32(String(name.dropFirst(prefix.count).prefix { $0.isNumber }))
+  }
+
+  /// Removes `target.partial-PID` files and folders whose process is gone.
+  static func removeLeftovers(of target: String) -> [String] {
+    let (directory, base) = FileIO.split(target)
+    guard let dir = opendir(directory) else { return [] }
+    var found: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      guard let pid = leftoverPID(name, base: base), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+      found.append(directory == "." && !target.hasPrefix("./") ? name : FileIO.join(directory, name))
+    }
+    closedir(dir)
+    for path in found { removeTree(path) }
+    return found.sorted()
+  }
+
+  /// Removes a folder that threads may still be writing into (the run is being stopped):
+  /// renamed first, so that no new file can appear in it, then removed.
+  static func removeWhileOthersWrite(_ path: String) {
+    let aside = path + ".removing"
+    removeTree(rename(path, aside) == 0 ? aside : path)
+  }
+
+  /// Removes a file, or a folder with everything in it; best effort, nothing if absent.
+  public static func removeTree(_ path: String) {
+    guard let dir = opendir(path) else {
+      unlink(path)
+      return
+    }
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name == "." || name == ".." { continue }
+      let child = path + "/" + name
+      if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
+    }
+    closedir(dir)
+    rmdir(path)
+  }
+
+  /// Swaps two paths atomically (Linux's renameat2 with RENAME_EXCHANGE); elsewhere, or
+  /// where the file system refuses, the old one is moved aside first.
+  static func exchange(_ a: String, _ b: String) -> Bool {
+    #if os(Linux)
+      typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+      let atCurrentDirectory: Int32 = -100, exchange: UInt32 = 2
+      if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2"),
+        unsafeBitCast(symbol, to: RenameAt2.self)(atCurrentDirectory, a, atCurrentDirectory, b, exchange) == 0
+      {
+        return true
+      }
+    #endif
+    let aside = a + ".old"
+    guard rename(b, aside) == 0 else { return false }
+    guard rename(a, b) == 0 else {
+      rename(aside, b)
+      return false
+    }
+    if rename(aside, a) != 0 { removeTree(aside) }
+    return true
+  }
+}
+
+extension FileIO {
+  /// Refuses a destination whose folder is missing or not a folder, with the same message
+  /// for every command, before any work is done: an output must never create folders the
+  /// user did not ask for, nor fail only after minutes of decoding.
+  public static func checkDestination(_ path: String) throws(FileError) {
+    let (directory, _) = split(path)
+    var st = stat()
+    guard stat(directory, &st) == 0 else {
+      throw FileError(operation: "cannot write", path: path, reason: "the folder \(directory) does not exist")
+    }
+    guard (st.st_mode & S_IFMT) == S_IFDIR else {
+      throw FileError(operation: "cannot write", path: path, reason: "\(directory) is not a folder")
+    }
+    guard access(directory, W_OK | X_OK) == 0 else {
+      throw FileError(operation: "cannot write", path: path, reason: "the folder \(directory) is not writable")
+    }
+  }
+
+  /// The names in folder `path` (without `.` and `..`), sorted; none if it cannot be read.
+  public static func entries(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+  }
+
+  /// The folder holding `path` and its last component (`"."` for a bare name; a trailing
+  /// slash ignored).
+  static func split(_ path: String) -> (directory: String, name: String) {
+    var trimmed = Substring(path)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
+    let directory = trimmed[..<slash]
+    return (directory.isEmpty ? "/" : String(directory), String(trimmed[trimmed.index(after: slash)...]))
+  }
+
+  static func join(_ directory: String, _ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+
+  /// Flushes the folder holding `path` (its new entry after a rename).
+  static func syncDirectory(of path: String) {
+    let dfd = open(split(path).directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if dfd >= 0 {
+      fsync(dfd)
+      close(dfd)
+    }
+  }
+}
