@@ -34,7 +34,7 @@ extension Studio {
         return []
       }
       if message != nil, dismissFrame.insetBy(-4).contains(p) {
-        showMessage(nil)
+        dismissMessage()
         return []
       }
     }
@@ -191,7 +191,7 @@ extension Studio {
     case .tab(let kind):
       return show(kind, at: t)
     case .dismissMessage:
-      showMessage(nil)
+      dismissMessage()
       return [.announce(Announcement("Message dismissed."))]
     case .view:
       return []
@@ -227,7 +227,7 @@ extension Studio {
       if stopped { return [.announce(Announcement("Replay stopped.", .assertive))] }
     }
     if message != nil {
-      showMessage(nil)
+      dismissMessage()
       return [.announce(Announcement("Message dismissed."))]
     }
     // Escape on a tab gives the arrows back to the scene (the view, on the Panorama tab):

@@ -50,8 +50,14 @@ public struct Studio: Sendable {
   var tourPress: (id: Int, at: Point)?
   public internal(set) var focus: Focus?
   public internal(set) var viewport = Size(width: 1024, height: 720)
-  /// An error the user should see until they dismiss it.
-  public internal(set) var message: String?
+  /// Errors the user should see until they dismiss them, each for the tab it is about (a
+  /// Locations photo that failed to load is no news on the Panorama tab) or, with no tab,
+  /// for every tab.
+  var messages: [(scene: SceneKind?, text: String)] = []
+  /// The error shown on the active tab: its own, else one for every tab.
+  public var message: String? {
+    (messages.first { $0.scene == active } ?? messages.first { $0.scene == nil })?.text
+  }
   /// A short confirmation ("Saved screenshot …") shown until host time `until`.
   public internal(set) var notice: (text: String, until: Double)?
   /// How long a notice stays on screen, in seconds.
@@ -134,6 +140,7 @@ public struct Studio: Sendable {
     var events = cancelDrags(at: t)
     active = kind
     if case .board = focus { focus = nil }
+    if message == nil, focus == .dismissMessage { focus = nil }
     events.append(.shown(kind))
     if kind.isBoard { events.append(.layout(kind)) }
     events.append(.announce(Announcement("\(kind.title) shown.")))
@@ -190,10 +197,20 @@ public struct Studio: Sendable {
     return [.announce(Announcement(text))]
   }
 
-  /// Shows an error until the user dismisses it; `nil` removes it.
-  public mutating func showMessage(_ text: String?) {
-    message = text
-    if text == nil, focus == .dismissMessage { focus = nil }
+  /// Shows an error on the tab of `scene` (every tab when `nil`) until the user dismisses
+  /// it; `nil` text removes that tab's error.
+  public mutating func showMessage(_ text: String?, in scene: SceneKind? = nil) {
+    messages.removeAll { $0.scene == scene }
+    if let text { messages.append((scene, text)) }
+    if message == nil, focus == .dismissMessage { focus = nil }
+  }
+
+  /// Removes the error shown on the active tab (its close button, Escape).
+  mutating func dismissMessage() {
+    if let shown = messages.firstIndex(where: { $0.scene == active }) ?? messages.firstIndex(where: { $0.scene == nil }) {
+      messages.remove(at: shown)
+    }
+    if message == nil, focus == .dismissMessage { focus = nil }
   }
 
   mutating func cancelDrags(at t: Double) -> [SceneEvent] {

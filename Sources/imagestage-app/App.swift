@@ -98,10 +98,10 @@ final class App {
       photoImages[id] = generated
       photoTextureKey[id] = "generated"
     }
-    var messages: [String] = []
+    var messages: [SceneKind: [String]] = [:]
     if let dir = options.photos {
       let (loaded, problems) = PhotoFolder.load(dir)
-      messages += problems
+      messages[.locations, default: []] += problems
       if !loaded.isEmpty { photos = [] }
       for p in loaded {
         photos.append(p.photo)
@@ -113,9 +113,10 @@ final class App {
     studio = Studio(active: .locations, locations: locations)
     emit(studio.layout(viewport: viewportSize, at: 0))
     for kind in SceneKind.allCases where kind.isBoard {
-      if let problem = store.load(kind, into: &studio, at: 0) { messages.append(problem) }
+      if let problem = store.load(kind, into: &studio, at: 0) { messages[kind, default: []].append(problem) }
     }
-    if !messages.isEmpty { studio.showMessage(messages.joined(separator: " · ")) }
+    // Each on its own tab: a photo that failed is not news on the Panorama tab.
+    for (kind, texts) in messages where !texts.isEmpty { studio.showMessage(texts.joined(separator: " · "), in: kind) }
     if options.scene != .locations { emit(studio.show(options.scene, at: 0)) }
     openGameController()
     window.setTitle(studio.title)
@@ -197,7 +198,7 @@ final class App {
     }
     if let message {
       Console.error(message)
-      studio.showMessage(message)
+      studio.showMessage(message, in: .panorama)
     }
   }
 
@@ -255,7 +256,7 @@ final class App {
     } catch {
       let message = "\(error). Showing the sample panorama."
       Console.error(message)
-      studio.showMessage(message)
+      studio.showMessage(message, in: .panorama)
       return false
     }
   }
@@ -291,7 +292,7 @@ final class App {
         buildExtras(renderer)
         renderedKey = nil
         drewIdleFrame = false
-        studio.showMessage(nil)
+        studio.showMessage(nil, in: .panorama)
         return true
       } catch {
         problem = "Scene \"\(tour.sceneID)\": \(error.message)"
@@ -300,7 +301,7 @@ final class App {
       problem = "Scene \"\(tour.sceneID)\": \(tour.imageURL ?? "no panorama") is a web address; the app reads files"
     }
     Console.error(problem!)
-    studio.showMessage(problem)
+    studio.showMessage(problem, in: .panorama)
     return studio.panorama != nil
   }
 
@@ -370,7 +371,7 @@ final class App {
     }
     renderedKey = nil
     drewIdleFrame = false
-    studio.showMessage(nil)
+    studio.showMessage(nil, in: .panorama)
     return true
   }
 
@@ -382,10 +383,10 @@ final class App {
       let renderer = Self.renderer(loaded)
       studio.updatePanorama { $0.load(renderer, name: fileName(path)) }
       buildExtras(renderer)
-      studio.showMessage(nil)
+      studio.showMessage(nil, in: .panorama)
     } catch {
       Console.error(error.message)
-      studio.showMessage(error.message)
+      studio.showMessage(error.message, in: .panorama)
     }
   }
 
@@ -411,7 +412,7 @@ final class App {
       let item = items[items.count - photos.count + k]
       if item.id != p.id { photoImages[item.id] = photoImages[p.id] }
     }
-    if !problems.isEmpty { studio.showMessage(problems.joined(separator: " · ")) }
+    if !problems.isEmpty { studio.showMessage(problems.joined(separator: " · "), in: .locations) }
   }
 
   func openGameController() {

@@ -82,8 +82,9 @@ do {
     options.tourConfig = folder + "/config.json"
     options.panorama = nil
   }
-  // A tour opens on its panorama unless --scene says otherwise.
-  if options.tourConfig != nil && parsed.value("scene") == nil { options.scene = .panorama }
+  // A tour or a panorama (an image, a pyramid's folder) opens on its tab unless --scene
+  // says otherwise.
+  if (options.tourConfig != nil || options.panorama != nil) && parsed.value("scene") == nil { options.scene = .panorama }
   options.motion = parsed.value("motion")
   options.levelHorizon = parsed.flag("level-horizon")
   options.photos = parsed.value("photos")

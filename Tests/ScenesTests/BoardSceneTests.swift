@@ -7,6 +7,26 @@ import Testing
 /// and key input, no window.
 @Suite("Board scenes")
 struct BoardSceneTests {
+  /// An error about one tab's content is shown on that tab only; one for every tab on all;
+  /// the close button and Escape dismiss the one shown.
+  @Test func aTabsErrorStaysOnItsTab() {
+    var studio = Studio(active: .panorama)
+    _ = studio.layout(viewport: Size(width: 800, height: 600), at: 0)
+    studio.showMessage("photo.jpg: not a JPEG or PNG file", in: .locations)
+    #expect(studio.message == nil)
+    #expect(!studio.focusOrder.contains(.dismissMessage))
+    _ = studio.show(.locations, at: 0)
+    #expect(studio.message == "photo.jpg: not a JPEG or PNG file")
+    #expect(studio.focusOrder.contains(.dismissMessage))
+    studio.showMessage("Could not save the screenshot")
+    _ = studio.show(.panorama, at: 0)
+    #expect(studio.message == "Could not save the screenshot")
+    _ = studio.handle(.key(.escape, [], isDown: true, isRepeat: false), at: 0)
+    #expect(studio.message == nil)
+    _ = studio.show(.locations, at: 0)
+    #expect(studio.message == "photo.jpg: not a JPEG or PNG file", "the Panorama tab's dismissal left it")
+  }
+
   static func studio(_ active: SceneKind = .locations, photos: Int = 1) -> Studio {
     let list = (0..<photos).map { Photo(id: $0 == 0 ? "photo" : "photo\($0)", name: $0 == 0 ? "Photo" : "Photo \($0 + 1)") }
     var s = Studio(active: .locations, locations: .locations(photos: list))

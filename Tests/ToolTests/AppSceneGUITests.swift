@@ -132,6 +132,43 @@ struct AppSceneGUITests {
     #expect(blue.2 > 180 && blue.0 < 80, "\(blue)")
   }
 
+  /// `--panorama FILE|DIR` opens on the Panorama tab (it opened on Locations: the README's
+  /// `--panorama tiles/` showed a board), and an error about Locations' photos stays on the
+  /// Locations tab instead of covering the panorama.
+  @Test(.enabled(if: GUI.available))
+  func aPanoramaOpensOnItsTabAndLocationsErrorsStayOnTheirs() throws {
+    let directory = try Tool.temporaryDirectory()
+    let photos = directory.appendingPathComponent("photos")
+    try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+    try Data(try Raster.encodePNG(RGBAImage(width: 64, height: 48, fill: RGBAImage.pack(r: 20, g: 200, b: 20)))).write(
+      to: photos.appendingPathComponent("a-green.png"))
+    try Data("not an image".utf8).write(to: photos.appendingPathComponent("b-broken.jpg"))
+    let pano = directory.appendingPathComponent("pano.jpg").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", pano, "--size", "1024x512"]).status == 0)
+    func isBanner(_ c: (Int, Int, Int)) -> Bool { c.0 > 140 && c.1 < 70 && c.2 < 70 }
+    do {
+      let (display, app, _, layout) = try Self.start(["--panorama", pano, "--photos", photos.path], directory: directory)
+      defer { withExtendedLifetime(display) {} }
+      defer { app.stop() }
+      #expect(layout["scene"] as? String == "panorama", "\(layout)")
+      let onPanorama = try app.screenshot()
+      #expect(!isBanner(GUI.rgb(onPanorama, (200, 52))), "\(GUI.rgb(onPanorama, (200, 52)))")
+      let before = app.count
+      try display.xdotool(["key", "1"])
+      #expect(app.wait(after: before) { $0["type"] as? String == "layout" && $0["scene"] as? String == "locations" } != nil)
+      let onLocations = try app.screenshot()
+      #expect(isBanner(GUI.rgb(onLocations, (200, 52))), "the error is on its own tab: \(GUI.rgb(onLocations, (200, 52)))")
+    }
+    // A pyramid's folder, as the README runs it.
+    let tiles = directory.appendingPathComponent("tiles").path
+    #expect(
+      try Tool.run("imagestage", ["pano", "tiles", pano, "-o", tiles, "--cube-size", "256", "--tile-size", "128"]).status == 0)
+    let (display, app, _, layout) = try Self.start(["--panorama", tiles + "/"], directory: directory)
+    defer { withExtendedLifetime(display) {} }
+    defer { app.stop() }
+    #expect(layout["scene"] as? String == "panorama", "\(layout)")
+  }
+
   @Test(.enabled(if: GUI.available))
   func aSidewaysScrollPansTheViewAndDoesNotZoom() throws {
     let (display, app, window, _) = try Self.start(["--scene", "panorama"])
