@@ -38,6 +38,27 @@ public enum FileIO {
     try read(path, prefix: max(0, count), limit: Int.max)
   }
 
+  /// The last `count` bytes of the file (all of it when it is shorter): how an image ends.
+  public static func readSuffix(_ path: String, count: Int) throws(FileError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw .fromErrno("cannot open", path, isRead: true) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { throw .fromErrno("cannot stat", path, isRead: true) }
+    let size = Int(st.st_size), start = max(0, size - max(0, count))
+    var bytes = [UInt8](repeating: 0, count: size - start)
+    var filled = 0
+    while filled < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(start + filled)) }
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { throw .fromErrno("cannot read", path, isRead: true) }
+      if n == 0 { break }
+      filled += n
+    }
+    if filled < bytes.count { bytes.removeSubrange(filled...) }
+    return bytes
+  }
+
   /// The file's first `prefix` bytes, or all of it (refused over `limit`).
   static func read(_ path: String, prefix: Int?, limit: Int) throws(FileError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -80,15 +80,18 @@ public enum Raster {
 
   /// A JPEG's or PNG's pixel size from its header, without decoding: what a pyramid's tiles
   /// are checked against.
-  public static func imageSize(_ bytes: [UInt8]) throws(RasterError) -> (width: Int, height: Int) {
+  public static func imageSize(_ bytes: [UInt8], limits: ImageLimits = ImageLimits()) throws(RasterError) -> (
+    width: Int, height: Int
+  ) {
     if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF {
-      let (w, h) = try TurboJPEG(compress: false).size(of: bytes, limits: ImageLimits())
+      let (w, h) = try TurboJPEG(compress: false).size(of: bytes, limits: limits)
       return (Int(w), Int(h))
     }
     if bytes.count >= 24 && bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
       && bytes[12..<16].elementsEqual(Array("IHDR".utf8))
     {
       func u32(_ o: Int) -> Int { Int(bytes[o]) << 24 | Int(bytes[o + 1]) << 16 | Int(bytes[o + 2]) << 8 | Int(bytes[o + 3]) }
+      try limits.check(width: u32(16), height: u32(20))
       return (u32(16), u32(20))
     }
     throw RasterError(.unknownFormat, bytes.isEmpty ? "the file is empty" : "not a JPEG or PNG file")

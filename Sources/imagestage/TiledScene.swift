@@ -76,9 +76,12 @@ enum TiledScene {
             let expected = layout.tileSize(level: level, x: x, y: y)
             var problem: String?
             do {
-              let size = try Raster.imageSize(try FileIO.readPrefix(file, count: 1 << 16))
+              let head = try FileIO.readPrefix(file, count: 1 << 16)
+              let size = try Raster.imageSize(head)
               if size != expected {
                 problem = "is \(size.width)×\(size.height), expected \(expected.width)×\(expected.height)"
+              } else if !Raster.endsWhole(head: head, tail: try FileIO.readSuffix(file, count: 1024)) {
+                problem = "is cut short (no end of image: truncated)"
               }
             } catch let error as FileError {
               problem = error.reason
@@ -102,8 +105,10 @@ enum TiledScene {
     ]
     Console.line(line.text)
     Console.flush()
+    // Exit 1, as docs/cli.md says: the command ran, and found the pyramid broken.
     if count > 0 {
-      throw CommandError(message: "\(configPath): \(count) of \(tileCount) tiles missing or wrong (see \"problems\")")
+      throw CommandError(
+        message: "\(configPath): \(count) of \(tileCount) tiles missing or wrong (see \"problems\")", code: 1)
     }
   }
 

@@ -254,6 +254,45 @@ struct PanoCommandTests {
     #expect(result.stderr.contains("check its timestamps"), "\(result.stderr)")
   }
 
+  /// `pano info` reads the header and metadata, not the pixels: a JPEG whose data is cut
+  /// short still says its size, and a big one costs no decode (it took 0.66 s and 539 MB
+  /// for 16000 × 8000).
+  @Test func infoReadsOnlyTheHeader() throws {
+    let dir = try Tool.temporaryDirectory()
+    let path = dir.appendingPathComponent("pano.jpg").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", path, "--size", "2048x1024"]).status == 0)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
+    let info = try Tool.run("imagestage", ["pano", "info", path])
+    #expect(info.status == 0 && info.stdout.contains(#""width":2048,"height":1024,"format":"jpeg""#), "\(info.stderr)")
+
+    let time = "/usr/bin/time", ffmpeg = "/usr/bin/ffmpeg"
+    guard FileManager.default.isExecutableFile(atPath: time) && FileManager.default.isExecutableFile(atPath: ffmpeg) else {
+      return
+    }
+    let big = dir.appendingPathComponent("big.jpg").path
+    func run(_ program: String, _ arguments: [String]) throws -> (out: String, err: String) {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: program)
+      p.arguments = arguments
+      let out = Pipe(), err = Pipe()
+      p.standardOutput = out
+      p.standardError = err
+      try p.run()
+      let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      p.waitUntilExit()
+      return (o, e)
+    }
+    _ = try run(ffmpeg, ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=8000x4000", "-frames:v", "1", big])
+    let tool = Tool.productsDirectory.appendingPathComponent("imagestage").path
+    let measured = try run(time, ["-f", "maxrss=%M", tool, "pano", "info", big])
+    let kilobytes = measured.err.split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    #expect(measured.out.contains(#""width":8000"#), "\(measured.out)\(measured.err)")
+    // Decoded, the pixels alone are 128 MB.
+    #expect((kilobytes ?? .max) < 60_000, "\(measured.err)")
+  }
+
   @Test func corruptAndHugeImagesAreRefused() throws {
     let dir = try Tool.temporaryDirectory()
     let bad = dir.appendingPathComponent("bad.jpg")

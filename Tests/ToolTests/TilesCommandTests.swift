@@ -191,9 +191,14 @@ struct TilesCommandTests {
     #expect(broken.stderr.contains("3 of "), "\(broken.stderr)")
     let coarser = try PanoCommandTests.decode(tiled).psnr(against: PanoCommandTests.decode(reference))
     #expect(coarser > 24, "still the picture, coarser in places: \(coarser) dB")
+    // A tile cut short (a copy that failed half way): its header is whole, its end is not.
+    let back = try Data(contentsOf: URL(fileURLWithPath: out + "/3/b0_0.jpg"))
+    try back.prefix(back.count / 2).write(to: URL(fileURLWithPath: out + "/3/b0_0.jpg"))
     let checked = try Tool.run("imagestage", ["pano", "info", config])
-    #expect(checked.status != 0 && checked.stdout.contains(#""problemCount":3"#), "\(checked.stdout)")
-    #expect(checked.stderr.contains("3 of 126 tiles missing or wrong"), "\(checked.stderr)")
+    // Exit 1, as docs/cli.md says (it ran, and found the pyramid broken).
+    #expect(checked.status == 1 && checked.stdout.contains(#""problemCount":4"#), "\(checked.stdout)")
+    #expect(checked.stdout.contains("3/b0_0.jpg: is cut short"), "\(checked.stdout)")
+    #expect(checked.stderr.contains("4 of 126 tiles missing or wrong"), "\(checked.stderr)")
 
     // cubeResolution that does not match the files: every level's sizes are wrong.
     var text = try String(contentsOfFile: config, encoding: .utf8)
