@@ -65,6 +65,7 @@ WEB_WASM := $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
 WEB_CORE_SOURCES := $(wildcard $(foreach m,$(WEB_MODULES),Sources/$(m)/*.swift))
 WEB_SOURCES := $(WEB_CORE_SOURCES) web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift
 VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
+VIEWER_CPU_WASM := $(WEB)/imagestage-viewer-cpu.wasm
 BOARD_WASM := $(WEB)/imagestage-board.wasm
 # The page's scripts and styles, copied as they are (ES modules: no bundler).
 WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
@@ -75,7 +76,7 @@ WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES)) \
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).
 # The viewer's module is SIMD128 only: `make web WEB_SIMD=0` (bench/web.sh's scalar build)
 # must not overwrite it with a scalar one.
-web: deps version $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(BOARD_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
+web: deps version $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_WASM) $(BOARD_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
 	@echo "built $(WEB): open it with make web-serve"
 
 # The cores and the scene layer, compiled once for both modules.
@@ -101,12 +102,22 @@ $(WEB_WASM): $(WEB_CORE_STAMP) web/ImageStageWeb.swift web/WasmBridge.swift web/
 	  --enable-nontrapping-float-to-int $@ -o $@
 
 # The viewer's own module: the same cores with web/ViewerWeb.swift's exports; the linker
-# drops the boards and the Studio, which nothing it exports reaches.
-$(VIEWER_WASM): $(WEB_CORE_STAMP) web/ViewerWeb.swift web/WasmBridge.swift web/WasmMemory.swift
-	@mkdir -p $(WEB)
+# drops the boards and the Studio, which nothing it exports reaches. Two links of one object:
+# imagestage-viewer.wasm, what a page with WebGL2 needs (no CPU renderer: its exports,
+# VIEWER_CPU_ONLY, are left out, and the linker drops the renderer), and
+# imagestage-viewer-cpu.wasm with every export, which the JS fetches instead only where a
+# scene is drawn on the CPU (no WebGL2, a software one, or `renderer: 'cpu'`).
+VIEWER_CPU_ONLY := viewer_commit viewer_mip_levels viewer_render_cpu viewer_tile_pixels viewer_render_tiles \
+  viewer_tile_memory web_panorama_buffer
+VIEWER_GPU_EXPORTS := $(filter-out $(addprefix --export=,$(VIEWER_CPU_ONLY)),$(VIEWER_EXPORTS))
+VIEWER_OBJ := $(WEB_OBJ)/$(WEB_SIMD)/ViewerWeb.o
+$(VIEWER_OBJ): $(WEB_CORE_STAMP) web/ViewerWeb.swift web/WasmBridge.swift web/WasmMemory.swift
 	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ViewerWeb web/ViewerWeb.swift web/WasmBridge.swift web/WasmMemory.swift \
-	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ViewerWeb.o
-	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize $(VIEWER_EXPORTS) --max-memory=4294967296 \
+	  -c -o $@
+$(VIEWER_WASM) $(VIEWER_CPU_WASM): $(VIEWER_OBJ)
+	@mkdir -p $(WEB)
+	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize \
+	  $(if $(filter $(VIEWER_CPU_WASM),$@),$(VIEWER_EXPORTS),$(VIEWER_GPU_EXPORTS)) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ViewerWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
 	wasm-strip $@
@@ -138,18 +149,22 @@ size-check: web-min
 # data took the bytes. bench/web.sh prints it beside each component's gzipped totals.
 WEB_NAMES := $(WEB_OBJ)/$(WEB_SIMD)/names
 .PHONY: web-size
-web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(BOARD_WASM))
+web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_WASM) $(BOARD_WASM))
 	@mkdir -p $(WEB_NAMES)
 	@wasm-ld --no-entry --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(WEB_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage.wasm
-	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(VIEWER_EXPORTS) \
+	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(VIEWER_GPU_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ViewerWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage-viewer.wasm
+	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(VIEWER_EXPORTS) \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ViewerWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage-viewer-cpu.wasm
 	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(BOARD_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage StageJSON BoardWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage-board.wasm
 	scripts/wasm-size-report --top $(or $(TOP),20) viewer=$(WEB_NAMES)/imagestage-viewer.wasm \
+	  viewer-cpu=$(WEB_NAMES)/imagestage-viewer-cpu.wasm \
 	  board=$(WEB_NAMES)/imagestage-board.wasm page=$(WEB_NAMES)/imagestage.wasm
 
 $(WEB)/%: web/%

@@ -8,7 +8,7 @@
 // HTML. docs/viewer.md lists every key, method and event.
 
 import { compile, copyPixels, instantiate, isTrap } from './wasm.js';
-import { PanoramaGL } from './panorama-gl.js';
+import { PanoramaGL, probeWebGL2 } from './panorama-gl.js';
 import { TileGL } from './tiles-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
@@ -17,8 +17,14 @@ import { listenToOrientation, requestMotionPermission } from './motion.js';
 export { version } from './version.js';
 
 const WASM = new URL('imagestage-viewer.wasm', import.meta.url);
-// Compiling starts as soon as the module is imported, before a page creates its first viewer.
-compile(WASM).catch(() => {});
+// The same viewer with the wasm CPU renderer in (about 30 KB more, gzipped): fetched instead
+// only where a scene is drawn on the CPU (no WebGL2, a software one, `renderer: 'cpu'`).
+const WASM_CPU = new URL('imagestage-viewer-cpu.wasm', import.meta.url);
+// Compiling starts as soon as the module is imported, before a page creates its first viewer:
+// the lean module where there is a GPU, the CPU renderer's where WebGL2 is missing. A software
+// WebGL2 is drawn on the CPU unless the page asks for WebGL2: its viewer decides.
+const GL = (() => { try { return probeWebGL2(); } catch { return { webgl2: false, software: false }; } })();
+if (!GL.software) compile(GL.webgl2 ? WASM : WASM_CPU).catch(() => {});
 const now = () => performance.now() / 1000;
 const BOUNDS = { yaw: 0, pitch: 1, hfov: 2 };
 const ANGLES = { northOffset: 0, horizonPitch: 1, horizonRoll: 2 };
@@ -192,6 +198,7 @@ export class Viewer {
     this._options = options;
     this._build();
     const { json, functions } = typeof config === 'string' ? { json: config, functions: new Map() } : splitFunctions(config);
+    this._configRenderer = config && typeof config === 'object' && typeof config.renderer === 'string' ? config.renderer : undefined;
     this._functions = functions;
     // The image a one-panorama config loads at once: fetched while the module compiles
     // (only a hint: the core decides the address, and a miss costs one request).
@@ -273,30 +280,70 @@ export class Viewer {
   // ------------------------------------------------------------ start
 
   async _start(json, options) {
-    this.m = await instantiate(WASM);
+    // Which module: from the probe above and the renderer asked for, only a hint here (the
+    // page's option, its URL parameter, the config's key); the core's answer below decides,
+    // and either module draws on the GPU.
+    const hint = options.renderer ?? (options.parameters || []).filter(([n]) => n === 'renderer').map(([, v]) => v).pop()
+      ?? this._configRenderer;
+    const cpuLikely = hint === 'cpu' || !GL.webgl2 || (GL.software && hint !== 'webgl2');
+    this._json = json;
+    this.m = await instantiate(cpuLikely ? WASM_CPU : WASM);
+    this._hasCPU = cpuLikely;
     performance.mark('imagestage-viewer:wasm');
     if (this._destroyed) { this.m = null; return; }
     this.w = this.m.exports;
-    const pairs = JSON.stringify(options.parameters || []);
-    const answer = this.m.withTwo(json, pairs, (cp, cn, pp, pn) =>
-      this.m.withTwo(options.source || 'config', options.folder || '', (sp, sn, fp, fn) =>
-        this.m.json(this.w.viewer_configure(cp, cn, pp, pn, sp, sn, fp, fn))));
-    for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
-    if (answer.error) throw new Error(answer.error);
+    this._configure();
     this._configured = true;
     this._wire();
     this._resize();
     this._refreshScene();
     const s = this._scene;
     this._renderer = 'cpu';
-    if ((s.renderer || options.renderer) !== 'cpu') {
+    // A software rasteriser (no GPU) is slower than the wasm CPU renderer: only when asked.
+    const asked = s.renderer || options.renderer;
+    if (asked !== 'cpu') {
       try { this._gl = PanoramaGL.create(); } catch (e) { console.error(e); this._gl = null; }
-      // A software rasteriser (no GPU) is slower than the wasm CPU renderer: only when asked.
-      if (this._gl && ((s.renderer || options.renderer) === 'webgl2' || !this._gl.software)) this._renderer = 'webgl2';
+      if (this._gl && (asked === 'webgl2' || !this._gl.software)) this._renderer = 'webgl2';
       else if (this._gl) { this._gl.destroy(); this._gl = null; }
     }
     if (s.autoLoad || options.autoLoad) await this._loadCurrent();
     else this._showLoadButton();
+  }
+
+  /** Reads the config and the page's parameters into the module; throws the core's error. */
+  _configure() {
+    const options = this._options;
+    const pairs = JSON.stringify(options.parameters || []);
+    const answer = this.m.withTwo(this._json, pairs, (cp, cn, pp, pn) =>
+      this.m.withTwo(options.source || 'config', options.folder || '', (sp, sn, fp, fn) =>
+        this.m.json(this.w.viewer_configure(cp, cn, pp, pn, sp, sn, fp, fn))));
+    for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
+    if (answer.error) throw new Error(answer.error);
+  }
+
+  /**
+   * Makes sure the module in use has the CPU renderer: the first time a scene is drawn on the
+   * CPU without it, imagestage-viewer-cpu.wasm takes over, configured from the same config
+   * and on the same scene and view (hotspots and scenes added through the API since stay
+   * with the old module). Answers whether it switched.
+   */
+  async _useCPU() {
+    if (this._hasCPU) return false;
+    this._hasCPU = true;
+    const view = this._loaded ? this.m.json(this.w.viewer_view(1, 1)) : null;
+    const id = this._scene && this._scene.id;
+    const m = await instantiate(WASM_CPU);
+    if (this._destroyed) return false;
+    this.m = m;
+    this.w = m.exports;
+    this._configure();
+    if (id != null) {
+      this.m.withBytes(id, (p, n) => this.w.viewer_load_scene(p, n, view ? view.yaw : NaN, view ? view.pitch : NaN,
+        view ? view.hfov : NaN));
+    }
+    this.w.viewer_layout(this._size.width, this._size.height);
+    this._refreshScene();
+    return true;
   }
 
   _wire() {
@@ -563,8 +610,11 @@ export class Viewer {
     const { bitmap, head } = image;
     const name = decodeURIComponent(String(s.image).split('/').pop().split('?')[0]);
     if (fade) this._snapshot();
-    const geometry = this.m.withTwo(head, name, (hp, hn, np, nn) =>
+    if (this._renderer === 'cpu') await this._useCPU();
+    if (this._destroyed || ticket !== this._ticket) return;
+    const open = () => this.m.withTwo(head, name, (hp, hn, np, nn) =>
       this.m.json(this.w.viewer_open(hp, hn, bitmap.width, bitmap.height, np, nn)));
+    let geometry = open();
     this.w.viewer_layout(this._size.width, this._size.height);
     this._source = { bitmap, width: bitmap.width, height: bitmap.height, geometry };
     if (this._renderer === 'webgl2') {
@@ -573,6 +623,11 @@ export class Viewer {
       } catch (e) {
         console.warn(`ImageStage viewer: WebGL2 could not take the image (${e.message}); drawing on the CPU`);
         this._renderer = 'cpu';
+        if (await this._useCPU()) {
+          if (this._destroyed || ticket !== this._ticket) return;
+          this._source.geometry = geometry = open();
+          this.w.viewer_layout(this._size.width, this._size.height);
+        }
       }
     }
     if (this._renderer === 'cpu') await this._cpuPixels(bitmap);
@@ -601,7 +656,7 @@ export class Viewer {
    * drawn as it arrives. `load` fires when the coarsest level is in: from then on every
    * direction shows something.
    */
-  _openTiles(fade, ticket) {
+  async _openTiles(fade, ticket) {
     // The GPU draws tiles unless the CPU renderer was asked for; without WebGL2 the wasm CPU
     // renderer draws them from the same plan.
     const cpu = (this._scene.renderer || this._options.renderer) === 'cpu';
@@ -612,6 +667,8 @@ export class Viewer {
       }
     }
     const gpu = !cpu && this._tileGL;
+    if (!gpu) await this._useCPU();
+    if (this._destroyed || ticket !== this._ticket) return;
     if (fade) this._snapshot();
     if (this._tileGL) this._tileGL.clear();
     const geometry = this.m.json(this.w.viewer_open_tiles(gpu ? 384 : 0));

@@ -102,6 +102,20 @@ export function linkProgram(gl, vertex, fragment) {
 }
 
 const PAD = 32; // border texels per tile side: mip levels up to 1/32 stay seamless
+const SOFTWARE = /swiftshader|llvmpipe|software/i; // renderer names without a GPU
+
+/**
+ * Whether this browser gives WebGL2 and whether that is a software rasteriser, from a
+ * throwaway context (no shader): `{ webgl2, software }`.
+ */
+export function probeWebGL2() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return { webgl2: false, software: false };
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const software = SOFTWARE.test(info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '');
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return { webgl2: true, software };
+}
 
 export class PanoramaGL {
   /**
@@ -134,7 +148,7 @@ export class PanoramaGL {
     this.limit = Math.min(gl.getParameter(gl.MAX_TEXTURE_SIZE), maxTexture || Infinity);
     const info = gl.getExtension('WEBGL_debug_renderer_info');
     this.name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
-    this.software = /swiftshader|llvmpipe|software/i.test(this.name);
+    this.software = SOFTWARE.test(this.name);
     this.texture = null;
     this.source = null; // { width, height, geometry, grid, tile, layer }
     this.mipmapsPending = false;

@@ -874,6 +874,44 @@ class Viewer(unittest.TestCase):
                              message="the message")
         self.assertIn("URL parameter hfov", message)
 
+    def test_the_cpu_renderers_module_is_fetched_only_where_the_cpu_draws(self):
+        """imagestage-viewer.wasm has no CPU renderer; imagestage-viewer-cpu.wasm (the same viewer
+        with it) is fetched only where a scene is drawn on the CPU, and takes over mid-way."""
+        def fresh(path, wait_loaded=True):  # a new document: a hash change alone keeps the old one's entries
+            PAGE.driver.get("about:blank")
+            open_viewer(path, wait_loaded)
+
+        fetched = ("return performance.getEntriesByType('resource').map(r => r.name.split('/').pop())"
+                   ".filter(n => n.endsWith('.wasm'))")
+        drawn = ("const c = document.querySelector('.isv-canvas'), g = c.getContext('2d');"
+                 "return Array.from(g.getImageData(c.width / 2, c.height * 0.9, 1, 1).data)")
+        fresh("viewer.html#panorama=sample.jpg&autoLoad=true&renderer=webgl2")
+        self.assertEqual(PAGE.js("return viewer.getRenderer()"), "webgl2")
+        self.assertEqual(PAGE.js(fetched), ["imagestage-viewer.wasm"])
+        self.assertNotIn("viewer_render_cpu", PAGE.js("return Object.keys(viewer.w)"))
+        fresh("viewer.html#panorama=sample.jpg&autoLoad=true&renderer=cpu")
+        self.assertEqual(PAGE.js("return viewer.getRenderer()"), "cpu")
+        self.assertEqual(PAGE.js(fetched), ["imagestage-viewer-cpu.wasm"])
+        # A software WebGL2 (SwiftShader here) and nothing asked: drawn on the CPU.
+        fresh("viewer.html#panorama=sample.jpg&autoLoad=true&yaw=40")
+        self.assertEqual(PAGE.js("return viewer.getRenderer()"), "cpu")
+        self.assertIn("imagestage-viewer-cpu.wasm", PAGE.js(fetched))
+        # WebGL2 refusing the image once the lean module is in: the CPU module takes over, on
+        # the same view, and draws (the green ground below the centre).
+        fresh("viewer.html#panorama=sample.jpg&renderer=webgl2&yaw=30&hfov=80", wait_loaded=False)
+        PAGE.until("return window.viewer && window.viewer.w && document.querySelector('.isv-load-button')"
+                   " && !document.querySelector('.isv-load').hidden", message="the load button")
+        PAGE.driver.execute_async_script("const done = arguments[0]; import('./panorama-gl.js').then((m) => {"
+                                         " m.PanoramaGL.prototype.upload = () => { throw new Error('refused'); }; done(); })")
+        PAGE.js("document.querySelector('.isv-load-button').click()")
+        PAGE.until("return viewer.isLoaded()", timeout=15, message="loaded on the CPU")
+        self.assertEqual(PAGE.js("return viewer.getRenderer()"), "cpu")
+        self.assertEqual(PAGE.js(fetched), ["imagestage-viewer.wasm", "imagestage-viewer-cpu.wasm"])
+        self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 30, delta=0.01)
+        self.assertAlmostEqual(PAGE.js("return viewer.getHfov()"), 80, delta=0.01)
+        below = PAGE.js(drawn)
+        self.assertGreater(below[1], below[0] + 20, f"green ground: {below}")
+
     def test_pannellums_iframe_example_shows_the_preview_then_loads(self):
         PAGE.driver.get(PAGE.base + "pannellum/examples/example.htm")
         frame = PAGE.driver.find_element("tag name", "iframe")
