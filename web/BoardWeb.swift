@@ -11,20 +11,27 @@ nonisolated(unsafe) var engine: Engine?
 /// Items the last answer reported away from their place in the page, so the next one can
 /// say which have come to rest (and where the page should now hold them).
 nonisolated(unsafe) var displaced: [Int] = []
+/// The slot each held item's drag started from (item index → slot index), for `drop`'s `from`.
+nonisolated(unsafe) var origins: [Int] = []
 
 func index(item id: String?) -> Int { id.flatMap { engine?.board.itemIndex(of: $0) } ?? -1 }
 func index(slot id: String?) -> Int { id.flatMap { engine?.board.slotIndex(of: $0) } ?? -1 }
 
-func eventJSON(_ event: StageEvent) -> JSONValue {
+/// An event for the page; `redoing`: the answer to a redo, whose moves are `redo`, not `return`.
+func eventJSON(_ event: StageEvent, redoing: Bool) -> JSONValue {
   switch event {
   case .pickup(let item, let pointer):
-    return ["type": "pickup", "item": .number(index(item: item)), "pointer": .number(pointer ?? -1)]
+    let i = index(item: item)
+    if origins.indices.contains(i) { origins[i] = engine?.dragOrigin(item: i) ?? -1 }
+    return ["type": "pickup", "item": .number(i), "pointer": .number(pointer ?? -1)]
   case .hover(let item, let slot):
     return ["type": "hover", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
   case .drop(let item, let slot):
-    return ["type": "drop", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+    let i = index(item: item)
+    let from = origins.indices.contains(i) ? origins[i] : -1
+    return ["type": "drop", "item": .number(i), "slot": .number(index(slot: slot)), "from": .number(from)]
   case .returned(let item, let slot):
-    return ["type": "return", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+    return ["type": redoing ? "redo" : "return", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
   case .assign(let item, let slot):
     return ["type": "assign", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
   case .displaced(let item, let slot):
@@ -41,8 +48,9 @@ func eventJSON(_ event: StageEvent) -> JSONValue {
 /// What an input did: its events, the centres of items held or animating, the ghosts, the
 /// items that came to rest (with the slot they rest on, −1 for none) and whether anything
 /// still moves (the page keeps its animation frames going while it does).
-func report(_ events: [StageEvent]) -> Int32 {
+func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
   guard let engine else { return answer("{}") }
+  let eventLines = events.map { eventJSON($0, redoing: redoing) }
   var now = engine.movingItems
   for i in engine.heldItems where !now.contains(i) { now.append(i) }
   var settled: [JSONValue] = []
@@ -55,10 +63,20 @@ func report(_ events: [StageEvent]) -> Int32 {
     return [.number(i), .number(c.x), .number(c.y)]
   }
   let ghosts: [JSONValue] = engine.ghosts.map { g in [.number(g.id), .number(g.item), .number(g.center.x), .number(g.center.y)] }
+  // Slots that would refuse what is held (their `accepts`), for the page's cue.
+  var refusing: [JSONValue] = []
+  var held = engine.heldItems
+  if engine.isPointerDragging || engine.keyboardHeldItem != nil {
+    for g in engine.ghosts where !held.contains(g.item) { held.append(g.item) }
+  }
+  for (s, slot) in engine.board.slots.enumerated()
+  where held.contains(where: { !slot.accepts(tags: engine.board.items[$0].tags) }) {
+    refusing.append(.number(s))
+  }
   return answer([
-    "events": .array(events.map(eventJSON)), "items": .array(items), "ghosts": .array(ghosts),
+    "events": .array(eventLines), "items": .array(items), "ghosts": .array(ghosts),
     "settled": .array(settled), "over": .array(engine.highlightedSlots.map { .number($0) }),
-    "busy": .bool(!engine.isIdle),
+    "refusing": .array(refusing), "busy": .bool(!engine.isIdle),
   ])
 }
 
@@ -70,6 +88,7 @@ public func boardCreate(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int
     let page = try PageBoard.decode(bytes(pointer, count))
     engine = Engine(board: page.board, options: page.options)
     displaced = []
+    origins = [Int](repeating: -1, count: page.board.items.count)
     return answer("")
   } catch {
     return answer(error.description)
@@ -88,11 +107,14 @@ public func boardSetOptions(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) ->
   }
 }
 
-/// A press on item `item` (the page hit-tested its own element) by pointer `id`.
+/// A press on item `item` (the page hit-tested its own element; −1: a slot's content) by
+/// pointer `id`. `held` 1: a touch held still for the delay, picked up at once; 0: a drag
+/// only once it moves (a click is no drag).
 @_cdecl("board_press")
-public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
+public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double, _ held: Int32) -> Int32 {
   guard engine != nil else { return answer("{}") }
-  return report(engine!.press(item: Int(item), pointer: Int(id), at: Point(x: x, y: y), time: t))
+  let pressed = item >= 0 ? Int(item) : nil
+  return report(engine!.press(item: pressed, pointer: Int(id), at: Point(x: x, y: y), time: t, waitForMove: held == 0))
 }
 
 /// `phase`: 0 down (not on an item: a slot's content), 1 move, 2 up, 3 cancel.
@@ -108,7 +130,8 @@ public func boardPointer(_ phase: Int32, _ id: Int32, _ x: Double, _ y: Double, 
 @_cdecl("board_key")
 public func boardKey(_ code: Int32, _ t: Double) -> Int32 {
   guard engine != nil, code >= 0, Int(code) < Key.allCases.count else { return answer("{}") }
-  return report(engine!.handle(.key(Key.allCases[Int(code)]), at: t))
+  let key = Key.allCases[Int(code)]
+  return report(engine!.handle(.key(key), at: t), redoing: key == .redo)
 }
 
 /// Item `item` has the page's focus (−1: none).
@@ -135,8 +158,8 @@ public func boardAdvance(_ t: Double) -> Int32 {
 }
 
 /// New boxes from the page: `slots` slot frames then `items` item frames, four doubles
-/// each (x, y, width, height). An item whose x is NaN keeps its resting point (it sits in
-/// a slot, so the page cannot show where its own place is) and takes only the new size.
+/// each (x, y, width, height). An item on a slot gives where it rests in that slot's
+/// element; one whose x is NaN (not in its slot's element yet) takes only the new size.
 @_cdecl("board_layout")
 public func boardLayout(
   _ frames: UnsafePointer<Double>?, _ slots: Int32, _ items: Int32, _ width: Double, _ height: Double, _ t: Double
@@ -152,7 +175,11 @@ public func boardLayout(
   let events = engine!.handle(.layout(slotFrames, canvas: canvas), at: t)
   for i in 0..<itemCount {
     var frame = rect(Int(slots) + i)
-    if frame.origin.x.isNaN {
+    if let s = engine!.board.items[i].slot {
+      // It sits in its slot's element: where the page's CSS puts it there is where snaps end.
+      if !frame.origin.x.isNaN { engine!.setSlotOffset(i, frame.center - engine!.board.slots[s].frame.center) }
+      frame = Rect(center: engine!.board.items[i].restingCenter, size: frame.size)
+    } else if frame.origin.x.isNaN {
       frame = Rect(center: engine!.board.items[i].restingCenter, size: frame.size)
     }
     engine!.relayoutItem(i, frame: frame)
@@ -200,4 +227,11 @@ public func boardRestore(_ pointer: UnsafePointer<UInt8>?, _ count: Int32, _ sou
 public func boardHistory() -> Int32 {
   guard let engine else { return 0 }
   return (engine.canUndo ? 1 : 0) | (engine.canRedo ? 2 : 0)
+}
+
+/// Empties slot `slot`'s content, undoably (Delete on a shortcut's copy).
+@_cdecl("board_remove")
+public func boardRemove(_ slot: Int32, _ t: Double) -> Int32 {
+  guard engine != nil else { return answer("{}") }
+  return report(engine!.handle(.removeContent(slot: Int(slot)), at: t))
 }

@@ -15,18 +15,25 @@ export { version } from './version.js';
 
 const WASM = new URL('imagestage-board.wasm', import.meta.url);
 
-/** Options the engine reads (StageJSON's PageBoard); checked there, named in its errors. */
-const ENGINE_OPTIONS = ['mode', 'strategy', 'maxDistance', 'snapDuration', 'returnDuration', 'swap', 'hysteresis',
-  'snapInside', 'dropOnHover', 'reducedMotion', 'activationDistance', 'contentDraggable', 'curve', 'grid'];
-/** Options this file reads. */
-const PAGE_OPTIONS = ['items', 'slots', 'placement', 'persist', 'persistKey', 'accepts', 'status', 'touch',
-  'autoScroll', 'strings', 'ids'];
+// Every option's name, type and range is checked by StageJSON's PageBoard (Swift), which
+// names the option in its error; this file checks only what needs the DOM (selectors).
 /** Strings the page shows itself (the engine's phrases are the rest of `strings`). */
 const PAGE_STRINGS = {
   draggable: 'draggable',
   instructions: 'Press Space or Enter to pick up. Arrow keys move between slots; Space drops; Escape cancels.',
+  copyInstructions: 'Press Delete to remove it.',
 };
-const EVENTS = ['pickup', 'hover', 'drop', 'return', 'swap', 'cancel', 'assign', 'change', 'status', 'place', 'error'];
+const EVENTS = ['pickup', 'hover', 'drop', 'return', 'redo', 'swap', 'cancel', 'assign', 'change', 'status', 'place',
+  'error'];
+/** Controls inside an item that keep working: a press on one never starts a drag. */
+const CONTROLS = 'input, textarea, select, option, button, a[href], label, summary, audio[controls], video[controls],'
+  + ' [contenteditable]:not([contenteditable="false"])';
+/** Attributes this file may add to the page's elements; destroy() takes back the ones it added. */
+const ADDED = ['tabindex', 'role', 'aria-roledescription', 'aria-describedby', 'aria-label', 'data-board-item'];
+/** The board running on each container: a second board() on one is refused. */
+const boards = new WeakMap();
+/** The top layer (`popover`): a held item is shown above everything, outside any overflow clip. */
+const topLayer = typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElement.prototype;
 /** Key numbers as web/BoardWeb.swift takes them (Stage's Key.allCases order). */
 const KEY = { Tab: 0, ' ': 1, Enter: 2, Escape: 3, ArrowLeft: 4, ArrowRight: 5, ArrowUp: 6, ArrowDown: 7 };
 const UNDO = 8, REDO = 9;
@@ -42,8 +49,14 @@ function addStyle() {
   style.textContent = `
 :where([data-board-item]) { cursor: grab; touch-action: manipulation; user-select: none; -webkit-user-select: none;
   -webkit-touch-callout: none; }
+:where([data-board-item]) :where(input, textarea, [contenteditable]:not([contenteditable="false"])) {
+  user-select: text; -webkit-user-select: text; cursor: auto; }
+:where([data-board-item]) :where(button, select, a[href], label, summary) { cursor: auto; }
 :where([data-board-item].board-lifted) { cursor: grabbing; z-index: 1000; }
 :where([data-board-over]) { outline: 3px dashed currentColor; outline-offset: -3px; }
+:where([data-board-refuses]) { opacity: 0.45; cursor: no-drop; }
+:where([data-board-item], .board-ghost):popover-open { inset: auto; margin: 0; border: none; padding: 0; color: inherit;
+  background-color: transparent; overflow: visible; }
 :where(.board-dragging, .board-dragging *) { user-select: none; -webkit-user-select: none; }
 :where(.board-ghost) { opacity: 0.85; box-shadow: 0 8px 24px rgb(0 0 0 / 0.3); }
 .board-live { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
@@ -62,6 +75,19 @@ function describe(el) {
   return text;
 }
 
+/**
+ * Options as JSON for the engine's checks: what JSON has no word for is written as a marker
+ * the Swift side names in its message (a function, an element, NaN, Infinity).
+ */
+function encodeOptions(value) {
+  return JSON.stringify(value, (k, v) => {
+    if (typeof v === 'function') return { $function: true };
+    if (typeof Element !== 'undefined' && v instanceof Element) return { $element: describe(v) };
+    if (typeof v === 'number' && !Number.isFinite(v)) return { $number: String(v) };
+    return v;
+  });
+}
+
 /** The board: `board(container, options)`; `ready` settles when the engine runs. */
 export function board(container, options = {}) { return new Board(container, options); }
 
@@ -75,6 +101,9 @@ export class Board {
     this.destroyed = false;
     this.pending = new Map(); // touch presses waiting for their hold
     this.pointers = new Map(); // pointer id → last client position, for presses that reached the engine
+    this.dragging = new Set(); // pointers whose press became a drag (their click is not the page's)
+    this.floating = new Map(); // item index → its top-layer state while held or animating
+    this.added = new Map(); // element → attributes this file added to it
     this.ready = this.#start();
     // A page that forgets `await b.ready` still hears of a failure: it is logged.
     this.ready.catch(() => {});
@@ -111,15 +140,13 @@ export class Board {
 
   /** Changes engine options while the board runs (`reducedMotion`, `maxDistance`, …). */
   setOptions(changes) {
-    const picked = {};
-    for (const [k, v] of Object.entries(changes)) {
-      if (k === 'mode') throw new Error('ImageStage board: mode: cannot change while the board runs; make a new board');
-      if (ENGINE_OPTIONS.includes(k)) picked[k] = v;
-      this.options[k] = v;
-    }
-    if ('strings' in changes) picked.strings = this.#engineStrings();
-    const error = this.wasm.out(this.wasm.withBytes(JSON.stringify(picked), (p, n) => this.x.board_set_options(p, n)));
+    if (!this.x) throw new Error('ImageStage board: setOptions: the board is not running (await b.ready first)');
+    // Every change is checked (names, types, ranges) before any is applied.
+    const error = this.wasm.out(this.wasm.withBytes(encodeOptions(changes), (p, n) => this.x.board_set_options(p, n)));
     if (error) throw new Error(`ImageStage board: ${error}`);
+    if (typeof changes.status === 'string') this.#findStatus(changes.status);
+    Object.assign(this.options, changes);
+    this.#readPageOptions();
     return this;
   }
 
@@ -141,9 +168,17 @@ export class Board {
     for (const g of this.ghosts?.values() ?? []) g.remove();
     this.live?.remove();
     this.instructions?.remove();
-    for (const el of this.items) this.#unlift(el);
-    for (const el of this.slots) delete el.dataset.boardOver;
+    this.copyInstructions?.remove();
+    this.items.forEach((el, i) => this.#unlift(i));
+    for (const el of this.slots) {
+      delete el.dataset.boardOver;
+      delete el.dataset.boardRefuses;
+    }
+    // The page's elements as it made them: only what this file added is taken back.
+    for (const [el, attributes] of this.added) for (const a of attributes) el.removeAttribute(a);
+    this.added.clear();
     this.container?.classList.remove('board-dragging');
+    if (boards.get(this.container) === this) boards.delete(this.container);
     this.wasm = this.x = null;
   }
 
@@ -162,55 +197,77 @@ export class Board {
       this.#listen();
       if (this.options.persist === 'localStorage') this.#load();
       this.#reconcileAll();
+      this.lastKey = this.#placementKey(); // `change` fires only when a later placement differs
       return this;
     } catch (e) {
       console.error(e.message);
       this.#emit('error', { message: e.message });
+      // Nothing stays behind: no live region, no listeners, no attributes.
+      if (!this.destroyed) this.destroy();
       throw e;
     }
   }
 
   /** What can be checked before the module loads: the container, option names, selectors. */
+  /** What needs the DOM, before the module loads: the container and the selectors. */
   #check() {
     const o = this.options;
     if (!(this.container instanceof Element)) throw new Error(`ImageStage board: container: no element matches ${this.container}`);
-    for (const k of Object.keys(o)) {
-      if (!ENGINE_OPTIONS.includes(k) && !PAGE_OPTIONS.includes(k) && !k.startsWith('on')) {
-        throw new Error(`ImageStage board: ${k}: not an option (docs/board.md lists them)`);
-      }
-      if (k.startsWith('on') && EVENTS.includes(k.slice(2).toLowerCase())) this.on(k.slice(2).toLowerCase(), o[k]);
+    const running = boards.get(this.container);
+    if (running && !running.destroyed) {
+      // Two boards on one element would each answer every pointer: every event twice.
+      throw new Error(`ImageStage board: container: ${describe(this.container)} already has a board;`
+        + ' call destroy() on that one first, or keep using it');
     }
-    for (const k of ['items', 'slots']) {
-      if (typeof o[k] !== 'string' || !o[k]) throw new Error(`ImageStage board: ${k}: expected a CSS selector, found ${o[k]}`);
+    boards.set(this.container, this);
+    for (const k of Object.keys(o)) {
+      if (k.startsWith('on') && EVENTS.includes(k.slice(2).toLowerCase()) && typeof o[k] === 'function') {
+        this.on(k.slice(2).toLowerCase(), o[k]);
+      }
+    }
+    for (const k of ['items', 'slots', 'handle', 'filter']) {
+      if (typeof o[k] !== 'string' || !o[k]) continue; // the engine's check names a wrong type
       let found;
       try { found = this.container.querySelector(o[k]); } catch { throw new Error(`ImageStage board: ${k}: "${o[k]}" is not a valid selector`); }
-      if (!found) throw new Error(`ImageStage board: ${k}: "${o[k]}" matches nothing inside ${describe(this.container)}`);
+      if (!found && (k === 'items' || k === 'slots')) {
+        throw new Error(`ImageStage board: ${k}: "${o[k]}" matches nothing inside ${describe(this.container)}`);
+      }
     }
-    if (o.placement !== undefined && !['move', 'event'].includes(o.placement)) {
-      throw new Error(`ImageStage board: placement: unknown value "${o.placement}"; expected one of: move, event`);
-    }
-    if (o.persist !== undefined && o.persist !== 'localStorage' && o.persist !== false) {
-      throw new Error(`ImageStage board: persist: unknown value "${o.persist}"; expected "localStorage" or false`);
-    }
-    if (o.accepts !== undefined && typeof o.accepts !== 'function') {
-      throw new Error('ImageStage board: accepts: expected a function (item, slot) => boolean; use data-accepts for tags');
-    }
+    if (typeof o.status === 'string' && o.status) this.#findStatus(o.status);
+    this.#readPageOptions();
+  }
+
+  /** The status option's element, or an error naming the selector that finds none. */
+  #findStatus(selector) {
+    let el;
+    try { el = document.querySelector(selector); } catch { throw new Error(`ImageStage board: status: "${selector}" is not a valid selector`); }
+    if (!el) throw new Error(`ImageStage board: status: "${selector}" matches nothing on the page`);
+    return el;
+  }
+
+  /** The options this file applies itself, as they are now (at the start, after setOptions). */
+  #readPageOptions() {
+    const o = this.options;
     this.placement = o.placement ?? 'move';
     this.mode = o.mode ?? 'locations';
     this.touch = { delay: 200, tolerance: 6, ...(o.touch || {}) };
     this.strings = { ...PAGE_STRINGS, ...(o.strings || {}) };
   }
 
-  #engineStrings() {
-    const s = {};
-    for (const [k, v] of Object.entries(this.options.strings || {})) if (!(k in PAGE_STRINGS)) s[k] = v;
-    return s;
+  /** Sets attribute `name` on `el` unless the page gave one; remembered for destroy(). */
+  #add(el, name, value) {
+    if (el.hasAttribute(name)) return;
+    el.setAttribute(name, value);
+    if (!this.added.has(el)) this.added.set(el, new Set());
+    this.added.get(el).add(name);
   }
 
   /** Finds the page's items and slots and hands the engine their boxes. */
   #create() {
     const o = this.options;
-    const all = (sel) => [...this.container.querySelectorAll(sel)].filter((el) => !el.hasAttribute('data-board-copy'));
+    const ours = (el) => el.hasAttribute('data-board-copy') || el.hasAttribute('data-board-placeholder')
+      || el.classList.contains('board-ghost');
+    const all = (sel) => [...this.container.querySelectorAll(sel)].filter((el) => !ours(el));
     this.items = all(o.items);
     this.slots = all(o.slots);
     if (!this.items.length) throw new Error(`ImageStage board: items: "${o.items}" matches nothing inside ${describe(this.container)}`);
@@ -221,9 +278,12 @@ export class Board {
     this.ghosts = this.ghosts ?? new Map();
     this.over = new Set();
     const f = this.#frame();
+    // In a closed dialog, a display:none tab or a closed <details>, nothing has a size yet:
+    // the engine waits, and the ResizeObserver measures when the container is shown.
+    const hidden = this.container.getClientRects().length === 0;
     const slotRects = this.slots.map((el) => this.#rect(el, f, null));
     const items = this.items.map((el, i) => {
-      el.dataset.boardItem = '';
+      this.#add(el, 'data-board-item', '');
       for (const img of el.tagName === 'IMG' ? [el] : el.querySelectorAll('img')) img.draggable = false;
       this.#label(el, i);
       const slotEl = el.parentElement?.closest(o.slots);
@@ -242,19 +302,17 @@ export class Board {
       if (el.dataset.capacity) slot.capacity = Number(el.dataset.capacity);
       const copy = el.querySelector(':scope > [data-board-copy]');
       if (copy && this.itemIds.includes(copy.dataset.boardCopy)) slot.content = copy.dataset.boardCopy;
-      if (!el.hasAttribute('role')) el.setAttribute('role', 'group');
-      if (!el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) {
-        el.setAttribute('aria-label', slot.name || `location #${slot.id}`);
-      }
+      this.#add(el, 'role', 'group');
+      if (!el.hasAttribute('aria-labelledby')) this.#add(el, 'aria-label', slot.name || `location #${slot.id}`);
       return slot;
     });
     if (o.accepts) this.#acceptsByFunction(items, slots);
-    const description = { canvas: { width: Math.max(1, f.width), height: Math.max(1, f.height) }, slots, items };
-    for (const k of ENGINE_OPTIONS) if (o[k] !== undefined) description[k] = o[k];
-    if (o.reducedMotion === undefined) description.reducedMotion = this.#prefersReducedMotion();
-    const strings = this.#engineStrings();
-    if (Object.keys(strings).length) description.strings = strings;
-    const error = this.wasm.out(this.wasm.withBytes(JSON.stringify(description), (p, n) => this.x.board_create(p, n)));
+    const given = { ...o };
+    if (o.reducedMotion === undefined) given.reducedMotion = this.#prefersReducedMotion();
+    const canvas = { width: Math.max(1, f.width), height: Math.max(1, f.height) };
+    const description = `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},`
+      + `"slots":${encodeOptions(slots)},"items":${encodeOptions(items)}}`;
+    const error = this.wasm.out(this.wasm.withBytes(description, (p, n) => this.x.board_create(p, n)));
     if (error) throw new Error(`ImageStage board: ${this.#nameElements(error)}`);
     this.#measure();
   }
@@ -286,13 +344,11 @@ export class Board {
 
   /** Roles and names for items, unless the page gave its own. */
   #label(el, i) {
-    if (!el.hasAttribute('tabindex') && el.tabIndex < 0) el.tabIndex = 0;
-    if (!el.hasAttribute('role')) el.setAttribute('role', 'button');
-    if (!el.hasAttribute('aria-roledescription')) el.setAttribute('aria-roledescription', this.strings.draggable);
-    if (!el.hasAttribute('aria-describedby')) el.setAttribute('aria-describedby', this.instructions.id);
-    if (el.tagName !== 'IMG' && !el.hasAttribute('aria-label') && !el.textContent.trim()) {
-      el.setAttribute('aria-label', this.#itemName(el, i));
-    }
+    if (el.tabIndex < 0) this.#add(el, 'tabindex', '0');
+    this.#add(el, 'role', 'button');
+    this.#add(el, 'aria-roledescription', this.strings.draggable);
+    this.#add(el, 'aria-describedby', this.instructions.id);
+    if (el.tagName !== 'IMG' && !el.textContent.trim()) this.#add(el, 'aria-label', this.#itemName(el, i));
   }
 
   #addLiveRegion() {
@@ -307,7 +363,11 @@ export class Board {
     this.instructions.className = 'board-live';
     this.instructions.id = `board-instructions-${n}`;
     this.instructions.textContent = this.strings.instructions;
-    document.body.append(this.live, this.instructions);
+    this.copyInstructions = document.createElement('div');
+    this.copyInstructions.className = 'board-live';
+    this.copyInstructions.id = `board-copy-instructions-${n}`;
+    this.copyInstructions.textContent = this.strings.copyInstructions;
+    document.body.append(this.live, this.instructions, this.copyInstructions);
   }
 
   // MARK: Measuring
@@ -344,9 +404,14 @@ export class Board {
     this.slots.forEach((el, s) => frames.set(this.#rect(el, f, null), 4 * s));
     const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
     this.rest = this.items.map((el, i) => {
-      const r = this.#rect(el, f, this.offsets[i]);
-      // An item sitting in a slot shows where the slot is, not where its own place is.
-      if (placement.slots[i] >= 0 && this.mode === 'locations') frames.set([NaN, NaN, r[2], r[3]], 4 * (nS + i));
+      // A held item's place in the page is its placeholder (it is in the top layer itself).
+      const place = this.floating.get(i)?.placeholder ?? el;
+      const r = this.#rect(place, f, place === el ? this.offsets[i] : null);
+      const s = placement.slots[i];
+      // An item sitting in its slot's element tells the engine where the CSS puts it there
+      // (snaps end there); one not there yet shows where its own place is, not the slot.
+      const inSlot = s >= 0 && place.parentElement?.closest(this.options.slots) === this.slots[s];
+      if (s >= 0 && this.mode === 'locations' && !inSlot) frames.set([NaN, NaN, r[2], r[3]], 4 * (nS + i));
       else frames.set(r, 4 * (nS + i));
       return [r[0] + r[2] / 2, r[1] + r[3] / 2];
     });
@@ -380,6 +445,21 @@ export class Board {
     on(c, 'contextmenu', (e) => { if (this.pending.size || this.pointers.size) e.preventDefault(); });
     on(c, 'dragstart', (e) => { if (e.target.closest?.('[data-board-item]')) e.preventDefault(); });
     on(c, 'keydown', (e) => this.#keydown(e));
+    // Escape cancels a mouse or touch drag wherever the focus is (it stays on <body> for a
+    // mouse), before a modal <dialog> around the board takes it as its own.
+    on(window, 'keydown', (e) => {
+      if (e.key !== 'Escape' || !this.pointers.size) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      this.#cancelPointers();
+    }, { capture: true, signal: this.abort.signal });
+    on(window, 'click', (e) => {
+      // The click that ends a drag is not the page's: a button the drag began on stays unpressed.
+      if (!this.swallowClick) return;
+      this.swallowClick = false;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }, { capture: true, signal: this.abort.signal });
     on(c, 'focusin', (e) => {
       const i = this.items.indexOf(e.target);
       if (i >= 0) this.x.board_focus(i);
@@ -396,7 +476,9 @@ export class Board {
     this.resizeObserver = new ResizeObserver(this.#guard(() => this.#measureSoon()));
     this.#observeSizes();
     this.mutationObserver = new MutationObserver(this.#guard((records) => this.#mutated(records)));
-    this.mutationObserver.observe(c, { childList: true, subtree: true });
+    // Run-time changes to what slots accept or items carry are followed too.
+    this.mutationObserver.observe(c, { childList: true, subtree: true, attributes: true,
+      attributeFilter: ['data-accepts', 'data-tags', 'data-capacity'] });
   }
 
   /**
@@ -432,33 +514,62 @@ export class Board {
     return el && this.container.contains(el) ? this.items.indexOf(el) : -1;
   }
 
+  /**
+   * Whether a press on `target` inside `item` starts a drag: not on a control (an input, a
+   * button, a link…) or on what `filter` names; only on `handle`, when one is given.
+   */
+  #startsDrag(target, item) {
+    const within = (el) => el && item.contains(el);
+    const { handle, filter } = this.options;
+    if (filter && within(target.closest(filter))) return false;
+    const control = target.closest(CONTROLS);
+    if (handle) {
+      const h = target.closest(handle);
+      if (!within(h)) return false;
+      return !control || control === h || !h.contains(control);
+    }
+    return !within(control) || control === item;
+  }
+
   #down(e) {
+    this.swallowClick = false;
     if (e.pointerType === 'mouse' && e.button !== 0) return;
     const i = this.#itemAt(e.target);
     const onContent = i < 0 && this.options.contentDraggable && e.target.closest?.('[data-board-copy]');
     if (i < 0 && !onContent) return;
+    if (!this.#startsDrag(e.target, i >= 0 ? this.items[i] : onContent)) return; // the control's own press
     if (e.pointerType === 'touch' && this.touch.delay > 0) {
       // A touch becomes a drag only after a short hold, so the page still scrolls under it.
       const press = { i, x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY, target: e.target };
       press.timer = setTimeout(this.#guard(() => {
         this.pending.delete(e.pointerId);
-        this.#press(e.pointerId, press.i, press.x, press.y, press.target);
+        this.#press(e.pointerId, press.i, press.x, press.y, press.target, true);
       }), this.touch.delay);
       this.pending.set(e.pointerId, press);
       return;
     }
     if (e.pointerType === 'mouse') e.preventDefault(); // no text selection, no native image drag
-    this.#press(e.pointerId, i, e.clientX, e.clientY, e.target);
+    // A touch without a hold delay, a mouse or a pen: a drag once it moves; a click is none.
+    this.#press(e.pointerId, i, e.clientX, e.clientY, e.target, false);
   }
 
-  #press(id, i, clientX, clientY, target) {
+  /** A press reaches the engine; `held`: a touch held still for the delay, picked up at once. */
+  #press(id, i, clientX, clientY, target, held) {
     this.frameNow = this.#frame();
     const [x, y] = this.#toBoard(clientX, clientY);
     if (!this.pointers.size) this.scrollLimits = new Map();
     this.pointers.set(id, [clientX, clientY]);
     try { target.setPointerCapture?.(id); } catch { /* a synthetic or finished pointer */ }
-    const t = now();
-    this.#answer(i >= 0 ? this.x.board_press(i, id, x, y, t) : this.x.board_pointer(0, id, x, y, t));
+    this.#answer(this.x.board_press(i, id, x, y, now(), held ? 1 : 0));
+  }
+
+  /** Escape during a pointer drag: every pointer's drag goes home (the keyboard's has its own). */
+  #cancelPointers() {
+    for (const id of [...this.pointers.keys()]) {
+      this.pointers.delete(id);
+      const [x, y] = [0, 0];
+      this.#answer(this.x.board_pointer(3, id, x, y, now()));
+    }
   }
 
   #move(e) {
@@ -482,6 +593,11 @@ export class Board {
 
   #up(e, phase) {
     if (this.pending.has(e.pointerId)) return this.#drop(e.pointerId);
+    if (this.dragging.delete(e.pointerId) && phase === 2) {
+      // The browser sends that click in the same task as this pointerup: only it is taken.
+      this.swallowClick = true;
+      setTimeout(() => { this.swallowClick = false; }, 50);
+    }
     if (!this.pointers.has(e.pointerId)) return;
     this.pointers.delete(e.pointerId);
     const [x, y] = this.#toBoard(e.clientX, e.clientY);
@@ -502,6 +618,23 @@ export class Board {
   }
 
   #keydown(e) {
+    const copy = e.target.closest?.('[data-board-copy]');
+    if (copy && this.container.contains(copy) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      // A shortcut's copy: Enter or Space acts as a click (it is a button); Delete removes it.
+      const s = this.slots.indexOf(copy.parentElement?.closest(this.options.slots));
+      if ((e.key === 'Enter' || e.key === ' ') && e.target === copy) {
+        e.preventDefault();
+        copy.click();
+        return;
+      }
+      if ((e.key === 'Delete' || e.key === 'Backspace') && this.options.contentDraggable && s >= 0) {
+        e.preventDefault();
+        const next = this.slots[s];
+        this.#answer(this.x.board_remove(s, now()));
+        next.focus?.();
+        return;
+      }
+    }
     const i = this.items.indexOf(e.target);
     const held = this.x.board_keyboard_held() >= 0;
     const mod = e.ctrlKey || e.metaKey;
@@ -534,7 +667,7 @@ export class Board {
   /** Applies what the engine answered: events out, items translated, ghosts drawn, rests kept. */
   #apply(a) {
     if (!a.events) return;
-    let changed = false;
+    let changed = false, placed = false;
     for (const e of a.events) {
       if (e.type === 'announce') {
         this.#say(e.text);
@@ -542,28 +675,61 @@ export class Board {
       }
       if (e.type === 'status') this.#status(e.text);
       if (e.type === 'assign') this.#assign(e.slot, e.item);
-      // A return may be an undo's: whether the state changed is checked against the last one.
-      if (['assign', 'drop', 'swap', 'return'].includes(e.type)) changed = true;
+      if (e.type === 'pickup' && e.pointer >= 0) this.dragging.add(e.pointer);
+      // Whether the state changed is checked against the last one: a drop back home is none.
+      if (['assign', 'drop', 'swap', 'return', 'redo'].includes(e.type)) changed = true;
+      if (['drop', 'swap', 'return', 'redo'].includes(e.type)) placed = true;
       this.#emit(e.type, this.#detail(e));
     }
     const f = this.frameNow;
     const moved = new Set();
     for (const [i, x, y] of a.items) {
       moved.add(i);
-      const el = this.items[i];
-      if (!this.offsets[i]) this.#lift(el);
-      const dx = x - this.rest[i][0], dy = y - this.rest[i][1];
-      this.offsets[i] = [dx, dy];
-      el.style.translate = `${dx}px ${dy}px`;
+      if (!this.offsets[i]) this.#lift(i, f);
+      this.#translate(i, x, y, f);
     }
+    // FLIP: an item on its way to a slot goes there in the page now, so its snap ends where
+    // the page's CSS will hold it (measured just below), not at the slot's centre.
+    if (placed && this.mode === 'locations') this.#placeMoving(moved);
     this.#drawGhosts(a.ghosts, f);
     for (const [i, s] of a.settled) if (!moved.has(i)) this.#settle(i, s);
-    this.#highlight(a.over);
+    this.#highlight(a.over, a.refusing ?? []);
     this.container.classList.toggle('board-dragging', this.pointers.size > 0 || this.x.board_keyboard_held() >= 0);
-    if (a.settled.length) this.#measure();
+    if (a.settled.length || placed) this.#measure();
     if (changed) this.#changed();
     if (a.busy) this.#animate();
     if (!a.busy && this.rebuildWanted) this.#rebuild();
+  }
+
+  /** Item `i`, held or animating, drawn with its centre at board point (x, y). */
+  #translate(i, x, y, f) {
+    const el = this.items[i];
+    const float = this.floating.get(i);
+    if (float) {
+      const cx = f.left + (x - f.scrollLeft) * f.sx, cy = f.top + (y - f.scrollTop) * f.sy;
+      el.style.translate = `${cx - float.width / 2}px ${cy - float.height / 2}px`;
+      this.offsets[i] = [x - this.rest[i][0], y - this.rest[i][1]];
+      return;
+    }
+    const dx = x - this.rest[i][0], dy = y - this.rest[i][1];
+    this.offsets[i] = [dx, dy];
+    el.style.translate = `${dx}px ${dy}px`;
+  }
+
+  /** Items that the engine put on another slot (or home) are moved there in the page now. */
+  #placeMoving(moving) {
+    const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
+    placement.slots.forEach((s, i) => {
+      const place = this.floating.get(i)?.placeholder ?? this.items[i];
+      const there = s >= 0 ? place.parentElement?.closest(this.options.slots) === this.slots[s] : place.parentNode === this.home[i].parent;
+      if (there) return;
+      if (this.placement === 'move') {
+        this.#own(() => this.#put(i, s, place));
+      } else if (moving.has(i) || this.floating.has(i)) {
+        this.#emit('place', { item: this.items[i], itemId: this.itemIds[i], slot: this.slots[s] ?? null, slotId: this.slotIds[s] ?? null });
+        this.#refloat(i);
+      }
+    });
   }
 
   #detail(e) {
@@ -572,6 +738,10 @@ export class Board {
     if (e.slot !== undefined) {
       d.slot = e.slot >= 0 ? this.slots[e.slot] : null;
       d.slotId = e.slot >= 0 ? this.slotIds[e.slot] : null;
+    }
+    if (e.from !== undefined) {
+      d.from = e.from >= 0 ? this.slots[e.from] : null;
+      d.fromId = e.from >= 0 ? this.slotIds[e.from] : null;
     }
     if (e.pointer !== undefined) d.pointer = e.pointer >= 0 ? e.pointer : null;
     if (e.text !== undefined) d.text = e.text;
@@ -596,16 +766,73 @@ export class Board {
     if (target) target.textContent = text;
   }
 
-  #lift(el) {
+  /**
+   * Item `i` is held or animating: lifted, and (where the browser has a top layer) shown
+   * there, above everything and outside any `overflow` clip (dnd-kit's drag overlay). An
+   * invisible shallow copy keeps its place in the page, so nothing reflows under the drag.
+   */
+  #lift(i, f) {
+    const el = this.items[i];
     el.classList.add('board-lifted');
-    if (getComputedStyle(el).position === 'static') {
-      el.style.position = 'relative';
-      el.dataset.boardPositioned = '';
+    if (this.floating.has(i)) return;
+    if (!topLayer || el.hasAttribute('popover') || !el.isConnected || !el.getClientRects().length) {
+      if (getComputedStyle(el).position === 'static') {
+        el.style.position = 'relative';
+        el.dataset.boardPositioned = '';
+      }
+      return;
     }
+    const width = el.offsetWidth, height = el.offsetHeight;
+    const placeholder = el.cloneNode(false);
+    for (const a of ['id', 'tabindex', 'role', 'aria-roledescription', 'aria-describedby', 'aria-label', 'data-board-item',
+      'name', 'popover']) placeholder.removeAttribute(a);
+    placeholder.classList.remove('board-lifted');
+    placeholder.dataset.boardPlaceholder = '';
+    placeholder.setAttribute('aria-hidden', 'true');
+    placeholder.inert = true;
+    Object.assign(placeholder.style, { visibility: 'hidden', width: `${width}px`, height: `${height}px`, boxSizing: 'border-box',
+      translate: '' });
+    const float = { placeholder, width, height, saved: {} };
+    const style = { position: 'fixed', left: '0px', top: '0px', right: 'auto', bottom: 'auto', margin: '0px',
+      width: `${width}px`, height: `${height}px`, boxSizing: 'border-box',
+      scale: f.sx !== 1 || f.sy !== 1 ? `${f.sx} ${f.sy}` : '' };
+    for (const k of Object.keys(style)) float.saved[k] = el.style[k];
+    float.saved.translate = el.style.translate;
+    float.style = style;
+    const focused = el.contains(document.activeElement) ? document.activeElement : null;
+    this.#own(() => el.before(placeholder));
+    this.floating.set(i, float);
+    this.#refloat(i);
+    if (focused && document.activeElement !== focused) focused.focus({ preventScroll: true });
   }
 
-  #unlift(el) {
+  /** Shows floating item `i` in the top layer (again, after the page moved it). */
+  #refloat(i) {
+    const float = this.floating.get(i);
+    if (!float) return;
+    const el = this.items[i];
+    // The page's handler moved the element: its placeholder follows it there.
+    if (el.previousSibling !== float.placeholder) this.#own(() => el.before(float.placeholder));
+    Object.assign(el.style, float.style);
+    if (!el.hasAttribute('popover')) el.setAttribute('popover', 'manual');
+    if (!el.matches(':popover-open')) el.showPopover();
+  }
+
+  /** Item `i` is at rest: back in the page's flow, where its placeholder held its place. */
+  #unlift(i) {
+    const el = this.items[i];
+    if (!el) return;
     el.classList.remove('board-lifted');
+    const float = this.floating.get(i);
+    if (float) {
+      this.floating.delete(i);
+      const focused = el.contains(document.activeElement) ? document.activeElement : null;
+      if (el.matches(':popover-open')) el.hidePopover();
+      el.removeAttribute('popover');
+      Object.assign(el.style, float.saved);
+      if (float.placeholder.isConnected) this.#own(() => float.placeholder.replaceWith(el));
+      if (focused && document.activeElement !== focused) focused.focus({ preventScroll: true });
+    }
     el.style.translate = '';
     if ('boardPositioned' in el.dataset) {
       el.style.position = '';
@@ -618,23 +845,24 @@ export class Board {
     const el = this.items[i];
     this.offsets[i] = null;
     if (this.mode === 'locations') {
-      if (this.placement === 'move') this.#own(() => this.#put(i, s));
-      else this.#emit('place', { item: el, itemId: this.itemIds[i], slot: this.slots[s] ?? null, slotId: this.slotIds[s] ?? null });
+      const place = this.floating.get(i)?.placeholder ?? el;
+      const there = s >= 0 ? place.parentElement?.closest(this.options.slots) === this.slots[s] : place.parentNode === this.home[i].parent;
+      if (this.placement === 'move') this.#own(() => this.#put(i, s, place));
+      else if (!there) this.#emit('place', { item: el, itemId: this.itemIds[i], slot: this.slots[s] ?? null, slotId: this.slotIds[s] ?? null });
     }
-    this.#unlift(el);
+    this.#unlift(i);
   }
 
-  /** Moves item `i`'s element into slot `s`, or back where the page first had it. */
-  #put(i, s) {
-    const el = this.items[i];
+  /** Moves item `i`'s element (or what holds its place) into slot `s`, or back where the page first had it. */
+  #put(i, s, el = this.items[i]) {
     const h = this.home[i];
     const parent = s >= 0 ? this.slots[s] : h.parent;
     if (el.parentNode === parent) return;
     // Moving an element blurs it: the keyboard user's focus comes along.
-    const focused = el.contains(document.activeElement);
+    const focused = el.contains(document.activeElement) ? document.activeElement : null;
     if (s < 0 && h.next && h.next.parentNode === h.parent) h.parent.insertBefore(el, h.next);
     else parent.append(el);
-    if (focused) el.focus({ preventScroll: true });
+    if (focused) focused.focus({ preventScroll: true });
   }
 
   /** Runs `body`, which changes the DOM, without the observer taking it for the page's change. */
@@ -652,9 +880,18 @@ export class Board {
       if (i < 0) return;
       const copy = this.items[i].cloneNode(true);
       for (const el of [copy, ...copy.querySelectorAll('[id]')]) el.removeAttribute('id');
-      for (const a of ['tabindex', 'role', 'aria-roledescription', 'aria-describedby', 'data-board-item', 'style']) copy.removeAttribute(a);
+      for (const a of ['tabindex', 'role', 'aria-roledescription', 'aria-describedby', 'data-board-item', 'style', 'popover']) {
+        if (!this.items[i].hasAttribute(a) || this.added.get(this.items[i])?.has(a)) copy.removeAttribute(a);
+      }
+      copy.removeAttribute('data-board-item');
       copy.classList.remove('board-lifted');
       copy.dataset.boardCopy = this.itemIds[i];
+      // A Tab stop with a role and a name: Enter acts on it as a click does; with
+      // contentDraggable, Delete removes it (the keyboard's way to drag it off).
+      if (copy.tabIndex < 0) copy.tabIndex = 0;
+      if (!copy.hasAttribute('role')) copy.setAttribute('role', 'button');
+      if (!copy.hasAttribute('aria-label') && copy.tagName !== 'IMG') copy.setAttribute('aria-label', this.#itemName(this.items[i], i));
+      if (this.options.contentDraggable) copy.setAttribute('aria-describedby', this.copyInstructions.id);
       slot.append(copy);
     });
   }
@@ -679,30 +916,49 @@ export class Board {
     }
   }
 
-  /** A copy of item `i` above everything, the size it shows at (Shortcuts' drag view). */
+  /**
+   * A copy of item `i` above everything, the size it shows at (Shortcuts' drag view). Beside
+   * its source in the page (in the top layer), so the container's own CSS still styles it.
+   */
   #makeGhost(i, f) {
     const source = this.items[i];
-    const r = source.getBoundingClientRect();
     const g = source.cloneNode(true);
     for (const el of [g, ...g.querySelectorAll('[id]')]) el.removeAttribute('id');
-    for (const a of ['tabindex', 'role', 'aria-describedby', 'data-board-item']) g.removeAttribute(a);
+    for (const a of ['tabindex', 'role', 'aria-describedby', 'aria-roledescription', 'data-board-item', 'name']) g.removeAttribute(a);
     g.setAttribute('aria-hidden', 'true');
+    g.inert = true;
     g.classList.add('board-ghost');
+    const inPage = topLayer && source.isConnected && source.getClientRects().length;
+    const width = inPage ? source.offsetWidth : source.getBoundingClientRect().width;
+    const height = inPage ? source.offsetHeight : source.getBoundingClientRect().height;
     Object.assign(g.style, {
-      position: 'fixed', left: '0', top: '0', margin: '0', width: `${r.width}px`, height: `${r.height}px`,
-      boxSizing: 'border-box', pointerEvents: 'none', zIndex: '2147483647', transform: 'none',
+      position: 'fixed', left: '0', top: '0', margin: '0', width: `${width}px`, height: `${height}px`,
+      boxSizing: 'border-box', pointerEvents: 'none', zIndex: '2147483647',
+      scale: inPage && (f.sx !== 1 || f.sy !== 1) ? `${f.sx} ${f.sy}` : '',
     });
-    g.halfWidth = r.width / 2;
-    g.halfHeight = r.height / 2;
-    document.body.append(g);
+    g.halfWidth = width / 2;
+    g.halfHeight = height / 2;
+    if (inPage) {
+      g.setAttribute('popover', 'manual');
+      this.#own(() => source.after(g));
+      g.showPopover();
+    } else {
+      g.style.transform = 'none';
+      document.body.append(g);
+    }
     return g;
   }
 
-  #highlight(over) {
+  #highlight(over, refusing) {
     const next = new Set(over);
     for (const s of this.over) if (!next.has(s)) delete this.slots[s]?.dataset.boardOver;
     for (const s of next) if (this.slots[s]) this.slots[s].dataset.boardOver = '';
     this.over = next;
+    const refuses = new Set(refusing);
+    this.slots.forEach((el, s) => {
+      if (refuses.has(s)) el.dataset.boardRefuses = '';
+      else delete el.dataset.boardRefuses;
+    });
   }
 
   #animate() {
@@ -728,13 +984,15 @@ export class Board {
         const scrollsX = isPage || /(auto|scroll)/.test(style.overflowX);
         if (!scrollsX && !scrollsY) continue;
         const r = isPage ? { left: 0, top: 0, right: innerWidth, bottom: innerHeight } : el.getBoundingClientRect();
-        const speed = (d, size) => {
-          const edge = Math.min(60, size * 0.2);
-          return d < edge ? Math.ceil(20 * (1 - Math.max(d, 0) / edge)) : 0;
-        };
+        // Only near an edge: from `edge` inside it to `edge` outside, and across from the box
+        // (a pointer far below and beside a scroller is not asking it to scroll).
         const w = r.right - r.left, h = r.bottom - r.top;
-        const dy = scrollsY ? speed(cy - r.top, h) * -1 || speed(r.bottom - cy, h) : 0;
-        const dx = scrollsX ? speed(cx - r.left, w) * -1 || speed(r.right - cx, w) : 0;
+        const edgeX = Math.min(60, w * 0.2), edgeY = Math.min(60, h * 0.2);
+        const speed = (d, edge) => (d < edge && d > -edge ? Math.ceil(20 * (1 - Math.max(d, 0) / edge)) : 0);
+        const acrossX = cx > r.left - edgeX && cx < r.right + edgeX;
+        const acrossY = cy > r.top - edgeY && cy < r.bottom + edgeY;
+        const dy = scrollsY && acrossX ? speed(cy - r.top, edgeY) * -1 || speed(r.bottom - cy, edgeY) : 0;
+        const dx = scrollsX && acrossY ? speed(cx - r.left, edgeX) * -1 || speed(r.right - cx, edgeX) : 0;
         const target = isPage ? document.scrollingElement : el;
         // The held item's translate grows the scrollable area: scrolling stops where the
         // page's own content ended when the drag began, or it would chase the item forever.
@@ -753,9 +1011,14 @@ export class Board {
 
   // MARK: Changes
 
+  /** Where every item and copy is: what `change` compares (not the centres, which move). */
+  #placementKey() { return this.wasm.out(this.x.board_placement()).replace(/,"status":.*$/, ''); }
+
   #changed() {
+    const key = this.#placementKey();
+    if (key === this.lastKey) return;
+    this.lastKey = key;
     const state = this.state();
-    if (state === this.lastState) return;
     this.lastState = state;
     if (this.options.persist === 'localStorage') {
       const problem = store(this.#storageName(), state);
@@ -795,7 +1058,7 @@ export class Board {
       placement.slots.forEach((s, i) => {
         this.offsets[i] = null;
         if (this.placement === 'move') this.#own(() => this.#put(i, s));
-        this.#unlift(this.items[i]);
+        this.#unlift(i);
       });
     } else {
       placement.contents.forEach((i, s) => {
@@ -808,8 +1071,10 @@ export class Board {
 
   /** Elements the page added or removed: the board is built again, keeping where things are. */
   #mutated(records) {
-    const ours = (n) => n.nodeType !== 1 || n.hasAttribute('data-board-copy') || n.classList.contains('board-ghost');
-    const relevant = records.some((r) => [...r.addedNodes, ...r.removedNodes].some((n) => !ours(n)));
+    const ours = (n) => n.nodeType !== 1 || n.hasAttribute('data-board-copy') || n.hasAttribute('data-board-placeholder')
+      || n.classList.contains('board-ghost');
+    const relevant = records.some((r) => (r.type === 'attributes' ? !ours(r.target)
+      : [...r.addedNodes, ...r.removedNodes].some((n) => !ours(n))));
     if (!relevant) return;
     this.rebuildWanted = true;
     if (!this.pointers.size && this.x.board_keyboard_held() < 0) queueMicrotask(() => this.#rebuild());

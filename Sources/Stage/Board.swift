@@ -50,6 +50,9 @@ public struct Item: Hashable, Sendable {
   public var tags: [String]
   /// What the user reads for this item ("Mail"); `nil` reads its id.
   public var name: String?
+  /// Where the item's centre rests from its slot's centre: zero unless the host's layout
+  /// does not centre it (a web page's CSS may put it in a corner). Snaps end there.
+  public var slotOffset = Vector(dx: 0, dy: 0)
 
   public init(id: String, frame: Rect, tags: [String] = [], name: String? = nil) {
     self.id = id

@@ -157,6 +157,14 @@ public struct Engine: Sendable {
   /// Slots whose content is being dragged out right now.
   public var draggedOutSlots: [Int] { drags.compactMap { $0.active ? $0.fromSlot : nil } }
 
+  /// The slot a drag of item `i` in flight started from: the slot whose content it took
+  /// out, or the item's own slot; `nil` when it has none or no drag holds it.
+  public func dragOrigin(item i: Int) -> Int? {
+    if let d = drags.first(where: { $0.item == i && $0.active }) { return d.fromSlot ?? board.items[i].slot }
+    if let k = keyboardDrag, k.item == i { return board.items[i].slot }
+    return nil
+  }
+
   /// The item a keyboard drag holds, if one is in flight.
   public var keyboardHeldItem: Int? { keyboardDrag?.item }
 
@@ -212,7 +220,7 @@ public struct Engine: Sendable {
     var i = 0
     while i < motions.count {
       let m = motions[i]
-      let target = point(of: m.motion.target)
+      let target = point(of: m.motion.target, for: m.item)
       if now >= m.motion.end {
         board.items[m.item].center = target
         motions.remove(at: i)
@@ -234,14 +242,18 @@ public struct Engine: Sendable {
     }
   }
 
-  /// Where an animation target is right now.
-  func point(of target: AnimationTarget) -> Point {
+  /// Where an animation target is right now; for `item`, a slot is where that item rests
+  /// on it (``Item/slotOffset``).
+  func point(of target: AnimationTarget, for item: Int? = nil) -> Point {
     switch target {
-    case .slot(let s): return board.slots[s].frame.center
+    case .slot(let s): return board.slots[s].frame.center + (item.map { board.items[$0].slotOffset } ?? Vector(dx: 0, dy: 0))
     case .point(let p): return p
     case .item(let i): return board.items[i].center
     }
   }
+
+  /// Where item `i`'s centre is once nothing holds or moves it: on its slot, or its own place.
+  public func restingPoint(of i: Int) -> Point { point(of: home(of: i), for: i) }
 
   /// Where item `i` rests when no drag or animation holds it.
   func home(of i: Int) -> AnimationTarget {
@@ -252,18 +264,33 @@ public struct Engine: Sendable {
   // MARK: - Pointer
 
   /// A press on item `i` that the host hit-tested itself (a web page's own elements, laid out
-  /// by its CSS): the item is picked up wherever the engine's frame for it is.
-  public mutating func press(item i: Int, pointer: Int, at p: Point, time t: Double) -> [StageEvent] {
+  /// by its CSS): the item is picked up wherever the engine's frame for it is. `nil`: a press
+  /// on a slot's content (`Options.contentDraggable`).
+  ///
+  /// With `waitForMove`, the press becomes a drag only once the pointer moves (at least
+  /// `activationDistance`, and at all when that is 0): a click that never moves is no drag
+  /// and reports nothing (dnd-kit's and SortableJS's rule). A touch the host held still
+  /// until its delay ran out passes `false` and is picked up at once.
+  public mutating func press(item i: Int?, pointer: Int, at p: Point, time t: Double, waitForMove: Bool = false)
+    -> [StageEvent]
+  {
     advance(to: t)
     var events: [StageEvent] = []
-    if board.items.indices.contains(i) { pointerDown(pointer, at: p, item: i, &events) }
+    if let i, !board.items.indices.contains(i) { return events }
+    if let i {
+      pointerDown(pointer, at: p, item: i, startsNow: !waitForMove, &events)
+    } else if options.contentDraggable {
+      pressContent(pointer, at: p, startsNow: !waitForMove, &events)
+    }
     return events
   }
 
-  mutating func pointerDown(_ pointer: Int, at p: Point, item pressed: Int? = nil, _ events: inout [StageEvent]) {
+  mutating func pointerDown(
+    _ pointer: Int, at p: Point, item pressed: Int? = nil, startsNow: Bool = true, _ events: inout [StageEvent]
+  ) {
     guard !drags.contains(where: { $0.pointer == pointer }) else { return }
     guard let item = pressed ?? hitTest(p) else {
-      if options.contentDraggable { pressContent(pointer, at: p, &events) }
+      if options.contentDraggable { pressContent(pointer, at: p, startsNow: startsNow, &events) }
       return
     }
     // A second pointer on an item already held is ignored.
@@ -273,7 +300,7 @@ public struct Engine: Sendable {
     var drag = Drag(
       pointer: pointer, item: item, grabOffset: center - p, pressedAt: p,
       startCenter: center, active: false, ghost: nil, hover: nil, pointerAt: p)
-    if options.activationDistance <= 0 { activate(&drag, &events) }
+    if options.activationDistance <= 0 && startsNow { activate(&drag, &events) }
     drags.append(drag)
   }
 
@@ -302,7 +329,7 @@ public struct Engine: Sendable {
   }
 
   /// A press on a filled slot (`Options.contentDraggable`): a ghost of its content follows.
-  mutating func pressContent(_ pointer: Int, at p: Point, _ events: inout [StageEvent]) {
+  mutating func pressContent(_ pointer: Int, at p: Point, startsNow: Bool = true, _ events: inout [StageEvent]) {
     guard options.style == .ghost, let s = slotWithContent(at: p), let content = board.slots[s].content,
       let item = board.itemIndex(of: content)
     else { return }
@@ -310,7 +337,7 @@ public struct Engine: Sendable {
     var drag = Drag(
       pointer: pointer, item: item, grabOffset: center - p, pressedAt: p, startCenter: center, active: false, ghost: nil,
       hover: nil, pointerAt: p, fromSlot: s)
-    if options.activationDistance <= 0 { activate(&drag, &events) }
+    if options.activationDistance <= 0 && startsNow { activate(&drag, &events) }
     drags.append(drag)
   }
 
@@ -334,7 +361,9 @@ public struct Engine: Sendable {
     guard let d = drags.firstIndex(where: { $0.pointer == pointer }) else { return }
     drags[d].pointerAt = p
     if !drags[d].active {
-      guard p.distance(to: drags[d].pressedAt) >= options.activationDistance else { return }
+      // A move to where the press was is no move (a press that waits for one stays a click).
+      let moved = p.distance(to: drags[d].pressedAt)
+      guard moved > 0, moved >= options.activationDistance else { return }
       var drag = drags[d]
       activate(&drag, &events)
       drags[d] = drag
@@ -548,7 +577,7 @@ public struct Engine: Sendable {
     motions.removeAll { $0.item == i }
     let d = options.reducedMotion ? 0 : options.curve.settlingDuration(default: duration)
     if d <= 0 {
-      board.items[i].center = point(of: target)
+      board.items[i].center = point(of: target, for: i)
       return
     }
     let m = Motion(from: board.items[i].center, target: target, start: now, duration: d, curve: options.curve)
@@ -625,6 +654,16 @@ public struct Engine: Sendable {
     if board.items[i].slot == nil && !held { board.items[i].center = frame.center }
   }
 
+  /// Item `i` rests `offset` from its slot's centre, as the host laid it out (``Item/slotOffset``):
+  /// a settled item moves there at once; a snap in flight ends there.
+  public mutating func setSlotOffset(_ i: Int, _ offset: Vector) {
+    board.items[i].slotOffset = offset
+    let held = drags.contains { $0.item == i && $0.active && $0.ghost == nil } || motions.contains { $0.item == i }
+    if let s = board.items[i].slot, !held, keyboardDrag?.item != i {
+      board.items[i].center = board.slots[s].frame.center + offset
+    }
+  }
+
   mutating func relayout(_ frames: [SlotFrame], canvas: Size?) {
     if let canvas { board.canvas = canvas }
     guard !frames.isEmpty else { return }
@@ -636,7 +675,7 @@ public struct Engine: Sendable {
       guard let s = board.items[i].slot else { continue }
       if motions.contains(where: { $0.item == i }) { continue }
       if drags.contains(where: { $0.item == i && $0.active && $0.ghost == nil }) { continue }
-      board.items[i].center = board.slots[s].frame.center
+      board.items[i].center = board.slots[s].frame.center + board.items[i].slotOffset
     }
     if let k = keyboardDrag, let over = k.over {
       if let g = k.ghost, let gi = ghosts.firstIndex(where: { $0.id == g }) {

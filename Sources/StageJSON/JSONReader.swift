@@ -58,8 +58,40 @@ struct JSONReader {
   }
 
   func double() throws(InputError) -> Double {
-    guard case .number(let d) = json.value else { throw fail("expected a number, found \(json.typeName)") }
+    if let n = marker("$number") { throw fail("expected a finite number, found \(n)") }
+    guard case .number(let d) = json.value else { throw fail("expected a number, found \(describedValue)") }
     return d
+  }
+
+  /// What the web component writes for a value JSON has no word for: `{"$function": true}`,
+  /// `{"$element": "div#x"}`, `{"$number": "NaN"}`. The marker's text, or `nil`.
+  func marker(_ name: String) -> String? {
+    guard case .object(let members) = json.value, members.count == 1, members[0].key == name else { return nil }
+    switch members[0].value.value {
+    case .string(let s): return s
+    default: return ""
+    }
+  }
+
+  /// The type named for an error, in the page's words (a function, an element, NaN).
+  var describedValue: String {
+    if marker("$function") != nil { return "a function" }
+    if let e = marker("$element") { return "an element (\(e))" }
+    if let n = marker("$number") { return n }
+    return json.typeName
+  }
+
+  /// A CSS selector the component will look up: a non-empty string.
+  func selector() throws(InputError) {
+    guard case .string(let s) = json.value else { throw fail("expected a CSS selector, found \(describedValue)") }
+    guard !s.isEmpty else { throw fail("expected a CSS selector, found an empty string") }
+  }
+
+  /// A function the page passed (the component writes it as a marker).
+  func function(hint: String = "") throws(InputError) {
+    guard marker("$function") != nil else {
+      throw fail("expected a function\(hint.isEmpty ? "" : " " + hint), found \(describedValue)")
+    }
   }
 
   func nonNegative() throws(InputError) -> Double {

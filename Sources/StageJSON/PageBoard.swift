@@ -16,24 +16,56 @@ public struct PageBoard: Sendable {
     "dropOnHover", "reducedMotion", "activationDistance", "contentDraggable", "curve", "grid", "strings",
   ]
 
-  /// Reads the component's description of a board.
-  /// - Throws: ``InputError`` naming the option or element that is wrong.
+  /// The options the component reads itself (selectors, callbacks, storage, touch). They are
+  /// checked here all the same, so a misspelt name or a wrong value is refused in one place.
+  public static let pageOptionNames = [
+    "items", "slots", "handle", "filter", "placement", "persist", "persistKey", "accepts", "status", "touch",
+    "autoScroll",
+  ]
+
+  /// The events a page can listen to, also as `onNAME` options.
+  public static let eventNames = [
+    "pickup", "hover", "drop", "return", "redo", "swap", "cancel", "assign", "change", "status", "place", "error",
+  ]
+
+  /// Strings the component shows itself; the rest of `strings` are the engine's phrases.
+  public static let pageStringNames = ["draggable", "instructions", "copyInstructions"]
+
+  /// Reads the component's description of a board: `options` as the page wrote them (a
+  /// function or an element comes as `{"$function": true}` or `{"$element": "div#x"}`, a
+  /// number JSON cannot write as `{"$number": "NaN"}`), the boxes it measured, and whether
+  /// the container is hidden (a closed dialog, a `display: none` tab: every box is empty
+  /// until it is shown, and the component measures again then).
+  /// - Throws: ``InputError`` naming the option or element that is wrong. It carries no line
+  ///   or column: the page never wrote this JSON, the component did.
   public static func decode(_ bytes: [UInt8]) throws(InputError) -> PageBoard {
+    do throws(InputError) {
+      return try decodeDescription(bytes)
+    } catch {
+      throw InputError(path: error.path, message: error.message)
+    }
+  }
+
+  static func decodeDescription(_ bytes: [UInt8]) throws(InputError) -> PageBoard {
     let root = try reader(bytes)
-    try root.object(allowed: optionNames + ["canvas", "slots", "items"])
-    let mode = try root.optional("mode")?.oneOf(Preset.allCases.map { ($0.rawValue, $0) }) ?? .locations
+    try root.object(allowed: ["options", "canvas", "slots", "items", "hidden"])
+    let given = JSONReader(try root.require("options").json)  // paths are the page's names
+    try checkNames(given, allowed: optionNames + pageOptionNames, changing: false)
+    try checkPageOptions(given)
+    let mode = try given.optional("mode")?.oneOf(Preset.allCases.map { ($0.rawValue, $0) }) ?? .locations
     var options = Options.preset(mode)
     // What a page expects of a grid of big slots: a drop that looks inside one lands there.
     options.snapInsideSlot = mode == .locations
     options.swapOccupied = mode == .locations
-    try readOptions(root, into: &options)
+    try readOptions(given, into: &options)
+    let hidden = try root.optional("hidden")?.bool() ?? false
 
     var slots: [Slot] = []
     for s in try root.require("slots").array() {
       try s.object(allowed: ["id", "name", "frame", "accepts", "capacity", "content"])
       let frameReader = try s.require("frame")
       let frame = try frameReader.rect()
-      guard frame.size.width > 0, frame.size.height > 0 else {
+      guard hidden || (frame.size.width > 0 && frame.size.height > 0) else {
         throw frameReader.fail("has zero size (\(JSONText.number(frame.size.width))×\(JSONText.number(frame.size.height)) px)")
       }
       var slot = Slot(id: try s.require("id").string(), frame: frame, name: try s.optional("name")?.string())
@@ -55,13 +87,103 @@ public struct PageBoard: Sendable {
       items.append(item)
       itemSlots.append(try r.optional("slot")?.string())
     }
-    let canvas = try root.optional("canvas")?.size() ?? Size(width: 0, height: 0)
+    let canvas = hidden ? Size(width: 1, height: 1) : try root.optional("canvas")?.size() ?? Size(width: 0, height: 0)
     do throws(BoardError) {
       let board = try Board(canvas: canvas, slots: slots, items: items, itemSlots: itemSlots)
       return PageBoard(mode: mode, board: board, options: options)
     } catch {
       throw InputError(path: error.path, message: error.description.dropPrefix(error.path + ": "))
     }
+  }
+
+  /// Refuses a name that is no option, suggesting the one it is closest to, and `on*` keys
+  /// that name no event; `changing`: what `setOptions` may not change.
+  static func checkNames(_ given: JSONReader, allowed: [String], changing: Bool) throws(InputError) {
+    guard case .object(let members) = given.json.value else {
+      throw given.fail("expected an object of options, found \(given.json.typeName)")
+    }
+    for m in members {
+      let key = m.key
+      let value = JSONReader(m.value, path: key)
+      if changing, ["mode", "items", "slots"].contains(key) {
+        throw value.fail("cannot change while the board runs; make a new board")
+      }
+      if allowed.contains(key) { continue }
+      if key.hasPrefix("on"), key.count > 2 {
+        let event = String(decoding: lowercasedBytes(String(key.dropFirst(2))), as: UTF8.self)
+        guard eventNames.contains(event) else {
+          let events = eventNames.joined(separator: ", ")
+          throw value.fail("not an event\(suggestion(event, among: eventNames, prefix: "on")); the events are \(events)")
+        }
+        try value.function()
+        continue
+      }
+      throw value.fail("not an option\(suggestion(key, among: allowed)) (docs/board.md lists them)")
+    }
+  }
+
+  /// The options the component applies itself: their types and ranges.
+  static func checkPageOptions(_ given: JSONReader) throws(InputError) {
+    for key in ["items", "slots"] {
+      guard let r = given.optional(key) else { throw given.fail("missing required option \"\(key)\" (a CSS selector)") }
+      try r.selector()
+    }
+    for key in ["handle", "filter"] { try given.optional(key)?.selector() }
+    _ = try given.optional("placement")?.oneOf([("move", 0), ("event", 1)])
+    if let p = given.optional("persist") {
+      if case .bool(false) = p.json.value {
+      } else if case .string("localStorage") = p.json.value {
+      } else {
+        let found = (try? p.string()).map { "\"\($0)\"" } ?? p.describedValue
+        throw p.fail("expected \"localStorage\" or false, found \(found)")
+      }
+    }
+    if let k = given.optional("persistKey") {
+      guard !(try k.string()).isEmpty else { throw k.fail("must not be empty") }
+    }
+    try given.optional("accepts")?.function(hint: "(item, slot) => boolean; use data-accepts for tags")
+    if let status = given.optional("status"), status.marker("$element") == nil { try status.selector() }
+    if let t = given.optional("touch") {
+      guard case .object(let members) = t.json.value else {
+        throw t.fail("expected {delay, tolerance}, found \(t.describedValue)")
+      }
+      for m in members where !["delay", "tolerance"].contains(m.key) {
+        throw JSONReader(m.value, path: t.child(m.key)).fail(
+          "not an option of touch\(suggestion(m.key, among: ["delay", "tolerance"])); it takes delay (ms) and tolerance (px)")
+      }
+      _ = try t.optional("delay")?.nonNegative()
+      _ = try t.optional("tolerance")?.nonNegative()
+    }
+    _ = try given.optional("autoScroll")?.bool()
+  }
+
+  /// " (did you mean NAME?)" for the allowed name nearest a misspelt one, or nothing.
+  /// Names are ASCII, compared by bytes without case.
+  static func suggestion(_ name: String, among names: [String], prefix: String = "") -> String {
+    let lower = lowercasedBytes(name)
+    var best: (String, Int)?
+    for candidate in names {
+      let d = editDistance(lower, lowercasedBytes(candidate))
+      if d <= max(2, lower.count / 3), d < lower.count, d < (best?.1 ?? Int.max) { best = (candidate, d) }
+    }
+    return best.map { " (did you mean \(prefix)\($0.0)?)" } ?? ""
+  }
+
+  /// ASCII letters lowercased (`lowercased()` would link Unicode's case tables into the wasm).
+  static func lowercasedBytes(_ text: String) -> [UInt8] { text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 } }
+
+  static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    var row = Array(0...b.count)
+    for i in a.indices {
+      var previous = row[0]
+      row[0] = i + 1
+      for j in b.indices {
+        let above = row[j + 1]
+        row[j + 1] = min(row[j + 1] + 1, row[j] + 1, previous + (a[i] == b[j] ? 0 : 1))
+        previous = above
+      }
+    }
+    return row[b.count]
   }
 
   /// The engine's options from the page's; also what `setOptions` changes later.
@@ -91,7 +213,15 @@ public struct PageBoard: Sendable {
       }
     }
     if let s = root.optional("strings") {
-      try s.object(allowed: Phrase.allCases.map { $0.rawValue } + ["undoHint"])
+      let names = Phrase.allCases.map { $0.rawValue } + ["undoHint"] + pageStringNames
+      guard case .object(let members) = s.json.value else { throw s.fail("expected an object, found \(s.describedValue)") }
+      for m in members {
+        let text = JSONReader(m.value, path: s.child(m.key))
+        guard names.contains(m.key) else {
+          throw text.fail("not a string the board says\(suggestion(m.key, among: names)) (docs/board.md lists them)")
+        }
+        _ = try text.string()
+      }
       for phrase in Phrase.allCases {
         if let text = s.optional(phrase.rawValue) { options.phrases[phrase] = try text.string() }
       }
@@ -107,12 +237,26 @@ public struct PageBoard: Sendable {
     }
   }
 
-  /// Reads only options (the component's `setOptions`), checked as at the start.
+  /// Reads only options (the component's `setOptions`), checked as at the start; the page's
+  /// own options are checked too and left to the component.
   public static func update(_ options: inout Options, from bytes: [UInt8]) throws(InputError) {
-    let root = try reader(bytes)
-    try root.object(allowed: optionNames.filter { $0 != "mode" })
-    var changed = options
-    try readOptions(root, into: &changed)
-    options = changed
+    do throws(InputError) {
+      let root = try reader(bytes)
+      try checkNames(root, allowed: optionNames + pageOptionNames, changing: true)
+      try checkPageOptionsChanged(root)
+      var changed = options
+      try readOptions(root, into: &changed)
+      options = changed
+    } catch {
+      throw InputError(path: error.path, message: error.message)
+    }
+  }
+
+  /// `checkPageOptions` without the selectors a running board must keep.
+  static func checkPageOptionsChanged(_ root: JSONReader) throws(InputError) {
+    guard case .object(var members) = root.json.value else { return }
+    members.append((key: "items", value: JSON(.string("*"))))
+    members.append((key: "slots", value: JSON(.string("*"))))
+    try checkPageOptions(JSONReader(JSON(.object(members))))
   }
 }

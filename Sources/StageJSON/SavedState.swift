@@ -16,6 +16,13 @@ public enum SavedState {
     let root = JSONReader(json)
     do throws(InputError) {
       try root.object(allowed: ["type", "version", "items", "slots"])
+      // "{}" is no state: it would put nothing anywhere and say nothing.
+      guard root.optional("items") != nil || root.optional("slots") != nil else {
+        throw root.fail("not a board state: expected \"items\" and \"slots\", as state() writes them")
+      }
+      if let type = root.optional("type"), try type.string() != "state" {
+        throw type.fail("expected \"state\", found \"\(try type.string())\"")
+      }
       var ignored: Set<String> = []
       var placements: [(Int, Int?)] = []
       var occupancy = [Int](repeating: 0, count: board.slots.count)

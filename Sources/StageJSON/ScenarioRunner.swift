@@ -100,8 +100,11 @@ public struct EventLines: Sendable {
   /// Every item's slot and centre and every slot's content.
   public func state(_ engine: Engine) -> String {
     let board = engine.board
-    let items = board.items.map { item -> JSONValue in
-      ["id": id(item.id), "slot": id(item.slot.map { board.slots[$0].id }), "center": point(item.center)]
+    // Where each item rests, not where an animation has it now: a state taken right after a
+    // swap says where both items will be.
+    let items = board.items.indices.map { i -> JSONValue in
+      let item = board.items[i]
+      return ["id": id(item.id), "slot": id(item.slot.map { board.slots[$0].id }), "center": point(engine.restingPoint(of: i))]
     }
     let slots = board.slots.map { s -> JSONValue in ["id": id(s.id), "content": id(s.content)] }
     let line: JSONValue = ["type": "state", "items": .array(items), "slots": .array(slots)]

@@ -11,8 +11,10 @@ struct PageBoardTests {
     "items": [{"id": "lake", "frame": [20, 20, 60, 60], "slot": "home"}]
     """
 
+  /// The description the component sends, with `options` beside its selectors.
   static func decode(_ options: String) throws(InputError) -> PageBoard {
-    try PageBoard.decode(Array("{\(options)\(options.isEmpty ? "" : ", ")\(twoSlots)}".utf8))
+    let given = "\"items\": \".photo\", \"slots\": \".place\"\(options.isEmpty ? "" : ", ")\(options)"
+    return try PageBoard.decode(Array("{\"options\": {\(given)}, \(twoSlots)}".utf8))
   }
 
   @Test(arguments: [
@@ -22,6 +24,20 @@ struct PageBoardTests {
     ("\"strategy\": \"closest\"", "strategy: unknown value \"closest\""),
     ("\"strings\": {\"pickedUpp\": \"x\"}", "strings.pickedUpp"),
     ("\"wobble\": true", "wobble"),
+    ("\"maxDistence\": 3", "maxDistence: not an option (did you mean maxDistance?)"),
+    ("\"touch\": {\"dealy\": 300}", "touch.dealy: not an option of touch (did you mean delay?)"),
+    ("\"touch\": {\"delay\": -5}", "touch.delay: must not be negative (found -5)"),
+    ("\"touch\": 200", "touch: expected {delay, tolerance}, found a number"),
+    ("\"snapDuration\": -0.2", "snapDuration: must not be negative"),
+    ("\"snapDuration\": {\"$number\": \"NaN\"}", "snapDuration: expected a finite number, found NaN"),
+    ("\"onpikup\": {\"$function\": true}", "onpikup: not an event (did you mean onpickup?)"),
+    ("\"ondrop\": \"save()\"", "ondrop: expected a function, found a string"),
+    ("\"accepts\": \"red\"", "accepts: expected a function (item, slot) => boolean"),
+    ("\"handle\": 3", "handle: expected a CSS selector, found a number"),
+    ("\"status\": \"\"", "status: expected a CSS selector, found an empty string"),
+    ("\"placement\": \"dom\"", "placement: unknown value \"dom\"; expected one of: move, event"),
+    ("\"persist\": \"sessionStorage\"", "persist: expected \"localStorage\" or false, found \"sessionStorage\""),
+    ("\"strings\": {\"dragable\": \"x\"}", "strings.dragable: not a string the board says (did you mean draggable?)"),
   ])
   func aBadOptionIsNamed(options: String, message: String) {
     #expect {
@@ -33,13 +49,36 @@ struct PageBoardTests {
 
   @Test func aSlotWithNoSizeIsNamedByItsIndex() {
     let text = """
-      {"slots": [{"id": "1", "frame": [0, 0, 100, 100]}, {"id": "2", "frame": [0, 0, 0, 40]}],
-       "items": [{"id": "a", "frame": [0, 0, 10, 10]}]}
+      {"options": {"items": ".a", "slots": ".s"}, "slots": [{"id": "1", "frame": [0, 0, 100, 100]},
+       {"id": "2", "frame": [0, 0, 0, 40]}], "items": [{"id": "a", "frame": [0, 0, 10, 10]}]}
       """
     #expect {
       _ = try PageBoard.decode(Array(text.utf8))
     } throws: { error in
-      "\(error)".hasPrefix("slots[1].frame: has zero size (0×40 px)")
+      "\(error)" == "slots[1].frame: has zero size (0×40 px)"
+    }
+  }
+
+  /// A closed dialog or a display:none tab: nothing has a size until it is shown, and the
+  /// board waits for the component's measurement instead of refusing.
+  @Test func aHiddenContainersBoardWaitsForItsSizes() throws {
+    let text = """
+      {"options": {"items": ".a", "slots": ".s"}, "hidden": true, "canvas": {"width": 1, "height": 1},
+       "slots": [{"id": "1", "frame": [0, 0, 0, 0]}, {"id": "2", "frame": [0, 0, 0, 0]}],
+       "items": [{"id": "a", "frame": [0, 0, 0, 0], "slot": "1"}]}
+      """
+    let page = try PageBoard.decode(Array(text.utf8))
+    #expect(page.board.items[0].slot == 0)
+  }
+
+  /// The component wrote the JSON, not the page: a message names the option, never a line
+  /// and column of text the page never saw.
+  @Test func messagesCarryNoLineOrColumn() {
+    #expect {
+      _ = try Self.decode("\"maxDistance\": \"far\"")
+    } throws: { error in
+      let e = error as! InputError
+      return e.line == 0 && !"\(e)".contains("line") && "\(e)" == "maxDistance: expected a number, found a string"
     }
   }
 
@@ -74,5 +113,45 @@ struct PageBoardTests {
     try PageBoard.update(&options, from: Array("{\"reducedMotion\": true}".utf8))
     #expect(options.reducedMotion && options.snapRadius == 30)
     #expect(throws: InputError.self) { try PageBoard.update(&options, from: Array("{\"mode\": \"shortcuts\"}".utf8)) }
+    // Names and values the component applies itself are checked too; nothing changes on a refusal.
+    for (text, message) in [
+      ("{\"maxDistence\": 3}", "maxDistence: not an option (did you mean maxDistance?)"),
+      ("{\"touch\": {\"delay\": \"long\"}}", "touch.delay: expected a number, found a string"),
+      ("{\"items\": \".other\"}", "items: cannot change while the board runs"),
+      ("{\"maxDistance\": 10, \"autoScroll\": 1}", "autoScroll: expected true or false"),
+    ] {
+      #expect {
+        try PageBoard.update(&options, from: Array(text.utf8))
+      } throws: { error in
+        "\(error)".hasPrefix(message) && !"\(error)".contains("line")
+      }
+    }
+    #expect(options.snapRadius == 30)
+    try PageBoard.update(&options, from: Array("{\"touch\": {\"delay\": 0}, \"handle\": \".grip\"}".utf8))
+  }
+
+  @Test func aStateThatSaysNothingIsRefused() throws {
+    var board = try Self.decode("").board
+    for text in ["{}", "{\"type\": \"frame\", \"items\": []}"] {
+      #expect(throws: InputError.self) { try SavedState.apply(Array(text.utf8), to: &board, file: "restore()") }
+    }
+    try SavedState.apply(Array("{\"type\": \"state\", \"items\": [], \"slots\": []}".utf8), to: &board, file: "x")
+  }
+
+  /// Right after a swap both items are still mid-snap: the state line says where they rest.
+  @Test func theStateAfterASwapSaysWhereBothItemsRest() throws {
+    let text = """
+      {"options": {"items": ".a", "slots": ".s"}, "slots": [{"id": "1", "frame": [0, 0, 100, 100]},
+       {"id": "2", "frame": [120, 0, 100, 100]}], "items": [{"id": "a", "frame": [20, 20, 60, 60], "slot": "1"},
+       {"id": "b", "frame": [140, 20, 60, 60], "slot": "2"}]}
+      """
+    let page = try PageBoard.decode(Array(text.utf8))
+    var engine = Engine(board: page.board, options: page.options)
+    _ = engine.press(item: 0, pointer: 1, at: Point(x: 50, y: 50), time: 0, waitForMove: true)
+    _ = engine.handle(.pointer(.move, id: 1, at: Point(x: 160, y: 50)), at: 0.05)
+    _ = engine.handle(.pointer(.up, id: 1, at: Point(x: 160, y: 50)), at: 0.1)
+    let state = SavedState.encode(engine, numericIDs: [])
+    #expect(state.contains("\"id\":\"a\",\"slot\":\"2\",\"center\":[170,50]"))
+    #expect(state.contains("\"id\":\"b\",\"slot\":\"1\",\"center\":[50,50]"))
   }
 }

@@ -353,3 +353,45 @@ struct KeyboardTests {
     #expect(engine.board.items[0].center == P(160, 60))
   }
 }
+
+/// A web page's board: the page hit-tests its own elements and its CSS lays them out.
+@Suite("A page's own elements")
+struct PageElementTests {
+  /// A press that never moves is a click: no pickup, no drop, nothing to undo.
+  @Test func aClickIsNoDrag() {
+    var engine = locationsEngine()
+    var events = engine.press(item: 0, pointer: 1, at: P(60, 60), time: 0, waitForMove: true)
+    events += engine.handle(.pointer(.move, id: 1, at: P(60, 60)), at: 0.05)
+    events += engine.handle(.pointer(.up, id: 1, at: P(60, 60)), at: 0.1)
+    #expect(events.isEmpty)
+    #expect(!engine.canUndo && engine.isIdle)
+    // The first move that moves at all picks it up.
+    events = engine.press(item: 0, pointer: 1, at: P(60, 60), time: 1, waitForMove: true)
+    #expect(events.isEmpty)
+    events = engine.handle(.pointer(.move, id: 1, at: P(61, 60)), at: 1.05)
+    #expect(events.first == .pickup(item: "photo", pointer: 1))
+  }
+
+  /// A touch held still until the host's delay ran out is picked up at the press.
+  @Test func aHeldTouchIsPickedUpAtOnce() {
+    var engine = locationsEngine()
+    let events = engine.press(item: 0, pointer: 1, at: P(60, 60), time: 0, waitForMove: false)
+    #expect(events == [.pickup(item: "photo", pointer: 1)])
+    #expect(engine.dragOrigin(item: 0) == 0)
+  }
+
+  /// The page's CSS puts the item in its slot's corner: the snap ends there, not at the
+  /// slot's centre, so nothing jumps when the page takes the item back.
+  @Test func theSnapEndsWhereTheHostRestsTheItem() {
+    var engine = locationsEngine()
+    _ = engine.press(item: 0, pointer: 1, at: P(60, 60), time: 0, waitForMove: true)
+    _ = engine.handle(.pointer(.move, id: 1, at: P(150, 70)), at: 0.05)
+    _ = engine.handle(.pointer(.up, id: 1, at: P(150, 70)), at: 0.1)
+    #expect(engine.board.items[0].slot == 1)
+    // The host moved the element into slot 1 and measured it 10 pt up and left of the centre.
+    engine.setSlotOffset(0, Vector(dx: -10, dy: -10))
+    engine.settle()
+    #expect(engine.board.items[0].center == P(150, 50))
+    #expect(engine.restingPoint(of: 0) == P(150, 50))
+  }
+}

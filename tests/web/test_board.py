@@ -10,6 +10,7 @@ import json
 import time
 import unittest
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
@@ -523,3 +524,321 @@ class BoardExamplesOnAPhone(unittest.TestCase):
         p.driver.save_screenshot("build/board-shortcuts-phone.png")
         # Nothing is cut off: the page is no wider than the phone.
         self.assertLessEqual(p.js("return document.documentElement.scrollWidth"), 360)
+
+
+def cards(options, container="#cards", wrap=None):
+    """tests/web/pages/board-cards.html, fresh, with board(container, options) started."""
+    p = page()
+    p.driver.get(p.base + "pages/board-cards.html")
+    p.until("return window.pageReady === true", message="the cards page")
+    p.js("localStorage.clear()")
+    if wrap:
+        p.js(wrap)
+    return p.driver.execute_async_script(
+        "start(arguments[0], arguments[1]).then(arguments[arguments.length - 1])", container, options)
+
+
+def logged(kind=None):
+    return [e for e in page().js("return window.log") if kind is None or e["type"] == kind]
+
+
+def mouse(points, release=True, pause=0.0, step_ms=30):
+    """A real mouse: moves to the first point, presses, moves along the rest, maybe releases."""
+    actions = ActionBuilder(page().driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"), duration=step_ms)
+    actions.pointer_action.move_to_location(int(points[0][0]), int(points[0][1]))
+    actions.pointer_action.pointer_down()
+    for x, y in points[1:]:
+        actions.pointer_action.move_to_location(int(x), int(y))
+    if pause:
+        actions.pointer_action.pause(pause)
+    if release:
+        actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def release_mouse():
+    actions = ActionBuilder(page().driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"), duration=30)
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def key(k):
+    """A key pressed wherever the focus is (<body> after a mouse press on a card)."""
+    ActionChains(page().driver).send_keys(k).perform()
+
+
+def box(selector):
+    return page().js("return document.querySelector(arguments[0]).getBoundingClientRect().toJSON()", selector)
+
+
+class BoardOnItsOwnPage(unittest.TestCase):
+    """What a page that used SortableJS or interact.js meets: cards with controls, a modal
+    dialog, a hidden tab, a scrolling box, CSS that does not centre, its own options."""
+
+    def test_controls_inside_cards_keep_working(self):
+        self.assertEqual(cards({"items": ".card", "slots": ".cell"}), "ok")
+        p = page()
+        title = '[data-id="milk"] input'
+        # A click in the input focuses it and typing goes in; a drag across it selects text.
+        t = box(title)
+        mouse([(t["left"] + 8, t["top"] + t["height"] / 2)])
+        self.assertEqual(p.js("return document.activeElement.className"), "title")
+        ActionChains(p.driver).send_keys(Keys.END + " now").perform()
+        self.assertEqual(p.js("return document.querySelector(arguments[0]).value", title), "Buy milk and bread now")
+        mouse(path((t["left"] + 4, t["top"] + t["height"] / 2), (t["left"] + 90, t["top"] + t["height"] / 2), steps=6))
+        selected = p.js("const i = document.querySelector(arguments[0]); return i.selectionEnd - i.selectionStart", title)
+        self.assertGreater(selected, 3)
+        # A press on a button or a link is the control's, not a drag: it clicks, nothing moves.
+        done = centre('[data-id="milk"] .done')
+        mouse([done])
+        mouse(path(centre('[data-id="milk"] .more'), centre('[data-id="wed"]')))
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "mon")
+        self.assertEqual(logged("pickup"), [])
+        self.assertEqual(p.js("return clicks"), ["done"])
+        # The card itself (its padding, its text) still drags.
+        c = box('[data-id="milk"]')
+        mouse(path((c["left"] + c["width"] - 6, c["bottom"] - 4), centre('[data-id="wed"]')))
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "wed")
+
+    def test_handle_and_filter_and_a_drag_from_a_button_does_not_click_it(self):
+        # `handle`, as SortableJS's docs write it: only the grip starts a drag.
+        self.assertEqual(cards({"items": ".card", "slots": ".cell", "handle": ".handle"}), "ok")
+        c = box('[data-id="milk"]')
+        mouse(path((c["left"] + c["width"] - 6, c["bottom"] - 4), centre('[data-id="wed"]')))
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "mon")
+        mouse(path(centre('[data-id="milk"] .handle'), centre('[data-id="wed"]')))
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "wed")
+        self.assertEqual(logged("drop")[-1]["from"], "mon")
+        # A button as the handle: the drag moves the card and the drop does not click it.
+        self.assertEqual(cards({"items": ".card", "slots": ".cell", "handle": ".done"}), "ok")
+        mouse(path(centre('[data-id="call"] .done'), centre('[data-id="thu"]')))
+        settled()
+        self.assertEqual(parent_of('[data-id="call"]'), "thu")
+        self.assertEqual(page().js("return clicks"), [])
+        # `filter`: what it names does not start a drag either.
+        self.assertEqual(cards({"items": ".card", "slots": ".cell", "filter": ".handle"}), "ok")
+        mouse(path(centre('[data-id="call"] .handle'), centre('[data-id="thu"]')))
+        settled()
+        self.assertEqual(parent_of('[data-id="call"]'), "tue")
+
+    def test_escape_cancels_a_mouse_drag_and_in_a_dialog_only_the_drag(self):
+        self.assertEqual(cards({"items": ".card", "slots": ".cell"}), "ok")
+        c = box('[data-id="milk"]')
+        start = (c["left"] + c["width"] - 6, c["bottom"] - 4)
+        mouse(path(start, centre('[data-id="thu"]')), release=False)
+        self.assertEqual(page().js("return document.activeElement.tagName"), "BODY")
+        key(Keys.ESCAPE)
+        release_mouse()
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "mon")
+        self.assertEqual([e["item"] for e in logged("cancel")], ["milk"])
+        self.assertEqual(logged("drop"), [])
+        # In a modal dialog: the first Escape cancels the drag, the dialog stays open.
+        page().js("document.querySelector('#dialog').showModal()")
+        self.assertEqual(page().driver.execute_async_script(
+            "b.destroy(); start('#dialog-board', {items: '.chip', slots: '.cell'}).then(arguments[0])"), "ok")
+        mouse(path(centre('[data-id="x"]'), centre('[data-id="d2"]')), release=False)
+        key(Keys.ESCAPE)
+        release_mouse()
+        settled()
+        self.assertTrue(page().js("return document.querySelector('#dialog').open"))
+        self.assertEqual(parent_of('[data-id="x"]'), "d1")
+        self.assertEqual(logged("cancel")[-1]["item"], "x")
+        key(Keys.ESCAPE)  # with no drag, Escape is the dialog's again
+        self.assertFalse(page().js("return document.querySelector('#dialog').open"))
+
+    def test_a_click_is_not_a_drag_and_change_means_a_change(self):
+        self.assertEqual(cards({"items": ".card", "slots": ".cell"}), "ok")
+        c = box('[data-id="milk"]')
+        body = (c["left"] + c["width"] - 6, c["bottom"] - 4)
+        mouse([body])
+        time.sleep(0.3)
+        self.assertEqual(logged(), [])
+        # Dragged about and dropped back on its own cell: a drop, but no change.
+        mouse(path(body, (body[0] + 30, body[1] + 20)) + [body])
+        settled()
+        self.assertEqual([e["type"] for e in logged() if e["type"] != "hover"], ["pickup", "drop"])
+        mouse(path(body, centre('[data-id="wed"]')))
+        settled()
+        self.assertEqual(len(logged("change")), 1)
+
+    def test_a_board_made_in_a_closed_dialog_or_a_hidden_tab_works_when_shown(self):
+        for container, show, item, target in (
+                ("#dialog-board", "document.querySelector('#dialog').showModal()", "x", "d2"),
+                ("#tab-board", "document.querySelector('#show-tab').click()", "y", "t2")):
+            self.assertEqual(cards({"items": ".chip", "slots": ".cell"}, container=container), "ok", container)
+            page().js(show)
+            page().until("return document.querySelector('[data-id=%s]').getBoundingClientRect().width > 0" % target,
+                         message="shown")
+            time.sleep(0.1)  # the ResizeObserver's frame
+            mouse(path(centre(f'[data-id="{item}"]'), centre(f'[data-id="{target}"]')))
+            settled()
+            self.assertEqual(parent_of(f'[data-id="{item}"]'), target, container)
+        self.assertEqual(page().js("return document.querySelectorAll('.board-live').length"), 3)
+
+    def test_the_held_card_shows_above_an_overflow_box_and_scrolling_waits_for_its_edge(self):
+        self.assertEqual(cards({"items": ".card", "slots": ".cell"},
+                               wrap="document.querySelector('#cards').classList.add('scroll')"), "ok")
+        p = page()
+        scroller = box("#cards")
+        c = box('[data-id="milk"]')
+        start = (c["left"] + c["width"] - 6, c["bottom"] - 4)
+        below = (scroller["right"] + 150, scroller["bottom"] + 364)
+        try:
+            mouse([start, below], release=False, pause=0.8)  # one jump: it never passes the edge
+            # The card is drawn outside the box, above everything: what the pointer is over.
+            hit = p.js("const e = document.elementFromPoint(arguments[0] - 6, arguments[1] - 4);"
+                       "return e && e.closest('.card')?.dataset.id", below[0], below[1])
+            self.assertEqual(hit, "milk")
+            # Far below and beside the box: it does not scroll.
+            self.assertEqual(p.js("return document.querySelector('#cards').scrollTop"), 0)
+            actions = ActionBuilder(p.driver, mouse=PointerInput(interaction.POINTER_MOUSE, "mouse"), duration=30)
+            actions.pointer_action.move_to_location(int(scroller["left"] + 100), int(scroller["bottom"] - 6))
+            actions.pointer_action.pause(0.6)
+            actions.perform()
+            self.assertGreater(p.js("return document.querySelector('#cards').scrollTop"), 0)  # at its edge it does
+        finally:
+            key(Keys.ESCAPE)
+            release_mouse()
+        settled()
+
+    def test_the_snap_ends_where_the_css_puts_the_card(self):
+        self.assertEqual(cards({"items": ".card", "slots": ".cell"}), "ok")
+        p = page()
+        # Each frame of the snap: the card's box while it is lifted, then at rest.
+        p.js("window.frames = []; const card = document.querySelector('[data-id=milk]');"
+             "const watch = () => { frames.push([card.classList.contains('board-lifted'),"
+             " card.getBoundingClientRect().left, card.getBoundingClientRect().top]); requestAnimationFrame(watch); };"
+             "watch();")
+        c = box('[data-id="milk"]')
+        w = centre('[data-id="wed"]')
+        mouse(path((c["left"] + c["width"] - 6, c["bottom"] - 4), (w[0] + 20, w[1] + 10)))
+        settled()
+        time.sleep(0.1)
+        frames = p.js("return frames")
+        rest = box('[data-id="milk"]')
+        cell = box('[data-id="wed"]')
+        self.assertLess(abs(rest["left"] - (cell["left"] + 6)) + abs(rest["top"] - (cell["top"] + 6)), 1)
+        lifted = [f for f in frames if f[0]]
+        self.assertTrue(lifted)
+        # The last lifted frame is already (nearly) where it rests: no jump at the end.
+        self.assertLess(abs(lifted[-1][1] - rest["left"]) + abs(lifted[-1][2] - rest["top"]), 3, lifted[-4:])
+
+    def test_shortcut_copies_by_keyboard_and_the_ghost_keeps_the_pages_css(self):
+        self.assertEqual(cards({"items": ".app", "slots": ".shortcut", "mode": "shortcuts", "contentDraggable": True},
+                               container="#phone"), "ok")
+        p = page()
+        mouse(path(centre('[data-id="mail"]'), centre('[data-id="s2"]')), release=False)
+        # The ghost is styled by `#phone .app`, as its source is.
+        self.assertEqual(p.js("return getComputedStyle(document.querySelector('.board-ghost')).backgroundColor"),
+                         "rgb(20, 120, 60)")
+        release_mouse()
+        settled()
+        copy = '[data-id="s2"] [data-board-copy]'
+        self.assertEqual(p.js("return document.querySelector(arguments[0]).getAttribute('role')", copy), "button")
+        # Tab reaches it after the apps; Delete removes it.
+        p.driver.find_element("css selector", '[data-id="maps"]').send_keys(Keys.TAB)
+        self.assertEqual(p.js("return document.activeElement.dataset.boardCopy"), "mail")
+        ActionChains(p.driver).send_keys(Keys.DELETE).perform()
+        self.assertEqual(p.js("return document.querySelectorAll('[data-board-copy]').length"), 0)
+        self.assertIn("Removed Mail", p.js("return b.live.textContent"))
+
+    def test_destroy_takes_back_what_it_added_and_a_failed_board_leaves_nothing(self):
+        self.assertEqual(cards({"items": ".card", "slots": ".cell"}), "ok")
+        p = page()
+        p.js("document.querySelector('[data-id=call]').setAttribute('aria-label', 'Call card')")
+        p.js("b.destroy()")
+        left = p.js("return [...document.querySelectorAll('.card, .cell')].flatMap((el) => [...el.attributes]"
+                    ".map((a) => a.name)).filter((n) => /^(tabindex|role|aria-|data-board)/.test(n))")
+        self.assertEqual(left, ["aria-label"])  # the page's own
+        self.assertEqual(p.js("return document.querySelectorAll('.board-live').length"), 0)
+        result = p.driver.execute_async_script(
+            "start('#cards', {items: '.card', slots: '.cell', maxDistence: 3}).then(arguments[0])")
+        self.assertIn("maxDistence: not an option (did you mean maxDistance?)", result)
+        self.assertEqual(p.js("return document.querySelectorAll('.board-live').length"), 0)
+        self.assertEqual(p.js("return document.querySelectorAll('[data-board-item], [role]').length"), 0)
+
+    def test_options_are_checked_with_messages_in_the_pages_words(self):
+        p = page()
+        cards({"items": ".card", "slots": ".cell"})
+        p.js("b.destroy()")
+        cases = [
+            ("{touch: {dealy: 300}}", "touch.dealy: not an option of touch (did you mean delay?)"),
+            ("{touch: {delay: -5}}", "touch.delay: must not be negative (found -5)"),
+            ("{snapDuration: -0.2}", "snapDuration: must not be negative"),
+            ("{snapDuration: NaN}", "snapDuration: expected a finite number, found NaN"),
+            ("{status: '#nope'}", 'status: "#nope" matches nothing on the page'),
+            ("{onpikup: () => {}}", "onpikup: not an event (did you mean onpickup?)"),
+            ("{ondrop: 'save()'}", "ondrop: expected a function, found a string"),
+            ("{handle: 3}", "handle: expected a CSS selector, found a number"),
+            ("{persist: 'sessionStorage'}", 'persist: expected "localStorage" or false, found "sessionStorage"'),
+        ]
+        for extra, message in cases:
+            result = p.driver.execute_async_script(
+                "start('#cards', Object.assign({items: '.card', slots: '.cell'}, " + extra + ")).then(arguments[0])")
+            self.assertIn(message, result, extra)
+            self.assertNotIn("line", result)
+            self.assertNotIn("column", result)
+        self.assertEqual(p.driver.execute_async_script(
+            "start('#cards', {items: '.card', slots: '.cell'}).then(arguments[0])"), "ok")
+        for call, message in (("b.setOptions({maxDistence: 3})", "maxDistence: not an option"),
+                              ("b.setOptions({touch: {delay: 'long'}})", "touch.delay: expected a number"),
+                              ("b.setOptions({mode: 'shortcuts'})", "mode: cannot change while the board runs"),
+                              ("b.restore('{}')", "not a board state")):
+            error = p.js("try { " + call + "; return null; } catch (e) { return e.message; }")
+            self.assertIn(message, error or "", call)
+        p.js("b.setOptions({touch: {delay: 0}, maxDistance: 80})")
+        # A second board() on the same container is refused; the first one answers once.
+        second = p.driver.execute_async_script(
+            "const first = b; start('#cards', {items: '.card', slots: '.cell'}).then((r) => { window.b = first;"
+            " arguments[0](r); })")
+        self.assertIn("already has a board", second)
+        p.js("window.log = []")
+        c = box('[data-id="milk"]')
+        mouse(path((c["left"] + c["width"] - 6, c["bottom"] - 4), centre('[data-id="wed"]')))
+        settled()
+        self.assertEqual(len(logged("pickup")), 1)
+        self.assertEqual(len(logged("drop")), 1)
+
+    def test_swap_state_redo_and_accepts_changed_while_the_page_runs(self):
+        self.assertEqual(cards({"items": ".card", "slots": ".cell"}), "ok")
+        p = page()
+        p.js("window.states = []; b.on('change', (e) => states.push(e.state))")
+        c = box('[data-id="milk"]')
+        mouse(path((c["left"] + c["width"] - 6, c["bottom"] - 4), centre('[data-id="tue"]')))
+        settled()
+        self.assertEqual(logged("drop")[-1], {"type": "drop", "item": "milk", "slot": "tue", "from": "mon",
+                                              "message": None})
+        # The state saved at the drop says where both cards rest, not where they were mid-snap.
+        saved = {i["id"]: i["center"] for i in json.loads(p.js("return states[0]"))["items"]}
+        for card in ("milk", "call"):
+            r, f = box(f'[data-id="{card}"]'), box("#cards")
+            rest = [r["left"] + r["width"] / 2 - f["left"], r["top"] + r["height"] / 2 - f["top"]]
+            self.assertLess(abs(saved[card][0] - rest[0]) + abs(saved[card][1] - rest[1]), 1, card)
+        p.js("b.undo()")
+        settled()
+        p.js("b.redo()")
+        settled()
+        self.assertEqual([e["item"] for e in logged("redo")], ["milk"])
+        self.assertEqual(parent_of('[data-id="milk"]'), "tue")
+        # Thursday starts taking only urgent cards: the page changes data-accepts at run time.
+        p.js("document.querySelector('[data-id=thu]').dataset.accepts = 'urgent'")
+        time.sleep(0.1)
+        m = box('[data-id="milk"]')
+        mouse(path((m["left"] + m["width"] - 6, m["bottom"] - 4), centre('[data-id="thu"]')), release=False)
+        self.assertTrue(p.js("return document.querySelector('[data-id=thu]').hasAttribute('data-board-refuses')"))
+        self.assertFalse(p.js("return document.querySelector('[data-id=fri]').hasAttribute('data-board-refuses')"))
+        release_mouse()
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "tue")
+        self.assertFalse(p.js("return !!document.querySelector('[data-board-refuses]')"))
+        p.js("document.querySelector('[data-id=milk]').dataset.tags = 'urgent'")
+        time.sleep(0.1)
+        m = box('[data-id="milk"]')
+        mouse(path((m["left"] + m["width"] - 6, m["bottom"] - 4), centre('[data-id="thu"]')))
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "thu")
