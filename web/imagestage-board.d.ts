@@ -49,6 +49,8 @@ export interface BoardStrings {
   draggable?: string;
   /** The keyboard instructions read with an item. */
   instructions?: string;
+  /** Read with a shortcut's copy when `contentDraggable` ("Press Delete to remove it."). */
+  copyInstructions?: string;
 }
 
 /** How a drop picks its slot. */
@@ -74,7 +76,7 @@ export interface EngineOptions {
   curve?: 'ease-in-out' | 'linear' | 'spring';
   /** Px: a held item's top-left corner snaps to multiples of it. */
   grid?: number;
-  /** Px a mouse or pen moves before a press becomes a drag; 0. */
+  /** Px a mouse or pen moves before a press becomes a drag; 0 (any move; a click is no drag). */
   activationDistance?: number;
   /** Animations become instant; from `prefers-reduced-motion` when not given. */
   reducedMotion?: boolean;
@@ -89,6 +91,10 @@ export interface BoardOptions extends EngineOptions {
   items: string;
   /** CSS selector of the places they go. */
   slots: string;
+  /** CSS selector: only a press inside this part of an item starts a drag. */
+  handle?: string;
+  /** CSS selector: a press inside what it names never starts a drag (controls never do). */
+  filter?: string;
   /** `locations` (the item moves; the default) or `shortcuts` (a ghost copy). */
   mode?: 'locations' | 'shortcuts';
   /** A touch drags after holding still `delay` ms; moving more than `tolerance` px first scrolls. */
@@ -109,6 +115,7 @@ export interface BoardOptions extends EngineOptions {
   onhover?: (detail: BoardEventDetail) => void;
   ondrop?: (detail: BoardEventDetail) => void;
   onreturn?: (detail: BoardEventDetail) => void;
+  onredo?: (detail: BoardEventDetail) => void;
   onswap?: (detail: BoardEventDetail) => void;
   onassign?: (detail: BoardEventDetail) => void;
   oncancel?: (detail: BoardEventDetail) => void;
@@ -118,7 +125,7 @@ export interface BoardOptions extends EngineOptions {
   onerror?: (detail: BoardErrorDetail) => void;
 }
 
-/** The detail of `pickup`, `hover`, `drop`, `return`, `swap`, `assign`, `cancel`. */
+/** The detail of `pickup`, `hover`, `drop`, `return`, `redo`, `swap`, `assign`, `cancel`. */
 export interface BoardEventDetail {
   type: string;
   /** The item's element and id (`data-id`, else its position from 1). */
@@ -129,6 +136,9 @@ export interface BoardEventDetail {
   slotId?: string | null;
   /** The pointer's id; `null` for the keyboard. */
   pointer?: number | null;
+  /** `drop`: the slot the item was picked up from; `null` when it had none. */
+  from?: HTMLElement | null;
+  fromId?: string | null;
 }
 
 export interface BoardChangeDetail {
@@ -160,6 +170,7 @@ export interface BoardEvents {
   hover: BoardEventDetail;
   drop: BoardEventDetail;
   return: BoardEventDetail;
+  redo: BoardEventDetail;
   swap: BoardEventDetail;
   assign: BoardEventDetail;
   cancel: BoardEventDetail;
@@ -189,11 +200,11 @@ export class Board {
   redo(): void;
   canUndo(): boolean;
   canRedo(): boolean;
-  /** Changes engine options while it runs (not `mode`). */
-  setOptions(changes: EngineOptions): this;
+  /** Changes options while it runs (not `mode`, `items`, `slots`); checked first, throws when one is wrong. */
+  setOptions(changes: Partial<Omit<BoardOptions, 'mode' | 'items' | 'slots'>>): this;
   /** Measures again (the component does so itself). */
   refresh(): this;
-  /** Removes its listeners, observers, ghosts and live region; the elements stay. */
+  /** Removes its listeners, observers, ghosts, live region and the attributes it added; the elements stay. */
   destroy(): void;
 }
 
@@ -206,6 +217,7 @@ declare global {
     'board:hover': CustomEvent<BoardEventDetail>;
     'board:drop': CustomEvent<BoardEventDetail>;
     'board:return': CustomEvent<BoardEventDetail>;
+    'board:redo': CustomEvent<BoardEventDetail>;
     'board:swap': CustomEvent<BoardEventDetail>;
     'board:assign': CustomEvent<BoardEventDetail>;
     'board:cancel': CustomEvent<BoardEventDetail>;
