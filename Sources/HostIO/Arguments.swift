@@ -60,9 +60,14 @@ public struct Arguments: Sendable {
     guard let text = values[name] else { return nil }
     guard let d = Double(text), d.isFinite else { throw Error(description: "--\(name): \"\(text)\" is not a number") }
     guard range.contains(d) else {
-      throw Error(description: "--\(name): \(text) is outside \(range.lowerBound)…\(range.upperBound)")
+      throw Error(description: "--\(name): \(text) is outside \(Self.shown(range.lowerBound))…\(Self.shown(range.upperBound))")
     }
     return d
+  }
+
+  /// A bound as a user writes it: 1000, not 1000.0.
+  static func shown(_ d: Double) -> String {
+    d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
   }
 
   /// A whole-number option within `range` (its message prints whole numbers, not 1.0…64.0).

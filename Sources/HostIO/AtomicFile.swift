@@ -113,6 +113,12 @@ public enum FileIO {
   /// per-file-system `syncfs` behind _GNU_SOURCE).
   public static func syncFileSystem() { sync() }
 
+  /// Whether `path` is a folder (following symbolic links).
+  public static func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+  }
+
   /// Whether a file exists at `path`.
   public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 

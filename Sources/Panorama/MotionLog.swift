@@ -60,11 +60,8 @@ public struct MotionLog: Sendable {
       columns = [t, qx, qy, qz, qw]
       timeScale = 1e-9
     } else {
-      throw ParseError(
-        line: 1,
-        message:
-          "unknown motion log header \"\(String(decoding: headerBytes, as: UTF8.self))\"; expected Sensor Logger, SensorLog, t,qx,qy,qz,qw or t,gx,gy,gz"
-      )
+      let expected = "expected Sensor Logger, SensorLog, t,qx,qy,qz,qw or t,gx,gy,gz"
+      throw ParseError(line: 1, message: "\(Self.describeHeader(headerBytes)); \(expected)")
     }
 
     var samples: [MotionSample] = []
@@ -113,5 +110,20 @@ public struct MotionLog: Sendable {
       if field.hasPrefix("\""), field.hasSuffix("\""), field.count >= 2 { field = String(field.dropFirst().dropLast()) }
       return field
     }
+  }
+}
+
+extension MotionLog {
+  /// The header in the message: quoted when it is text, otherwise what the file seems to be
+  /// (a JPEG given as --motion printed its binary header, control characters and all).
+  static func describeHeader<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "not a motion log: this is a JPEG image" }
+    if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "not a motion log: this is a PNG image" }
+    // Bytes from 0x80 are UTF-8 text's; control characters are not in a CSV header.
+    guard bytes.allSatisfy({ ($0 >= 0x20 && $0 != 0x7F) || $0 == 0x09 || $0 == 0x0D }) else {
+      return "not a motion log: its first line is binary data, not CSV text"
+    }
+    let shown = String(decoding: bytes.prefix(120), as: UTF8.self) + (bytes.count > 120 ? "…" : "")
+    return "unknown motion log header \"\(shown)\""
   }
 }

@@ -24,6 +24,9 @@ struct CommandSpec {
   var operands: String
   var summary: String
   var options: [OptionSpec]
+  /// Other forms of the operands (`pano render --config CONFIG.json …`), listed under the
+  /// first in the usage lines.
+  var alternatives: [String] = []
 
   var valued: [String] { options.filter { $0.value != nil }.map(\.name) }
   var switches: [String] { options.filter { $0.value == nil }.map(\.name) }
@@ -31,7 +34,10 @@ struct CommandSpec {
 
   /// `imagestage pano render --help`.
   var help: String {
-    var lines = ["usage: imagestage \(name) \(operands)\(options.isEmpty ? "" : " [OPTIONS]")", "", summary]
+    let tail = options.isEmpty ? "" : " [OPTIONS]"
+    var lines = ["usage: imagestage \(name) \(operands)\(tail)"]
+    lines += alternatives.map { "       imagestage \(name) \($0)\(tail)" }
+    lines += ["", summary]
     if !options.isEmpty { lines += ["", "Options:"] }
     for o in options {
       let left = (o.name == "output" ? "-o, " : "") + "--\(o.name)" + (o.value.map { " \($0)" } ?? "")
@@ -89,15 +95,16 @@ enum Commands {
       summary: "Prints an image's size, format, panorama coverage (and why) and GPano fields as JSON.",
       options: [projection, maxPixels]),
     CommandSpec(
-      words: ["pano", "render"], operands: "IN -o OUT.png|.jpg",
+      words: ["pano", "render"], operands: "IN|DIR -o OUT.png|.jpg",
       summary:
-        "Renders one view of a panorama (IN: a JPEG or PNG, or \"sample\"), or of a viewer config's scene (--config, docs/viewer.md).",
+        "Renders one view of a panorama (IN: a JPEG or PNG, or \"sample\"; DIR: a tile pyramid's folder), or of a viewer config's scene (--config, docs/viewer.md).",
       options: camera + [
         OptionSpec(
-          name: "config", value: "CONFIG.json", help: "a Pannellum-style viewer config instead of IN (its view unless given)",
+          name: "config", value: "CONFIG.json|DIR",
+          help: "a Pannellum-style viewer config (or a pyramid's folder) instead of IN (its view unless given)",
           isFile: true),
         OptionSpec(name: "scene", value: "ID", help: "the tour's scene to render", defaultValue: "the config's firstScene"),
-      ]),
+      ], alternatives: ["--config CONFIG.json|DIR [--scene ID] -o OUT.png|.jpg"]),
     CommandSpec(
       words: ["pano", "video"], operands: "IN --motion LOG.csv -o OUT.mp4|DIR|-",
       summary: "Renders a view per frame following a motion log (docs/motion.md): an .mp4, PNGs in DIR, or raw RGBA to stdout.",
@@ -152,7 +159,9 @@ enum Commands {
   /// The tool's overview: each command's synopsis, generated from the table.
   static var usage: String {
     var lines = ["usage: imagestage COMMAND [ARGS] [OPTIONS]", "", "Commands:"]
-    for c in all { lines.append("  imagestage \(c.name) \(c.operands)") }
+    for c in all {
+      for operands in [c.operands] + c.alternatives { lines.append("  imagestage \(c.name) \(operands)") }
+    }
     lines += [
       "", "Each command answers --help with its options. imagestage --version prints the version.",
       "Angles are degrees: yaw 0 looks at the image's centre column, positive yaw turns right,",

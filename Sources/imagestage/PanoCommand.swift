@@ -34,6 +34,7 @@ enum PanoCommand {
     guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input image (or \"sample\")") }
     var limits = ImageLimits()
     if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
+    try TiledScene.refuseFolder(parsed.positional[0])
     return try LoadedPanorama.load(parsed.positional[0], projection: projection, limits: limits)
   }
 
@@ -57,6 +58,7 @@ enum PanoCommand {
     guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input image (or \"sample\")") }
     var limits = ImageLimits()
     if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
+    try TiledScene.refuseFolder(parsed.positional[0])
     let pano = try ImageHeader.read(parsed.positional[0], projection: try projection(parsed), limits: limits)
     let g = pano.geometry
     func degrees(_ r: Double) -> JSONValue { .number(Angle(radians: r).degrees) }
@@ -190,7 +192,16 @@ enum PanoCommand {
     try checkImageOutput(output)
     try checkDestination(output)
     Interrupts.install()
-    if let config = parsed.value("config") { return try renderScene(config, parsed, output: output) }
+    if let config = parsed.value("config") {
+      guard parsed.positional.isEmpty else {
+        throw CommandError(message: "--config names the panorama: give no IN (found \"\(parsed.positional[0])\")")
+      }
+      return try renderScene(try TiledScene.configArgument(config), parsed, output: output)
+    }
+    // A pyramid's folder (or a config) as IN, as `pano info` and `pano video` take it.
+    if parsed.positional.count == 1, let config = TiledScene.configPath(parsed.positional[0]) {
+      return try renderScene(config, parsed, output: output)
+    }
     if parsed.value("scene") != nil { throw CommandError(message: "--scene needs --config CONFIG.json") }
     let camera = try camera(parsed)
     let pano = try input(parsed, projection: try projection(parsed))
@@ -204,9 +215,6 @@ enum PanoCommand {
   /// pitch, hfov, lens and limits, read by the same `ViewerTour` as the web viewer and the
   /// app); --yaw, --pitch, --hfov and --lens given on the command line win.
   static func renderScene(_ configPath: String, _ parsed: Arguments, output: String) throws {
-    guard parsed.positional.isEmpty else {
-      throw CommandError(message: "--config names the panorama: give no IN (found \"\(parsed.positional[0])\")")
-    }
     let config = try TiledScene.readConfig(configPath)
     for w in config.warnings { Console.error("warning: \(configPath): \(w)") }
     var tour = ViewerTour(config: config)

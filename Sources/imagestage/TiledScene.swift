@@ -133,10 +133,28 @@ enum TiledScene {
     }
   }
 
+  /// `--config`'s value: a config file, or a folder holding one (`DIR/config.json`, as
+  /// `pano tiles` writes it).
+  static func configArgument(_ argument: String) throws -> String {
+    guard FileIO.isDirectory(argument) else { return argument }
+    guard let config = configPath(argument) else {
+      throw CommandError(message: "--config \(argument): a folder with no config.json; give the config file itself")
+    }
+    return config
+  }
+
+  /// An input that is a folder but not a pyramid: said as such, not "not a regular file".
+  static func refuseFolder(_ argument: String) throws {
+    guard FileIO.isDirectory(argument) else { return }
+    throw CommandError(
+      message: "\(argument): a folder with no config.json; give an image (JPEG or PNG) or a tile pyramid's folder")
+  }
+
   /// The config of a pyramid named on the command line: DIR (its config.json) or a .json file.
   static func configPath(_ argument: String) -> String? {
     if argument.hasSuffix(".json") { return argument }
-    return FileIO.exists(argument + "/config.json") ? argument + "/config.json" : nil
+    let folder = argument.hasSuffix("/") ? String(argument.dropLast()) : argument
+    return FileIO.exists(folder + "/config.json") ? folder + "/config.json" : nil
   }
 
   /// `pano video` from a pyramid: each frame reads the tiles it needs that are not held yet

@@ -31,25 +31,26 @@ enum TilesCommand {
     guard let output = parsed.value("output") else { throw CommandError(message: "-o DIR is required") }
     try checkOutput(output, force: parsed.flag("force"))
     Interrupts.install()
-    let tileSize = Int(try parsed.number("tile-size", in: 16...4096) ?? 512)
+    let tileSize = try parsed.integer("tile-size", in: 16...4096) ?? 512
     guard tileSize % 2 == 0 else {
       throw CommandError(message: "--tile-size \(tileSize): must be even (each coarser level halves tiles in pairs)")
     }
-    let quality = Int(try parsed.number("quality", in: 1...100) ?? 75)
+    let quality = try parsed.integer("quality", in: 1...100) ?? 75
     let png = parsed.flag("png")
-    let threads = Int(try parsed.number("threads", in: 1...64) ?? 2)
-    let maxMemory = Int(try parsed.number("max-memory", in: 64...1_000_000) ?? 2048) << 20
+    let threads = try parsed.integer("threads", in: 1...64) ?? 2
+    let maxMemory = (try parsed.integer("max-memory", in: 64...1_000_000) ?? 2048) << 20
     let background = try parsed.value("background").map(parseBackground)
     guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input image (or \"sample\")") }
     var limits = ImageLimits()
     if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
+    try TiledScene.refuseFolder(parsed.positional[0])
     let source = try PanoramaRows(parsed.positional[0], projection: try PanoCommand.projection(parsed), limits: limits)
     let geometry = source.geometry
     // generate.py's default: the face as wide as the source's pixels per 90°, a multiple of 8.
     let fullWidth = Int(geometry.fullWidth * Double(source.width) / geometry.croppedWidth)
     let defaultCube = 8 * Int(Double(fullWidth) / Double.pi / 8)
-    let cubeSize = Int(try parsed.number("cube-size", in: 16...65536) ?? Double(max(defaultCube, 16)))
-    let fallbackSize = min(cubeSize, Int(try parsed.number("fallback-size", in: 16...8192) ?? 1024))
+    let cubeSize = try parsed.integer("cube-size", in: 16...65536) ?? max(defaultCube, 16)
+    let fallbackSize = min(cubeSize, try parsed.integer("fallback-size", in: 16...8192) ?? 1024)
     let levels = MultiresLayout.levels(cubeResolution: cubeSize, tileResolution: tileSize)
     guard let layout = MultiresLayout(cubeResolution: cubeSize, tileResolution: tileSize, maxLevel: levels) else {
       throw CommandError(message: "--cube-size \(cubeSize) and --tile-size \(tileSize) make no pyramid")
@@ -165,7 +166,7 @@ enum TilesCommand {
       Console.writeAll(
         1,
         Array(
-          "wrote \(output): \(total) tiles in \(levels) levels (\(cubeSize) px faces, \(tileSize) px tiles)\(source.isStreamed ? "" : "; decoded whole, not streamed")\n"
+          "wrote \(output): \(total) tiles in \(levels) \(levels == 1 ? "level" : "levels") (\(cubeSize) px faces, \(tileSize) px tiles)\(source.isStreamed ? "" : "; decoded whole, not streamed")\n"
             .utf8))
     } catch {
       progress.finish()

@@ -113,7 +113,8 @@ struct FrameSink {
     let accepted = "OUT.mp4 (H.264, through ffmpeg), a folder for numbered PNGs, or - for raw RGBA on standard output"
     if output == "-" {
       guard isatty(1) == 0 else {
-        throw CommandError(message: "-o -: standard output is a terminal; pipe the raw frames (| ffplay …) or write \(accepted)")
+        throw CommandError(
+          message: "-o -: standard output is a terminal; pipe the raw frames (| ffplay …) or write OUT.mp4 or a folder of PNGs")
       }
       return
     }

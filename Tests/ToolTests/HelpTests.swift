@@ -22,6 +22,10 @@ struct HelpTests {
     }
     let pano = try Tool.run("imagestage", ["pano", "--help"])
     #expect(pano.status == 0 && pano.stdout.contains("pano render") && !pano.stdout.contains("board run"))
+    // Both forms of render are in the overview, and in render's own usage.
+    let top = try Tool.run("imagestage", ["--help"])
+    #expect(top.stdout.contains("imagestage pano render --config CONFIG.json|DIR"), "\(top.stdout)")
+    #expect(try Tool.run("imagestage", ["pano", "render", "--help"]).stdout.contains("imagestage pano render --config"))
   }
 
   @Test func helpListsAllowedValuesAndDefaults() throws {

@@ -182,12 +182,22 @@ struct PanoCommandTests {
     (["pano", "sample", "-o", "/tmp/x.jpg", "--size", "300x300"], "2:1"),
     (["pano", "spin"], "unknown pano command"),
     (["pano", "info", "docs/screenshots/locations.png", "--max-pixels", "0.1"], "over the limit of 0.1 megapixels"),
+    // An image given as the motion log: said as such, not its bytes.
+    (["pano", "video", "sample", "-o", "/tmp/f", "--motion", "docs/screenshots/locations.png"], "this is a PNG image"),
+    // Ranges as they are written: whole numbers for whole-number options.
+    (["pano", "tiles", "sample", "-o", "/tmp/imagestage-never", "--quality", "0"], "--quality: 0 is outside 1…100"),
+    (["pano", "tiles", "sample", "-o", "/tmp/imagestage-never", "--quality", "7.5"], "--quality: \"7.5\" is not a whole"),
+    (["pano", "render", "sample", "-o", "/tmp/x.png", "--max-pixels", "5000"], "--max-pixels: 5000 is outside 0.001…1000"),
+    (["pano", "render", "Tests", "-o", "/tmp/x.png"], "Tests: a folder with no config.json"),
+    (["pano", "render", "--config", "Tests", "-o", "/tmp/x.png"], "--config Tests: a folder with no config.json"),
   ])
   func badArgumentsAreClearErrors(args: [String], message: String) throws {
     let result = try Tool.run("imagestage", args)
     #expect(result.status == 2)
     #expect(result.stderr.contains(message), "\(result.stderr)")
     #expect(!result.stderr.contains("px a side"), "only the limit broken is named")
+    #expect(!result.stderr.contains(".0…") && !result.stderr.contains("\u{FFFD}"), "\(result.stderr)")
+    #expect(result.stderr.utf8.allSatisfy { $0 >= 0x20 || $0 == 0x0A }, "no binary: \(result.stderr)")
     // Refused before anything ran: an unknown video type once became a folder of PNGs.
     #expect(!FileManager.default.fileExists(atPath: "/tmp/imagestage-clip.webm"))
   }
@@ -240,6 +250,7 @@ struct PanoCommandTests {
     let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     p.waitUntilExit()
     #expect(text.contains("standard output is a terminal") && text.contains("status=2"), "\(text)")
+    #expect(!text.contains("or - for raw"), "the refusal does not suggest - again: \(text)")
   }
 
   @Test func aLogWithAWildTimestampIsRefusedNotRenderedForever() throws {

@@ -122,12 +122,32 @@ struct TilesCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["pano.jpg", "tiles"])
   }
 
+  /// A pyramid's folder is the pyramid for `pano render` too, as IN and as --config (as
+  /// `pano info` and the app take it).
+  @Test func renderTakesAPyramidsFolder() throws {
+    let dir = try Tool.temporaryDirectory()
+    let out = dir.appendingPathComponent("tiles").path
+    let made = try Tool.run(
+      "imagestage", ["pano", "tiles", "sample", "-o", out, "--tile-size", "128", "--cube-size", "256", "--fallback-size", "64"])
+    #expect(made.status == 0, "\(made.stderr)")
+    let camera = ["--yaw", "30", "--size", "64x48"]
+    var rendered: [Data] = []
+    for args in [[out], [out + "/"], ["--config", out], ["--config", out + "/config.json"]] {
+      let png = dir.appendingPathComponent("v.png").path
+      let r = try Tool.run("imagestage", ["pano", "render"] + args + ["-o", png] + camera)
+      #expect(r.status == 0, "\(args): \(r.stderr)")
+      rendered.append(try Data(contentsOf: URL(fileURLWithPath: png)))
+    }
+    #expect(Set(rendered).count == 1, "the same view each way")
+  }
+
   /// Bad options and bad input: a clear error naming what is wrong, and no directory.
   @Test(arguments: [
     (["--tile-size", "255"], "must be even"),
     (["--background", "2,0,0"], "--background"),
     (["--max-memory", "64", "--cube-size", "8192"], "over --max-memory"),
     (["--cube-size", "20", "--tile-size", "16"], ""),
+    (["--cube-size", "16", "--tile-size", "16"], "in 1 level ("),
   ])
   func badOptionsAreRefused(_ options: [String], _ expected: String) throws {
     let dir = try Tool.temporaryDirectory()
@@ -135,8 +155,9 @@ struct TilesCommandTests {
     #expect(try Tool.run("imagestage", ["pano", "sample", "-o", source, "--size", "512x256"]).status == 0)
     let out = dir.appendingPathComponent("tiles").path
     let result = try Tool.run("imagestage", ["pano", "tiles", source, "-o", out] + options)
-    if expected.isEmpty {
+    if expected.isEmpty || expected.hasPrefix("in ") {
       #expect(result.status == 0, "a tiny pyramid is still one: \(result.stderr)")
+      #expect(expected.isEmpty || result.stdout.contains(expected), "\(result.stdout)")
       return
     }
     #expect(result.status != 0 && result.stderr.contains(expected), "\(result.stderr)")
