@@ -78,8 +78,15 @@ extension PanoramaRenderer.BlockContext {
     return rb | ga
   }
 
-  /// Full-sphere panoramas clamp at the poles instead of showing background.
-  var wrapsVertically: Bool { wraps }
+  /// Whether the source's top row is the north pole (360° around and reaching it): there a
+  /// view above it clamps to that row. Anywhere else the rows beyond the source are
+  /// background: a 360°-wide panorama that stops short of the poles drew its edge rows
+  /// smeared over the sky and the ground.
+  var clampsAbove: Bool { wraps && renderer.geometry.croppedTop <= 0.5 }
+  /// Whether the source's bottom row is the south pole (as `clampsAbove`).
+  var clampsBelow: Bool {
+    wraps && renderer.geometry.croppedTop + renderer.geometry.croppedHeight >= renderer.geometry.fullHeight - 0.5
+  }
 }
 
 /// Blends two RGBA pixels: `a` at f = 0, `b` at f = 256, two channels per multiply.

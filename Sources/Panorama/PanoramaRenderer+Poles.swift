@@ -138,13 +138,13 @@ extension PanoramaRenderer.BlockContext {
       xn = xi + 1 < srcW ? xi + 1 : xi
     }
     if yi < 0 {
-      if yi < -1 && !wrapsVertically { return background }
+      if yi < -1 && !clampsAbove { return background }
       yi = 0
       fy = 0
     }
     var yn = yi + 1
     if yn >= srcH {
-      if yi >= srcH && !wrapsVertically { return background }
+      if yi >= srcH && !clampsBelow { return background }
       yi = srcH - 1
       yn = yi
       fy = 0

@@ -122,6 +122,56 @@ struct TilesCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["pano.jpg", "tiles"])
   }
 
+  /// A 360°-wide panorama that stops short of the poles (the sample's middle 90°): above and
+  /// below it is background, in a view and in the tiles (it was its edge rows, smeared),
+  /// `--background` colours it there, and the config says whether the viewer must keep it
+  /// out of sight.
+  @Test func aPartialPanoramaShowsBackgroundBeyondItsRows() throws {
+    let dir = try Tool.temporaryDirectory()
+    let sample = dir.appendingPathComponent("sample.png").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", sample, "--size", "1024x512"]).status == 0)
+    let full = try PanoCommandTests.decode(sample)
+    var band = RGBAImage(width: 1024, height: 256)
+    for y in 0..<256 { for x in 0..<1024 { band[x, y] = full[x, y + 128] } }
+    let partial = dir.appendingPathComponent("partial.png").path
+    try Data(try Raster.encodePNG(band)).write(to: URL(fileURLWithPath: partial))
+    func colour(_ image: RGBAImage, _ x: Int, _ y: Int) -> (Int, Int, Int) {
+      let c = RGBAImage.unpack(image[x, y])
+      return (Int(c.r), Int(c.g), Int(c.b))
+    }
+
+    // Looking 80° up, 35° above the top row: the view's top is background, not sky.
+    let up = dir.appendingPathComponent("up.png").path
+    let render = try Tool.run("imagestage", ["pano", "render", partial, "-o", up, "--pitch", "80", "--size", "160x120"])
+    #expect(render.status == 0, "\(render.stderr)")
+    let view = try PanoCommandTests.decode(up)
+    #expect(colour(view, 80, 60) == (0, 0, 0) && colour(view, 5, 5) == (0, 0, 0), "\(colour(view, 80, 60))")
+
+    let tiles = dir.appendingPathComponent("tiles").path
+    let small = ["--tile-size", "128", "--cube-size", "256", "--fallback-size", "64"]
+    let made = try Tool.run("imagestage", ["pano", "tiles", partial, "-o", tiles, "--background", "#3366CC"] + small)
+    #expect(made.status == 0, "\(made.stderr)")
+    for face in ["1/u0_0.jpg", "1/d0_0.jpg", "fallback/u.jpg"] {
+      let c = colour(try PanoCommandTests.decode(tiles + "/" + face), 32, 32)
+      #expect(abs(c.0 - 51) < 8 && abs(c.1 - 102) < 8 && abs(c.2 - 204) < 8, "\(face): \(c)")
+    }
+    func config(_ folder: String) throws -> [String: Any] {
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/config.json"))) as? [String: Any]
+        ?? [:]
+    }
+    let coloured = try config(tiles)
+    let avoids = coloured["avoidShowingBackground"] as? Bool
+    #expect(avoids == false, "the background is drawn")
+    #expect((coloured["vaov"] as? NSNumber)?.doubleValue == 90)
+
+    let plain = dir.appendingPathComponent("plain").path
+    #expect(try Tool.run("imagestage", ["pano", "tiles", partial, "-o", plain] + small).status == 0)
+    let black = colour(try PanoCommandTests.decode(plain + "/1/u0_0.jpg"), 32, 32)
+    #expect(black.0 < 8 && black.1 < 8 && black.2 < 8, "\(black)")
+    let avoidsPlain = try config(plain)["avoidShowingBackground"] as? Bool
+    #expect(avoidsPlain == true)
+  }
+
   /// A pyramid's folder is the pyramid for `pano render` too, as IN and as --config (as
   /// `pano info` and the app take it).
   @Test func renderTakesAPyramidsFolder() throws {
