@@ -85,6 +85,7 @@ public func viewerScene() -> Int32 {
     "previewTitle": .string(s.previewTitle), "previewAuthor": .string(s.previewAuthor), "autoLoad": flag(s.autoLoad),
     "sceneFadeDuration": number(s.sceneFadeDuration), "showControls": flag(s.showControls),
     "showZoomCtrl": flag(s.showZoomCtrl), "showFullscreenCtrl": flag(s.showFullscreenCtrl), "compass": flag(s.compass),
+    "showLensCtrl": flag(s.showLensCtrl), "showRecenterCtrl": flag(s.showRecenterCtrl),
     "northOffset": number(s.northOffset), "horizonPitch": number(s.horizonPitch), "horizonRoll": number(s.horizonRoll),
     "backgroundColor": s.backgroundColor.map { .array($0.map { .number($0) }) } ?? .null,
     "orientationOnByDefault": flag(s.orientationOnByDefault), "mouseZoom": .string(s.mouseZoom),
@@ -399,8 +400,12 @@ public func viewerConfig() -> Int32 {
   members += [
     ("yaw", .number(d.yaw)), ("pitch", .number(d.pitch)), ("hfov", .number(d.hfov)),
     ("hotSpots", .array(tour.scene.hotSpots.map { $0.json })), ("scene", .string(tour.sceneID)),
-    ("scenes", .array(tour.config.scenes.map { .string($0.id) })),
   ]
+  // A tour's scenes by id, as Pannellum's `scenes` (pages build scene menus from their titles).
+  let scenes = tour.config.scenes
+  if scenes.count > 1 || scenes.first?.id.isEmpty == false {
+    members.append(("scenes", .object(scenes.map { ($0.id, $0.json) })))
+  }
   return answer(.object(members))
 }
 

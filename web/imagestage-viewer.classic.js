@@ -36,11 +36,34 @@
     window.imagestagePrefetch.response.catch(function () {});
   }
 
-  // Getters answer once the module is there; until then what the config says (or undefined).
+  // Getters answer once the viewer runs; until then what Pannellum answers before its
+  // panorama loads: the config's own values, else Pannellum's defaults.
   var GETTERS = /^(is|get|mouseEventToCoords$|removeScene$|removeHotSpot$)/;
+
+  function before(config, container) {
+    var c = config || {};
+    var scenes = c.scenes && typeof c.scenes === 'object' ? c.scenes : null;
+    var first = scenes ? (c['default'] && c['default'].firstScene) || c.firstScene || Object.keys(scenes)[0] : undefined;
+    var s = Object.assign({}, c['default'], c, scenes && scenes[first]);
+    function n(key, fallback) {
+      var v = s[key] == null || s[key] === '' ? NaN : Number(s[key]);
+      return isFinite(v) ? v : fallback;
+    }
+    return {
+      isLoaded: false, isOrientationActive: false, isOrientationSupported: false, getLevelHorizon: false,
+      getPitch: n('pitch', 0), getYaw: n('yaw', 0), getHfov: n('hfov', 100),
+      getPitchBounds: [n('minPitch', -90), n('maxPitch', 90)], getYawBounds: [n('minYaw', -180), n('maxYaw', 180)],
+      getHfovBounds: [n('minHfov', 50), n('maxHfov', 120)], getNorthOffset: n('northOffset', 0),
+      getHorizonRoll: n('horizonRoll', 0), getHorizonPitch: n('horizonPitch', 0), getScene: first,
+      getLens: s.lens || 'rectilinear', getError: null, getConfig: config, mouseEventToCoords: null,
+      removeScene: false, removeHotSpot: false,
+      getContainer: typeof container === 'string' ? document.getElementById(container) : container,
+    };
+  }
 
   function viewer(container, config) {
     var real = null;
+    var running = false;
     var queue = [];
     prefetch(config);
     var proxy = new Proxy({}, {
@@ -48,12 +71,13 @@
         if (name === 'then') return undefined;
         return function () {
           var args = arguments;
-          if (real) return real[name].apply(real, args);
+          if (real && (running || !GETTERS.test(String(name)))) {
+            var answer = real[name].apply(real, args);
+            return answer === real ? proxy : answer; // setters chain on what the page holds
+          }
           if (GETTERS.test(String(name))) {
-            if (name === 'isLoaded' || name === 'isOrientationActive') return false;
-            if (name === 'getContainer') return typeof container === 'string' ? document.getElementById(container) : container;
-            if (name === 'getConfig') return config;
-            return undefined;
+            var early = before(config, container);
+            return name in early ? early[name] : undefined;
           }
           queue.push([name, args]);
           return proxy;
@@ -62,6 +86,7 @@
     });
     load().then(function (m) {
       real = new m.Viewer(container, config || {});
+      real.ready.then(function () { running = true; }, function () { running = true; });
       for (var i = 0; i < queue.length; i++) real[queue[i][0]].apply(real, queue[i][1]);
       queue = [];
     }, function (e) { console.error('ImageStage viewer could not load its module:', e); });

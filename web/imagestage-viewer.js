@@ -59,7 +59,8 @@ function ensureStyle() {
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   link.href = href;
-  document.head.append(link);
+  // First in the head: a page's own rules (its Pannellum styles) win over ours at equal weight.
+  document.head.prepend(link);
 }
 
 /** The controls' pictures: SVG paths on a 24-unit grid, drawn in the button's colour. */
@@ -81,6 +82,21 @@ function icon(name) {
   const path = document.createElementNS(ns, 'path');
   path.setAttribute('d', ICONS[name]);
   svg.append(path);
+  return svg;
+}
+
+/** The compass needle: north red, south white, pointing up before the compass turns. */
+function needle() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '-12 -12 24 24');
+  svg.setAttribute('class', 'isv-needle');
+  for (const [points, fill] of [['0,-10 3.5,0 -3.5,0', '#e33'], ['0,10 3.5,0 -3.5,0', '#fff']]) {
+    const half = document.createElementNS(ns, 'polygon');
+    half.setAttribute('points', points);
+    half.setAttribute('fill', fill);
+    svg.append(half);
+  }
   return svg;
 }
 
@@ -214,19 +230,23 @@ export class Viewer {
   // ------------------------------------------------------------ DOM
 
   _build() {
-    const root = el('div', 'isv-viewer pnlm-container', { role: 'region', 'aria-roledescription': 'panorama viewer' });
+    const root = el('div', 'isv-viewer pnlm-ui', { role: 'region', 'aria-roledescription': 'panorama viewer' });
     const view = el('div', 'isv-view', { tabindex: '0', role: 'application', 'aria-label': STRINGS.viewLabel });
     const canvas = el('canvas', 'isv-canvas');
     const fade = el('canvas', 'isv-fade', { 'aria-hidden': 'true' });
     view.append(canvas, fade);
     const spots = el('div', 'isv-hotspots');
-    const info = el('div', 'isv-info', { hidden: '' });
-    const title = el('div', 'isv-title');
-    const author = el('div', 'isv-author');
+    // Pannellum's class names beside ours, so a page's styles for them still apply.
+    const info = el('div', 'isv-info pnlm-panorama-info', { hidden: '' });
+    const title = el('div', 'isv-title pnlm-title-box');
+    const author = el('div', 'isv-author pnlm-author-box');
     info.append(title, author);
-    const controls = el('div', 'isv-controls', { role: 'toolbar', 'aria-label': 'Panorama controls' });
+    const controls = el('div', 'isv-controls pnlm-controls-container', { role: 'toolbar', 'aria-label': 'Panorama controls' });
+    const PNLM = { 'zoom-in': 'pnlm-zoom-in', 'zoom-out': 'pnlm-zoom-out',
+      fullscreen: 'pnlm-fullscreen-toggle-button pnlm-fullscreen-toggle-button-inactive', motion: 'pnlm-orientation-button pnlm-orientation-button-inactive' };
     const button = (name, label) => {
-      const b = el('button', `isv-button isv-${name}`, { type: 'button', 'aria-label': label, title: label });
+      const pnlm = PNLM[name] ? ` ${PNLM[name]} pnlm-controls pnlm-control` : '';
+      const b = el('button', `isv-button isv-${name}${pnlm}`, { type: 'button', 'aria-label': label, title: label });
       b.append(icon(name));
       controls.append(b);
       return b;
@@ -240,15 +260,19 @@ export class Viewer {
       recenter: button('recenter', STRINGS.recenter),
     };
     this._buttons.motion.hidden = true;
-    const compass = el('div', 'isv-compass', { hidden: '', 'aria-hidden': 'true' });
+    const compass = el('div', 'isv-compass pnlm-compass pnlm-controls pnlm-control', { hidden: '', 'aria-hidden': 'true' });
+    compass.append(needle());
     const load = el('div', 'isv-load', { hidden: '' });
-    const loadButton = el('button', 'isv-load-button', { type: 'button' });
+    const loadButton = el('button', 'isv-load-button pnlm-load-button', { type: 'button' });
     const loadTitle = el('div', 'isv-load-title');
     load.append(loadTitle, loadButton);
-    const loading = el('div', 'isv-loading', { role: 'status', hidden: '' });
-    const message = el('div', 'isv-message', { role: 'alert', hidden: '' });
+    const loading = el('div', 'isv-loading pnlm-load-box', { role: 'status', hidden: '' });
+    const message = el('div', 'isv-message pnlm-error-msg pnlm-info-box', { role: 'alert', hidden: '' });
     const live = el('div', 'isv-live', { 'aria-live': 'polite', 'aria-atomic': 'true' });
     root.append(view, spots, info, compass, controls, load, loading, message, live);
+    // As Pannellum's, the page's element is the container: positioned (a page's own controls
+    // inside it, `position: absolute`, sit on the view) and what goes fullscreen.
+    this._host.classList.add('pnlm-container', 'isv-host');
     this._host.append(root);
     Object.assign(this, { _root: root, _view: view, _canvas: canvas, _fadeCanvas: fade, _spotLayer: spots, _info: info,
       _title: title, _author: author, _controls: controls, _compass: compass, _load: load, _loadButton: loadButton,
@@ -370,7 +394,8 @@ export class Viewer {
       const d = this.mouseEventToCoords(e);
       if (d) this.lookAt(d[0], d[1], Math.max(this.getHfov() / 2, this.getHfovBounds()[0]), 300);
     });
-    this._on(v, 'wheel', (e) => {
+    // On the whole container, as Pannellum's: the wheel zooms over hotspots and controls too.
+    this._on(this._host, 'wheel', (e) => {
       if (!this._loaded) return;
       const zoom = this._scene.mouseZoom;
       if (zoom === 'false' || (zoom === 'ctrl' && !e.ctrlKey)) return;
@@ -436,6 +461,8 @@ export class Viewer {
     const shown = (flag) => flag !== false;
     this._controls.hidden = !shown(s.showControls);
     this._buttons.zoomIn.hidden = this._buttons.zoomOut.hidden = !shown(s.showZoomCtrl);
+    this._showLens = shown(s.showLensCtrl);
+    this._buttons.recenter.hidden = !shown(s.showRecenterCtrl);
     const canFullscreen = shown(s.showFullscreenCtrl);
     this._buttons.fullscreen.hidden = !canFullscreen;
     this._title.textContent = s.title || '';
@@ -459,6 +486,8 @@ export class Viewer {
   }
 
   _buildHotSpots() {
+    // A followed link's hotspot goes with its scene: the focus stays in the viewer, not <body>.
+    const hadFocus = this._spotLayer.contains(document.activeElement);
     for (const h of this._spots) h.element.remove();
     this._spots = [];
     const s = this._scene;
@@ -466,23 +495,51 @@ export class Viewer {
       const h = s.hotSpots[index];
       const f = this._functions.get(`${s.id}\u0000${index}`) || {};
       const link = h.kind === 'info' && h.url ? safeURL(h.url) : null;
-      const element = link ? el('a', '', { href: link }) : el('button', '', { type: 'button' });
+      const pnlm = `pnlm-hotspot-base ${h.cssClass ? h.cssClass : `pnlm-hotspot pnlm-sprite pnlm-${h.kind}`}` +
+        (link || h.kind === 'scene' ? ' pnlm-pointer' : '');
+      // A hotspot the page styles itself (cssClass, createTooltipFunc) is a <div>, as
+      // Pannellum's, so the page's Pannellum CSS (`div.custom-tooltip span`) matches it; it
+      // still takes Tab and Enter, and has a name. Ours are buttons and links.
+      const custom = !!(h.cssClass || f.createTooltipFunc);
+      let element, div;
+      if (custom) {
+        div = el('div', pnlm);
+        if (link) {
+          element = el('a', 'isv-hotspot isv-hotspot-link', { href: link });
+          element.append(div);
+        } else {
+          element = div;
+          div.classList.add('isv-hotspot');
+          div.tabIndex = 0;
+          div.setAttribute('role', 'button');
+          this._on(div, 'keydown', (e) => {
+            if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); if (!e.repeat) div.click(); }
+          });
+        }
+      } else {
+        element = div = link ? el('a', '', { href: link }) : el('button', '', { type: 'button' });
+        element.className = `isv-hotspot isv-hotspot-default isv-spot-${h.kind} ${pnlm}`;
+      }
       if (link && (s.targetBlank || this._options.fromURL)) {
         element.target = '_blank';
         element.rel = 'noopener noreferrer';
       }
-      element.className = `isv-hotspot pnlm-hotspot-base ${h.cssClass ? h.cssClass : `isv-hotspot-default isv-spot-${h.kind} pnlm-hotspot pnlm-sprite pnlm-${h.kind}`}`;
-      element.setAttribute('aria-label', h.name);
       if (h.id) element.dataset.id = h.id;
       element.dataset.index = index;
+      // In the page before its tooltip is made, as Pannellum's: the page's function measures it.
+      this._spotLayer.append(element);
       if (f.createTooltipFunc) {
-        f.createTooltipFunc(element, f.createTooltipArgs);
+        f.createTooltipFunc(div, f.createTooltipArgs);
       } else if (h.text) {
+        if (custom) div.classList.add('pnlm-tooltip');
         const tip = el('span', 'isv-tooltip', { 'aria-hidden': 'true' });
         tip.textContent = h.text; // text, never HTML
-        element.append(tip);
+        div.append(tip);
       }
-      const spot = { index, element, hotSpot: h, functions: f, shown: null };
+      // The name: its text, else what the page's createTooltipFunc wrote, else the core's.
+      const written = !h.text && f.createTooltipFunc ? div.textContent.trim() : '';
+      element.setAttribute('aria-label', written || h.name);
+      const spot = { index, element, div, hotSpot: h, functions: f, shown: null };
       this._on(element, 'click', (e) => this._activate(spot, e));
       this._on(element, 'focus', () => { this.w.viewer_reveal(index, 0.6); this._invalidate(); });
       if (h.draggable) {
@@ -490,9 +547,9 @@ export class Viewer {
         element.setAttribute('aria-roledescription', 'draggable hotspot');
         element.setAttribute('aria-keyshortcuts', 'ArrowLeft ArrowRight ArrowUp ArrowDown');
       }
-      this._spotLayer.append(element);
       this._spots.push(spot);
     }
+    if (hadFocus) this._view.focus({ preventScroll: true });
   }
 
   _activate(spot, e) {
@@ -595,7 +652,7 @@ export class Viewer {
     const ticket = this._ticket = (this._ticket || 0) + 1;
     if (s.tiled) return this._openTiles(fade, ticket);
     this._tileState = null;
-    this._buttons.lens.hidden = false;
+    this._buttons.lens.hidden = !this._showLens;
     let image;
     try {
       image = await fetchImage(s.image, s.crossOrigin);
@@ -1008,7 +1065,7 @@ export class Viewer {
   }
 
   toggleFullscreen() {
-    const root = this._root;
+    const root = this._host; // the page's element, with whatever the page put in it
     const active = document.fullscreenElement === root || document.webkitFullscreenElement === root;
     if (active) {
       (document.exitFullscreen || document.webkitExitFullscreen).call(document);
@@ -1024,25 +1081,37 @@ export class Viewer {
   }
 
   _fillWindow() {
-    this._root.classList.add('isv-fill-window');
+    this._host.classList.add('isv-fill-window');
     this._fullscreenChanged();
   }
 
   _fullscreenChanged() {
-    const on = document.fullscreenElement === this._root || document.webkitFullscreenElement === this._root ||
-      this._root.classList.contains('isv-fill-window');
+    const host = this._host;
+    const on = document.fullscreenElement === host || document.webkitFullscreenElement === host ||
+      host.classList.contains('isv-fill-window');
     if (on === this._fullscreen) return;
     this._fullscreen = on;
     const b = this._buttons.fullscreen;
     b.setAttribute('aria-label', this._string(on ? 'exitFullscreen' : 'fullscreen'));
     b.setAttribute('aria-pressed', String(on));
+    b.classList.toggle('pnlm-fullscreen-toggle-button-active', on);
+    b.classList.toggle('pnlm-fullscreen-toggle-button-inactive', !on);
     this._root.classList.toggle('isv-is-fullscreen', on);
     this._fire('fullscreenchange', on);
     this._resize();
   }
 
   /** The shown scene's settings as Pannellum's JSON, with its hotspots and the view now. */
-  getConfig() { return this.w ? this.m.json(this.w.viewer_config()) : undefined; }
+  getConfig() {
+    if (!this.w) return undefined;
+    const c = this.m.json(this.w.viewer_config());
+    // As Pannellum's: each shown hotspot's element as `div`, with the page's functions.
+    for (const spot of this._spots) {
+      const h = c.hotSpots[spot.index];
+      if (h) Object.assign(h, spot.functions, { div: spot.div });
+    }
+    return c;
+  }
   getContainer() { return this._host; }
 
   addHotSpot(hs, sceneId) {
@@ -1085,6 +1154,7 @@ export class Viewer {
         this._invalidate();
       });
       this._buttons.motion.setAttribute('aria-pressed', 'true');
+      this._buttons.motion.classList.replace('pnlm-orientation-button-inactive', 'pnlm-orientation-button-active');
       this._buttons.motion.setAttribute('aria-label', this._string('motionOff'));
     };
     // iOS asks inside a click; a refusal is said, and dragging still works.
@@ -1098,6 +1168,7 @@ export class Viewer {
     if (this._orientation) this._orientation();
     this._orientation = null;
     this._buttons.motion.setAttribute('aria-pressed', 'false');
+    this._buttons.motion.classList.replace('pnlm-orientation-button-active', 'pnlm-orientation-button-inactive');
     this._buttons.motion.setAttribute('aria-label', this._string('motionOn'));
     return this;
   }
@@ -1140,6 +1211,7 @@ export class Viewer {
     this._tileState = null;
     this._source = null;
     this._root.remove();
+    this._host.classList.remove('pnlm-container', 'isv-host', 'isv-fill-window');
     this._handlers.clear();
     this.m = null;
     this.w = null;

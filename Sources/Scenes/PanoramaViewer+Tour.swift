@@ -38,14 +38,31 @@ public struct AutoRotation: Equatable, Sendable {
   var resumes: Bool { !turning && inactivityDelay != nil }
 }
 
-/// A `lookAt` gliding from one view to another.
-struct Glide: Sendable {
-  var from: ViewAngles
-  var to: ViewAngles
-  var fromHfov: Double
-  var toHfov: Double
+/// One axis of a `lookAt` gliding from one value to another (radians).
+struct AxisGlide: Sendable {
+  var from: Double
+  var to: Double
   var duration: Double
   var started: Double?
+
+  /// The value at host time `t` (easing in and out, Pannellum's default timing), and whether
+  /// it is there.
+  mutating func value(at t: Double) -> (Double, done: Bool) {
+    let start = started ?? t
+    started = start
+    let f = duration > 0 ? min(max((t - start) / duration, 0), 1) : 1
+    let e = f < 0.5 ? 2 * f * f : 1 - 2 * (1 - f) * (1 - f)
+    return (from + (to - from) * e, f >= 1)
+  }
+}
+
+/// A `lookAt` gliding from one view to another. Each axis glides on its own, as Pannellum's
+/// `setPitch`, `setYaw` and `setHfov` animate theirs: `setPitch(30).setYaw(-20)` turns both.
+struct Glide: Sendable {
+  var yaw: AxisGlide?
+  var pitch: AxisGlide?
+  var hfov: AxisGlide?
+  var isEmpty: Bool { yaw == nil && pitch == nil && hfov == nil }
 }
 
 extension PanoramaViewer {
@@ -184,32 +201,49 @@ extension PanoramaViewer {
   /// Pannellum's `lookAt` does. Either way `glideFinished` is set when it is there.
   public mutating func look(yaw: Double?, pitch: Double?, hfov newHfov: Double?, duration: Double) {
     let here = view, m = tracker.view
-    var target = ViewAngles(yaw: yaw ?? here.yaw, pitch: pitch ?? here.pitch, roll: here.roll)
-    if geometry.wraps && limits.yaw == nil {
+    var g = glide ?? Glide()
+    // Where each axis ends: the new value, else where its glide was going, else where it is.
+    var target = ViewAngles(
+      yaw: yaw ?? (g.yaw.map { $0.to + m.yaw } ?? here.yaw), pitch: pitch ?? (g.pitch.map { $0.to + m.pitch } ?? here.pitch),
+      roll: here.roll)
+    if yaw != nil, geometry.wraps && limits.yaw == nil {
       // The short way round.
       target.yaw -= ((target.yaw - here.yaw) / Elementary.twoPi).rounded() * Elementary.twoPi
     }
-    var toHfov = hfov
+    var toHfov = g.hfov?.to ?? hfov
+    var hfovGiven = false
     if let newHfov, newHfov.isFinite, newHfov > 0 {
       let range = fieldOfViewRange
       toHfov = min(max(newHfov, range.lowerBound), range.upperBound)
       fieldOfViewChosen = true
+      hfovGiven = true
     }
     // Limits for the field of view it ends with.
     let saved = hfov
     hfov = toHfov
-    let to = ViewAngles(yaw: target.yaw - m.yaw, pitch: target.pitch - m.pitch, roll: offset.roll)
-    let clampedTo = clampedOffset(to)
+    let to = clampedOffset(ViewAngles(yaw: target.yaw - m.yaw, pitch: target.pitch - m.pitch, roll: offset.roll))
     hfov = saved
     velocity = (0, 0)
-    if duration > 0 {
-      glide = Glide(from: offset, to: clampedTo, fromHfov: hfov, toHfov: toHfov, duration: duration)
-    } else {
-      glide = nil
-      offset = clampedTo
-      hfov = toHfov
-      glideFinished = true
+    // An axis asked for glides (or jumps) there; one already gliding keeps its timing with
+    // its end clamped; one at rest that the limits move follows the asked ones.
+    func axis(_ current: Double, _ end: Double, _ asked: Bool, _ old: AxisGlide?) -> (AxisGlide?, jump: Double?) {
+      if asked || (old == nil && end != current) {
+        return duration > 0 ? (AxisGlide(from: current, to: end, duration: duration), nil) : (nil, end)
+      }
+      guard var old else { return (nil, nil) }
+      old.to = end
+      return (old, nil)
     }
+    let y = axis(offset.yaw, to.yaw, yaw != nil, g.yaw)
+    let p = axis(offset.pitch, to.pitch, pitch != nil, g.pitch)
+    let f = axis(hfov, toHfov, hfovGiven, g.hfov)
+    g = Glide(yaw: y.0, pitch: p.0, hfov: f.0)
+    if let j = y.jump { offset.yaw = j }
+    if let j = p.jump { offset.pitch = j }
+    if let j = f.jump { hfov = j }
+    offset.roll = to.roll
+    glide = g.isEmpty ? nil : g
+    if glide == nil { glideFinished = true }
   }
 
   /// Ends every motion the user or `lookAt` started: inertia, key glides, a glide.
@@ -245,16 +279,19 @@ extension PanoramaViewer {
   /// Runs the glide and autorotate to host time `t`, `dt` seconds after the last step.
   mutating func advanceTour(to t: Double, dt: Double) {
     if var g = glide {
-      let start = g.started ?? t
-      g.started = start
-      let f = min(max((t - start) / g.duration, 0), 1)
-      // Ease in and out (a quadratic, Pannellum's default timing).
-      let e = f < 0.5 ? 2 * f * f : 1 - 2 * (1 - f) * (1 - f)
-      offset = ViewAngles(
-        yaw: g.from.yaw + (g.to.yaw - g.from.yaw) * e, pitch: g.from.pitch + (g.to.pitch - g.from.pitch) * e,
-        roll: g.to.roll)
-      hfov = g.fromHfov + (g.toHfov - g.fromHfov) * e
-      if f >= 1 {
+      if let step = g.yaw?.value(at: t) {
+        offset.yaw = step.0
+        if step.done { g.yaw = nil }
+      }
+      if let step = g.pitch?.value(at: t) {
+        offset.pitch = step.0
+        if step.done { g.pitch = nil }
+      }
+      if let step = g.hfov?.value(at: t) {
+        hfov = step.0
+        if step.done { g.hfov = nil }
+      }
+      if g.isEmpty {
         glide = nil
         glideFinished = true
       } else {

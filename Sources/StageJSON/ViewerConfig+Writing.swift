@@ -42,6 +42,15 @@ extension HotSpot {
   }
 }
 
+extension ViewerScene {
+  /// The scene as an entry of Pannellum's `scenes`: its settings and its hotspots.
+  public var json: JSONValue {
+    guard case .object(var m) = settings.json else { return settings.json }
+    m.append(("hotSpots", .array(hotSpots.map { $0.json })))
+    return .object(m)
+  }
+}
+
 extension ViewerConfig {
   /// Adds (or replaces) scene `id` from one scene's JSON (the API's `addScene`), its
   /// settings over the tour's defaults.

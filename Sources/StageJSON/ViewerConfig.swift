@@ -142,6 +142,24 @@ public struct ViewerScene: Sendable {
   }
 }
 
+extension JSONReader {
+  /// This value, or where it is a string holding a decimal number (`"110"`, `" -0.5 "`), that
+  /// number, with a warning naming the key: Pannellum reads numbers with JavaScript's
+  /// `Number(…)`, so configs made by CMSs and templates write them as strings. Any other
+  /// string stays a string (and is refused as a number where one is wanted).
+  func numeric(warnings: inout [ConfigWarning]) -> JSONReader {
+    guard case .string(let s) = json.value else { return self }
+    let blanks: [Character] = [" ", "\t", "\n", "\r"]
+    var t = Substring(s)
+    while let c = t.first, blanks.contains(c) { t = t.dropFirst() }
+    while let c = t.last, blanks.contains(c) { t = t.dropLast() }
+    guard let d = DecimalText.parse(t), d.isFinite else { return self }
+    warnings.append(
+      ConfigWarning(path: path, message: "a number written as a string (\"\(s)\"); read as \(JSONText.number(d))"))
+    return JSONReader(JSON(.number(d), line: json.line, column: json.column), path: path)
+  }
+}
+
 /// A key that was read but not used, and where.
 public struct ConfigWarning: Equatable, Sendable, CustomStringConvertible {
   public var path: String
@@ -226,6 +244,8 @@ public struct ViewerSettings: Equatable, Sendable {
     ("disableKeyboardCtrl", .flag),
     ("showFullscreenCtrl", .flag),
     ("showControls", .flag),
+    ("showLensCtrl", .flag),
+    ("showRecenterCtrl", .flag),
     ("escapeHTML", .flag),
     ("targetBlank", .flag),
     ("avoidShowingBackground", .flag),
@@ -415,6 +435,16 @@ public struct ViewerSettings: Equatable, Sendable {
     get { flag("showControls") }
     set { values["showControls"] = newValue.map { .flag($0) } }
   }
+  /// Ours: `false` hides the lens button (Pannellum has none).
+  public var showLensCtrl: Bool? {
+    get { flag("showLensCtrl") }
+    set { values["showLensCtrl"] = newValue.map { .flag($0) } }
+  }
+  /// Ours: `false` hides the recentre button (Pannellum has none).
+  public var showRecenterCtrl: Bool? {
+    get { flag("showRecenterCtrl") }
+    set { values["showRecenterCtrl"] = newValue.map { .flag($0) } }
+  }
   public var escapeHTML: Bool? {
     get { flag("escapeHTML") }
     set { values["escapeHTML"] = newValue.map { .flag($0) } }
@@ -491,16 +521,18 @@ public struct ViewerSettings: Equatable, Sendable {
   }
 
   /// Sets `key` from `r`; a key not Pannellum's (nor ours), or not supported yet, is a warning.
-  mutating func apply(_ key: String, _ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
-    if case .null = r.json.value { return }
+  mutating func apply(_ key: String, _ given: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
+    if case .null = given.json.value { return }
     guard let kind = Self.keys.first(where: { $0.name == key })?.kind else {
       if let why = Self.notYetSupported.first(where: { $0.key == key })?.why {
-        warnings.append(ConfigWarning(path: r.path, message: "not supported yet: \(why)"))
+        warnings.append(ConfigWarning(path: given.path, message: "not supported yet: \(why)"))
       } else {
-        warnings.append(ConfigWarning(path: r.path, message: "unknown key, ignored"))
+        warnings.append(ConfigWarning(path: given.path, message: "unknown key, ignored"))
       }
       return
     }
+    // Pannellum reads its numbers with `Number(…)`: `"hfov": "110"` (as CMSs write them) loads.
+    let r = [.number, .positive, .nonNegative, .friction].contains(kind) ? given.numeric(warnings: &warnings) : given
     switch kind {
     case .text: values[key] = .text(try r.string())
     case .number: values[key] = .number(try r.double())
@@ -624,7 +656,7 @@ public struct MultiresSource: Equatable, Sendable {
     fallbackPath = try r.optional("fallbackPath")?.string()
     fileExtension = try r.require("extension").string()
     func size(_ key: String, _ range: ClosedRange<Int>) throws(InputError) -> Int {
-      let field = try r.require(key)
+      let field = try r.require(key).numeric(warnings: &warnings)
       let n = try field.int()
       guard range.contains(n) else {
         throw field.fail("must be from \(range.lowerBound) to \(range.upperBound) (found \(n))")
@@ -711,14 +743,14 @@ public struct HotSpot: Equatable, Sendable {
     for name in ["attributes", "scale", "scaleFactor"] where r.json[name] != nil {
       warnings.append(ConfigWarning(path: "\(r.path).\(name)", message: "not supported yet"))
     }
-    pitch = try r.require("pitch").double()
-    yaw = try r.require("yaw").double()
+    pitch = try r.require("pitch").numeric(warnings: &warnings).double()
+    yaw = try r.require("yaw").numeric(warnings: &warnings).double()
     kind = try r.optional("type")?.oneOf([("info", Kind.info), ("scene", Kind.scene)]) ?? .info
     text = try r.optional("text")?.string()
     url = try r.optional("URL")?.string()
     sceneId = try r.optional("sceneId")?.string()
     func target(_ key: String, words: [(String, Target)]) throws(InputError) -> Target? {
-      guard let t = r.optional(key) else { return nil }
+      guard let t = r.optional(key)?.numeric(warnings: &warnings) else { return nil }
       if case .number(let d) = t.json.value { return .degrees(d) }
       return try t.oneOf(words)
     }
@@ -748,7 +780,8 @@ public struct ViewerURLParameters: Sendable {
     "config", "panorama", "author", "title", "hfov", "minHfov", "maxHfov", "pitch", "minPitch", "maxPitch", "yaw",
     "minYaw", "maxYaw", "haov", "vaov", "vOffset", "autoLoad", "autoRotate", "firstScene", "ignoreGPanoXMP", "preview",
     "fallback", "compass", "showFullscreenCtrl", "showZoomCtrl", "keyboardZoom", "mouseZoom", "doubleClickZoom",
-    "disableKeyboardCtrl", "draggable", "showControls", "dragConfirm", "lens", "renderer",
+    "disableKeyboardCtrl", "draggable", "showControls", "dragConfirm", "lens", "renderer", "showLensCtrl",
+    "showRecenterCtrl",
   ]
 
   /// The parameters whose values are always text.

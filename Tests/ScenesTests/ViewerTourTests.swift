@@ -140,6 +140,33 @@ struct ViewerTourTests {
     #expect(t.panorama!.viewer.glideFinished)
   }
 
+  /// Pannellum's `setPitch(30).setYaw(-20).setHfov(90)`: each setter animates its own axis,
+  /// so all three arrive (one glide replacing another left pitch 0, yaw 0, hfov 90).
+  @Test func chainedSettersEachGlideTheirOwnAxis() throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "hfov": 100}"#)
+    t.advance(to: 0)
+    t.update { $0.look(yaw: nil, pitch: 30 * Self.degree, hfov: nil, duration: 1) }
+    t.update { $0.look(yaw: -20 * Self.degree, pitch: nil, hfov: nil, duration: 1) }
+    t.update { $0.look(yaw: nil, pitch: nil, hfov: 90 * Self.degree, duration: 1) }
+    t.advance(to: 0.01)
+    t.advance(to: 0.5)
+    var d = t.currentDegrees
+    #expect(d.pitch > 5 && d.pitch < 25 && d.yaw < -3 && d.yaw > -17 && d.hfov < 99, "all three on their way: \(d)")
+    #expect(t.panorama!.viewer.glideFinished == false)
+    t.advance(to: 1.2)
+    d = t.currentDegrees
+    #expect(abs(d.pitch - 30) < 1e-6 && abs(d.yaw - -20) < 1e-6 && abs(d.hfov - 90) < 1e-6, "\(d)")
+    #expect(t.panorama!.viewer.glideFinished)
+    // One axis set at once leaves another's glide running.
+    t.update { $0.look(yaw: nil, pitch: 0, hfov: nil, duration: 1) }
+    t.update { $0.look(yaw: 10 * Self.degree, pitch: nil, hfov: nil, duration: 0) }
+    #expect(abs(t.currentDegrees.yaw - 10) < 1e-6)
+    t.advance(to: 1.3)
+    t.advance(to: 2.5)
+    d = t.currentDegrees
+    #expect(abs(d.pitch) < 1e-6 && abs(d.yaw - 10) < 1e-6, "\(d)")
+  }
+
   @Test func horizonPitchAndRollTakeThePanoramasTiltOut() throws {
     var t = try Self.tour(#"{"panorama": "p.jpg", "horizonPitch": 10, "hotSpots": [{"yaw": 0, "pitch": -10}]}"#)
     var drawn = try #require(t.panorama?.viewer.renderedView)

@@ -124,6 +124,48 @@ struct ViewerConfigTests {
     }
   }
 
+  /// CMS-made configs write numbers as strings; Pannellum reads them with `Number(…)`, so
+  /// they load here too, each with a warning naming its key. Other strings stay refused.
+  @Test func numbersWrittenAsStringsLoadWithAWarningNamingTheKey() throws {
+    let config = try Self.parse(
+      """
+      {"default": {"firstScene": "a", "hfov": "110"},
+       "scenes": {"a": {"panorama": "a.jpg", "pitch": "0", "yaw": " -12.5 ", "friction": "0.2", "hotSpots": [
+         {"pitch": "5", "yaw": "30", "type": "scene", "sceneId": "b", "targetYaw": "90", "targetPitch": "same"}]},
+        "b": {"type": "multires", "multiRes": {"path": "/%l/%s%x%y", "extension": "jpg", "tileResolution": "256",
+          "maxLevel": "3", "cubeResolution": "1024"}}}}
+      """)
+    let a = try #require(config.scene("a")), b = try #require(config.scene("b"))
+    #expect(a.settings.hfov == 110 && a.settings.pitch == 0 && a.settings.yaw == -12.5 && a.settings.friction == 0.2)
+    #expect(a.hotSpots[0].pitch == 5 && a.hotSpots[0].yaw == 30)
+    #expect(a.hotSpots[0].targetYaw == .degrees(90) && a.hotSpots[0].targetPitch == .same, "words stay words")
+    #expect(b.settings.multiRes?.tileResolution == 256 && b.settings.multiRes?.maxLevel == 3)
+    let paths = config.warnings.map(\.path)
+    for key in [
+      "default.hfov", "scenes.a.pitch", "scenes.a.yaw", "scenes.a.friction", "scenes.a.hotSpots[0].pitch",
+      "scenes.a.hotSpots[0].yaw", "scenes.a.hotSpots[0].targetYaw", "scenes.b.multiRes.tileResolution",
+    ] {
+      #expect(paths.contains(key), "\(key) warned: \(config.warnings)")
+    }
+    #expect(
+      config.warnings.contains { $0.description == #"default.hfov: a number written as a string ("110"); read as 110"# },
+      "\(config.warnings)")
+    // Not a number: still refused, at its key; and a string number must still be in range.
+    for (text, message) in [
+      (#"{"hfov": ""}"#, "hfov: expected a number, found a string"),
+      (#"{"pitch": "ten"}"#, "pitch: expected a number, found a string"),
+      (#"{"hfov": "-3"}"#, "hfov: must be positive"),
+      (#"{"hotSpots": [{"pitch": "x", "yaw": 0}]}"#, "hotSpots[0].pitch: expected a number"),
+    ] {
+      #expect(throws: InputError.self) { try Self.parse(text) }
+      do {
+        _ = try Self.parse(text)
+      } catch {
+        #expect(error.description.contains(message), "\(error)")
+      }
+    }
+  }
+
   @Test func unknownAndUnsupportedKeysAreWarningsWithTheirPath() throws {
     let config = try Self.parse(
       """

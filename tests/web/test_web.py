@@ -1093,12 +1093,12 @@ class Viewer(unittest.TestCase):
             PAGE.until("return viewer.getScene() === 'pondCube' && viewer.isLoaded() && viewer.memory().tiles === 6",
                        timeout=15, message="the cube scene's six faces")
             self.assertTrue(PAGE.js("return document.querySelector('.isv-message').hidden"))
-            PAGE.driver.back()
-            # WebDriver's Back leaves the command context at the top: into the iframe again.
-            PAGE.driver.switch_to.default_content()
-            PAGE.driver.switch_to.frame(PAGE.driver.find_element("tag name", "iframe"))
-            PAGE.until("return viewer.getScene() === 'pond' && document.querySelector('.isv-message').hidden", timeout=10,
-                       message="back at the pond, the message gone")
+            # In an iframe the hash follows the scene without a history entry (as Pannellum's
+            # adds none): the host page's Back leaves the page, not the scene.
+            self.assertIn("firstScene=pondCube", PAGE.js("return location.hash"))
+            PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
+            self.assertTrue(PAGE.js("return document.activeElement.classList.contains('isv-hotspot')"),
+                            "the cube scene's hotspots take Tab after the link")
         finally:
             PAGE.driver.switch_to.default_content()
 
@@ -1129,14 +1129,14 @@ class Viewer(unittest.TestCase):
         open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true")
         PAGE.js("window.seen = []; viewer.on('fullscreenchange', (on) => seen.push(on))")
         PAGE.driver.find_element("css selector", ".isv-fullscreen").click()
-        PAGE.until("return seen.includes(true) && document.fullscreenElement === document.querySelector('.isv-viewer')",
-                   message="fullscreen")
+        PAGE.until("return seen.includes(true) && document.fullscreenElement === document.getElementById('panorama')",
+                   message="fullscreen: the page's element, as Pannellum's container")
         PAGE.driver.find_element("css selector", ".isv-fullscreen").click()
         PAGE.until("return seen.includes(false) && !document.fullscreenElement", message="out of fullscreen")
         # Without the Fullscreen API (the iPhone's Safari), the viewer fills the window.
         PAGE.js("Element.prototype.requestFullscreen = undefined; Element.prototype.webkitRequestFullscreen = undefined;")
         PAGE.driver.find_element("css selector", ".isv-fullscreen").click()
-        PAGE.until("return document.querySelector('.isv-viewer').classList.contains('isv-fill-window')", message="fills the window")
+        PAGE.until("return document.getElementById('panorama').classList.contains('isv-fill-window')", message="fills the window")
         self.assertEqual(PAGE.js("return seen"), [True, False, True])
 
 
@@ -1386,6 +1386,241 @@ class PannellumPage(unittest.TestCase):
         PAGE.until("return clicks.includes('museum')", message="the page's click handler")
         self.assertGreaterEqual(PAGE.js("return document.querySelector('#panorama .isv-viewer').offsetWidth"), 600)
 
+
+SHOTS = os.environ.get("VIEWER_SHOTS")  # a folder: the switching tests save what they saw there
+
+
+def shot(name):
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        PAGE.driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
+
+
+def rect(selector):
+    return PAGE.js(f"const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+                   "return {x: r.x, y: r.y, w: r.width, h: r.height, cx: r.x + r.width / 2, cy: r.y + r.height / 2,"
+                   " bottom: r.bottom, right: r.right}")
+
+
+def wait_loaded(name="viewer"):
+    PAGE.until(f"return window.{name} && {name}.isLoaded && {name}.isLoaded()", timeout=15, message=f"{name} loaded")
+
+
+class PannellumSwitch(unittest.TestCase):
+    """A site moving from Pannellum: its documented examples and habits, with only the two
+    tags changed (issue 27, items 6–16)."""
+
+    def test_custom_hotspots_take_the_pages_pannellum_css(self):
+        from selenium.webdriver.common.action_chains import ActionChains
+        for reload in (False, True):
+            if reload:
+                PAGE.driver.refresh()
+            else:
+                PAGE.driver.get(PAGE.base + "pages/pannellum-custom-hotspots.html")
+            wait_loaded()
+            PAGE.until("return document.querySelector('.custom-hotspot:not(.isv-hidden)')", message="a hotspot in view")
+            spot = "document.querySelector('.custom-hotspot:not(.isv-hidden)')"
+            self.assertEqual(PAGE.js(f"return {spot}.tagName"), "DIV", "a div, as Pannellum's: div.custom-tooltip matches")
+            style = PAGE.js(f"const s = getComputedStyle({spot}); return [s.backgroundColor, s.width, s.height]")
+            self.assertEqual(style, ["rgb(255, 0, 0)", "50px", "50px"], "the page's .custom-hotspot")
+            tip = f"getComputedStyle({spot}.querySelector('span')).visibility"
+            self.assertEqual(PAGE.js(f"return {tip}"), "hidden", "the tooltip waits for the pointer")
+            shot(f"custom-hotspots-desktop{'-reloaded' if reload else ''}")
+            ActionChains(PAGE.driver).move_to_element(
+                PAGE.driver.find_element("css selector", ".custom-hotspot:not(.isv-hidden)")).perform()
+            PAGE.until(f"return {tip} === 'visible'", message="the tooltip on hover")
+            above = PAGE.js(f"const s = {spot}.querySelector('span').getBoundingClientRect(), d = {spot}.getBoundingClientRect();"
+                            "return [s.bottom <= d.top + 1, Math.abs((s.left + s.right) / 2 - (d.left + d.right) / 2)]")
+            self.assertTrue(above[0], "the example's tooltip sits above its square")
+            self.assertLess(above[1], 2, "centred over it")
+            shot(f"custom-hotspots-hover{'-reloaded' if reload else ''}")
+        # Keyboard-reachable and named.
+        names = PAGE.js("return [...document.querySelectorAll('.custom-hotspot')].map((e) => [e.tabIndex, e.getAttribute('role'), e.getAttribute('aria-label')])")
+        self.assertEqual(sorted(n[2] for n in names), ["Art Museum Drive", "Baltimore Museum of Art", "North Charles Street"])
+        self.assertTrue(all(n[0] == 0 and n[1] == "button" for n in names), names)
+        PAGE.js("document.querySelector('.isv-view').focus()")
+        PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertTrue(PAGE.js("return document.activeElement.classList.contains('custom-hotspot')"), "Tab reaches one")
+
+    def test_custom_hotspots_on_a_phone(self):
+        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+        try:
+            PAGE.driver.get(PAGE.base + "pages/pannellum-custom-hotspots.html")
+            wait_loaded()
+            PAGE.until("return document.querySelector('.custom-hotspot:not(.isv-hidden)')", message="a hotspot in view")
+            self.assertEqual(PAGE.js("return getComputedStyle(document.querySelector('.custom-hotspot span')).visibility"), "hidden")
+            self.assertLessEqual(PAGE.js("return document.documentElement.scrollWidth"), PAGE.js("return innerWidth") + 220,
+                                 "no wider than the example's own 600 px panorama")
+            shot("custom-hotspots-phone")
+        finally:
+            PAGE.cdp("Emulation.clearDeviceMetricsOverride")
+
+    def test_wheel_over_a_hotspot_zooms(self):
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+        PAGE.driver.get(PAGE.base + "pages/pannellum-custom-hotspots.html")
+        wait_loaded()
+        PAGE.until("return document.querySelector('.custom-hotspot:not(.isv-hidden)')", message="a hotspot in view")
+        before = PAGE.js("return viewer.getHfov()")
+        element = PAGE.driver.find_element("css selector", ".custom-hotspot:not(.isv-hidden)")
+        ActionChains(PAGE.driver).scroll_from_origin(ScrollOrigin.from_element(element), 0, 200).perform()
+        PAGE.until(f"return viewer.getHfov() > {before} + 1", message="the wheel over the hotspot zoomed out")
+
+    def test_custom_controls_sit_on_the_view_and_stay_in_fullscreen(self):
+        for reload in (False, True):
+            if reload:
+                PAGE.driver.refresh()
+            else:
+                PAGE.driver.get(PAGE.base + "pages/pannellum-custom-controls.html")
+            wait_loaded()
+            pano, controls = rect("#panorama"), rect("#controls")
+            self.assertAlmostEqual(controls["bottom"], pano["bottom"], delta=1, msg="at the view's bottom, inside it")
+            self.assertAlmostEqual(controls["w"], pano["w"], delta=1, msg="as wide as the view")
+            self.assertLessEqual(PAGE.js("return document.documentElement.scrollWidth"),
+                                 PAGE.js("return document.documentElement.clientWidth"), "no horizontal scrollbar")
+            top = PAGE.js("const r = document.getElementById('pan-right').getBoundingClientRect();"
+                          "return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).id")
+            self.assertEqual(top, "pan-right", "the page's buttons are above the view")
+            shot(f"custom-controls-desktop{'-reloaded' if reload else ''}")
+        yaw = PAGE.js("return viewer.getYaw()")
+        PAGE.driver.find_element("id", "pan-right").click()
+        PAGE.until(f"return Math.abs(viewer.getYaw() - ({yaw} + 10)) < 0.01", message="the page's pan-right")
+        PAGE.driver.find_element("id", "zoom-in").click()
+        PAGE.until("return Math.abs(viewer.getHfov() - 90) < 0.01", message="the page's zoom-in")
+        PAGE.driver.find_element("id", "fullscreen").click()
+        PAGE.until("return document.fullscreenElement === document.getElementById('panorama')", message="the container fullscreen")
+        PAGE.until("const r = document.getElementById('controls').getBoundingClientRect(); return r.bottom <= innerHeight + 1 && r.width > 0"
+                   " && document.elementFromPoint(r.x + r.width / 2, r.bottom - 10)?.closest('#controls')",
+                   message="the page's controls shown in fullscreen")
+        shot("custom-controls-fullscreen")
+        PAGE.driver.find_element("id", "fullscreen").click()
+        PAGE.until("return !document.fullscreenElement", message="out of fullscreen")
+        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+        try:
+            PAGE.driver.get(PAGE.base + "pages/pannellum-custom-controls.html")
+            wait_loaded()
+            self.assertAlmostEqual(rect("#controls")["bottom"], rect("#panorama")["bottom"], delta=1)
+            shot("custom-controls-phone")
+        finally:
+            PAGE.cdp("Emulation.clearDeviceMetricsOverride")
+
+    def test_numbers_written_as_strings_load_with_a_warning_and_getters_answer_early(self):
+        PAGE.driver.get(PAGE.base + "pages/pannellum-cms.html")
+        early = PAGE.js("return window.early")
+        self.assertEqual(early, {"chained": True, "yaw": 25, "hfov": 110, "bounds": [50, 120], "loaded": False},
+                         "Pannellum's answers before the module arrives")
+        PAGE.until("return window.loaded", timeout=15, message="the CMS config loaded")
+        self.assertEqual(PAGE.js("return [v.getHfov(), v.getPitch(), v.getYaw()]"), [110, 0, 25])
+        warnings = PAGE.js("return warnings")
+        for key in ("hfov", "pitch", "yaw", "hotSpots[0].pitch"):
+            self.assertTrue(any(f"{key}: a number written as a string" in w for w in warnings), f"{key} warned: {warnings}")
+        self.assertTrue(PAGE.js("return v.setPitch(10) === v && v.setYaw(5).setHfov(100) === v"), "the proxy chains")
+
+    def test_chained_setters_each_animate_their_own_axis(self):
+        PAGE.driver.get(PAGE.base + "pages/component.html")
+        PAGE.until("return window.first && first.isLoaded()", timeout=15, message="loaded")
+        PAGE.js("window.done = false; first.on('animatefinished', () => { window.done = true; });"
+                "first.setPitch(30).setYaw(-20).setHfov(80)")
+        PAGE.until("return window.done", timeout=5, message="animatefinished")
+        v = PAGE.js("return [first.getPitch(), first.getYaw(), first.getHfov()]")
+        self.assertAlmostEqual(v[0], 30, delta=0.01)
+        self.assertAlmostEqual(v[1], -20, delta=0.01)
+        self.assertAlmostEqual(v[2], 80, delta=0.01)
+
+    def test_back_to_the_first_scene_keeps_the_viewer(self):
+        for extra in ("&autoLoad=false", ""):
+            PAGE.driver.get(PAGE.base + "viewer.html#config=pages/tour.json" + extra)
+            if extra:
+                PAGE.until("return document.querySelector('.isv-load:not([hidden]) .isv-load-button')", timeout=10,
+                           message="the load button").click()
+            wait_loaded()
+            PAGE.js("window.viewer.sameOne = true")
+            PAGE.driver.find_element("css selector", ".isv-spot-scene").send_keys(Keys.ENTER)
+            PAGE.until("return viewer.getScene() === 'garden' && location.hash.includes('firstScene=garden')", message="garden")
+            PAGE.driver.back()
+            PAGE.until("return viewer.getScene() === 'hall' && viewer.isLoaded()", timeout=10, message="Back to the hall")
+            self.assertTrue(PAGE.js("return window.viewer.sameOne === true"), f"the same viewer, not rebuilt ({extra or 'autoLoad'})")
+            self.assertTrue(PAGE.js("return document.querySelector('.isv-load').hidden"), "no load screen again")
+            PAGE.driver.forward()
+            PAGE.until("return viewer.getScene() === 'garden'", timeout=10, message="Forward to the garden")
+        # In an iframe, a scene change adds nothing to the host page's history (as Pannellum's).
+        PAGE.driver.get(PAGE.base + "pannellum/examples/example-tour.htm")
+        length = PAGE.js("return history.length")
+        PAGE.driver.switch_to.frame(PAGE.driver.find_element("tag name", "iframe"))
+        try:
+            PAGE.until("return document.querySelector('.isv-load:not([hidden]) .isv-load-button')", timeout=10,
+                       message="the load button").click()
+            wait_loaded()
+            PAGE.js("viewer.loadScene('pondCube')")
+            PAGE.until("return location.hash.includes('firstScene=pondCube')", message="the hash follows the scene")
+        finally:
+            PAGE.driver.switch_to.default_content()
+        self.assertEqual(PAGE.js("return history.length"), length, "no history entry for the host page")
+
+    def test_tab_and_enter_on_a_hotspot_after_going_there_and_back(self):
+        open_viewer("viewer.html#config=pages/tour.json")
+        PAGE.js("viewer.loadScene('garden')")
+        PAGE.until("return viewer.getScene() === 'garden' && viewer.isLoaded()", message="garden")
+        PAGE.js("viewer.loadScene('hall')")
+        PAGE.until("return viewer.getScene() === 'hall' && viewer.isLoaded()", message="hall again")
+        time.sleep(0.3)
+        view_element().click()
+        view_element().send_keys(Keys.TAB)  # the painting, left of the link
+        PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(PAGE.js("return document.activeElement.getAttribute('aria-label')"), "To the garden")
+        PAGE.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        PAGE.until("return viewer.getScene() === 'garden'", message="Enter followed the link")
+        self.assertNotEqual(PAGE.js("return document.activeElement.tagName"), "BODY", "the focus stays in the viewer")
+
+    def test_get_config_has_scene_configs_and_hotspot_divs(self):
+        open_viewer("viewer.html#config=pages/tour.json")
+        config = PAGE.js("const c = viewer.getConfig(); return {titles: Object.fromEntries(Object.entries(c.scenes).map(([k, s]) => [k, s.title])),"
+                         " div: c.hotSpots[0].div.classList.contains('pnlm-hotspot-base') && c.hotSpots[0].div.isConnected,"
+                         " spots: c.scenes.garden.hotSpots.length}")
+        self.assertEqual(config["titles"], {"hall": "Hall", "garden": "Garden", "missing": "Missing"})
+        self.assertTrue(config["div"])
+        self.assertEqual(config["spots"], 1)
+
+    def test_the_compass_needle_points_north(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&compass=true&yaw=30")
+        PAGE.until("return document.querySelector('.isv-compass').style.transform === 'rotate(-30deg)'", message="turned")
+        centre = rect(".isv-compass")  # a rotated box keeps its centre
+        # The needle's two halves inside the ring (radius 16): where the red and the white lie.
+        halves = PAGE.driver.execute_async_script(
+            "const [b64, cx, cy, done] = arguments, img = new Image(); img.onload = () => {"
+            " const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;"
+            " const g = c.getContext('2d'); g.drawImage(img, 0, 0); const d = g.getImageData(0, 0, c.width, c.height).data;"
+            " const red = [0, 0, 0], white = [0, 0, 0];"
+            " for (let y = Math.floor(cy - 16); y < cy + 16; y++) for (let x = Math.floor(cx - 16); x < cx + 16; x++) {"
+            "  if ((x - cx) ** 2 + (y - cy) ** 2 > 256 || x < 0 || y < 0) continue;"
+            "  const i = (y * c.width + x) * 4, s = d[i] > 180 && d[i + 1] < 100 && d[i + 2] < 100 ? red"
+            "   : d[i] > 220 && d[i + 1] > 220 && d[i + 2] > 220 ? white : null;"
+            "  if (s) { s[0] += x - cx; s[1] += y - cy; s[2]++; } }"
+            " const angle = (s) => (s[2] > 8 ? [Math.atan2(s[0], -s[1]) * 180 / Math.PI, Math.hypot(s[0], s[1]) / s[2]] : null);"
+            " done([angle(red), angle(white)]); };"
+            "img.src = 'data:image/png;base64,' + b64;", PAGE.driver.get_screenshot_as_base64(), centre["cx"], centre["cy"])
+        red, white = halves
+        self.assertIsNotNone(red, "a red half")
+        self.assertIsNotNone(white, "a white half")
+        self.assertAlmostEqual(red[0], -30, delta=6, msg="north is 30° to the left when looking 30° east")
+        self.assertAlmostEqual(white[0], 150, delta=6, msg="south opposite")
+        self.assertGreater(red[1], 3, "the red half away from the centre, towards north")
+
+    def test_pannellums_class_names_and_a_key_for_our_extra_buttons(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&compass=true&title=T")
+        for selector in (".pnlm-container", ".pnlm-panorama-info", ".pnlm-title-box", ".pnlm-author-box",
+                         ".pnlm-controls-container", ".pnlm-zoom-in", ".pnlm-zoom-out", ".pnlm-fullscreen-toggle-button",
+                         ".pnlm-compass", ".pnlm-load-button", ".pnlm-orientation-button"):
+            self.assertTrue(PAGE.js(f"return !!document.querySelector('{selector}')"), selector)
+        self.assertTrue(PAGE.js("return document.getElementById('panorama').classList.contains('pnlm-container')"),
+                        "the page's element is the container, as Pannellum's")
+        shown = lambda: PAGE.js("return [...document.querySelectorAll('.isv-button')].filter((b) => !b.hidden).map((b) => b.className.split(' ')[1])")
+        self.assertIn("isv-lens", shown())
+        self.assertIn("isv-recenter", shown())
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&showLensCtrl=false&showRecenterCtrl=false")
+        self.assertNotIn("isv-lens", shown())
+        self.assertNotIn("isv-recenter", shown())
+        self.assertIn("isv-zoom-in", shown())
 
 if __name__ == "__main__":
     # The board component's tests share this browser and server (tests/web/test_board.py).
