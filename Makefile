@@ -188,7 +188,7 @@ web-test: web
 	scripts/install-test-venv
 	build/venv/bin/python tests/web/test_web.py
 
-.PHONY: web-min
+.PHONY: web-min dist dist-test
 
 # What ships of the web components (scripts/minify-web): the viewer's and the board's modules
 # minified with source maps by Debian's esbuild (version pinned and checked there), the
@@ -198,21 +198,63 @@ WEB_MIN := build/web-min
 web-min: web
 	scripts/minify-web $(WEB) $(WEB_MIN)
 
-.PHONY: deps version build test lint app asan docs install
+# The release artefacts in build/dist (packaging/README.md): the npm package, the
+# static-hosting zip, the .deb (lintian: no errors) and the DocC archives.
+DIST := build/dist
+VERSION := $(shell tr -d ' \n' < VERSION)
+dist: build web-min stage docs
+	@rm -rf $(DIST) && mkdir -p $(DIST)
+	scripts/version --check
+	packaging/npm/build.sh $(WEB_MIN) $(DIST)
+	packaging/zip/build.sh $(WEB_MIN) $(STAGE)/bin/imagestage $(DIST)
+	packaging/deb/build.sh $(STAGE) $(DIST)
+	@rm -rf build/dist-stage/docs && mkdir -p build/dist-stage/docs/imagestage-docs-$(VERSION)
+	@for m in $(DOC_MODULES); do cp -a build/docs/$$m.doccarchive build/dist-stage/docs/imagestage-docs-$(VERSION)/ && \
+	  echo $(VERSION) >build/dist-stage/docs/imagestage-docs-$(VERSION)/$$m.doccarchive/VERSION || exit 1; done
+	tar -C build/dist-stage/docs --owner=0 --group=0 --sort=name -czf $(DIST)/imagestage-docs-$(VERSION).tar.gz \
+	  imagestage-docs-$(VERSION)
+	packaging/deb/lint.sh $(DIST)/imagestage_$(VERSION)_*.deb
+	@ls -l $(DIST)
+
+# Each artefact used as a new user would (tests/dist): the npm package installed offline and
+# bundled by esbuild, the zip served, both in Chromium; the types through tsc --strict; the
+# .deb's binaries run with /opt/swift hidden, its man pages and completions.
+dist-test: dist
+	scripts/install-test-venv
+	build/venv/bin/python tests/dist/test_dist.py
+	tests/dist/deb.sh $(DIST)/imagestage_$(VERSION)_*.deb
+
+.PHONY: deps deps-build deps-app version build test lint app asan docs stage install
 
 PREFIX ?= /usr/local
-# The app and the CLI (with its shell completions) under PREFIX/bin.
-install: deps version
-	swift build -c release $(CPU_FLAGS) --product imagestage-app
-	swift build -c release $(CPU_FLAGS) --product imagestage
-	install -d $(PREFIX)/bin
-	install -m 755 .build/release/imagestage-app .build/release/imagestage $(PREFIX)/bin/
-	@echo "installed $(PREFIX)/bin/imagestage-app and $(PREFIX)/bin/imagestage"
+# What `make install` and the .deb both install, staged once in build/stage (relative to the
+# prefix): the app and the CLI linked with the Swift standard library statically (no
+# /opt/swift at run time), their man pages (packaging/manpage.py, from --help), the CLI's
+# completions for bash, zsh and fish (from `imagestage completions`), the .desktop entry and
+# its icon. Only the build's dependencies are needed (scripts/install-deps build).
+STAGE := build/stage
+# Its own scratch folder: the flag changes how every module compiles, so sharing .build with
+# the dynamic release build would rebuild everything at each switch.
+STATIC_BUILD := .build/static
+stage: deps-build version
+	swift build -c release --static-swift-stdlib $(CPU_FLAGS) --scratch-path $(STATIC_BUILD) --product imagestage-app
+	swift build -c release --static-swift-stdlib $(CPU_FLAGS) --scratch-path $(STATIC_BUILD) --product imagestage
+	packaging/stage.sh $(STATIC_BUILD)/release $(STAGE)
 
+# PREFIX=~/.local works without root: bash and fish find completions under ~/.local/share.
+# zsh's completion goes to site-functions (on zsh's fpath under /usr/local; add
+# PREFIX/share/zsh/site-functions to fpath for another PREFIX); the .deb's, under /usr, to
+# Debian's vendor-completions.
+install: stage
+	@cd $(STAGE) && find . -type f | LC_ALL=C sort | while read -r f; do \
+	  mode=644; case $$f in ./bin/*) mode=755;; esac; \
+	  to="$(PREFIX)/$$(echo "$${f#./}" | sed 's|^share/zsh/vendor-completions/|share/zsh/site-functions/|')"; \
+	  install -D -m $$mode "$$f" "$$to" && echo "  $$to" || exit 1; done
+	@echo "installed under $(PREFIX)"
 
 # The README's main command: dependencies, a release build, and the app on its bundled
 # (generated) images. Without a display it runs under Xvfb and saves a screenshot instead.
-app: deps version
+app: deps-app version
 	swift build -c release $(CPU_FLAGS) --product imagestage-app
 	swift build -c release $(CPU_FLAGS) --product imagestage
 	@echo "built .build/release/imagestage-app (the app) and .build/release/imagestage (the CLI);" \
@@ -225,8 +267,14 @@ app: deps version
 	  xvfb-run -a -s "-screen 0 1280x1024x24" .build/release/imagestage-app --screenshot build/imagestage-app.png $(ARGS) \
 	    && echo "wrote build/imagestage-app.png (open it in any image viewer)"; \
 	fi
+# Debian packages: `build` for the app, the CLI and `make install`; `app` adds Xvfb (make app
+# without a display); `test` is everything make test and make dist use (browser, wasm tools).
 deps:
-	scripts/install-deps
+	scripts/install-deps test
+deps-build:
+	scripts/install-deps build
+deps-app:
+	scripts/install-deps app
 
 # VERSION into the two sources that compile it in (scripts/version).
 version:
@@ -236,14 +284,15 @@ build: deps version
 	swift build $(CPU_FLAGS) --build-tests
 
 # The README's test command: dependencies, one build, the whole suite in one process,
-# the Embedded Swift check, the web page in headless Chromium, the format lint, and the suite again under AddressSanitizer.
+# the Embedded Swift check, the web page in headless Chromium, the format lint, the docs and
+# the release artefacts (make dist, each installed and used: tests/dist), and the suite again under AddressSanitizer.
 test: build
 	swift test $(CPU_FLAGS) --skip-build
 	$(MAKE) embedded
 	$(MAKE) web-test
 	$(MAKE) size-check
 	$(MAKE) lint
-	$(MAKE) docs
+	$(MAKE) dist-test
 	$(MAKE) asan
 
 # The whole suite (the app and CLI too) built with AddressSanitizer in its own build
@@ -258,8 +307,10 @@ asan: deps
 # plugin package: SwiftPM dumps the symbol graphs, `docc convert` joins each module's with its
 # catalog (Sources/M/M.docc). Open build/docs/M.doccarchive with `docc preview` or a host.
 DOC_MODULES := Stage Panorama Scenes
+# With the build's flags: without them SwiftPM compiled every module again (and make build
+# after it, again).
 docs:
-	swift package dump-symbol-graph --minimum-access-level public >/dev/null
+	swift package $(CPU_FLAGS) dump-symbol-graph --minimum-access-level public >/dev/null
 	@mkdir -p build/docs
 	@for m in $(DOC_MODULES); do \
 	  rm -rf build/symbols/$$m && mkdir -p build/symbols/$$m && \

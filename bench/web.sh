@@ -15,6 +15,7 @@
 #     frame times in the page;
 #  4. the board component (bench/web/board.py): its work per pointer move with 1000 items on
 #     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop.
+#  5. the sizes of everything `make dist` puts in build/dist (packed and unpacked).
 # PANNELLUM=DIR points at a Pannellum checkout (default: the library's mirror); without one,
 # its columns are skipped.
 set -euo pipefail
@@ -121,3 +122,18 @@ ln -sfn /usr/share/javascript/jquery "$out/site/jquery"
 ln -sfn /usr/share/javascript/jquery-ui "$out/site/jquery-ui"
 cp bench/web/board.html "$out/site/board.html"
 build/venv/bin/python bench/web/board.py "$out/site" "$rounds"
+
+echo
+echo "== 5. Release artefacts (make dist: build/dist) =="
+make dist >&2
+for f in build/dist/*; do
+  printf '%-40s %9.1f KB' "$(basename "$f")" "$(echo "$(stat -c %s "$f") / 1024" | bc -l)"
+  case $f in
+    *.tgz | *.tar.gz) printf '  (%d files, %.1f KB unpacked)' "$(tar -tzf "$f" | grep -vc '/$')" \
+      "$(echo "$(tar -xzOf "$f" | wc -c) / 1024" | bc -l)" ;;
+    *.zip) printf '  (%d files, %.1f KB unpacked)' "$(unzip -Z1 "$f" | grep -vc '/$')" \
+      "$(echo "$(unzip -p "$f" | wc -c) / 1024" | bc -l)" ;;
+    *.deb) printf '  (Installed-Size %s KB)' "$(dpkg-deb -f "$f" Installed-Size)" ;;
+  esac
+  echo
+done

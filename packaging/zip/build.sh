@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The static-hosting zip, used as Pannellum's release zip is: unzipped next to a site's
+# panoramas, it works from any static host. At its root: viewer.html, the viewer's modules
+# (minified, with source maps), classic script, CSS and wasm from build/web-min, the licence,
+# this folder's README, and example/: a two-scene tour (tour.json) whose panoramas are made
+# here by the CLI (`imagestage pano sample`, and that view turned round with the
+# equirectangular lens), so the zip holds no third-party images.
+#   packaging/zip/build.sh WEB_MIN IMAGESTAGE OUT_DIR   → OUT_DIR/imagestage-viewer-VERSION.zip
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+min=${1:?WEB_MIN} cli=${2:?IMAGESTAGE} out=${3:?OUT_DIR}
+version=$(tr -d ' \n' <VERSION)
+stage=build/dist-stage/zip
+rm -rf "$stage" && mkdir -p "$stage/example" "$out"
+cp "$min"/{viewer.html,imagestage-viewer.classic.js,imagestage-viewer.css} "$min"/imagestage-viewer*.wasm "$stage/"
+# The viewer's modules: what imagestage-viewer.js imports, with their maps.
+for m in $(grep -oE "from ?[\"']\./[a-z.-]+\.js[\"']" "$min/imagestage-viewer.js" | grep -oE '[a-z.-]+\.js' | sort -u) imagestage-viewer.js; do
+  cp "$min/$m" "$min/$m.map" "$stage/"
+done
+cp LICENSE "$stage/"
+sed "s/@VERSION@/$version/g" packaging/zip/README.md >"$stage/README.md"
+cp packaging/zip/example/tour.json "$stage/example/"
+"$cli" pano sample -o "$stage/example/hills.jpg" --size 2048x1024 >/dev/null
+"$cli" pano render "$stage/example/hills.jpg" --lens equirectangular --hfov 360 --yaw 180 --pitch -20 --size 2048x1024 \
+  -o "$stage/example/hills-turned.jpg" >/dev/null
+zip=$out/imagestage-viewer-$version.zip
+rm -f "$zip"
+# Fixed times and order: the same build makes the same zip.
+find "$stage" -exec touch -h -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}" {} +
+(cd "$stage" && find . -type f | LC_ALL=C sort | sed 's|^\./||' | zip -q -X -9 "$OLDPWD/$zip" -@)
+echo "$zip"
