@@ -27,10 +27,12 @@ modules() {
   echo "${seen[@]}"
 }
 viewer_js=$(gz $(modules imagestage-viewer.js) imagestage-viewer.css)
-viewer_wasm=$(gz $(cd "$min" && ls imagestage-viewer*.wasm))
-board_js=$(gz $(modules imagestage-board.js)) board_wasm=$(gz $(cd "$min" && ls imagestage-board*.wasm))
+viewer_wasm=$(gz imagestage-viewer.wasm)
+# Fetched instead of imagestage-viewer.wasm where the view is drawn on the CPU (no WebGL2).
+cpu_wasm=$([ -f "$min/imagestage-viewer-cpu.wasm" ] && gz imagestage-viewer-cpu.wasm || echo "$viewer_wasm")
+board_js=$(gz $(modules imagestage-board.js)) board_wasm=$(gz imagestage-board.wasm)
 sed -e "s/@VERSION@/$version/g" -e "s/@VIEWER_JS@/$viewer_js/g" -e "s/@VIEWER_WASM@/$viewer_wasm/g" \
-  -e "s/@VIEWER_TOTAL@/$((viewer_js + viewer_wasm))/g" -e "s/@BOARD_JS@/$board_js/g" -e "s/@BOARD_WASM@/$board_wasm/g" \
+  -e "s/@VIEWER_TOTAL@/$((viewer_js + viewer_wasm))/g" -e "s/@CPU_WASM@/$cpu_wasm/g" -e "s/@CPU_TOTAL@/$((viewer_js + cpu_wasm))/g" -e "s/@BOARD_JS@/$board_js/g" -e "s/@BOARD_WASM@/$board_wasm/g" \
   -e "s/@BOARD_TOTAL@/$((board_js + board_wasm))/g" packaging/npm/README.md >"$stage/README.md"
 cat >"$stage/package.json" <<JSON
 {
