@@ -10,6 +10,14 @@ public protocol CubeTexels: Sendable {
   func faceSize(level: Int) -> Int
   /// Texel (`x`, `y`) of `face` at `level`, both in `0..<faceSize(level:)`.
   func texel(level: Int, face: Int, x: Int, y: Int) -> UInt32
+  /// The finest level whose data texel (`x`, `y`) of `face` at `level` shows: `level` itself
+  /// for a source that holds every level, coarser where a tile pyramid has only a coarser
+  /// cover loaded (`Int.max` where nothing covers it).
+  func detail(level: Int, face: Int, x: Int, y: Int) -> Int
+}
+
+extension CubeTexels {
+  public func detail(level: Int, face: Int, x: Int, y: Int) -> Int { level }
 }
 
 /// The grid renderer for cube sources: every lens, with mip levels and no seam at face edges.
@@ -18,8 +26,12 @@ public protocol CubeTexels: Sendable {
 /// and interpolated between them, then each pixel's ray meets its face with one division.
 /// A rectilinear lens's rays are linear in the screen, so for it the interpolation is exact;
 /// other lenses' rays bend by well under a hundredth of a pixel across a block. Each block
-/// reads the level whose texels are about as large as its pixels (measured from its corners
-/// on the face its centre looks at), so a wide view reads few texels and does not shimmer.
+/// reads the level whose texels are about as large as its pixels along its shorter step
+/// (measured from its corners on the face its centre looks at), so a wide view reads few
+/// texels and does not shimmer; the longer step would blur the lines along a face edge,
+/// where texels are half as large across the edge as along it. Where that level holds only
+/// a coarser cover (a pyramid fetches the view's level, not the ones above), it reads the
+/// level with the finest data instead.
 /// A bilinear tap past a face's edge reads the neighbouring face there, as cube-map hardware
 /// does, at every level.
 enum CubeRendering {
@@ -103,7 +115,7 @@ enum CubeRendering {
 
   /// The level a block whose corner rays are `r00`, `r10`, `r01`, `r11` (top-left, top-right,
   /// bottom-left, bottom-right, `span` pixels apart) should read: ⌊log2⌋ of the finest level's texels per
-  /// pixel there.
+  /// pixel there, along the shorter of its two steps (across and down).
   static func level<T: CubeTexels>(_ cube: T, _ r00: Ray, _ r10: Ray, _ r01: Ray, _ r11: Ray, span: (Double, Double))
     -> Int
   {
@@ -120,12 +132,43 @@ enum CubeRendering {
     }
     let across = max(length(p0, p1), length(p2, p3)) / max(span.0, 1)
     let down = max(length(p0, p2), length(p1, p3)) / max(span.1, 1)
-    var footprint = max(across, down), level = 0
+    var footprint = min(across, down), level = 0
     while footprint >= 2, level + 1 < cube.levelCount {
       footprint /= 2
       level += 1
     }
     return level
+  }
+
+  /// `level`, or a finer one where a tile pyramid holds finer data than at `level` for the
+  /// block whose corner rays are `corners`: the coarser levels a view reads as mip levels
+  /// are often not loaded (the schedule fetches the view's level), and their cover is then a
+  /// far coarser one. A finer level read at two or more texels a pixel skips a few texels, as
+  /// the source's own render does; a level missing would show the coarsest level instead.
+  static func readable<T: CubeTexels>(_ cube: T, _ level: Int, _ r00: Ray, _ r10: Ray, _ r01: Ray, _ r11: Ray, _ sizes: [Int])
+    -> Int
+  {
+    guard level > 0 else { return 0 }
+    // The coarsest data any corner would show at mip level `m`.
+    func worst(_ m: Int) -> Int {
+      let size = sizes[m], s = Double(size)
+      func at(_ r: Ray) -> Int {
+        let (face, u, v) = locate(r)
+        return cube.detail(level: m, face: face, x: min(Int(u * s), size - 1), y: min(Int(v * s), size - 1))
+      }
+      return max(max(at(r00), at(r10)), max(at(r01), at(r11)))
+    }
+    var best = level, bestDetail = worst(level)
+    guard bestDetail > level else { return level }
+    for m in stride(from: level - 1, through: 0, by: -1) {
+      let d = worst(m)
+      if d < bestDetail {
+        best = m
+        bestDetail = d
+      }
+      if bestDetail == m { break }
+    }
+    return best
   }
 
   /// Draws the view of `cube` into `output`, its bands spread by `run` (a row executor's
@@ -168,7 +211,8 @@ enum CubeRendering {
           let i0 = column * b, i1 = min(i0 + b, width)
           let r00 = top[column], r10 = top[column + 1], r01 = bottom[column], r11 = bottom[column + 1]
           let spanX = Double(i1 - i0), spanY = Double(j1 - j0)
-          let level = Self.level(cube, r00, r10, r01, r11, span: (spanX, spanY))
+          let level = Self.readable(
+            cube, Self.level(cube, r00, r10, r01, r11, span: (spanX, spanY)), r00, r10, r01, r11, sizes)
           let size = sizes[level], s = Double(size)
           for j in j0..<j1 {
             let fy = (Double(j - j0) + 0.5) / spanY

@@ -130,6 +130,11 @@ public struct TiledCube: Sendable {
 
     public var levelCount: Int { sizes.count }
     public func faceSize(level: Int) -> Int { sizes[level] }
+    public func detail(level: Int, face: Int, x: Int, y: Int) -> Int {
+      let n = perSide[level], ts = tileResolution
+      let cell = cells[offsets[level] + (face * n + y / ts) * n + x / ts]
+      return cell.image >= 0 ? level + Int(cell.shift) : Int.max
+    }
     @inline(__always) public func texel(level: Int, face: Int, x: Int, y: Int) -> UInt32 {
       let n = perSide[level], ts = tileResolution
       let cell = cells[offsets[level] + (face * n + y / ts) * n + x / ts]

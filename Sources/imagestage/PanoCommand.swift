@@ -134,18 +134,20 @@ enum PanoCommand {
     }
   }
 
-  /// The renderer for `pano`: mip levels when `--mipmaps` asks for them; polar caps when
-  /// `polarCaps` (views near a pole then cost what a level one does). Only a video gets
-  /// caps: for one frame they cost more to build than they save (10800 × 5400 at 80° up:
-  /// 0.45–0.49 s with, 0.28–0.32 s without).
+  /// The renderer for `pano`: mip levels when `--mipmaps` asks for them, and always for a
+  /// video (`video`: without them a wide or tilted view of fine lines aliases, dashes that
+  /// crawl from frame to frame, where a pyramid's levels or the app's show them whole);
+  /// polar caps for a video (views near a pole then cost what a level one does). Only a
+  /// video gets caps: for one frame they cost more to build than they save (10800 × 5400 at
+  /// 80° up: 0.45–0.49 s with, 0.28–0.32 s without).
   static func renderer(
-    _ pano: LoadedPanorama, _ parsed: Arguments, _ camera: Camera, polarCaps: Bool = false
+    _ pano: LoadedPanorama, _ parsed: Arguments, _ camera: Camera, video: Bool = false
   ) -> PanoramaRenderer {
     var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
     renderer.groupKernel = BlendKernels.chosen()
     let executor = ThreadedRows(threads: camera.threads)
-    if polarCaps && !camera.strip && !parsed.flag("no-polar-caps") { renderer.buildPolarCaps(executor: executor) }
-    if parsed.flag("mipmaps") { renderer.buildMipLevels(executor: executor) }
+    if video && !camera.strip && !parsed.flag("no-polar-caps") { renderer.buildPolarCaps(executor: executor) }
+    if video || parsed.flag("mipmaps") { renderer.buildMipLevels(executor: executor) }
     return renderer
   }
 
@@ -334,7 +336,7 @@ enum PanoCommand {
     viewer.levelsHorizon = parsed.flag("level-horizon")
     viewer.set(offset: camera.view)
     viewer.play(log, loops: false)
-    var renderer = pano.map { Self.renderer($0, parsed, camera, polarCaps: true) }
+    var renderer = pano.map { Self.renderer($0, parsed, camera, video: true) }
     // The output is made under a temporary name from here on (`StagedOutput`).
     let writer = FrameWriter(
       try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps), threads: camera.threads)

@@ -96,6 +96,22 @@ struct PanoCommandTests {
     let aliased = try spread([]), averaged = try spread(["--mipmaps"])
     #expect(aliased > 40, "\(aliased)")
     #expect(averaged < 3, "\(averaged)")
+    // A video builds them unasked: a wide view of the columns is grey, not crawling bands
+    // (the same view rendered without them: 77 grey levels of spread). The log's phone lies flat, looking down;
+    // --pitch 90 turns the view to the horizon.
+    let log = dir.appendingPathComponent("still.csv")
+    try Data("t,qx,qy,qz,qw\n0,0,0,0,1\n".utf8).write(to: log)
+    let frames = dir.appendingPathComponent("frames").path
+    let video = try Tool.run(
+      "imagestage",
+      [
+        "pano", "video", source, "--motion", log.path, "--hfov", "120", "--pitch", "90", "--size", "48x30", "-o", frames,
+      ])
+    #expect(video.status == 0, "\(video.stderr)")
+    let reds = try Self.decode(frames + "/frame-00001.png").pixels.map { Double(RGBAImage.unpack($0).r) }
+    let mean = reds.reduce(0, +) / Double(reds.count)
+    let videoSpread = (reds.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(reds.count)).squareRoot()
+    #expect(videoSpread < 3, "\(videoSpread)")
   }
 
   @Test func videoFollowsTheLogToPNGsRawFramesAndMP4() throws {
