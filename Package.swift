@@ -31,6 +31,9 @@ let package = Package(
     .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     // zlib for the PNG encoder's bands (deflated in parallel, libspng decodes).
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // FFmpeg 5.1's demuxers and decoders for 360° video (VideoDecoder in Raster).
+    .systemLibrary(
+      name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
     // No pkgConfig: sdl2.pc's only flag beyond the default include path is -D_REENTRANT, which
     // SwiftPM refuses with a warning on every build; the shim includes <SDL2/SDL.h> itself.
     .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),
@@ -40,7 +43,7 @@ let package = Package(
     .target(name: "CJPEGRows", linkerSettings: [.linkedLibrary("jpeg")]),
     // Adapters
     .target(
-      name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng", "CZlib", "CKernels", "CJPEGRows"],
+      name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng", "CZlib", "CKernels", "CJPEGRows", "CFFmpeg"],
       exclude: ["README.md"]),
     .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"], exclude: ["README.md"]),
     // Files (atomic writes), the console and argument parsing for the executables.

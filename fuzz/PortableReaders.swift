@@ -11,9 +11,9 @@ import StageJSON
 /// shows. Every input must end in a value or a thrown error, never a trap.
 enum PortableReaders {
   /// What the first byte of an input picks (`selector % count`), shared with Entry.swift.
-  static let count: UInt8 = 9
+  static let count: UInt8 = 10
   static let json: UInt8 = 0, scenario: UInt8 = 1, state: UInt8 = 4, restore: UInt8 = 6, viewerConfig: UInt8 = 7
-  static let pageBoard: UInt8 = 8
+  static let pageBoard: UInt8 = 8, sphericalV1: UInt8 = 9
 
   /// Runs the reader `selector` picks over `rest`; false when it is not one of these.
   static func run(_ selector: UInt8, _ rest: [UInt8], runFrames: Bool) -> Bool {
@@ -32,9 +32,27 @@ enum PortableReaders {
     case restore: restoreIntoStudio(rest)
     case viewerConfig: viewerTour(rest)
     case pageBoard: pageBoardDrag(rest)
+    case sphericalV1: sphericalXML(rest)
     default: return false
     }
     return true
+  }
+
+  /// Spherical Video V1 XML, then the geometry and eye it gives for a frame whose size comes
+  /// from the input's length, drawn from planes (as `pano reframe` draws a clip).
+  static func sphericalXML(_ bytes: [UInt8]) {
+    guard let video = try? SphericalVideo.parseV1(bytes) else { return }
+    let width = 16 + 2 * (bytes.count % 16), height = 8 + 2 * (bytes.count % 8)
+    let eye = video.eye(width: width, height: height)
+    guard eye.width >= 2, eye.height >= 2, eye.width % 2 == 0, eye.height % 2 == 0 else { return }
+    let planes = YUVImage(width: width, height: height)
+    var renderer = YUVRenderer(width: eye.width, height: eye.height, video: video)
+    var out = YUVImage(width: 8, height: 6)
+    planes.withPlanes { p in
+      renderer.render(
+        view: video.initialView, hfov: 1.5, from: p.cropped(width: eye.width, height: eye.height), into: &out,
+        executor: InlineRows())
+    }
   }
 
   /// A viewer config (Pannellum's JSON) read, then toured as the viewer does it: every scene

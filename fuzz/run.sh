@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 out=fuzz/out
 mkdir -p "$out/corpus"
 flags=(-sanitize=fuzzer,address -O -parse-as-library -wmo -I "$out" -I Sources/CTurboJPEG -I Sources/CSpng -I Sources/CZlib
-  -I Sources/CKernels/include -I Sources/CJPEGRows/include)
+  -I Sources/CKernels/include -I Sources/CJPEGRows/include -I Sources/CFFmpeg)
 module() {  # name: compile Sources/NAME as a module with coverage instrumentation
   swiftc "${flags[@]}" -module-name "$1" -emit-module -emit-module-path "$out/$1.swiftmodule" \
     Sources/"$1"/*.swift -c -o "$out/$1.o"
@@ -19,7 +19,7 @@ swiftc "${flags[@]}" -module-name FuzzEntry fuzz/Entry.swift fuzz/PortableReader
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CKernels/include -c Sources/CKernels/kernels.c -o "$out/kernels.o"
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CJPEGRows/include -c Sources/CJPEGRows/jpeg_rows.c -o "$out/jpeg_rows.o"
 swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,HostIO,StageJSON,Scenes,Raster,Entry,kernels,jpeg_rows}.o \
-  -lturbojpeg -ljpeg -lspng -lz -o "$out/fuzz" 2>/dev/null
+  -lturbojpeg -ljpeg -lspng -lz -lavformat -lavcodec -lavutil -o "$out/fuzz" 2>/dev/null
 # Seeds: every scenario as JSON (0) and as a scenario (1), and a log of each format (2).
 i=0
 for f in Tests/Scenarios/*.json; do
@@ -50,6 +50,9 @@ xmp = (b'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:
 app1 = b"\xff\xe1" + (len(xmp) + 2).to_bytes(2, "big") + xmp
 open(sys.argv[2], "wb").write(b"\x03" + jpeg[:2] + app1 + jpeg[2:])
 PY
+# Spherical Video V1 XML (selector 9): a top-bottom clip with a heading.
+printf '\x09<GSpherical:Spherical>true</GSpherical:Spherical><GSpherical:StereoMode>top-bottom</GSpherical:StereoMode><GSpherical:InitialViewHeadingDegrees>90</GSpherical:InitialViewHeadingDegrees><GSpherical:FullPanoWidthPixels>64</GSpherical:FullPanoWidthPixels>' \
+  > "$out/corpus/spherical-v1"
 # Saved states and restores: the committed corpus (fuzz/corpus, replayed through the wasm
 # build by embedded/replay.mjs in CI) seeds them.
 cp fuzz/corpus/* "$out/corpus/"

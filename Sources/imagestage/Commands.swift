@@ -104,10 +104,42 @@ enum Commands {
           help: "a Pannellum-style viewer config (or a pyramid's folder) instead of IN (its view unless given)",
           isFile: true),
         OptionSpec(name: "scene", value: "ID", help: "the tour's scene to render", defaultValue: "the config's firstScene"),
+        OptionSpec(name: "time", value: "S", help: "IN is a video: the frame at S seconds", defaultValue: "0"),
       ], alternatives: ["--config CONFIG.json|DIR [--scene ID] -o OUT.png|.jpg"]),
+
+    CommandSpec(
+      words: ["pano", "reframe"], operands: "IN -o OUT.mp4|-",
+      summary:
+        "Reframes a 360° video into a flat one (docs/video.md): the view follows a motion log, keyframes or fixed angles; frame rate and audio kept.",
+      options: [
+        OptionSpec(name: "output", value: "OUT", help: "OUT.mp4 (.mov, .mkv, .webm), or - for raw frames", isFile: true),
+        OptionSpec(name: "motion", value: "LOG.csv", help: "a phone's motion log drives the view", isFile: true),
+        OptionSpec(name: "offset", value: "S", help: "the clip's time at which the log's time 0 falls", defaultValue: "0"),
+        OptionSpec(name: "keys", value: "KEYS.json", help: "keyframes (time, yaw, pitch, roll, hfov, lens), eased", isFile: true),
+        OptionSpec(name: "yaw", value: "DEG", help: "turn right (fixed, or added to the log)", defaultValue: "0"),
+        OptionSpec(name: "pitch", value: "DEG", help: "look up (negative: down)", defaultValue: "0"),
+        OptionSpec(name: "roll", value: "DEG", help: "tilt the view", defaultValue: "0"),
+        OptionSpec(name: "hfov", value: "DEG", help: "horizontal field of view", defaultValue: "90"),
+        OptionSpec(name: "lens", value: "NAME", help: "the view's lens", choices: lenses, defaultValue: "rectilinear"),
+        OptionSpec(name: "size", value: "WxH", help: "output size, both even", defaultValue: "1920x1080"),
+        OptionSpec(name: "start", value: "S", help: "start S seconds into the clip", defaultValue: "0"),
+        OptionSpec(name: "duration", value: "S", help: "reframe S seconds", defaultValue: "to the end"),
+        OptionSpec(name: "encoder", value: "NAME", help: "ffmpeg's video encoder", defaultValue: "libx264"),
+        OptionSpec(name: "quality", value: "N", help: "the encoder's CRF, 0…63 (lower is better)", defaultValue: "20"),
+        OptionSpec(name: "preset", value: "NAME", help: "x264/x265 preset", defaultValue: "veryfast"),
+        OptionSpec(
+          name: "raw", value: "NAME", help: "-o -: frame format", choices: ["yuv420p", "rgba"], defaultValue: "yuv420p"),
+        OptionSpec(name: "no-audio", value: nil, help: "leave the clip's audio out"),
+        OptionSpec(name: "progress", value: nil, help: "print the progress line even when stderr is not a terminal"),
+        OptionSpec(name: "threads", value: "N", help: "rendering threads, 1…64", defaultValue: "2"),
+        OptionSpec(name: "decoder-threads", value: "N", help: "the decoder's threads (0: one per core)", defaultValue: "0"),
+        OptionSpec(name: "raw-motion", value: nil, help: "no One Euro smoothing of the log"),
+        OptionSpec(name: "level-horizon", value: nil, help: "ignore the log's roll"),
+      ]),
     CommandSpec(
       words: ["pano", "video"], operands: "IN --motion LOG.csv -o OUT.mp4|DIR|-",
-      summary: "Renders a view per frame following a motion log (docs/motion.md): an .mp4, PNGs in DIR, or raw RGBA to stdout.",
+      summary:
+        "Renders a view per frame following a motion log (docs/motion.md): an .mp4, PNGs in DIR, or raw RGBA to stdout. IN may be a 360° video: then it takes pano reframe's options.",
       options: camera + [
         OptionSpec(name: "motion", value: "LOG.csv", help: "the motion log", isFile: true),
         OptionSpec(

@@ -21,7 +21,9 @@ enum PanoCommand {
       case "video": try video(args)
       case "sample": try sample(args)
       case "tiles": try TilesCommand.run(args)
-      default: throw CommandError(message: "unknown pano command \"\(sub)\"; expected info, render, video, tiles or sample")
+      case "reframe": try ReframeCommand.run(args)
+      default:
+        throw CommandError(message: "unknown pano command \"\(sub)\"; expected info, render, video, reframe, tiles or sample")
       }
     }
   }
@@ -52,6 +54,9 @@ enum PanoCommand {
     let parsed = try parse(args, Commands.spec("pano info"))
     if parsed.positional.count == 1, let config = TiledScene.configPath(parsed.positional[0]) {
       return try TiledScene.info(config)
+    }
+    if parsed.positional.count == 1, VideoSource.isVideo(parsed.positional[0]) {
+      return try VideoSource.info(parsed.positional[0])
     }
     // The header and metadata only: a 16000 × 8000 JPEG was decoded whole (0.66 s, 539 MB)
     // to print its size.
@@ -206,6 +211,10 @@ enum PanoCommand {
     }
     if parsed.value("scene") != nil { throw CommandError(message: "--scene needs --config CONFIG.json") }
     let camera = try camera(parsed)
+    if parsed.positional.count == 1, VideoSource.isVideo(parsed.positional[0]) {
+      return try VideoSource.render(parsed.positional[0], parsed, camera: camera, output: output)
+    }
+    if parsed.value("time") != nil { throw CommandError(message: "--time: IN is an image; --time picks a video's frame") }
     let pano = try input(parsed, projection: try projection(parsed))
     var renderer = renderer(pano, parsed, camera)
     var frame = RGBAImage(width: camera.width, height: camera.height)
@@ -297,6 +306,10 @@ enum PanoCommand {
   // MARK: video
 
   static func video(_ args: [String]) throws {
+    // A 360° video as the source: reframed along the log, at the clip's own frame rate.
+    if let input = args.first(where: { !$0.hasPrefix("-") }), VideoSource.isVideo(input), !args.contains("--motion=" + input) {
+      return try ReframeCommand.run(args, spec: "pano reframe")
+    }
     let parsed = try parse(args, Commands.spec("pano video"))
     guard let output = parsed.value("output") else { throw CommandError(message: "pano video needs -o OUT.mp4|DIR|-") }
     guard let motionPath = parsed.value("motion") else { throw CommandError(message: "pano video needs --motion LOG.csv") }

@@ -1,0 +1,71 @@
+import CoreMath
+
+/// A camera path through keyframes (time, yaw, pitch, roll, field of view, lens), eased in
+/// and out between each pair (smoothstep: at rest at every key), as a video editor's
+/// keyframes are. Yaw is interpolated as written, so 0 → 720° turns twice; a lens switches
+/// at its key. Before the first key the view is the first key's, after the last the last's.
+public struct ViewKeyframes: Hashable, Sendable {
+  public struct Key: Hashable, Sendable {
+    /// Seconds on the clip's timeline.
+    public var time: Double
+    /// Radians.
+    public var view: ViewAngles
+    public var hfov: Double
+    public var lens: Lens
+
+    public init(time: Double, view: ViewAngles, hfov: Double, lens: Lens = .rectilinear) {
+      self.time = time
+      self.view = view
+      self.hfov = hfov
+      self.lens = lens
+    }
+  }
+
+  /// Why keys were refused: which key, and what is wrong with it.
+  public struct KeyError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var index: Int
+    public var message: String
+    public var description: String { "key \(index + 1): \(message)" }
+  }
+
+  public let keys: [Key]
+
+  /// Keys in strictly increasing time, every value finite, at least one.
+  public init(_ keys: [Key]) throws(KeyError) {
+    guard !keys.isEmpty else { throw KeyError(index: 0, message: "no keys: give at least one") }
+    for (i, k) in keys.enumerated() {
+      let values = [k.time, k.view.yaw, k.view.pitch, k.view.roll, k.hfov]
+      guard values.allSatisfy({ $0.isFinite }) else { throw KeyError(index: i, message: "a value is not a finite number") }
+      guard k.hfov > 0, k.hfov <= k.lens.maximumFieldOfView else {
+        let widest = Angle(radians: k.lens.maximumFieldOfView).degrees.rounded(.down)
+        throw KeyError(
+          index: i, message: "hfov \(JSONlessNumber(Angle(radians: k.hfov).degrees)) is outside 0…\(JSONlessNumber(widest))")
+      }
+      if i > 0, k.time <= keys[i - 1].time {
+        throw KeyError(
+          index: i,
+          message:
+            "at \(JSONlessNumber(k.time)) s, not after key \(i) at \(JSONlessNumber(keys[i - 1].time)) s: keys must be in time order"
+        )
+      }
+    }
+    self.keys = keys
+  }
+
+  /// The view at `t` seconds.
+  public func view(at t: Double) -> (view: ViewAngles, hfov: Double, lens: Lens) {
+    guard let last = keys.last, t < last.time else { return (keys.last!.view, keys.last!.hfov, keys.last!.lens) }
+    guard t > keys[0].time else { return (keys[0].view, keys[0].hfov, keys[0].lens) }
+    // The pair around t (few keys: a linear search is the clearest).
+    var i = 0
+    while keys[i + 1].time <= t { i += 1 }
+    let a = keys[i], b = keys[i + 1]
+    let x = (t - a.time) / (b.time - a.time)
+    let e = x * x * (3 - 2 * x)
+    func mix(_ p: Double, _ q: Double) -> Double { p + (q - p) * e }
+    return (
+      ViewAngles(yaw: mix(a.view.yaw, b.view.yaw), pitch: mix(a.view.pitch, b.view.pitch), roll: mix(a.view.roll, b.view.roll)),
+      mix(a.hfov, b.hfov), a.lens
+    )
+  }
+}

@@ -1,0 +1,175 @@
+/// How a decoder's 8-bit Y′CbCr values become RGB: the matrix and the range.
+public struct YUVColour: Hashable, Sendable {
+  public enum Matrix: String, Hashable, Sendable {
+    /// ITU-R BT.601 (standard-definition video, JPEG).
+    case bt601
+    /// ITU-R BT.709 (HD video; what most 360° cameras write).
+    case bt709
+  }
+  public var matrix: Matrix
+  /// Full range (0…255, "JPEG" or "pc") rather than limited (16…235 luma, 16…240 chroma).
+  public var fullRange: Bool
+
+  public init(matrix: Matrix = .bt709, fullRange: Bool = false) {
+    self.matrix = matrix
+    self.fullRange = fullRange
+  }
+
+  /// Kr and Kb of the matrix.
+  var weights: (r: Double, b: Double) { matrix == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722) }
+
+  /// RGB (0…255, unrounded) of one sample, exactly: the reference the fixed-point
+  /// conversion is tested against.
+  public func rgb(y: Double, u: Double, v: Double) -> (r: Double, g: Double, b: Double) {
+    let (kr, kb) = weights
+    let kg = 1 - kr - kb
+    let luma = fullRange ? y : (y - 16) * 255 / 219
+    let cb = fullRange ? u - 128 : (u - 128) * 255 / 224
+    let cr = fullRange ? v - 128 : (v - 128) * 255 / 224
+    let r = luma + 2 * (1 - kr) * cr
+    let b = luma + 2 * (1 - kb) * cb
+    let g = luma - (2 * kb * (1 - kb) / kg) * cb - (2 * kr * (1 - kr) / kg) * cr
+    return (r, g, b)
+  }
+
+  /// The conversion in 16.16 fixed point, per channel: `(yScale·(y − yOffset) + …) >> 16`.
+  struct Fixed {
+    let yOffset: Int32, yScale: Int32, rv: Int32, gu: Int32, gv: Int32, bu: Int32
+
+    init(_ c: YUVColour) {
+      let (kr, kb) = c.weights
+      let kg = 1 - kr - kb
+      let ys = c.fullRange ? 1.0 : 255.0 / 219, cs = c.fullRange ? 1.0 : 255.0 / 224
+      func q(_ x: Double) -> Int32 { Int32((x * 65536).rounded()) }
+      yOffset = c.fullRange ? 0 : 16
+      yScale = q(ys)
+      rv = q(2 * (1 - kr) * cs)
+      gu = q(2 * kb * (1 - kb) / kg * cs)
+      gv = q(2 * kr * (1 - kr) / kg * cs)
+      bu = q(2 * (1 - kb) * cs)
+    }
+
+    @inline(__always) func pixel(_ y: Int32, _ u: Int32, _ v: Int32) -> UInt32 {
+      let l = yScale &* (y &- yOffset) &+ 32768
+      let cb = u &- 128, cr = v &- 128
+      @inline(__always) func clamp(_ x: Int32) -> UInt32 { UInt32(min(max(x >> 16, 0), 255)) }
+      let r = clamp(l &+ rv &* cr), g = clamp(l &- gu &* cb &- gv &* cr), b = clamp(l &+ bu &* cb)
+      return r | g << 8 | b << 16 | 0xFF00_0000
+    }
+  }
+}
+
+/// Where a 4:2:0 frame's chroma samples sit relative to its luma samples. Vertically they
+/// are always halfway between two luma rows; horizontally MPEG-2 and H.264 put them on
+/// the even luma columns (`left`), JPEG and MPEG-1 halfway between (`centre`).
+public enum ChromaSiting: String, Hashable, Sendable {
+  case left, centre
+
+  /// Chroma coordinates of luma position (`x`, `y`) (pixel centres at integers).
+  @inline(__always) public func chroma(x: Double, y: Double) -> (x: Double, y: Double) {
+    (self == .left ? x / 2 : (x + 0.5) / 2 - 0.5, (y + 0.5) / 2 - 0.5)
+  }
+}
+
+/// An 8-bit 4:2:0 frame's planes, borrowed (a decoder's buffers): valid only while the call
+/// they are passed to runs. Luma is `width`×`height`; each chroma plane is half as wide and
+/// half as high, rounded up.
+public struct YUVPlanes: @unchecked Sendable {
+  public var width: Int, height: Int
+  public var y: UnsafePointer<UInt8>, yStride: Int
+  public var u: UnsafePointer<UInt8>, uStride: Int
+  public var v: UnsafePointer<UInt8>, vStride: Int
+  public var colour: YUVColour
+  public var siting: ChromaSiting
+
+  public init(
+    width: Int, height: Int, y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, uStride: Int,
+    v: UnsafePointer<UInt8>, vStride: Int, colour: YUVColour = YUVColour(), siting: ChromaSiting = .left
+  ) {
+    precondition(width > 0 && height > 0 && yStride >= width && uStride >= (width + 1) / 2 && vStride >= (width + 1) / 2)
+    self.width = width
+    self.height = height
+    self.y = y
+    self.yStride = yStride
+    self.u = u
+    self.uStride = uStride
+    self.v = v
+    self.vStride = vStride
+    self.colour = colour
+    self.siting = siting
+  }
+
+  var chromaWidth: Int { (width + 1) / 2 }
+  var chromaHeight: Int { (height + 1) / 2 }
+
+  /// The top-left `width`×`height` part (one eye of a stereo frame); both even, or the
+  /// whole frame's.
+  public func cropped(width w: Int, height h: Int) -> YUVPlanes {
+    precondition(w > 0 && h > 0 && w <= width && h <= height)
+    var p = self
+    p.width = w
+    p.height = h
+    return p
+  }
+}
+
+/// An owned 8-bit 4:2:0 picture, planes without padding: what the renderer draws for an
+/// encoder or a pipe (`bytes` is Y, then U, then V, as ffmpeg's `yuv420p` raw frames).
+public struct YUVImage: Sendable, Equatable {
+  public let width: Int, height: Int
+  public var bytes: [UInt8]
+
+  /// Both sides even (4:2:0 output pairs rows and columns); filled with black.
+  public init(width: Int, height: Int) {
+    precondition(width > 0 && height > 0 && width % 2 == 0 && height % 2 == 0, "a 4:2:0 picture's sides must be even")
+    self.width = width
+    self.height = height
+    bytes = [UInt8](repeating: 16, count: width * height) + [UInt8](repeating: 128, count: width * height / 2)
+  }
+
+  public var chromaOffsets: (u: Int, v: Int) { (width * height, width * height + width * height / 4) }
+
+  /// The planes, borrowed for `body`.
+  public func withPlanes<R>(colour: YUVColour = YUVColour(), _ body: (YUVPlanes) -> R) -> R {
+    bytes.withUnsafeBufferPointer { b in
+      let base = b.baseAddress!
+      let (u, v) = chromaOffsets
+      return body(
+        YUVPlanes(
+          width: width, height: height, y: base, yStride: width, u: base + u, uStride: width / 2, v: base + v,
+          vStride: width / 2, colour: colour))
+    }
+  }
+
+  /// An RGBA picture converted to 4:2:0 (each chroma sample the mean of its 2×2 block:
+  /// centre-sited), for tests and for stills fed to the video path.
+  public init(_ image: RGBAImage, colour: YUVColour = YUVColour()) {
+    self.init(width: image.width & ~1, height: image.height & ~1)
+    let (kr, kb) = colour.weights
+    let kg = 1 - kr - kb
+    let ys = colour.fullRange ? 1.0 : 219.0 / 255, cs = colour.fullRange ? 1.0 : 224.0 / 255
+    let yo = colour.fullRange ? 0.0 : 16
+    let (uo, vo) = chromaOffsets
+    func byte(_ x: Double) -> UInt8 { UInt8(min(max(x.rounded(), 0), 255)) }
+    for y in 0..<height {
+      for x in 0..<width {
+        let p = RGBAImage.unpack(image[x, y])
+        let l = kr * Double(p.r) + kg * Double(p.g) + kb * Double(p.b)
+        bytes[y * width + x] = byte(yo + ys * l)
+      }
+    }
+    for cy in 0..<height / 2 {
+      for cx in 0..<width / 2 {
+        var cb = 0.0, cr = 0.0
+        for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+          let p = RGBAImage.unpack(image[2 * cx + dx, 2 * cy + dy])
+          let l = kr * Double(p.r) + kg * Double(p.g) + kb * Double(p.b)
+          cb += (Double(p.b) - l) / (2 * (1 - kb))
+          cr += (Double(p.r) - l) / (2 * (1 - kr))
+        }
+        bytes[uo + cy * width / 2 + cx] = byte(128 + cs * cb / 4)
+        bytes[vo + cy * width / 2 + cx] = byte(128 + cs * cr / 4)
+      }
+    }
+  }
+}

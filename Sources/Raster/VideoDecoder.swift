@@ -1,0 +1,296 @@
+import CFFmpeg
+import Panorama
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Why a video could not be opened or decoded: what and where, in words a user reads.
+public struct VideoError: Error, Equatable, Sendable, CustomStringConvertible {
+  public enum Kind: Equatable, Sendable {
+    case unreadable, noVideo, unknownCodec, unsupported, tooLarge, truncated, corrupt
+  }
+  public var kind: Kind
+  public var message: String
+  public var description: String { message }
+
+  public init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+}
+
+/// Limits checked against the stream's header, before a decoder or a frame is allocated.
+public struct VideoLimits: Hashable, Sendable {
+  /// Largest width or height: 16 384, more than any 360° camera records (8K is 7680).
+  public var maxDimension = 16_384
+  /// Largest width × height: 8192 × 8192 (a 16K × 4K strip fits).
+  public var maxPixels = 8192 * 8192
+  public init() {}
+}
+
+/// One decoded frame: a reference to the decoder's own buffers (no copy), held until this
+/// object goes, so a frame can be rendered on one thread while the next decodes.
+public final class VideoFrame: @unchecked Sendable {
+  public let planes: YUVPlanes
+  /// Seconds from the stream's start (its first frame's timestamp).
+  public let time: Double
+  /// The frame's presentation timestamp in the stream's time base.
+  public let timestamp: Int64
+  let frame: UnsafeMutablePointer<AVFrame>
+
+  init(frame: UnsafeMutablePointer<AVFrame>, planes: YUVPlanes, time: Double, timestamp: Int64) {
+    self.frame = frame
+    self.planes = planes
+    self.time = time
+    self.timestamp = timestamp
+  }
+
+  deinit {
+    var f: UnsafeMutablePointer<AVFrame>? = frame
+    av_frame_free(&f)
+  }
+}
+
+/// Decodes a video file's best video stream through libavformat and libavcodec (FFmpeg
+/// 5.1), with the decoder's own frame and slice threads. Reads the stream's spherical side
+/// data (Spherical Video V2: `sv3d`, `st3d`, or WebM's `Projection`) as libavformat
+/// exposes it, and V1's GSpherical XML from an MP4's or MOV's `uuid` box.
+///
+/// Only 8-bit 4:2:0 (`yuv420p`, `yuvj420p`) frames are handed on: what H.264, HEVC, VP9
+/// and AV1 cameras write at 8 bits. Other pixel formats are refused with their name.
+/// One thread at a time: the reframer hands it to its decoding thread.
+public final class VideoDecoder: @unchecked Sendable {
+  public let path: String
+  public let width: Int, height: Int
+  public let codecName: String
+  /// The stream's frame rate as a fraction (`avg_frame_rate`, else `r_frame_rate`).
+  public let frameRate: (numerator: Int, denominator: Int)
+  /// The stream's length in seconds, when the container says.
+  public let duration: Double?
+  /// The container's frame count, when it says.
+  public let frameCount: Int?
+  /// Spherical metadata, or what was assumed without it (`SphericalVideo.source`).
+  public let spherical: SphericalVideo
+  public let hasAudio: Bool
+  public let pixelFormat: String
+
+  let format: UnsafeMutablePointer<AVFormatContext>
+  let codec: UnsafeMutablePointer<AVCodecContext>
+  let packet: UnsafeMutablePointer<AVPacket>
+  let frame: UnsafeMutablePointer<AVFrame>
+  let streamIndex: Int32
+  let timeBase: AVRational
+  let startTimestamp: Int64
+  var draining = false
+  var finished = false
+  public private(set) var framesDecoded = 0
+
+  /// Opens `path` and its video decoder.
+  /// - Parameter threads: the decoder's threads (0: as many as there are cores).
+  public init(path: String, threads: Int = 0, limits: VideoLimits = VideoLimits()) throws(VideoError) {
+    self.path = path
+    av_log_set_level(AV_LOG_FATAL)
+    var context: UnsafeMutablePointer<AVFormatContext>?
+    var status = avformat_open_input(&context, path, nil, nil)
+    guard status >= 0, let context else {
+      throw VideoError(.unreadable, "\(path): not a video libavformat can read (\(Self.message(status)))")
+    }
+    format = context
+    // From here every failure closes the file: one cleanup, in `fail`.
+    func fail(_ error: VideoError) -> VideoError {
+      var c: UnsafeMutablePointer<AVFormatContext>? = context
+      avformat_close_input(&c)
+      return error
+    }
+    status = avformat_find_stream_info(context, nil)
+    guard status >= 0 else {
+      throw fail(VideoError(.corrupt, "\(path): cannot read its streams (\(Self.message(status))): damaged or truncated?"))
+    }
+    let best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+    guard best >= 0, let stream = context.pointee.streams[Int(best)] else {
+      throw fail(VideoError(.noVideo, "\(path): has no video stream"))
+    }
+    streamIndex = best
+    hasAudio = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0) >= 0
+    let parameters = stream.pointee.codecpar!
+    let w = Int(parameters.pointee.width), h = Int(parameters.pointee.height)
+    guard w > 0, h > 0 else { throw fail(VideoError(.corrupt, "\(path): its video stream has no size (\(w)×\(h))")) }
+    let over = w > limits.maxDimension || h > limits.maxDimension || w * h > limits.maxPixels
+    guard !over else {
+      throw fail(
+        VideoError(
+          .tooLarge,
+          "\(path): the video is \(w)×\(h), over the limit of \(limits.maxDimension) px a side and \(limits.maxPixels / 1_000_000) megapixels"
+        ))
+    }
+    width = w
+    height = h
+    guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
+      let tag = parameters.pointee.codec_tag
+      let fourcc = (0..<4).map { Character(Unicode.Scalar(UInt8(truncatingIfNeeded: tag >> (8 * $0)))) }
+      let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+      throw fail(
+        VideoError(
+          .unknownCodec,
+          "\(path): no decoder for its video codec (\(name == "none" ? "unknown" : name), tag '\(String(fourcc))'); this FFmpeg decodes H.264, HEVC, VP9, AV1 and more, not this"
+        ))
+    }
+    codecName = String(cString: decoder.pointee.name)
+    guard let codec = avcodec_alloc_context3(decoder) else { throw fail(VideoError(.corrupt, "\(path): out of memory")) }
+    func failCodec(_ error: VideoError) -> VideoError {
+      var c: UnsafeMutablePointer<AVCodecContext>? = codec
+      avcodec_free_context(&c)
+      return fail(error)
+    }
+    status = avcodec_parameters_to_context(codec, parameters)
+    guard status >= 0 else { throw failCodec(VideoError(.corrupt, "\(path): \(Self.message(status))")) }
+    codec.pointee.thread_count = Int32(max(0, threads))
+    codec.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+    status = avcodec_open2(codec, decoder, nil)
+    guard status >= 0 else {
+      throw failCodec(VideoError(.unsupported, "\(path): cannot open the \(codecName) decoder (\(Self.message(status)))"))
+    }
+    self.codec = codec
+    let pixel = AVPixelFormat(rawValue: parameters.pointee.format)
+    pixelFormat = av_get_pix_fmt_name(pixel).map { String(cString: $0) } ?? "unknown"
+    guard pixel == AV_PIX_FMT_YUV420P || pixel == AV_PIX_FMT_YUVJ420P else {
+      throw failCodec(
+        VideoError(
+          .unsupported,
+          "\(path): its frames are \(pixelFormat); only 8-bit 4:2:0 (yuv420p) is read so far: re-encode with -pix_fmt yuv420p"
+        ))
+    }
+    packet = av_packet_alloc()
+    frame = av_frame_alloc()
+    timeBase = stream.pointee.time_base
+    startTimestamp = stream.pointee.start_time == Int64.min ? 0 : stream.pointee.start_time
+    var rate = stream.pointee.avg_frame_rate
+    if rate.num <= 0 || rate.den <= 0 { rate = stream.pointee.r_frame_rate }
+    if rate.num <= 0 || rate.den <= 0 { rate = AVRational(num: 30, den: 1) }
+    frameRate = (Int(rate.num), Int(rate.den))
+    let d = stream.pointee.duration
+    duration =
+      d > 0
+      ? Double(d) * Double(timeBase.num) / Double(timeBase.den)
+      : context.pointee.duration > 0 ? Double(context.pointee.duration) / 1_000_000 : nil
+    frameCount = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
+    spherical = Self.spherical(stream, path: path, width: w, height: h)
+  }
+
+  deinit {
+    var p: UnsafeMutablePointer<AVPacket>? = packet
+    av_packet_free(&p)
+    var f: UnsafeMutablePointer<AVFrame>? = frame
+    av_frame_free(&f)
+    var c: UnsafeMutablePointer<AVCodecContext>? = codec
+    avcodec_free_context(&c)
+    var fc: UnsafeMutablePointer<AVFormatContext>? = format
+    avformat_close_input(&fc)
+  }
+
+  /// FFmpeg's words for an error code.
+  static func message(_ status: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 128)
+    av_strerror(status, &buffer, buffer.count)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Seconds per frame.
+  public var frameDuration: Double { Double(frameRate.denominator) / Double(frameRate.numerator) }
+
+  /// Goes to the last key frame at or before `seconds`; `next()` then returns the frames
+  /// from there (the caller skips those before the time it wants).
+  public func seek(to seconds: Double) throws(VideoError) {
+    guard seconds > 0 else { return }
+    let target = startTimestamp + Int64(seconds * Double(timeBase.den) / Double(timeBase.num))
+    let status = av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD)
+    guard status >= 0 else { throw VideoError(.corrupt, "\(path): cannot seek to \(seconds) s (\(Self.message(status)))") }
+    avcodec_flush_buffers(codec)
+    seekedNowhere = false
+    draining = false
+    finished = false
+  }
+
+  /// The next frame in presentation order, or nil at the end of the stream.
+  public func next() throws(VideoError) -> VideoFrame? {
+    while !finished {
+      let received = avcodec_receive_frame(codec, frame)
+      if received >= 0 { return try deliver() }
+      if received == imagestage_averror_eof() {
+        finished = true
+        break
+      }
+      guard received == imagestage_averror_eagain() else {
+        throw VideoError(
+          .corrupt, "\(path): frame \(framesDecoded + 1) cannot be decoded (\(Self.message(received))): damaged or truncated?")
+      }
+      if draining { continue }
+      let read = av_read_frame(format, packet)
+      if read < 0 {
+        guard read == imagestage_averror_eof() else {
+          throw VideoError(
+            .truncated, "\(path): reading stopped after frame \(framesDecoded) (\(Self.message(read))): damaged or truncated?")
+        }
+        avcodec_send_packet(codec, nil)
+        draining = true
+        continue
+      }
+      defer { av_packet_unref(packet) }
+      guard packet.pointee.stream_index == streamIndex else { continue }
+      let sent = avcodec_send_packet(codec, packet)
+      guard sent >= 0 || sent == imagestage_averror_eagain() else {
+        throw VideoError(
+          .corrupt, "\(path): frame \(framesDecoded + 1) cannot be decoded (\(Self.message(sent))): damaged or truncated?")
+      }
+    }
+    // The container promised more frames than there were: the file was cut short.
+    if let expected = frameCount, framesDecoded > 0, framesDecoded < expected - 1, seekedNowhere {
+      throw VideoError(
+        .truncated,
+        "\(path): ends after \(framesDecoded) of its \(expected) frames (\(String(format2(Double(framesDecoded) * frameDuration))) s): the file is truncated"
+      )
+    }
+    return nil
+  }
+
+  /// Whether the stream was read from its start (a seek makes the frame count meaningless).
+  var seekedNowhere = true
+
+  func deliver() throws(VideoError) -> VideoFrame {
+    framesDecoded += 1
+    guard let held = av_frame_clone(frame) else { throw VideoError(.corrupt, "\(path): out of memory") }
+    av_frame_unref(frame)
+    let f = held.pointee
+    guard Int(f.width) == width, Int(f.height) == height,
+      f.format == AV_PIX_FMT_YUV420P.rawValue || f.format == AV_PIX_FMT_YUVJ420P.rawValue,
+      let y = f.data.0, let u = f.data.1, let v = f.data.2
+    else {
+      var h: UnsafeMutablePointer<AVFrame>? = held
+      av_frame_free(&h)
+      throw VideoError(
+        .unsupported, "\(path): frame \(framesDecoded) changed size or format (\(f.width)×\(f.height)); not supported")
+    }
+    let full = f.color_range == AVCOL_RANGE_JPEG || f.format == AV_PIX_FMT_YUVJ420P.rawValue
+    let matrix: YUVColour.Matrix =
+      f.colorspace == AVCOL_SPC_BT470BG || f.colorspace == AVCOL_SPC_SMPTE170M
+      ? .bt601 : f.colorspace == AVCOL_SPC_BT709 ? .bt709 : (height >= 720 ? .bt709 : .bt601)
+    let planes = YUVPlanes(
+      width: width, height: height, y: UnsafePointer(y), yStride: Int(f.linesize.0), u: UnsafePointer(u),
+      uStride: Int(f.linesize.1), v: UnsafePointer(v), vStride: Int(f.linesize.2),
+      colour: YUVColour(matrix: matrix, fullRange: full), siting: f.chroma_location == AVCHROMA_LOC_CENTER ? .centre : .left)
+    let pts = f.best_effort_timestamp == Int64.min ? f.pts : f.best_effort_timestamp
+    let ticks = pts == Int64.min ? Int64(framesDecoded - 1) : pts - startTimestamp
+    let time =
+      pts == Int64.min
+      ? Double(framesDecoded - 1) * frameDuration : Double(ticks) * Double(timeBase.num) / Double(timeBase.den)
+    return VideoFrame(frame: held, planes: planes, time: time, timestamp: pts)
+  }
+}
+
+/// `x` with two decimals, without Foundation's formatting.
+func format2(_ x: Double) -> String {
+  let hundredths = Int((x * 100).rounded())
+  let fraction = abs(hundredths) % 100
+  return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}

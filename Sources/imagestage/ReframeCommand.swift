@@ -1,0 +1,227 @@
+import CoreMath
+import Dispatch
+import HostIO
+import Panorama
+import Raster
+import Scenes
+import StageJSON
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Set by SIGINT or SIGTERM while a reframe runs; checked every frame.
+let reframeInterrupted = Atomic<Bool>(false)
+
+/// `imagestage pano reframe IN -o OUT.mp4|-`: a flat video of a 360° clip, the view driven
+/// by a motion log, keyframes or fixed angles (docs/video.md). Three stages run at once:
+/// the decoder (its own threads) on a thread of its own, the renderer on the caller's
+/// threads straight from the decoded planes, and the writer (ffmpeg's input, or standard
+/// output) on a third; at most a few frames are in flight between them.
+enum ReframeCommand {
+  static func run(_ args: [String], spec: String = "pano reframe") throws {
+    let parsed = try PanoCommand.parse(args, Commands.spec(spec))
+    guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input video") }
+    guard let output = parsed.value("output") else { throw CommandError(message: "\(spec) needs -o OUT.mp4 or -o -") }
+    let input = parsed.positional[0]
+    let raw = parsed.value("raw") ?? "yuv420p"
+    guard raw == "yuv420p" || raw == "rgba" else { throw CommandError(message: "--raw: \"\(raw)\" is not yuv420p or rgba") }
+    if output == "-" {
+      guard isatty(1) == 0 else {
+        throw CommandError(message: "-o -: standard output is a terminal; pipe the raw frames (| ffplay …) or write OUT.mp4")
+      }
+    } else {
+      guard Self.containers.contains(where: { output.lowercased().hasSuffix($0) }) else {
+        throw CommandError(message: "-o \(output): unknown video type; write OUT.mp4, .mov, .mkv or .webm, or - for raw frames")
+      }
+      guard FrameSink.findInPath("ffmpeg") else {
+        throw CommandError(message: "ffmpeg not found on PATH: install it (apt-get install ffmpeg) or write raw frames with -o -")
+      }
+    }
+    let camera = try PanoCommand.camera(parsed)
+    guard !camera.strip else { throw CommandError(message: "--mode strip: a video is reframed in perspective only") }
+    let size = try parsed.size("size") ?? (1920, 1080)
+    guard size.width % 2 == 0, size.height % 2 == 0 else {
+      throw CommandError(message: "--size \(size.width)x\(size.height): both sides must be even (4:2:0 video)")
+    }
+    let start = try parsed.number("start", in: 0...1e7) ?? 0
+    let length = try parsed.number("duration", in: 0.001...1e7)
+    let threads = camera.threads
+    let decoder = try VideoDecoder(path: input, threads: try parsed.integer("decoder-threads", in: 0...64) ?? 0)
+    let eye = decoder.spherical.eye(width: decoder.width, height: decoder.height)
+    guard decoder.spherical.projection == .equirectangular else {
+      throw CommandError(
+        message:
+          "\(input): its projection is \(decoder.spherical.projection.rawValue) (\(decoder.spherical.source)); only equirectangular is drawn so far"
+      )
+    }
+    let fps = Double(decoder.frameRate.numerator) / Double(decoder.frameRate.denominator)
+    let clipEnd = decoder.duration ?? .infinity
+    if start > 0 && start >= clipEnd {
+      throw CommandError(message: "--start \(JSONText.number(start)): the clip is only \(format2(clipEnd)) s long")
+    }
+    let end = min(clipEnd, length.map { start + $0 } ?? .infinity)
+    var path = try ViewPath(parsed, camera: camera, decoder: decoder, clipEnd: end)
+    // The renderer reads one eye; its geometry comes from the metadata.
+    var renderer = YUVRenderer(width: eye.width, height: eye.height, video: decoder.spherical)
+    if eye.height % 2 != 0 || eye.width % 2 != 0 {
+      throw CommandError(message: "\(input): one eye is \(eye.width)×\(eye.height); 4:2:0 needs even sides")
+    }
+
+    let sink = try ReframeSink(
+      output: output, width: size.width, height: size.height, raw: raw, rate: decoder.frameRate, input: input,
+      audio: decoder.hasAudio && !parsed.flag("no-audio"), start: start, duration: length, parsed: parsed)
+    let previous = (signal(SIGINT, onReframeInterrupt), signal(SIGTERM, onReframeInterrupt), signal(SIGPIPE, SIG_IGN))
+    var interrupts = sigset_t()
+    sigemptyset(&interrupts)
+    sigaddset(&interrupts, SIGINT)
+    sigaddset(&interrupts, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &interrupts, nil)
+    defer {
+      signal(SIGINT, previous.0)
+      signal(SIGTERM, previous.1)
+      signal(SIGPIPE, previous.2)
+    }
+
+    let frames = DecodeAhead(decoder, start: start, end: end)
+    let expected = end.isFinite ? max(1, Int(((end - start) * fps).rounded())) : decoder.frameCount
+    let progress = ReframeProgress(total: expected, fps: fps, forced: parsed.flag("progress"))
+    let executor = ThreadedRows(threads: threads)
+    var written = 0
+    do {
+      while let frame = try frames.next() {
+        if reframeInterrupted.load(ordering: .relaxed) { throw CommandError(message: "interrupted", code: 130) }
+        let t = frame.time
+        let view = path.view(at: t)
+        let planes = frame.planes.cropped(width: eye.width, height: eye.height)
+        let buffer = try sink.freeBuffer()
+        if raw == "rgba" {
+          renderer.render(
+            view: view.view, hfov: view.hfov, lens: view.lens, from: planes, into: &buffer.rgba, executor: executor)
+        } else {
+          renderer.render(
+            view: view.view, hfov: view.hfov, lens: view.lens, from: planes, into: &buffer.yuv, executor: executor)
+        }
+        sink.write(buffer, frame: frame)
+        written += 1
+        progress.update(written, time: t - start)
+      }
+      frames.stop()
+      try sink.finish()
+    } catch {
+      frames.stop()
+      sink.abandon()
+      progress.finish(written)
+      throw error
+    }
+    progress.finish(written)
+    if let note = path.endNote { Console.error(note) }
+  }
+
+  static let containers = [".mp4", ".mov", ".mkv", ".webm", ".m4v"]
+}
+
+private func onReframeInterrupt(_: Int32) { reframeInterrupted.store(true, ordering: .relaxed) }
+
+/// Where each frame's view comes from: a motion log (through the viewers' own replay, as
+/// `pano video`), keyframes, or fixed angles.
+struct ViewPath {
+  enum Source {
+    case fixed
+    case motion(PanoramaViewer, offset: Double, logEnd: Double)
+    case keys(ViewKeyframes)
+  }
+  var source: Source
+  let camera: PanoCommand.Camera
+  /// What to tell the user after the run (a log that ends before the clip).
+  var endNote: String?
+
+  init(_ parsed: Arguments, camera: PanoCommand.Camera, decoder: VideoDecoder, clipEnd: Double) throws {
+    self.camera = camera
+    let offset = try parsed.number("offset", in: -1e6...1e6) ?? 0
+    if parsed.value("motion") != nil && parsed.value("keys") != nil {
+      throw CommandError(message: "--motion and --keys both drive the view; give one")
+    }
+    if let motionPath = parsed.value("motion") {
+      let log: MotionLog
+      do { log = try MotionLog.parse(try FileIO.read(motionPath)) } catch let error as MotionLog.ParseError {
+        throw InFile(path: motionPath, error: error)
+      }
+      let times = log.samples.map(\.t).filter(\.isFinite)
+      let logEnd = (times.max() ?? 0) - (times.min() ?? 0)
+      var viewer = PanoramaViewer(geometry: PanoramaGeometry(width: 2, height: 1), smoothing: !parsed.flag("raw-motion"))
+      viewer.keepsInsideCoverage = false
+      viewer.levelsHorizon = parsed.flag("level-horizon")
+      viewer.set(offset: camera.view)
+      viewer.play(log, loops: false)
+      source = .motion(viewer, offset: offset, logEnd: logEnd)
+      if clipEnd.isFinite, logEnd + offset < clipEnd - 1e-6 {
+        endNote =
+          "\(motionPath) ends at \(format2(logEnd + offset)) s of the clip (\(format2(clipEnd)) s): after that the view holds the log's last direction"
+      }
+    } else if let keysPath = parsed.value("keys") {
+      source = .keys(try Self.readKeys(keysPath, camera: camera))
+    } else {
+      source = .fixed
+    }
+  }
+
+  mutating func view(at t: Double) -> (view: ViewAngles, hfov: Double, lens: Lens) {
+    switch source {
+    case .fixed: return (camera.view, camera.hfov, camera.lens)
+    case .motion(var viewer, let offset, let logEnd):
+      viewer.advance(to: min(max(t - offset, 0), logEnd + 1))
+      let view = viewer.view
+      source = .motion(viewer, offset: offset, logEnd: logEnd)
+      return (view, camera.hfov, camera.lens)
+    case .keys(let keys): return keys.view(at: t)
+    }
+  }
+
+  /// KEYS.json: an array of `{"time": s, "yaw": °, "pitch": °, "roll": °, "hfov": °, "lens": name}`
+  /// (or `{"keys": [...]}`); a missing angle is the command line's, a missing lens the last key's.
+  static func readKeys(_ path: String, camera: PanoCommand.Camera) throws -> ViewKeyframes {
+    let json: JSON
+    do { json = try JSONParser.parse(try FileIO.read(path, limit: 16 << 20)) } catch let e as JSONSyntaxError {
+      throw InFile(path: path, error: e)
+    }
+    guard case .array(let items) = (json["keys"] ?? json).value else {
+      throw CommandError(message: "\(path): expected an array of keys (or {\"keys\": [...]}), found \(json.typeName)")
+    }
+    var keys: [ViewKeyframes.Key] = []
+    var lens = camera.lens
+    for (i, item) in items.enumerated() {
+      func number(_ name: String) throws -> Double? {
+        guard let v = item[name] else { return nil }
+        guard case .number(let d) = v.value else {
+          throw CommandError(message: "\(path): key \(i + 1): \"\(name)\" is \(v.typeName), expected a number (line \(v.line))")
+        }
+        return d
+      }
+      guard case .object = item.value else {
+        throw CommandError(message: "\(path): key \(i + 1) is \(item.typeName), expected an object (line \(item.line))")
+      }
+      guard let time = try number("time") else {
+        throw CommandError(message: "\(path): key \(i + 1) has no \"time\" (seconds) (line \(item.line))")
+      }
+      if let name = item["lens"] {
+        guard case .string(let s) = name.value, let l = Lens(rawValue: s) else {
+          throw CommandError(
+            message: "\(path): key \(i + 1): \"lens\" must be one of \(Lens.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        lens = l
+      }
+      func radians(_ name: String, _ fallback: Double) throws -> Double {
+        try number(name).map { Angle(degrees: $0).radians } ?? fallback
+      }
+      keys.append(
+        ViewKeyframes.Key(
+          time: time,
+          view: ViewAngles(
+            yaw: try radians("yaw", camera.view.yaw), pitch: try radians("pitch", camera.view.pitch),
+            roll: try radians("roll", camera.view.roll)), hfov: try radians("hfov", camera.hfov), lens: lens))
+    }
+    do { return try ViewKeyframes(keys) } catch { throw CommandError(message: "\(path): \(error)") }
+  }
+}

@@ -1,0 +1,275 @@
+import Dispatch
+import HostIO
+import Panorama
+import Raster
+import StageJSON
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// `pano reframe`'s stages apart from the command: the decoder running ahead on its own
+// thread (`DecodeAhead`), where frames go (`ReframeSink`: ffmpeg's input or standard
+// output, from a writer thread), and the progress line (`ReframeProgress`).
+
+/// Decodes on a thread of its own, up to three frames ahead of the renderer, the frames
+/// from `start` (after a seek to the key frame before it) until `end`.
+final class DecodeAhead: @unchecked Sendable {
+  enum Item {
+    case frame(VideoFrame)
+    case end
+    case failure(any Error)
+  }
+  let decoder: VideoDecoder
+  let slots = DispatchSemaphore(value: 0), ready = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+  let items = Mutex<[Item]>([])
+  let stopped = Atomic<Bool>(false)
+  var running = true
+
+  init(_ decoder: VideoDecoder, start: Double, end: Double) {
+    self.decoder = decoder
+    // Created at 0 and raised: libdispatch traps on a semaphore freed below its start value.
+    for _ in 0..<3 { slots.signal() }
+    let quarter = 0.25 * decoder.frameDuration
+    DispatchQueue.global().async {
+      let decoder = self.decoder
+      defer { self.done.signal() }
+      do {
+        try decoder.seek(to: start)
+        while true {
+          self.slots.wait()
+          if self.stopped.load(ordering: .relaxed) { return }
+          guard let frame = try decoder.next(), frame.time < end - quarter else {
+            self.push(.end)
+            return
+          }
+          if frame.time < start - quarter {
+            self.slots.signal()
+            continue
+          }
+          self.push(.frame(frame))
+        }
+      } catch {
+        self.push(.failure(error))
+      }
+    }
+  }
+
+  func push(_ item: Item) {
+    items.withLock { $0.append(item) }
+    ready.signal()
+  }
+
+  /// The next frame in order, nil after the last; rethrows the decoder's error.
+  func next() throws -> VideoFrame? {
+    guard running else { return nil }
+    ready.wait()
+    let item = items.withLock { $0.removeFirst() }
+    switch item {
+    case .frame(let f):
+      slots.signal()
+      return f
+    case .end:
+      running = false
+      return nil
+    case .failure(let e):
+      running = false
+      throw e
+    }
+  }
+
+  /// Stops the decoding thread and waits for it (the decoder must outlive its last call).
+  func stop() {
+    stopped.store(true, ordering: .relaxed)
+    slots.signal()
+    done.wait()
+    done.signal()
+  }
+}
+
+/// A frame buffer the renderer fills and the writer sends, in turn.
+final class ReframeBuffer: @unchecked Sendable {
+  var yuv: YUVImage
+  var rgba: RGBAImage
+  init(width: Int, height: Int, raw: String) {
+    yuv = raw == "rgba" ? YUVImage(width: 2, height: 2) : YUVImage(width: width, height: height)
+    rgba = RGBAImage(width: raw == "rgba" ? width : 0, height: raw == "rgba" ? height : 0)
+  }
+}
+
+/// Where reframed frames go: ffmpeg (which encodes them and copies the clip's audio) writing
+/// `OUT.partial-PID.EXT`, renamed to OUT when it has finished; or raw frames on standard
+/// output. Frames are written on a thread of their own, two buffers in turn.
+final class ReframeSink: @unchecked Sendable {
+  let output: String
+  let pipe: UnsafeMutablePointer<FILE>?
+  let fd: Int32
+  let temporary: String?
+  let raw: String
+  let queue = DispatchQueue(label: "imagestage.reframe-writer")
+  let free = DispatchSemaphore(value: 0)
+  let failure = Mutex<String?>(nil)
+  let buffers: [ReframeBuffer]
+  var next = 0
+
+  init(
+    output: String, width: Int, height: Int, raw: String, rate: (numerator: Int, denominator: Int), input: String,
+    audio: Bool, start: Double, duration: Double?, parsed: Arguments
+  ) throws {
+    self.output = output
+    self.raw = raw
+    buffers = (0..<2).map { _ in ReframeBuffer(width: width, height: height, raw: raw) }
+    for _ in buffers { free.signal() }
+    guard output != "-" else {
+      pipe = nil
+      fd = 1
+      temporary = nil
+      return
+    }
+    let dot = output.lastIndex(of: ".")!
+    let temporary = "\(output[..<dot]).partial-\(getpid())\(output[dot...])"
+    self.temporary = temporary
+    let encoder = parsed.value("encoder") ?? "libx264"
+    let quality = try parsed.integer("quality", in: 0...63) ?? 20
+    var command = [
+      "ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", raw, "-s", "\(width)x\(height)",
+      "-framerate", "\(rate.numerator)/\(rate.denominator)", "-i", "-",
+    ]
+    if audio {
+      if start > 0 { command += ["-ss", JSONText.number(start)] }
+      if let duration { command += ["-t", JSONText.number(duration)] }
+      command += ["-i", input, "-map", "0:v:0", "-map", "1:a:0?", "-c:a", "copy"]
+    }
+    command += ["-c:v", encoder, "-crf", String(quality)]
+    if encoder == "libx264" || encoder == "libx265" { command += ["-preset", parsed.value("preset") ?? "veryfast"] }
+    if encoder.hasPrefix("libvpx") { command += ["-b:v", "0"] }
+    command += ["-pix_fmt", "yuv420p", temporary]
+    let line = command.map { "'\($0.replacingQuotes)'" }.joined(separator: " ")
+    guard let pipe = popen(line, "w") else { throw CommandError(message: "cannot start ffmpeg", code: 1) }
+    self.pipe = pipe
+    fd = fileno(pipe)
+  }
+
+  /// The next buffer to render into, once the writer has sent what it held.
+  func freeBuffer() throws -> ReframeBuffer {
+    free.wait()
+    if let message = failure.withLock({ $0 }) {
+      free.signal()
+      throw CommandError(message: message, code: 1)
+    }
+    defer { next += 1 }
+    return buffers[next % buffers.count]
+  }
+
+  func write(_ buffer: ReframeBuffer, frame: VideoFrame) {
+    let (fd, raw, output) = (self.fd, self.raw, self.output)
+    queue.async {
+      if self.failure.withLock({ $0 == nil }) {
+        let sent =
+          raw == "rgba"
+          ? buffer.rgba.pixels.withUnsafeBytes { Console.writeAll(fd, $0) }
+          : buffer.yuv.bytes.withUnsafeBytes { Console.writeAll(fd, $0) }
+        if !sent {
+          self.failure.withLock {
+            $0 = output == "-" ? "standard output closed: the reader stopped taking frames" : "ffmpeg stopped accepting frames"
+          }
+        }
+      }
+      self.free.signal()
+    }
+  }
+
+  /// Waits for the writer, lets ffmpeg finish, and moves its file to the output's name.
+  func finish() throws {
+    queue.sync {}
+    if let message = failure.withLock({ $0 }) {
+      abandon()
+      throw CommandError(message: message, code: 1)
+    }
+    guard let pipe, let temporary else { return }
+    let status = pclose(pipe)
+    guard status == 0 else {
+      unlink(temporary)
+      throw CommandError(message: "ffmpeg failed (status \(status)); \(output) not written", code: 1)
+    }
+    guard rename(temporary, output) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw CommandError(message: "cannot rename \(temporary) to \(output): \(reason)", code: 1)
+    }
+  }
+
+  /// After a failure or an interrupt: ffmpeg stopped, its partial file removed, the output
+  /// (if one existed) untouched.
+  func abandon() {
+    queue.sync {}
+    guard let pipe, let temporary else { return }
+    _ = pclose(pipe)
+    unlink(temporary)
+  }
+}
+
+/// "frame 120/240 · 85.3 fps · 1.4 s left" on stderr: rewritten in place on a terminal,
+/// a line a second with `--progress` otherwise.
+final class ReframeProgress {
+  let total: Int?
+  let fps: Double
+  let tty = isatty(2) != 0
+  let enabled: Bool
+  let started = ReframeProgress.now()
+  var lastShown = 0.0
+
+  init(total: Int?, fps: Double, forced: Bool) {
+    self.total = total
+    self.fps = fps
+    enabled = tty || forced
+  }
+
+  static func now() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+  }
+
+  func line(_ done: Int) -> String {
+    let elapsed = max(Self.now() - started, 1e-6)
+    let rate = Double(done) / elapsed
+    var text = "frame \(done)" + (total.map { "/\($0)" } ?? "") + " · \(format1(rate)) fps"
+    if let total, rate > 0 { text += " · \(format1(Double(max(total - done, 0)) / rate)) s left" }
+    return text
+  }
+
+  func update(_ done: Int, time: Double) {
+    guard enabled else { return }
+    let now = Self.now()
+    guard now - lastShown >= (tty ? 0.25 : 1) else { return }
+    lastShown = now
+    Console.writeAll(2, Array((tty ? "\r\(line(done))   " : "\(line(done))\n").utf8))
+  }
+
+  func finish(_ done: Int) {
+    guard enabled else { return }
+    let elapsed = Self.now() - started
+    Console.writeAll(
+      2,
+      Array(
+        "\(tty ? "\r" : "")reframed \(done) frames in \(format1(elapsed)) s (\(format1(Double(done) / max(elapsed, 1e-6))) fps)\n"
+          .utf8))
+  }
+}
+
+/// `x` with one decimal.
+func format1(_ x: Double) -> String {
+  guard x.isFinite else { return "?" }
+  let tenths = Int((x * 10).rounded())
+  return "\(tenths / 10).\(abs(tenths) % 10)"
+}
+
+/// `x` with two decimals.
+func format2(_ x: Double) -> String {
+  guard x.isFinite else { return "?" }
+  let hundredths = Int((x * 100).rounded())
+  let fraction = abs(hundredths) % 100
+  return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+}

@@ -1,0 +1,68 @@
+import CoreMath
+import HostIO
+import Panorama
+import Raster
+import StageJSON
+
+/// A 360° video as the source of `pano info`, `pano render --time` and `pano video`.
+enum VideoSource {
+  /// Whether `path` names a video (by its extension: what the user sees in the name).
+  static func isVideo(_ path: String) -> Bool {
+    let lower = path.lowercased()
+    return [".mp4", ".mov", ".mkv", ".webm", ".m4v", ".avi"].contains { lower.hasSuffix($0) }
+  }
+
+  /// `pano info CLIP.mp4`: the stream, its spherical metadata (or what was assumed, and why).
+  static func info(_ path: String) throws {
+    let d = try VideoDecoder(path: path, threads: 1)
+    let s = d.spherical
+    let eye = s.eye(width: d.width, height: d.height)
+    let g = s.geometry(eyeWidth: eye.width, eyeHeight: eye.height)
+    func degrees(_ r: Double) -> JSONValue { .number(Angle(radians: r).degrees) }
+    let line: JSONValue = [
+      "width": .number(d.width), "height": .number(d.height), "format": .string("video"), "codec": .string(d.codecName),
+      "pixelFormat": .string(d.pixelFormat),
+      "fps": .number(Double(d.frameRate.numerator) / Double(d.frameRate.denominator)),
+      "frameRate": .string("\(d.frameRate.numerator)/\(d.frameRate.denominator)"),
+      "duration": d.duration.map { JSONValue.number($0) } ?? .null, "frames": .number(d.frameCount),
+      "audio": .bool(d.hasAudio), "projection": .string(s.projection.rawValue), "stereo": .string(s.stereo.rawValue),
+      "eye": ["width": .number(eye.width), "height": .number(eye.height)],
+      "pose": ["yaw": degrees(s.pose.yaw), "pitch": degrees(s.pose.pitch), "roll": degrees(s.pose.roll)],
+      "crop": [
+        "top": .number(s.cropTop), "bottom": .number(s.cropBottom), "left": .number(s.cropLeft),
+        "right": .number(s.cropRight),
+      ],
+      "hfov": degrees(g.horizontalFOV), "vfov": degrees(g.verticalFOV), "wraps": .bool(g.wraps),
+      "spherical": .string(s.source), "coverage": .string(s.source),
+    ]
+    Console.line(line.text)
+    Console.flush()
+  }
+
+  /// `pano render CLIP.mp4 --time T`: the frame shown at T seconds (the last one starting at
+  /// or before it), drawn from its planes.
+  static func render(_ path: String, _ parsed: Arguments, camera: PanoCommand.Camera, output: String) throws {
+    guard !camera.strip else { throw CommandError(message: "--mode strip: a video is rendered in perspective only") }
+    let time = try parsed.number("time", in: 0...1e7) ?? 0
+    let decoder = try VideoDecoder(path: path, threads: camera.threads)
+    if let duration = decoder.duration, time >= duration {
+      throw CommandError(message: "--time \(JSONText.number(time)): \(path) is \(format2(duration)) s long")
+    }
+    try decoder.seek(to: time)
+    var chosen: VideoFrame?
+    let quarter = 0.25 * decoder.frameDuration
+    while let frame = try decoder.next() {
+      if frame.time > time + quarter { break }
+      chosen = frame
+    }
+    guard let chosen else { throw CommandError(message: "\(path): no frame at \(JSONText.number(time)) s") }
+    let eye = decoder.spherical.eye(width: decoder.width, height: decoder.height)
+    var renderer = YUVRenderer(width: eye.width, height: eye.height, video: decoder.spherical)
+    var frame = RGBAImage(width: camera.width, height: camera.height)
+    renderer.render(
+      view: camera.view, hfov: camera.hfov, lens: camera.lens,
+      from: chosen.planes.cropped(width: eye.width, height: eye.height), into: &frame,
+      executor: ThreadedRows(threads: camera.threads))
+    try PanoCommand.write(frame, to: output, threads: camera.threads)
+  }
+}

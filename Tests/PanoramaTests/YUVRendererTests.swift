@@ -1,0 +1,215 @@
+import CoreMath
+import Testing
+
+@testable import Panorama
+
+@Suite("YUV renderer (decoder planes)")
+struct YUVRendererTests {
+  static let degree = Elementary.pi / 180
+  /// The sample panorama in 4:2:0, BT.709 limited range: what a decoder hands over.
+  static let source = YUVImage(SamplePanorama.make(width: 512))
+
+  static func render(
+    _ video: SphericalVideo = SphericalVideo(source: "test"), view: ViewAngles, hfov: Double, lens: Lens = .rectilinear,
+    width: Int = 160, height: Int = 90
+  ) -> (fast: RGBAImage, exact: RGBAImage) {
+    var renderer = YUVRenderer(width: source.width, height: source.height, video: video)
+    var fast = RGBAImage(width: width, height: height)
+    return source.withPlanes { planes in
+      renderer.render(view: view, hfov: hfov, lens: lens, from: planes, into: &fast, executor: InlineRows())
+      return (fast, renderer.renderExact(view: view, hfov: hfov, lens: lens, from: planes, width: width, height: height))
+    }
+  }
+
+  /// Against the float64 view of the same planes: 40 dB is about one level of error per
+  /// pixel on average; the sample's sharp edges (text, grid lines) are where the two part,
+  /// by the fixed-point position (1/256 px) rounding a tap across an edge.
+  @Test(
+    "RGBA output matches the exact float64 view",
+    arguments: [
+      (0.0, 0.0, 0.0, 90.0, Lens.rectilinear), (40, 30, 0, 90, .rectilinear), (200, 60, 20, 100, .rectilinear),
+      (10, 89, 0, 90, .rectilinear), (0, -75, 0, 120, .rectilinear), (30, -90, 0, 250, .stereographic),
+      (0, 10, 0, 300, .fisheye), (-170, 0, 0, 360, .equirectangular),
+    ])
+  func matchesExact(yaw: Double, pitch: Double, roll: Double, hfov: Double, lens: Lens) {
+    let d = Self.degree
+    let (fast, exact) = Self.render(
+      view: ViewAngles(yaw: yaw * d, pitch: pitch * d, roll: roll * d), hfov: hfov * d, lens: lens)
+    let psnr = fast.psnr(against: exact)
+    #expect(psnr > 40, "\(psnr) dB at yaw \(yaw) pitch \(pitch) hfov \(hfov) \(lens)")
+  }
+
+  /// Y′CbCr out: the luma plane against the exact luma tap at each pixel, the chroma
+  /// planes against exact taps at each 2 × 2 block's left column, halfway down.
+  @Test("4:2:0 output matches exact taps", arguments: [(0.0, 0.0), (75, 40), (0, 88)])
+  func yuvMatchesExact(yaw: Double, pitch: Double) {
+    let d = Self.degree
+    let view = ViewAngles(yaw: yaw * d, pitch: pitch * d)
+    var renderer = YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
+    var out = YUVImage(width: 96, height: 64)
+    Self.source.withPlanes { planes in
+      renderer.render(view: view, hfov: 90 * d, from: planes, into: &out, executor: InlineRows())
+      let mapping = YUVRenderer.Mapping(
+        width: 96, height: 64, view: view, hfov: 90 * d, lens: .rectilinear, video: renderer.video)
+      var lumaError = 0.0, chromaError = 0.0, worst = 0.0
+      for y in 0..<64 {
+        for x in 0..<96 {
+          let p = renderer.sourcePosition(mapping.direction(Double(x), Double(y)))
+          let l = renderer.exactTap(planes.y, planes.yStride, planes.width, planes.height, p.u, p.v)!
+          let e = abs(Double(out.bytes[y * 96 + x]) - l)
+          lumaError += e * e
+          worst = max(worst, e)
+          if x % 2 == 0 && y % 2 == 0 {
+            let q = renderer.sourcePosition(mapping.direction(Double(x), Double(y) + 0.5))
+            let c = planes.siting.chroma(x: q.u, y: q.v)
+            let cb = renderer.exactTap(planes.u, planes.uStride, planes.chromaWidth, planes.chromaHeight, c.x, c.y)!
+            let got = Double(out.bytes[out.chromaOffsets.u + (y / 2) * 48 + x / 2])
+            chromaError += (got - cb) * (got - cb)
+          }
+        }
+      }
+      let lumaRMS = (lumaError / (96 * 64)).squareRoot(), chromaRMS = (chromaError / (48 * 32)).squareRoot()
+      #expect(lumaRMS < 1.5, "luma RMS \(lumaRMS), worst \(worst)")
+      #expect(chromaRMS < 1.5, "chroma RMS \(chromaRMS)")
+    }
+  }
+
+  /// The nodes are cached for yaw 0 and shifted: a turn after another view draws what a
+  /// fresh renderer draws.
+  @Test func cachedNodesShiftWithYaw() {
+    let d = Self.degree
+    var warm = YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
+    var fresh = warm
+    var a = RGBAImage(width: 64, height: 48), b = a
+    Self.source.withPlanes { planes in
+      warm.render(view: ViewAngles(yaw: 10 * d, pitch: 20 * d), hfov: 80 * d, from: planes, into: &a, executor: InlineRows())
+      warm.render(view: ViewAngles(yaw: 130 * d, pitch: 20 * d), hfov: 80 * d, from: planes, into: &a, executor: InlineRows())
+      fresh.render(view: ViewAngles(yaw: 130 * d, pitch: 20 * d), hfov: 80 * d, from: planes, into: &b, executor: InlineRows())
+    }
+    #expect(a == b)
+  }
+
+  /// The V2 pose: content at the projection's centre shows at world yaw −poseYaw and pitch
+  /// +posePitch, so a clip posed by (30°, 20°) seen at yaw −30°, pitch 20° shows what an
+  /// unposed one shows straight ahead.
+  @Test("the pose is undone", arguments: [(30.0, 0.0), (-120, 0), (30, 20), (0, -35)])
+  func poseIsUndone(yaw: Double, pitch: Double) {
+    let d = Self.degree
+    var posed = SphericalVideo(source: "test")
+    posed.pose = ViewAngles(yaw: yaw * d, pitch: pitch * d)
+    let straight = Self.render(view: ViewAngles(), hfov: 90 * d).exact
+    let seen = Self.render(posed, view: ViewAngles(yaw: -yaw * d, pitch: pitch * d), hfov: 90 * d)
+    #expect(seen.exact.psnr(against: straight) > 60)
+    #expect(seen.fast.psnr(against: straight) > 40)
+    let elsewhere = Self.render(posed, view: ViewAngles(), hfov: 90 * d).exact
+    #expect(elsewhere.psnr(against: straight) < 25)
+  }
+
+  /// Crop bounds (V2's `equi` box) place a partial frame: outside it is background, inside
+  /// the same picture as the full frame's.
+  @Test func cropBoundsPlaceAPartialFrame() {
+    var video = SphericalVideo(source: "test")
+    video.cropLeft = 0.25
+    video.cropRight = 0.25
+    let g = video.geometry(eyeWidth: 512, eyeHeight: 256)
+    #expect(abs(g.horizontalFOV - Elementary.pi) < 1e-9)
+    #expect(!g.wraps)
+    var renderer = YUVRenderer(width: 512, height: 256, video: video)
+    var out = RGBAImage(width: 64, height: 32)
+    Self.source.withPlanes { planes in
+      renderer.render(
+        view: ViewAngles(yaw: Elementary.pi), hfov: Elementary.halfPi, from: planes, into: &out, executor: InlineRows())
+    }
+    #expect(out.pixels.allSatisfy { $0 == 0xFF00_0000 }, "behind a 180° crop: background")
+  }
+}
+
+@Suite("Spherical metadata")
+struct SphericalVideoTests {
+  static let xml = Array(
+    """
+    <?xml version="1.0"?><rdf:SphericalVideo xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+     xmlns:GSpherical="http://ns.google.com/videos/1.0/spherical/"><GSpherical:Spherical>true</GSpherical:Spherical>
+    <GSpherical:Stitched>true</GSpherical:Stitched><GSpherical:StitchingSoftware>Test</GSpherical:StitchingSoftware>
+    <GSpherical:ProjectionType>equirectangular</GSpherical:ProjectionType>
+    <GSpherical:StereoMode>top-bottom</GSpherical:StereoMode>
+    <GSpherical:InitialViewHeadingDegrees> 90 </GSpherical:InitialViewHeadingDegrees></rdf:SphericalVideo>
+    """.utf8)
+
+  @Test func readsV1() throws {
+    let v = try SphericalVideo.parseV1(Self.xml)
+    #expect(v.projection == .equirectangular)
+    #expect(v.stereo == .topBottom)
+    #expect(abs(v.initialView.yaw - Elementary.halfPi) < 1e-12)
+    #expect(v.source.contains("V1"))
+    #expect(v.eye(width: 1000, height: 1000) == (0, 0, 1000, 500))
+  }
+
+  @Test(
+    "refuses bad V1 XML, naming the element",
+    arguments: [
+      ("<GSpherical:Stitched>true</GSpherical:Stitched>", "without a <GSpherical:Spherical>"),
+      ("<GSpherical:Spherical>false</GSpherical:Spherical>", "not true"),
+      (
+        "<GSpherical:Spherical>true</GSpherical:Spherical><GSpherical:StereoMode>3d</GSpherical:StereoMode>",
+        "StereoMode"
+      ),
+      (
+        "<GSpherical:Spherical>true</GSpherical:Spherical><GSpherical:InitialViewPitchDegrees>nan</GSpherical:InitialViewPitchDegrees>",
+        "InitialViewPitchDegrees"
+      ),
+      (
+        "<GSpherical:Spherical>true</GSpherical:Spherical><GSpherical:FullPanoWidthPixels>-4</GSpherical:FullPanoWidthPixels>",
+        "FullPanoWidthPixels"
+      ),
+    ])
+  func refusesBadV1(text: String, message: String) {
+    #expect {
+      try SphericalVideo.parseV1(Array(text.utf8))
+    } throws: { error in
+      "\(error)".contains(message)
+    }
+  }
+
+  @Test func truncatedAndOddXMLEndsInAValueOrAnError() {
+    let bytes = Self.xml
+    for cut in stride(from: 0, to: bytes.count, by: 7) { _ = try? SphericalVideo.parseV1(Array(bytes[..<cut])) }
+    _ = try? SphericalVideo.parseV1(Array("<GSpherical:".utf8))
+    _ = try? SphericalVideo.parseV1(Array("<GSpherical:Spherical/>".utf8))
+  }
+
+  @Test func assumesFromTheShape() {
+    #expect(SphericalVideo.assumed(width: 3840, height: 1920).source.contains("2:1"))
+    #expect(SphericalVideo.assumed(width: 2048, height: 2048).stereo == .topBottom)
+    #expect(SphericalVideo.assumed(width: 1920, height: 1080).source.contains("not 2:1"))
+  }
+}
+
+@Suite("View keyframes")
+struct ViewKeyframesTests {
+  static let d = Elementary.pi / 180
+
+  @Test func easesBetweenKeysAndHoldsOutside() throws {
+    let keys = try ViewKeyframes([
+      .init(time: 1, view: ViewAngles(yaw: 0), hfov: 90 * Self.d),
+      .init(time: 3, view: ViewAngles(yaw: 90 * Self.d, pitch: 20 * Self.d), hfov: 60 * Self.d, lens: .stereographic),
+    ])
+    #expect(keys.view(at: 0).view.yaw == 0)
+    #expect(abs(keys.view(at: 2).view.yaw - 45 * Self.d) < 1e-12, "halfway in time, halfway in angle")
+    #expect(keys.view(at: 1.2).view.yaw < 0.1 * 90 * Self.d, "eased: slow away from a key")
+    #expect(keys.view(at: 5).view.pitch == 20 * Self.d)
+    #expect(keys.view(at: 5).lens == .stereographic)
+    #expect(keys.view(at: 2).lens == .rectilinear)
+  }
+
+  @Test func refusesKeysOutOfOrder() {
+    #expect {
+      try ViewKeyframes([
+        .init(time: 2, view: ViewAngles(), hfov: 1), .init(time: 3, view: ViewAngles(), hfov: 1),
+        .init(time: 2.5, view: ViewAngles(), hfov: 1),
+      ])
+    } throws: { error in
+      "\(error)" == "key 3: at 2.5 s, not after key 2 at 3 s: keys must be in time order"
+    }
+  }
+}

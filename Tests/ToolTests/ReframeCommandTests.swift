@@ -1,0 +1,337 @@
+import Foundation
+import Panorama
+import Testing
+
+/// Short 360° clips made once with ffmpeg from the sample panorama (512 × 256, 30 fps): a
+/// magenta marker moving right at 20° a second along the horizon, a flash and a tone that
+/// both start at 1 s, V2 metadata written into the MP4 by scripts/spherical-metadata.py.
+enum Clips {
+  static let fps = 30.0
+  static let dir: URL = {
+    let dir = try! Tool.temporaryDirectory()
+    func ffmpeg(_ args: [String]) { Clips.ffmpeg(args, in: dir) }
+    func metadata(_ input: String, _ output: String, _ options: [String]) {
+      Clips.metadata(dir.appendingPathComponent(input).path, dir.appendingPathComponent(output).path, options)
+    }
+    let pano = dir.appendingPathComponent("pano.png").path
+    _ = try! Tool.run("imagestage", ["pano", "sample", "-o", pano, "--size", "512x256"])
+    // The marker's centre: x = 256 + 512·(20t/360) px, on the horizon row.
+    ffmpeg([
+      "-loop", "1", "-i", pano, "-f", "lavfi", "-i", "color=0xFF00FF:s=12x12", "-filter_complex",
+      "[0][1]overlay=x='250+512*20*t/360':y=122:shortest=1", "-t", "2", "-r", "30", "marker.mp4",
+    ])
+    // Black until 1 s, then the panorama; silence until 1 s, then a 1 kHz tone.
+    ffmpeg([
+      "-loop", "1", "-i", pano, "-f", "lavfi", "-i", "color=black:s=512x256", "-f", "lavfi", "-i",
+      "aevalsrc='if(gte(t,1),0.5*sin(2*PI*1000*t),0)':s=48000:d=2", "-filter_complex",
+      "[1][0]overlay=enable='gte(t,1)':shortest=1[v]", "-map", "[v]", "-map", "2:a", "-t", "2", "-r", "30", "-c:a", "aac",
+      "tone.mp4",
+    ])
+    ffmpeg(["-loop", "1", "-i", pano, "-t", "1", "-r", "30", "plain.mp4"])
+    // A left-right stereo pair: the panorama left, its negative right.
+    ffmpeg([
+      "-loop", "1", "-i", pano, "-filter_complex", "[0]split[a][b];[b]negate[n];[a][n]hstack", "-t", "1", "-r", "30",
+      "pair.mp4",
+    ])
+    metadata("plain.mp4", "posed.mp4", ["--v2", "--yaw", "90"])
+    metadata("pair.mp4", "stereo.mp4", ["--v2", "--stereo", "left-right"])
+    metadata("plain.mp4", "v1.mp4", ["--v1", "--yaw", "45"])
+    return dir
+  }()
+
+  static func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+  /// ffmpeg with `args`, a bare `NAME.mp4` meaning a file in `dir`; H.264 (x264 ultrafast)
+  /// unless the arguments name a codec.
+  static func ffmpeg(_ args: [String], in dir: URL? = nil) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+    p.standardInput = FileHandle.nullDevice
+    p.arguments =
+      ["-loglevel", "error", "-y"]
+      + args.map { $0.hasSuffix(".mp4") && !$0.contains("/") ? (dir ?? Clips.dir).appendingPathComponent($0).path : $0 }
+    if !(args.contains { $0.contains("-c:v") }) {
+      p.arguments!.insert(
+        contentsOf: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"], at: p.arguments!.count - 1)
+    }
+    try! p.run()
+    p.waitUntilExit()
+  }
+
+  static func metadata(_ input: String, _ output: String, _ options: [String]) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    p.arguments = [Tool.packageRoot.appendingPathComponent("scripts/spherical-metadata.py").path, input, output] + options
+    try! p.run()
+    p.waitUntilExit()
+  }
+
+  /// `imagestage ARGS` with its binary standard output kept as bytes: `Tool.run` decodes it
+  /// as text, which for megabytes of frames took most of a test's time (each repair of
+  /// invalid UTF-8 is an error Swift Testing captures a backtrace for).
+  static func raw(_ args: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
+    let process = Process()
+    process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage")
+    process.arguments = args
+    process.currentDirectoryURL = Tool.packageRoot
+    process.standardInput = FileHandle.nullDevice
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    nonisolated(unsafe) var errData = Data()
+    let errThread = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    errThread.start()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !errThread.isFinished { usleep(1000) }
+    return (process.terminationStatus, data, String(decoding: errData, as: UTF8.self))
+  }
+
+  /// Raw RGBA frames of `width`×`height` from `pano reframe … -o - --raw rgba`.
+  static func frames(_ data: Data, width: Int, height: Int) -> [RGBAImage] {
+    let count = width * height
+    return stride(from: 0, to: data.count - 4 * count + 1, by: 4 * count).map { start in
+      var pixels = [UInt32](repeating: 0, count: count)
+      pixels.withUnsafeMutableBytes { out in
+        data.withUnsafeBytes { raw in out.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[start..<(start + 4 * count)])) }
+      }
+      return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+  }
+
+  /// The marker's centre (mean x, y of magenta pixels), nil when none shows.
+  static func marker(_ image: RGBAImage) -> (x: Double, y: Double)? {
+    var sx = 0.0, sy = 0.0, n = 0.0
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let p = RGBAImage.unpack(image[x, y])
+        if p.r > 170 && p.b > 170 && p.g < 100 {
+          sx += Double(x)
+          sy += Double(y)
+          n += 1
+        }
+      }
+    }
+    return n < 3 ? nil : (sx / n, sy / n)
+  }
+}
+
+@Suite("imagestage pano reframe", .serialized)
+struct ReframeCommandTests {
+  static let degree = Double.pi / 180
+
+  /// A phone held upright, turned right by `yaw` degrees: its attitude quaternion (x, y, z, w).
+  static func upright(yaw: Double) -> String {
+    let a = -yaw * degree / 2, s = 0.5.squareRoot()
+    return "\(cos(a) * s),\(sin(a) * s),\(sin(a) * s),\(cos(a) * s)"
+  }
+
+  func reframe(_ args: [String]) throws -> Tool.Result {
+    try Tool.run("imagestage", ["pano", "reframe"] + args)
+  }
+
+  @Test func followsAMotionLogWithTheMarkerWhereTheLogPutsIt() throws {
+    // The log turns with the marker (20°/s): the marker stays in the middle of the view.
+    let log = Clips.dir.appendingPathComponent("follow.csv")
+    let rows = stride(from: 0.0, through: 2.0, by: 0.02).map { "\($0),\(Self.upright(yaw: 20 * $0))" }
+    try (["t,qx,qy,qz,qw"] + rows).joined(separator: "\n").write(to: log, atomically: true, encoding: .utf8)
+    let result = try Clips.raw([
+      "pano", "reframe", Clips.path("marker.mp4"), "--motion", log.path, "--raw-motion", "-o", "-", "--raw", "rgba",
+      "--size", "160x90",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = Clips.frames(result.stdout, width: 160, height: 90)
+    #expect(frames.count == 60)
+    for (i, frame) in frames.enumerated() where i % 10 == 5 {
+      let m = try #require(Clips.marker(frame), "frame \(i): no marker")
+      #expect(abs(m.x - 79.5) < 3 && abs(m.y - 44.5) < 4, "frame \(i): marker at \(m)")
+    }
+    // Lined up 0.5 s late (--offset 0.5: the log's 0 is the clip's 0.5 s), the view lags the
+    // marker by 10°: tan(10°) · 80 px to the right of the centre.
+    let late = try Clips.raw([
+      "pano", "reframe", Clips.path("marker.mp4"), "--motion", log.path, "--raw-motion", "--offset", "0.5", "-o", "-",
+      "--raw", "rgba", "--size", "160x90", "--duration", "1.5",
+    ])
+    let lateFrames = Clips.frames(late.stdout, width: 160, height: 90)
+    let m = try #require(Clips.marker(lateFrames[30]))
+    #expect(abs(m.x - (79.5 + 80 * tan(10 * Self.degree))) < 3, "\(m)")
+  }
+
+  @Test func aLogShorterThanTheClipHoldsItsLastDirectionAndSaysSo() throws {
+    let log = Clips.dir.appendingPathComponent("short.csv")
+    try "t,qx,qy,qz,qw\n0,\(Self.upright(yaw: 0))\n0.5,\(Self.upright(yaw: 0))\n".write(
+      to: log, atomically: true, encoding: .utf8)
+    let result = try Clips.raw(["pano", "reframe", Clips.path("plain.mp4"), "--motion", log.path, "-o", "-", "--size", "64x32"])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("ends at 0.50 s of the clip (1.00 s): after that the view holds"), "\(result.stderr)")
+    #expect(result.stdout.count == 30 * 64 * 32 * 3 / 2)
+  }
+
+  @Test func keyframesAreEasedAndOutOfOrderKeysRefused() throws {
+    // The marker moves in whole source pixels, a little behind 20°/s: at frame 45 it is at
+    // 29.53°, at frame 9 at 4.22°. Keys on it at 0 and 1.5 s: centred there; eased, the
+    // view is behind it at 0.3 s (3.1°: the marker 1.6 px right of the centre), where a
+    // linear path would be ahead (5.9°: 2.4 px left).
+    let keys = Clips.dir.appendingPathComponent("keys.json")
+    try #"[{"time": 0, "yaw": 0, "hfov": 90}, {"time": 1.5, "yaw": 29.53, "hfov": 90}]"#.write(
+      to: keys, atomically: true, encoding: .utf8)
+    let result = try Clips.raw([
+      "pano", "reframe", Clips.path("marker.mp4"), "--keys", keys.path, "-o", "-", "--raw", "rgba", "--size", "160x90",
+      "--duration", "1.6",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = Clips.frames(result.stdout, width: 160, height: 90)
+    #expect(frames.count == 48)
+    for i in [0, 45] {
+      let m = try #require(Clips.marker(frames[i]))
+      #expect(abs(m.x - 79.5) < 1.5, "frame \(i): \(m)")
+    }
+    let early = try #require(Clips.marker(frames[9]))
+    #expect(early.x > 80.2, "eased: behind the marker at 0.3 s (\(early))")
+
+    try #"[{"time": 1, "yaw": 0}, {"time": 0.5, "yaw": 30}]"#.write(to: keys, atomically: true, encoding: .utf8)
+    let refused = try reframe([Clips.path("marker.mp4"), "--keys", keys.path, "-o", "-"])
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("key 2: at 0.5 s, not after key 1 at 1 s: keys must be in time order"), "\(refused.stderr)")
+  }
+
+  @Test func thePoseAndTheStereoLayoutComeFromTheMetadata() throws {
+    let dir = Clips.dir
+    func render(_ clip: String, _ yaw: String, _ name: String) throws -> RGBAImage {
+      let out = dir.appendingPathComponent(name).path
+      let r = try Tool.run(
+        "imagestage", ["pano", "render", Clips.path(clip), "--time", "0.5", "--yaw", yaw, "--size", "128x64", "-o", out])
+      #expect(r.status == 0, "\(r.stderr)")
+      return try PanoCommandTests.decode(out)
+    }
+    // Posed 90° (content turned left): what the plain clip shows at yaw 90 shows at 0.
+    let plain90 = try render("plain.mp4", "90", "plain90.png")
+    let posed0 = try render("posed.mp4", "0", "posed0.png")
+    #expect(posed0.psnr(against: plain90) > 35, "\(posed0.psnr(against: plain90))")
+    #expect(try render("plain.mp4", "0", "plain0.png").psnr(against: posed0) < 20)
+    let info = try Tool.run("imagestage", ["pano", "info", Clips.path("posed.mp4")])
+    #expect(info.stdout.contains("\"spherical\":\"Spherical Video V2 (sv3d, st3d)\"") && info.stdout.contains("\"yaw\":90"))
+
+    // Left-right stereo: the left eye only, the same picture as the mono clip.
+    let left = try render("stereo.mp4", "0", "stereo.png")
+    #expect(left.psnr(against: try render("plain.mp4", "0", "mono.png")) > 35)
+    let stereoInfo = try Tool.run("imagestage", ["pano", "info", Clips.path("stereo.mp4")])
+    #expect(stereoInfo.stdout.contains("\"stereo\":\"left-right\"") && stereoInfo.stdout.contains("\"eye\":{\"width\":512"))
+
+    // V1 XML read by our parser; no metadata: assumed, and said why.
+    let v1 = try Tool.run("imagestage", ["pano", "info", Clips.path("v1.mp4")])
+    #expect(v1.stdout.contains("Spherical Video V1 (GSpherical XML)"), "\(v1.stdout)")
+    let none = try Tool.run("imagestage", ["pano", "info", Clips.path("plain.mp4")])
+    #expect(none.stdout.contains("no spherical metadata; 2:1, so assumed a full 360° equirectangular frame"))
+  }
+
+  @Test func audioIsKeptAndInSync() throws {
+    // From 0.5 s: the flash and the tone both start 0.5 s into the output.
+    let out = Clips.dir.appendingPathComponent("synced.mp4").path
+    let result = try reframe([Clips.path("tone.mp4"), "-o", out, "--size", "128x64", "--start", "0.5", "--progress"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains(" fps · ") && result.stderr.contains(" s left"), "the progress line: \(result.stderr)")
+    #expect(result.stderr.contains("reframed 45 frames"), "\(result.stderr)")
+    func decoded(_ args: [String]) throws -> Data {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+      p.arguments = ["-loglevel", "error", "-i", out] + args + ["-"]
+      let pipe = Pipe()
+      p.standardOutput = pipe
+      try p.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      return data
+    }
+    let pcm = try decoded(["-map", "0:a", "-f", "s16le", "-ac", "1", "-ar", "48000"])
+    let samples = pcm.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    let onset = try #require(samples.firstIndex { abs(Int($0)) > 3000 })
+    let video = try decoded(["-map", "0:v", "-f", "rawvideo", "-pix_fmt", "gray"])
+    let frameBytes = 128 * 64
+    let firstLit = try #require(
+      Array(stride(from: 0, to: video.count, by: frameBytes)).firstIndex { start in
+        video[start..<(start + frameBytes)].reduce(0) { $0 + Int($1) } > frameBytes * 40
+      })
+    let toneAt = Double(onset) / 48000, flashAt = Double(firstLit) / Clips.fps
+    #expect(abs(toneAt - 0.5) < 0.03, "tone at \(toneAt) s")
+    #expect(abs(flashAt - 0.5) < 0.5 / Clips.fps + 1e-9, "flash at \(flashAt) s")
+  }
+
+  @Test func anInterruptedRunLeavesTheOutputAsItWas() throws {
+    let dir = try Tool.temporaryDirectory()
+    let out = dir.appendingPathComponent("out.mp4").path
+    try Data("the user's old file".utf8).write(to: URL(fileURLWithPath: out))
+    let process = Process()
+    process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage")
+    // Slowed to a crawl: one thread, a big frame, the slowest preset.
+    process.arguments = [
+      "pano", "reframe", Clips.path("tone.mp4"), "-o", out, "--size", "1920x1080", "--threads", "1", "--progress",
+      "--preset", "veryslow",
+    ]
+    let err = Pipe()
+    process.standardError = err
+    try process.run()
+    var waited = 0
+    while waited < 600,
+      !((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).contains(where: {
+        $0.contains(".partial-")
+      })
+    {
+      usleep(20_000)
+      waited += 1
+    }
+    usleep(200_000)
+    #expect(process.isRunning, "still reframing when interrupted")
+    kill(process.processIdentifier, SIGINT)
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130, "\(message)")
+    #expect(message.contains("interrupted"), "\(message)")
+    #expect(try String(contentsOfFile: out, encoding: .utf8) == "the user's old file")
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(left == ["out.mp4"], "\(left)")
+  }
+
+  /// Bad input: a clear error naming the file and what is wrong, exit 2, nothing written.
+  @Test func badInputsAreRefusedClearly() throws {
+    let dir = try Tool.temporaryDirectory()
+    func file(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    let whole = try Data(contentsOf: URL(fileURLWithPath: Clips.path("marker.mp4")))
+    try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: file("cut.mp4")))
+    // Cut with its index first (faststart): the index promises frames the file lacks.
+    Clips.ffmpeg(["-i", Clips.path("marker.mp4"), "-c", "copy", "-movflags", "+faststart", file("fast.mp4")])
+    let fast = try Data(contentsOf: URL(fileURLWithPath: file("fast.mp4")))
+    try fast.prefix(fast.count * 2 / 3).write(to: URL(fileURLWithPath: file("fastcut.mp4")))
+    // The sample entry's codec renamed: no decoder for it.
+    var unknown = whole
+    while let avc1 = unknown.range(of: Data("avc1".utf8)) { unknown.replaceSubrange(avc1, with: Data("zzzz".utf8)) }
+    try unknown.write(to: URL(fileURLWithPath: file("unknown.mp4")))
+    Clips.ffmpeg(["-f", "lavfi", "-i", "sine=d=0.5", "-c:a", "aac", file("audio.mp4")])
+    Clips.ffmpeg(["-f", "lavfi", "-i", "color=gray:s=20000x2:d=0.1", "-c:v", "rawvideo", "-pix_fmt", "yuv420p", file("wide.mkv")])
+    let cases: [(String, String)] = [
+      ("cut.mp4", "cut.mp4: not a video libavformat can read"),
+      ("fastcut.mp4", "fastcut.mp4: frame 7 cannot be decoded (Invalid data found when processing input): damaged or truncated?"),
+      ("unknown.mp4", "no decoder for its video codec"),
+      ("audio.mp4", "audio.mp4: has no video stream"),
+      ("wide.mkv", "the video is 20000×2, over the limit of 16384 px a side"),
+      ("missing.mp4", "missing.mp4: not a video libavformat can read (No such file or directory)"),
+    ]
+    for (name, expected) in cases {
+      let out = file(name + ".out.mp4")
+      let result = try reframe([file(name), "-o", out, "--size", "64x32"])
+      #expect(result.status != 0 && result.stderr.contains(expected), "\(name): \(result.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+    }
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(!left.contains { $0.contains(".partial-") }, "\(left)")
+  }
+
+  @Test func panoVideoTakesAVideoSource() throws {
+    let log = Clips.dir.appendingPathComponent("still.csv")
+    try "t,qx,qy,qz,qw\n0,\(Self.upright(yaw: 0))\n1,\(Self.upright(yaw: 0))\n".write(to: log, atomically: true, encoding: .utf8)
+    let result = try Clips.raw(["pano", "video", Clips.path("plain.mp4"), "--motion", log.path, "-o", "-", "--size", "64x32"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.count == 30 * 64 * 32 * 3 / 2)
+  }
+}
