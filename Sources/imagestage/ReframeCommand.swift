@@ -11,9 +11,6 @@ import Synchronization
   import Glibc
 #endif
 
-/// Set by SIGINT or SIGTERM while a reframe runs; checked every frame.
-let reframeInterrupted = Atomic<Bool>(false)
-
 /// `imagestage pano reframe IN -o OUT.mp4|-`: a flat video of a 360° clip, the view driven
 /// by a motion log, keyframes or fixed angles (docs/video.md). Three stages run at once:
 /// the decoder (its own threads) on a thread of its own, the renderer on the caller's
@@ -35,7 +32,7 @@ enum ReframeCommand {
       guard Self.containers.contains(where: { output.lowercased().hasSuffix($0) }) else {
         throw CommandError(message: "-o \(output): unknown video type; write OUT.mp4, .mov, .mkv or .webm, or - for raw frames")
       }
-      guard FrameSink.findInPath("ffmpeg") else {
+      guard ChildProcess.isOnPath("ffmpeg") else {
         throw CommandError(message: "ffmpeg not found on PATH: install it (apt-get install ffmpeg) or write raw frames with -o -")
       }
     }
@@ -69,21 +66,11 @@ enum ReframeCommand {
       throw CommandError(message: "\(input): one eye is \(eye.width)×\(eye.height); 4:2:0 needs even sides")
     }
 
+    // Ctrl-C and SIGTERM: ffmpeg killed, the staged output removed, exit 130 (`Interrupts`).
+    Interrupts.install()
     let sink = try ReframeSink(
       output: output, width: size.width, height: size.height, raw: raw, rate: decoder.frameRate, input: input,
       audio: decoder.hasAudio && !parsed.flag("no-audio"), start: start, duration: length, parsed: parsed)
-    let previous = (signal(SIGINT, onReframeInterrupt), signal(SIGTERM, onReframeInterrupt), signal(SIGPIPE, SIG_IGN))
-    var interrupts = sigset_t()
-    sigemptyset(&interrupts)
-    sigaddset(&interrupts, SIGINT)
-    sigaddset(&interrupts, SIGTERM)
-    pthread_sigmask(SIG_UNBLOCK, &interrupts, nil)
-    defer {
-      signal(SIGINT, previous.0)
-      signal(SIGTERM, previous.1)
-      signal(SIGPIPE, previous.2)
-    }
-
     let frames = DecodeAhead(decoder, start: start, end: end)
     let expected = end.isFinite ? max(1, Int(((end - start) * fps).rounded())) : decoder.frameCount
     let progress = ReframeProgress(total: expected, fps: fps, forced: parsed.flag("progress"))
@@ -91,7 +78,6 @@ enum ReframeCommand {
     var written = 0
     do {
       while let frame = try frames.next() {
-        if reframeInterrupted.load(ordering: .relaxed) { throw CommandError(message: "interrupted", code: 130) }
         let t = frame.time
         let view = path.view(at: t)
         let planes = frame.planes.cropped(width: eye.width, height: eye.height)
@@ -121,8 +107,6 @@ enum ReframeCommand {
 
   static let containers = [".mp4", ".mov", ".mkv", ".webm", ".m4v"]
 }
-
-private func onReframeInterrupt(_: Int32) { reframeInterrupted.store(true, ordering: .relaxed) }
 
 /// Where each frame's view comes from: a motion log (through the viewers' own replay, as
 /// `pano video`), keyframes, or fixed angles.

@@ -99,19 +99,29 @@ final class ReframeBuffer: @unchecked Sendable {
 }
 
 /// Where reframed frames go: ffmpeg (which encodes them and copies the clip's audio) writing
-/// `OUT.partial-PID.EXT`, renamed to OUT when it has finished; or raw frames on standard
-/// output. Frames are written on a thread of their own, two buffers in turn.
+/// the output staged under a temporary name (`StagedOutput`, renamed over OUT when ffmpeg
+/// has finished; `Interrupts` kill ffmpeg and remove it on Ctrl-C or SIGTERM); or raw frames
+/// on standard output. Frames are written on a thread of their own, two buffers in turn.
 final class ReframeSink: @unchecked Sendable {
   let output: String
-  let pipe: UnsafeMutablePointer<FILE>?
+  let ffmpeg: ChildProcess?
+  let staged: StagedOutput?
   let fd: Int32
-  let temporary: String?
   let raw: String
   let queue = DispatchQueue(label: "imagestage.reframe-writer")
   let free = DispatchSemaphore(value: 0)
   let failure = Mutex<String?>(nil)
   let buffers: [ReframeBuffer]
   var next = 0
+
+  /// ffmpeg's muxer for an output name (the staged name's extension is not the output's).
+  static func muxer(_ output: String) -> String {
+    let lower = output.lowercased()
+    if lower.hasSuffix(".mkv") { return "matroska" }
+    if lower.hasSuffix(".webm") { return "webm" }
+    if lower.hasSuffix(".mov") { return "mov" }
+    return "mp4"
+  }
 
   init(
     output: String, width: Int, height: Int, raw: String, rate: (numerator: Int, denominator: Int), input: String,
@@ -122,18 +132,15 @@ final class ReframeSink: @unchecked Sendable {
     buffers = (0..<2).map { _ in ReframeBuffer(width: width, height: height, raw: raw) }
     for _ in buffers { free.signal() }
     guard output != "-" else {
-      pipe = nil
+      ffmpeg = nil
+      staged = nil
       fd = 1
-      temporary = nil
       return
     }
-    let dot = output.lastIndex(of: ".")!
-    let temporary = "\(output[..<dot]).partial-\(getpid())\(output[dot...])"
-    self.temporary = temporary
     let encoder = parsed.value("encoder") ?? "libx264"
     let quality = try parsed.integer("quality", in: 0...63) ?? 20
     var command = [
-      "ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", raw, "-s", "\(width)x\(height)",
+      "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", raw, "-s", "\(width)x\(height)",
       "-framerate", "\(rate.numerator)/\(rate.denominator)", "-i", "-",
     ]
     if audio {
@@ -144,11 +151,12 @@ final class ReframeSink: @unchecked Sendable {
     command += ["-c:v", encoder, "-crf", String(quality)]
     if encoder == "libx264" || encoder == "libx265" { command += ["-preset", parsed.value("preset") ?? "veryfast"] }
     if encoder.hasPrefix("libvpx") { command += ["-b:v", "0"] }
-    command += ["-pix_fmt", "yuv420p", temporary]
-    let line = command.map { "'\($0.replacingQuotes)'" }.joined(separator: " ")
-    guard let pipe = popen(line, "w") else { throw CommandError(message: "cannot start ffmpeg", code: 1) }
-    self.pipe = pipe
-    fd = fileno(pipe)
+    let staged = try StagedOutput(output, kind: .file)
+    command += ["-pix_fmt", "yuv420p", "-f", Self.muxer(output), staged.temporary]
+    self.staged = staged
+    let ffmpeg = try ChildProcess(command)
+    self.ffmpeg = ffmpeg
+    fd = ffmpeg.input
   }
 
   /// The next buffer to render into, once the writer has sent what it held.
@@ -180,33 +188,27 @@ final class ReframeSink: @unchecked Sendable {
     }
   }
 
-  /// Waits for the writer, lets ffmpeg finish, and moves its file to the output's name.
+  /// Waits for the writer, lets ffmpeg finish, and renames its file over the output.
   func finish() throws {
     queue.sync {}
     if let message = failure.withLock({ $0 }) {
       abandon()
       throw CommandError(message: message, code: 1)
     }
-    guard let pipe, let temporary else { return }
-    let status = pclose(pipe)
+    guard let ffmpeg, let staged else { return }
+    let status = ffmpeg.wait()
     guard status == 0 else {
-      unlink(temporary)
+      staged.discard()
       throw CommandError(message: "ffmpeg failed (status \(status)); \(output) not written", code: 1)
     }
-    guard rename(temporary, output) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw CommandError(message: "cannot rename \(temporary) to \(output): \(reason)", code: 1)
-    }
+    try staged.commit()
   }
 
-  /// After a failure or an interrupt: ffmpeg stopped, its partial file removed, the output
-  /// (if one existed) untouched.
+  /// After a failure: ffmpeg stopped, its partial file removed, an existing output untouched.
   func abandon() {
     queue.sync {}
-    guard let pipe, let temporary else { return }
-    _ = pclose(pipe)
-    unlink(temporary)
+    ffmpeg?.stop()
+    staged?.discard()
   }
 }
 
