@@ -94,7 +94,8 @@ for threads in (1, 2):
 PY
 for ((round = 1; round <= rounds; round++)); do
   echo "== round $round of $rounds: ImageStage, ffmpeg v360 (interp=linear), OpenCV remap"
-  .build/release/pano-bench "$pano" "$frames" "$out/ours.png" 1 | grep '^RESULT'
+  # Its KERNELS lines: every kernel on this source beside the one chosen (KernelWisdom).
+  .build/release/pano-bench "$pano" "$frames" "$out/ours.png" 1 | grep -E '^(RESULT|KERNELS)'
   for threads in 1 2; do
     still "$threads" "$v360:yaw=28:pitch=10" "ffmpeg-fixed"
     still "$threads" "sendcmd=f=$out/yaw.cmd,$v360:pitch=10" "ffmpeg-yaw"

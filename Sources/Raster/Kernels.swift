@@ -46,20 +46,35 @@ public enum BlendKernels {
 }
 
 /// Which kernel is fastest on this CPU, measured once per CPU model and remembered, as FFTW's
-/// wisdom is: the first run on a new CPU times each kernel (and the Swift loop) on two small
-/// renders of a synthetic source, a level view (rows in order) and one looking up 60° (rows
-/// crossing the source), interleaved round by round, minimum of each; later runs read the
-/// answer from `$IMAGESTAGE_CACHE` (default `$XDG_CACHE_HOME/imagestage`, else
-/// `~/.cache/imagestage`), file `kernels.tsv`: `MODEL<TAB>KERNEL<TAB>figures` per line.
+/// wisdom is: the first run on a new CPU times each kernel (and the Swift loop) on a synthetic
+/// source larger than the last-level cache (as real panoramas are: a small one fits in the
+/// cache, where the prefetching kernel's gain does not show), a level view, one 60° up and
+/// one 80° up, interleaved round by round until the rounds agree. A measurement whose rounds
+/// spread wider (the machine busy) is not kept: the vendor's default is used and the next run
+/// measures again. Later runs read the answer from `$IMAGESTAGE_CACHE` (default
+/// `$XDG_CACHE_HOME/imagestage`, else `~/.cache/imagestage`), file `kernels.tsv`:
+/// `MODEL<TAB>KERNEL<TAB>figures<TAB>v2` per line (a line without `v2` was measured the old
+/// way, on two small renders, and is measured again). A later timing on a real source that
+/// contradicts the remembered kernel (``confirm(model:candidates:times:file:)``, which
+/// `pano-bench` calls) replaces it.
 public enum KernelWisdom {
   /// A choice and where it came from.
   public struct Choice: Equatable, Sendable {
     public var kernel: String
-    /// `measured` (just now), `remembered` (from the cache) or `only` (nothing to choose).
+    /// `measured` (just now), `remembered` (from the cache), `vendor` (the measurement was
+    /// taken under load and not kept), `re-measured` (a later timing replaced the remembered
+    /// one) or `only` (nothing to choose).
     public var source: String
     /// Milliseconds per candidate when measured: "swift=1.92 avx2=1.41 prefetch=1.77".
     public var figures: String
   }
+
+  /// What marks a cache line measured this way (larger than the cache, rounds that agree).
+  static let version = "v2"
+
+  /// Rounds whose median is more than this fraction above their minimum, for any candidate,
+  /// are a busy machine's.
+  static let maxSpread = 0.1
 
   /// The CPU's model name (`/proc/cpuinfo`), the key the choice is remembered under.
   public static var cpuModel: String {
@@ -90,39 +105,93 @@ public enum KernelWisdom {
     if let memo { return memo }
     let names = ["swift"] + BlendKernels.available.map(\.name)
     let choice = choose(
-      model: cpuModel, candidates: names, file: cacheDirectory + "/kernels.tsv", measure: measureRenders)
+      model: cpuModel, candidates: names, file: cacheDirectory + "/kernels.tsv", vendor: vendorDefault,
+      measure: measureRenders)
     memo = choice
     return choice
   }
 
+  /// The old rule, used while no quiet measurement exists: AVX2 on Intel, `prefetch` elsewhere.
+  static var vendorDefault: String {
+    let names = BlendKernels.available.map(\.name)
+    if imagestage_cpu_is_intel() != 0, names.contains("avx2") { return "avx2" }
+    return names.contains("prefetch") ? "prefetch" : "swift"
+  }
+
   /// `choice()` with its parts given: the remembered line for `model` when it names one of
-  /// `candidates`, else `measure(candidates)` (ms each), the fastest kept in `file`. A cache
-  /// that cannot be read or written costs a measurement, never a failure.
+  /// `candidates` and was measured this way (`v2`), else `measure(candidates)` (ms each), the
+  /// fastest kept in `file`. A measurement that comes back `nil` (taken under load) gives
+  /// `vendor` (default the first candidate), keeps nothing, and so is tried again next run. A
+  /// cache that cannot be read or written costs a measurement, never a failure.
   public static func choose(
-    model: String, candidates: [String], file: String, measure: ([String]) -> [Double]
+    model: String, candidates: [String], file: String, vendor: String? = nil, measure: ([String]) -> [Double]?
   ) -> Choice {
     guard candidates.count > 1 else { return Choice(kernel: candidates.first ?? "swift", source: "only", figures: "") }
+    if let line = remembered(model: model, file: file), candidates.contains(line.kernel), line.version == version {
+      return Choice(kernel: line.kernel, source: "remembered", figures: line.figures)
+    }
+    guard let times = measure(candidates), times.count == candidates.count else {
+      let fallback = vendor.flatMap { candidates.contains($0) ? $0 : nil } ?? candidates[0]
+      return Choice(kernel: fallback, source: "vendor", figures: "the machine was busy; measured again next run")
+    }
+    let choice = Choice(kernel: candidates[fastest(times)], source: "measured", figures: figures(candidates, times))
+    remember(model: model, choice: choice, file: file)
+    return choice
+  }
+
+  /// A later timing of `candidates` (ms each, e.g. `pano-bench` on a real source, rounds
+  /// that agreed) checked against the remembered kernel: when another is faster by more than
+  /// ``maxSpread``, it replaces the remembered one. Returns the choice in force after.
+  @discardableResult public static func confirm(model: String, candidates: [String], times: [Double], file: String)
+    -> Choice
+  {
+    let best = fastest(times), figures = figures(candidates, times)
+    guard let line = remembered(model: model, file: file), let kept = candidates.firstIndex(of: line.kernel) else {
+      let choice = Choice(kernel: candidates[best], source: "measured", figures: figures)
+      remember(model: model, choice: choice, file: file)
+      return choice
+    }
+    guard times[best] * (1 + maxSpread) < times[kept] else {
+      return Choice(kernel: line.kernel, source: "remembered", figures: line.figures)
+    }
+    let choice = Choice(kernel: candidates[best], source: "re-measured", figures: figures)
+    remember(model: model, choice: choice, file: file)
+    return choice
+  }
+
+  static func fastest(_ times: [Double]) -> Int {
+    var best = 0
+    for k in times.indices where times[k] < times[best] { best = k }
+    return best
+  }
+
+  static func figures(_ candidates: [String], _ times: [Double]) -> String {
+    zip(candidates, times).map { "\($0)=\(format($1))" }.joined(separator: " ")
+  }
+
+  /// The cache's line for `model`: kernel, figures and the measurement's version.
+  static func remembered(model: String, file: String) -> (kernel: String, figures: String, version: String)? {
+    guard let bytes = try? FileIO.read(file, limit: 1 << 20) else { return nil }
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      if fields.count >= 2, fields[0] == model {
+        return (fields[1], fields.count > 2 ? fields[2] : "", fields.count > 3 ? fields[3] : "")
+      }
+    }
+    return nil
+  }
+
+  /// Writes `model`'s line, keeping other CPUs' (a home directory shared between machines).
+  static func remember(model: String, choice: Choice, file: String) {
     var lines: [String] = []
     if let bytes = try? FileIO.read(file, limit: 1 << 20) {
       lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
-      for line in lines {
-        let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        if fields.count >= 2, fields[0] == model, candidates.contains(fields[1]) {
-          return Choice(kernel: fields[1], source: "remembered", figures: fields.count > 2 ? fields[2] : "")
-        }
-      }
     }
-    let times = measure(candidates)
-    var best = 0
-    for k in times.indices where times[k] < times[best] { best = k }
-    let figures = zip(candidates, times).map { "\($0)=\(format($1))" }.joined(separator: " ")
-    // Keep other CPUs' lines (a home directory shared between machines), replace this one's.
     lines.removeAll { $0.hasPrefix(model + "\t") }
-    lines.append("\(model)\t\(candidates[best])\t\(figures)")
+    lines.append("\(model)\t\(choice.kernel)\t\(choice.figures)\t\(version)")
     let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     if !directory.isEmpty { try? FileIO.makeDirectories(directory) }
     try? FileIO.writeAtomically(Array((lines.joined(separator: "\n") + "\n").utf8), to: file)
-    return Choice(kernel: candidates[best], source: "measured", figures: figures)
   }
 
   static func format(_ ms: Double) -> String {
@@ -131,12 +200,37 @@ public enum KernelWisdom {
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
   }
 
-  /// Milliseconds per candidate: two 480×270 views of a 2048×1024 source (8 MB, past the
-  /// per-core caches, as real panoramas are), four rounds after a warm-up with the
-  /// candidates interleaved, the minimum of each. Tens of milliseconds in a release build,
-  /// once per CPU model.
-  static func measureRenders(_ candidates: [String]) -> [Double] {
-    var pixels = [UInt32](repeating: 0, count: 2048 * 1024)
+  /// The last-level cache's size in bytes (`/sys`), or 32 MB when it is not said.
+  static var lastLevelCacheBytes: Int {
+    for index in stride(from: 4, through: 2, by: -1) {
+      guard let file = fopen("/sys/devices/system/cpu/cpu0/cache/index\(index)/size", "r") else { continue }
+      defer { fclose(file) }
+      var line = [CChar](repeating: 0, count: 64)
+      guard fgets(&line, Int32(line.count), file) != nil else { continue }
+      let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let digits = text.prefix { $0.isNumber }
+      guard let n = Int(digits) else { continue }
+      let unit = text.dropFirst(digits.count).first
+      return n * (unit == "K" ? 1 << 10 : unit == "M" ? 1 << 20 : 1)
+    }
+    return 32 << 20
+  }
+
+  /// Milliseconds per candidate, or `nil` when the machine was too busy to tell: three
+  /// 640×360 views (level, 60° up and 80° up) of a synthetic source at least twice the
+  /// last-level cache (4096×2048 to 8192×4096), on 2 threads, the candidates interleaved
+  /// round by round after a warm-up, the minimum of each; rounds go on (5 to 15) until every
+  /// candidate's median is within ``maxSpread`` of its minimum. Some 0.1–0.5 s in a release
+  /// build, once per CPU model.
+  static func measureRenders(_ candidates: [String]) -> [Double]? {
+    var width = 4096
+    while width < 8192, width * width / 2 * 4 < 2 * lastLevelCacheBytes { width *= 2 }
+    return measureRenders(candidates, sourceWidth: width, maxRounds: 15)
+  }
+
+  static func measureRenders(_ candidates: [String], sourceWidth width: Int, maxRounds: Int) -> [Double]? {
+    let height = width / 2
+    var pixels = [UInt32](repeating: 0, count: width * height)
     var state: UInt32 = 2_463_534_242
     for k in pixels.indices {
       state ^= state << 13
@@ -144,23 +238,31 @@ public enum KernelWisdom {
       state ^= state << 5
       pixels[k] = state | 0xFF00_0000
     }
-    let source = RGBAImage(width: 2048, height: 1024, pixels: pixels)
-    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
-    var frame = RGBAImage(width: 480, height: 270)
-    let views = [ViewAngles(yaw: 0.5, pitch: 0.1), ViewAngles(yaw: 2, pitch: 1.05)]
-    var best = [Double](repeating: .infinity, count: candidates.count)
-    for round in 0..<5 {
+    let source = RGBAImage(width: width, height: height, pixels: pixels)
+    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: width, height: height))
+    var frame = RGBAImage(width: 640, height: 360)
+    let views = [ViewAngles(yaw: 0.5, pitch: 0.1), ViewAngles(yaw: 2, pitch: 1.05), ViewAngles(yaw: 0.8, pitch: 1.4)]
+    let executor = ThreadedRows(threads: 2)
+    var rounds = [[Double]](repeating: [], count: candidates.count)
+    for round in 0...maxRounds {
       for (k, name) in candidates.enumerated() {
         renderer.groupKernel = BlendKernels.named(name)
         let start = seconds()
         for view in views {
-          renderer.renderPerspective(view: view, hfov: 1.6, into: &frame, executor: InlineRows())
+          renderer.renderPerspective(view: view, hfov: 1.6, into: &frame, executor: executor)
         }
-        let ms = (seconds() - start) * 1000
-        if round > 0 { best[k] = min(best[k], ms) }  // the first round warms the caches
+        if round > 0 { rounds[k].append((seconds() - start) * 1000) }  // the first round warms the caches
       }
+      if round >= 5, rounds.allSatisfy({ spread($0) <= maxSpread }) { return rounds.map { $0.min() ?? 0 } }
     }
-    return best
+    return nil
+  }
+
+  /// How far the median of `times` is above their minimum, as a fraction of it.
+  static func spread(_ times: [Double]) -> Double {
+    guard let low = times.min(), low > 0 else { return .infinity }
+    let sorted = times.sorted()
+    return (sorted[sorted.count / 2] - low) / low
   }
 
   static func seconds() -> Double {

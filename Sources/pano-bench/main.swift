@@ -184,6 +184,48 @@ print(
     + " IMAGESTAGE_KERNEL=swift|avx2|prefetch|vendor to choose)")
 var frame = RGBAImage(width: width, height: height)
 
+// Every kernel on this source beside the choice: a level view and one 80° up (rows crossing
+// the source), 2 threads, 10 frames a run, the kernels interleaved over 7 rounds (the first
+// warms up). A quiet timing that contradicts the remembered choice replaces it.
+do {
+  let names = ["swift"] + BlendKernels.available.map(\.name)
+  let views = [ViewAngles(yaw: 0.5, pitch: 0.17), ViewAngles(yaw: 0.8, pitch: Angle(degrees: 80).radians)]
+  var times = [[[Double]]](repeating: [[], []], count: names.count)
+  let chosen = renderer.groupKernel
+  for round in 0..<7 {
+    for (k, name) in names.enumerated() {
+      renderer.groupKernel = BlendKernels.named(name)
+      for (v, view) in views.enumerated() {
+        let start = now()
+        for _ in 0..<10 {
+          renderer.renderPerspective(view: view, hfov: hfov, into: &frame, executor: ThreadedRows(threads: 2))
+        }
+        if round > 0 { times[k][v].append((now() - start) * 100) }
+      }
+    }
+  }
+  renderer.groupKernel = chosen
+  print("KERNELS on this source, 2 threads, ms/frame min/median: level view | 80° up")
+  var sums: [Double] = [], quiet = true
+  for (k, name) in names.enumerated() {
+    let cells = times[k].map { t -> String in
+      let sorted = t.sorted(), low = sorted[0], median = sorted[sorted.count / 2]
+      if median > low * 1.1 { quiet = false }
+      return "\(fmt(low))/\(fmt(median))"
+    }
+    sums.append(times[k].map { $0.min() ?? 0 }.reduce(0, +))
+    let mark = name == (chosen?.name ?? "swift") ? "  ← chosen" : ""
+    print("KERNELS   \(name + String(repeating: " ", count: max(0, 10 - name.count)))\(cells.joined(separator: " | "))\(mark)")
+  }
+  if quiet {
+    let after = KernelWisdom.confirm(
+      model: KernelWisdom.cpuModel, candidates: names, times: sums, file: KernelWisdom.cacheDirectory + "/kernels.tsv")
+    print("KERNELS   remembered for this CPU now: \(after.kernel) (\(after.source))")
+  } else {
+    print("KERNELS   rounds spread over 10 %: the machine is busy, the remembered choice is left as it is")
+  }
+}
+
 // The frame to compare with ffmpeg's.
 renderer.renderPerspective(
   view: ViewAngles(yaw: Angle(degrees: 30).radians, pitch: Angle(degrees: 10).radians), hfov: hfov, into: &frame,
