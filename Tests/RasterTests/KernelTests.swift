@@ -135,10 +135,14 @@ struct KernelWisdomTests {
     let names = ["swift"] + BlendKernels.available.map(\.name)
     if let times = KernelWisdom.measureRenders(names, sourceWidth: 1024, maxRounds: 8) {
       #expect(times.count == names.count)
-      #expect(times.allSatisfy { $0 > 0 && $0 < 1000 })
+      // Finite, not fast: a debug build's Swift loop under ASan on a loaded machine took 2.2 s.
+      #expect(times.allSatisfy { $0 > 0 && $0 < 60_000 })
     }
     #expect(KernelWisdom.spread([2, 2.1, 2.05, 3]) < 0.1)
     #expect(KernelWisdom.spread([2, 3, 4]) > 0.1)
+    // Noisy rounds still decide when one candidate's median beats every other's best.
+    #expect(KernelWisdom.decisive([[3, 4.5, 5], [1, 1.4, 2], [1.6, 2, 2.2]]))
+    #expect(!KernelWisdom.decisive([[3, 4.5, 5], [1, 1.7, 2], [1.6, 2, 2.2]]))
     #expect(KernelWisdom.lastLevelCacheBytes >= 1 << 20)
   }
 }

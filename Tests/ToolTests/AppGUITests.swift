@@ -80,7 +80,7 @@ struct AppGUITests {
       process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
       process.arguments = arguments + ["--events", "--window", "800x600", "--config-dir", directory.path]
       process.currentDirectoryURL = directory
-      process.environment = AppGUITests.sanitizerOptions.merging(
+      process.environment = AppGUITests.appEnvironment.merging(
         ["DISPLAY": display.name, "HOME": directory.path, "PATH": "/usr/bin:/bin"]) { $1 }
       let out = Pipe()
       process.standardOutput = out
@@ -153,8 +153,13 @@ struct AppGUITests {
 
   /// The sanitizers' settings, passed on to the app (`make asan` sets them): the app's
   /// environment is otherwise built from scratch.
-  static var sanitizerOptions: [String: String] {
+  /// What every app these tests start gets: the sanitizer's options, and the vendor's kernel.
+  /// Each test gives the app a fresh HOME, so without a fixed kernel every start would time the
+  /// kernels first (KernelWisdom), on cores the parallel GUI tests share: the first layout line
+  /// then came after the tests' 10 s wait. Choosing is KernelWisdomTests' job.
+  static var appEnvironment: [String: String] {
     ProcessInfo.processInfo.environment.filter { $0.key == "ASAN_OPTIONS" || $0.key == "LSAN_OPTIONS" }
+      .merging(["IMAGESTAGE_KERNEL": "vendor"]) { $1 }
   }
 
   static var available: Bool {
@@ -464,7 +469,7 @@ struct AppGUITests {
     let p = Process()
     p.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
     p.arguments = arguments
-    p.environment = sanitizerOptions.merging(environment) { $1 }
+    p.environment = appEnvironment.merging(environment) { $1 }
     let err = Pipe()
     p.standardError = err
     p.standardOutput = FileHandle.nullDevice
