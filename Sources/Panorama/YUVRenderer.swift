@@ -144,6 +144,10 @@ public struct YUVRenderer: Sendable {
   /// - Parameters:
   ///   - view: yaw, pitch, roll in radians (the world's, before the clip's pose).
   ///   - hfov: horizontal field of view in radians, in (0, `lens.maximumFieldOfView`].
+  ///   - lens: the projection of the flat view.
+  ///   - planes: the decoded picture's planes, the renderer's size.
+  ///   - output: the frame drawn into, at its own size.
+  ///   - executor: runs bands of block rows, on the host's threads.
   /// - Complexity: O(output pixels); O(pixels / block area) exact evaluations when pitch,
   ///   roll, zoom or size changed.
   public mutating func render<E: RowExecutor>(
