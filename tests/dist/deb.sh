@@ -62,8 +62,8 @@ grep -q -- "--hfov DEG" <<<"$(MANWIDTH=80 man -l "$work/root/usr/share/man/man1/
 pass "man -l renders imagestage(1) and imagestage-app(1)"
 
 completion=$work/root/usr/share/bash-completion/completions/imagestage
-words=$(bash -c 'source "$1"; complete -p imagestage >/dev/null; COMP_WORDS=(imagestage pano r); COMP_CWORD=2; _imagestage; echo "${COMPREPLY[*]}"' _ "$completion")
-[ "$words" = render ] || fail "bash completion of \"imagestage pano r\" gave \"$words\""
+words=$(bash -c 'source "$1"; complete -p imagestage >/dev/null; COMP_WORDS=(imagestage pano ren); COMP_CWORD=2; _imagestage; echo "${COMPREPLY[*]}"' _ "$completion")
+[ "$words" = render ] || fail "bash completion of \"imagestage pano ren\" gave \"$words\""
 pass "bash completion loads and completes"
 [ -s "$work/root/usr/share/zsh/vendor-completions/_imagestage" ] && [ -s "$work/root/usr/share/fish/vendor_completions.d/imagestage.fish" ] ||
   fail "zsh or fish completion missing"
