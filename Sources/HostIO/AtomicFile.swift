@@ -46,17 +46,7 @@ public enum FileIO {
     var st = stat()
     guard fstat(fd, &st) == 0 else { throw .fromErrno("cannot stat", path, isRead: true) }
     let size = Int(st.st_size), start = max(0, size - max(0, count))
-    var bytes = [UInt8](repeating: 0, count: size - start)
-    var filled = 0
-    while filled < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(start + filled)) }
-      if n < 0 && errno == EINTR { continue }
-      guard n >= 0 else { throw .fromErrno("cannot read", path, isRead: true) }
-      if n == 0 { break }
-      filled += n
-    }
-    if filled < bytes.count { bytes.removeSubrange(filled...) }
-    return bytes
+    return try fill(fd, path, count: size - start, from: start)
   }
 
   /// The file's first `prefix` bytes, or all of it (refused over `limit`).
@@ -73,18 +63,21 @@ public enum FileIO {
       throw FileError(
         operation: "refusing to read", path: path, reason: "\(st.st_size) bytes is over the limit of \(limit)", isRead: true)
     }
-    var bytes = [UInt8](repeating: 0, count: min(prefix ?? Int.max, Int(st.st_size)))
+    return try fill(fd, path, count: min(prefix ?? Int.max, Int(st.st_size)), from: 0)
+  }
+
+  /// Up to `count` bytes of `fd` from `offset`; fewer when the file ends sooner (it shrank
+  /// while we read it: the unread tail is dropped in place, without a copy).
+  private static func fill(_ fd: Int32, _ path: String, count: Int, from offset: Int) throws(FileError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { buffer in
-        Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-      }
+      let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, $0.count - filled, off_t(offset + filled)) }
       if n < 0 && errno == EINTR { continue }
       guard n >= 0 else { throw .fromErrno("cannot read", path, isRead: true) }
       if n == 0 { break }
       filled += n
     }
-    // A file that shrank while we read it: drop the unread tail in place, without a copy.
     if filled < bytes.count { bytes.removeSubrange(filled...) }
     return bytes
   }
