@@ -51,27 +51,30 @@ clean:
 WEB := build/web
 WEB_OBJ := build/web-obj
 # The page's module: the cores, StageJSON and the scene layer with the exports of
-# web/ImageStageWeb.swift, linked as a reactor (state lives across calls; JS calls
+# web/page/ImageStageWeb.swift, linked as a reactor (state lives across calls; JS calls
 # `_initialize` once). SIMD128 on: every current browser has it. WEB_SIMD=0 builds scalar.
 WEB_SIMD ?= 1
 # Every module for size except Panorama, whose renderer is 2.5× faster at -O (10 → 4 ms a
 # 1280×720 frame here) for 6 KB more gzipped.
 WEB_FLAGS := $(filter-out -Osize,$(WASM_FLAGS)) $(if $(filter 1,$(WEB_SIMD)),-Xcc -msimd128,)
 WEB_MODULES := CoreMath Stage Panorama StageJSON Scenes
-WEB_EXPORTS := $(shell sed -n 's/^@_cdecl("\(web_[a-z_]*\)")/--export=\1/p' web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift)
-VIEWER_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/ViewerWeb.swift web/WasmBridge.swift web/WasmMemory.swift)
+WEB_EXPORTS := $(shell sed -n 's/^@_cdecl("\(web_[a-z_]*\)")/--export=\1/p' web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift)
+VIEWER_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/viewer/ViewerWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift)
 
 WEB_WASM := $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
 WEB_CORE_SOURCES := $(wildcard $(foreach m,$(WEB_MODULES),Sources/$(m)/*.swift))
-WEB_SOURCES := $(WEB_CORE_SOURCES) web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift
+WEB_SOURCES := $(WEB_CORE_SOURCES) web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift
 VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
 VIEWER_CPU_WASM := $(WEB)/imagestage-viewer-cpu.wasm
 BOARD_WASM := $(WEB)/imagestage-board.wasm
-# The page's scripts and styles, copied as they are (ES modules: no bundler).
-WEB_FILES := index.html viewer.html imagestage.js imagestage-viewer.js imagestage-viewer.css imagestage-viewer.classic.js \
-  wasm.js panorama-gl.js tiles-gl.js input.js motion.js storage.js version.js imagestage-board.js imagestage-board.classic.js
+# The scripts, styles and pages, copied as they are (ES modules: no bundler) from web/viewer,
+# web/board, web/page and web/shared into one flat folder, the layout that ships (the npm
+# package, the zip): their imports are written as shipped ('./wasm.js'). The board's
+# examples go to build/web/examples.
+WEB_PARTS := viewer board page shared
+WEB_FILES := $(notdir $(wildcard $(foreach d,$(WEB_PARTS),web/$(d)/*.js web/$(d)/*.css web/$(d)/*.html)))
 WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES)) \
-  $(patsubst web/%,$(WEB)/%,$(wildcard web/examples/*.html web/examples/art/*.svg))
+  $(patsubst web/board/%,$(WEB)/%,$(wildcard web/board/examples/*.html web/board/examples/art/*.svg))
 
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).
 # The viewer's module is SIMD128 only: `make web WEB_SIMD=0` (bench/web.sh's scalar build)
@@ -79,20 +82,30 @@ WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES)) \
 web: deps version $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_WASM) $(BOARD_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
 	@echo "built $(WEB): open it with make web-serve"
 
-# The cores and the scene layer, compiled once for both modules.
+# The cores and the scene layer, compiled once for both modules. Rebuilt when a source or the
+# compile's flags changed (WEB_CORE_FLAGS, rewritten only when its text differs), not at every
+# edit of this Makefile.
 WEB_CORE_STAMP := $(WEB_OBJ)/$(WEB_SIMD)/cores.stamp
-$(WEB_CORE_STAMP): $(WEB_CORE_SOURCES) Makefile
+WEB_CORE_FLAGS := $(WEB_OBJ)/$(WEB_SIMD)/cores.flags
+# Modules compiled at -O (the rest at -Osize).
+WEB_SPEED_MODULES := Panorama
+WEB_CORE_COMMAND := $(SWIFTC) $(WEB_FLAGS) $(WEB_MODULES) -O: $(WEB_SPEED_MODULES)
+FORCE:
+$(WEB_CORE_FLAGS): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(WEB_CORE_COMMAND)' | cmp -s - $@ || echo '$(WEB_CORE_COMMAND)' >$@
+$(WEB_CORE_STAMP): $(WEB_CORE_SOURCES) $(WEB_CORE_FLAGS)
 	@mkdir -p $(WEB_OBJ)/$(WEB_SIMD)
 	@for m in $(WEB_MODULES); do \
-	  opt=-Osize; [ $$m = Panorama ] && opt=-O; \
+	  opt=-Osize; case " $(WEB_SPEED_MODULES) " in *" $$m "*) opt=-O;; esac; \
 	  $(SWIFTC) $(WEB_FLAGS) $$opt -I $(WEB_OBJ)/$(WEB_SIMD) -module-name $$m -emit-module \
 	    -emit-module-path $(WEB_OBJ)/$(WEB_SIMD)/$$m.swiftmodule Sources/$$m/*.swift -c -o $(WEB_OBJ)/$(WEB_SIMD)/$$m.o || exit 1; \
 	done
 	@touch $@
 
-$(WEB_WASM): $(WEB_CORE_STAMP) web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift
+$(WEB_WASM): $(WEB_CORE_STAMP) web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift
 	@mkdir -p $(WEB)
-	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/ImageStageWeb.swift web/WasmBridge.swift web/WasmMemory.swift \
+	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ImageStageWeb.o
 	wasm-ld --no-entry -z stack-size=$(WASM_STACK) --export=_initialize $(WEB_EXPORTS) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
@@ -101,7 +114,7 @@ $(WEB_WASM): $(WEB_CORE_STAMP) web/ImageStageWeb.swift web/WasmBridge.swift web/
 	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
 	  --enable-nontrapping-float-to-int $@ -o $@
 
-# The viewer's own module: the same cores with web/ViewerWeb.swift's exports; the linker
+# The viewer's own module: the same cores with web/viewer/ViewerWeb.swift's exports; the linker
 # drops the boards and the Studio, which nothing it exports reaches. Two links of one object:
 # imagestage-viewer.wasm, what a page with WebGL2 needs (no CPU renderer: its exports,
 # VIEWER_CPU_ONLY, are left out, and the linker drops the renderer), and
@@ -111,8 +124,8 @@ VIEWER_CPU_ONLY := viewer_commit viewer_mip_levels viewer_render_cpu viewer_tile
   viewer_tile_memory web_panorama_buffer
 VIEWER_GPU_EXPORTS := $(filter-out $(addprefix --export=,$(VIEWER_CPU_ONLY)),$(VIEWER_EXPORTS))
 VIEWER_OBJ := $(WEB_OBJ)/$(WEB_SIMD)/ViewerWeb.o
-$(VIEWER_OBJ): $(WEB_CORE_STAMP) web/ViewerWeb.swift web/WasmBridge.swift web/WasmMemory.swift
-	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ViewerWeb web/ViewerWeb.swift web/WasmBridge.swift web/WasmMemory.swift \
+$(VIEWER_OBJ): $(WEB_CORE_STAMP) web/viewer/ViewerWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift
+	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ViewerWeb web/viewer/ViewerWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift \
 	  -c -o $@
 $(VIEWER_WASM) $(VIEWER_CPU_WASM): $(VIEWER_OBJ)
 	@mkdir -p $(WEB)
@@ -124,12 +137,12 @@ $(VIEWER_WASM) $(VIEWER_CPU_WASM): $(VIEWER_OBJ)
 	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
 	  --enable-nontrapping-float-to-int $@ -o $@
 
-# The board component's module: only CoreMath, Stage and StageJSON with web/BoardWeb.swift,
+# The board component's module: only CoreMath, Stage and StageJSON with web/board/BoardWeb.swift,
 # so a page that wants the drag engine does not download the panorama renderer.
-BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/BoardWeb.swift web/WasmMemory.swift)
-$(BOARD_WASM): $(WEB_CORE_STAMP) web/BoardWeb.swift web/WasmMemory.swift
+BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/board/BoardWeb.swift web/shared/WasmMemory.swift)
+$(BOARD_WASM): $(WEB_CORE_STAMP) web/board/BoardWeb.swift web/shared/WasmMemory.swift
 	@mkdir -p $(WEB)
-	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name BoardWeb web/BoardWeb.swift web/WasmMemory.swift \
+	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name BoardWeb web/board/BoardWeb.swift web/shared/WasmMemory.swift \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/BoardWeb.o
 	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize $(BOARD_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage StageJSON BoardWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
@@ -167,7 +180,19 @@ web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_W
 	  viewer-cpu=$(WEB_NAMES)/imagestage-viewer-cpu.wasm \
 	  board=$(WEB_NAMES)/imagestage-board.wasm page=$(WEB_NAMES)/imagestage.wasm
 
-$(WEB)/%: web/%
+$(WEB)/examples/%: web/board/examples/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(WEB)/%: web/viewer/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(WEB)/%: web/board/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(WEB)/%: web/page/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(WEB)/%: web/shared/%
 	@mkdir -p $(dir $@)
 	cp $< $@
 

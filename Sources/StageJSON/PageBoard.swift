@@ -1,6 +1,6 @@
 import Stage
 
-/// A board a web page made of its own elements (web/imagestage-board.js): the page's options
+/// A board a web page made of its own elements (web/board/imagestage-board.js): the page's options
 /// and the boxes the component measured, read into a ``Board`` and ``Options``. The keys are
 /// the component's option names, so an error's path is the name the page wrote
 /// (`maxDistance: expected a number`, `slots[3]: has zero size`). docs/board.md lists them.

@@ -2,7 +2,7 @@ import Stage
 import StageJSON
 import Testing
 
-/// The board a web page describes (web/imagestage-board.js): errors name the page's own
+/// The board a web page describes (web/board/imagestage-board.js): errors name the page's own
 /// option or element, and the engine runs what it read.
 @Suite("PageBoard")
 struct PageBoardTests {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The npm package, as `npm pack` makes it: build/web-min's modules (minified, with source
-# maps), classic scripts, CSS and wasm, the TypeScript declarations from web/, the licence,
+# maps), classic scripts, CSS and wasm, the TypeScript declarations from web/viewer and web/board, the licence,
 # this folder's README (with the sizes of this build) and a package.json written here.
 #   packaging/npm/build.sh WEB_MIN OUT_DIR     → OUT_DIR/imagestage-web-VERSION.tgz
 set -euo pipefail
@@ -12,7 +12,7 @@ stage=build/dist-stage/npm
 rm -rf "$stage" && mkdir -p "$stage" "$out"
 shopt -s nullglob
 cp "$min"/*.js "$min"/*.js.map "$min"/*.css "$min"/*.wasm "$stage/"
-cp web/imagestage-viewer.d.ts web/imagestage-board.d.ts packaging/npm/classic.d.ts LICENSE "$stage/"
+cp web/viewer/imagestage-viewer.d.ts web/board/imagestage-board.d.ts packaging/npm/classic.d.ts LICENSE "$stage/"
 files=$(cd "$stage" && ls | LC_ALL=C sort | sed 's/.*/    "&"/' | paste -sd, | sed 's/,/,\n/g')
 gz() { local total=0; for f in "$@"; do total=$((total + $(gzip -9c "$min/$f" | wc -c))); done; echo $(((total + 512) / 1024)); }
 # A component's files: its module and what it imports (transitively), its CSS, its wasm.

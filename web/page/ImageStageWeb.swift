@@ -7,7 +7,7 @@ import StageJSON
 // The demo page's side of its wasm module: one `Studio` (the scene layer every host drives)
 // behind C-ABI exports that take numbers and return JSON text. The JS host (imagestage.js)
 // turns DOM events into these calls and paints what `web_display_list` returns. Memory,
-// the output buffer and the panorama's pixels are web/WasmBridge.swift's.
+// the output buffer and the panorama's pixels are web/shared/WasmBridge.swift's.
 
 nonisolated(unsafe) var studio = Studio()
 nonisolated(unsafe) var art = RGBAImage(width: 1, height: 1)

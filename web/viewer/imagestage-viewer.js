@@ -2,7 +2,7 @@
 // Pannellum's JSON config, methods (degrees, chaining) and events. A host like the demo page:
 // every rule (reading and checking the config, the camera and its limits, autorotate,
 // lookAt, where each hotspot is for the lens in use, where a scene link leads, the Tab order)
-// is Swift in imagestage-viewer.wasm (web/ViewerWeb.swift over Scenes' ViewerTour); this file
+// is Swift in imagestage-viewer.wasm (web/viewer/ViewerWeb.swift over Scenes' ViewerTour); this file
 // measures, feeds input in, fetches and decodes images, and paints the view and its DOM
 // overlay (controls, hotspots, texts). Nothing from a config or a URL is ever parsed as
 // HTML. docs/viewer.md lists every key, method and event.

@@ -2,7 +2,7 @@ import StageJSON
 
 // Memory for text and bytes crossing the boundary, shared by every wasm module (the demo
 // page's, the viewer's, the board component's): compiled into each, reached from JS through
-// web/wasm.js.
+// web/shared/wasm.js.
 //
 // Text crosses the boundary as UTF-8: JS writes into memory from `web_alloc` and passes a
 // pointer and length; answers are left in one output buffer (`web_out_ptr`, the returned

@@ -2,7 +2,7 @@ import CoreMath
 import Stage
 import StageJSON
 
-// The board component's module (web/imagestage-board.js): one Stage engine over a page's
+// The board component's module (web/board/imagestage-board.js): one Stage engine over a page's
 // own elements, and nothing else (no scene layer, no renderer), so it stays small. The JS
 // measures the DOM and passes boxes in page pixels; every answer says what happened
 // (events by item and slot index) and where each displaced item and ghost is now.

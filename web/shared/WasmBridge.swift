@@ -3,8 +3,8 @@ import Panorama
 import Scenes
 import StageJSON
 
-// What both panorama modules share (the demo page's, web/ImageStageWeb.swift, and the
-// viewer's, web/ViewerWeb.swift): the panorama's pixels on their way in, and the numbers the
+// What both panorama modules share (the demo page's, web/page/ImageStageWeb.swift, and the
+// viewer's, web/viewer/ViewerWeb.swift): the panorama's pixels on their way in, and the numbers the
 // WebGL2 shader needs for a view. Compiled into each with web/WasmMemory.swift.
 
 nonisolated(unsafe) var frame = RGBAImage(width: 1, height: 1)

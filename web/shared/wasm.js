@@ -1,4 +1,4 @@
-// The bridge to a Swift module compiled to wasm (web/WasmBridge.swift's side): compiling
+// The bridge to a Swift module compiled to wasm (web/shared/WasmBridge.swift's side): compiling
 // once per address, an instance per user (each viewer on a page has its own memory, freed
 // with it), and text and bytes across the boundary.
 

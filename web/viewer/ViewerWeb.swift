@@ -8,7 +8,7 @@ import StageJSON
 // `ViewerTour` (a Pannellum config's scenes, the camera, the hotspots) behind C-ABI exports.
 // No `Studio`, no boards: the linker drops what these exports never reach. Each viewer on a
 // page instantiates the module afresh, so this global is one viewer's. JS:
-// web/imagestage-viewer.js; memory and pixels: web/WasmBridge.swift.
+// web/viewer/imagestage-viewer.js; memory and pixels: web/shared/WasmBridge.swift.
 
 nonisolated(unsafe) var tour = ViewerTour(
   config: ViewerConfig(scenes: [ViewerScene(id: "", settings: ViewerSettings())], firstScene: ""))
@@ -153,7 +153,7 @@ public func viewerWheel(_ dx: Double, _ dy: Double, _ precise: Int32, _ x: Doubl
   tour.handle(.wheel(dx: dx, dy: dy, precise: precise != 0, at: Point(x: x, y: y)), at: t) ? 1 : 0
 }
 
-/// Keys by the demo page's numbers (web/input.js `keyCode`).
+/// Keys by the demo page's numbers (web/shared/input.js `keyCode`).
 @_cdecl("viewer_key")
 public func viewerKey(_ code: Int32, _ modifiers: Int32, _ down: Int32, _ isRepeat: Int32, _ t: Double) -> Int32 {
   guard let name = keyName(code) else { return 0 }
