@@ -1,10 +1,12 @@
 extension YUVBlocks {
   /// One row of blocks into a 4:2:0 picture: two output rows at a time, luma per pixel,
   /// chroma per 2 × 2 pixels at the pair's left column, halfway down (left-sited), where
-  /// the mapping is the mean of the two rows'.
+  /// the mapping is the mean of the two rows'. A pair whose taps all lie well inside the
+  /// planes (most of them) takes `interiorPair`, or the injected kernel; the rest (the
+  /// seam of a 360° source, the poles, a partial source's edges, a lens's circle, blocks
+  /// evaluated per pixel) the general loop.
   func renderBand(_ band: Int, yuv out: Target) {
     let masks = mapping.camera.lens.visibleRadius != nil
-    let black = blackY
     for column in 0..<(nodes.columns.count - 1) {
       let x0 = nodes.columns[column], x1 = nodes.columns[column + 1]
       let y0 = nodes.rows[band], y1 = nodes.rows[band + 1]
@@ -12,27 +14,126 @@ extension YUVBlocks {
       var r = 0
       while r + 1 < y1 - y0 {
         let y = y0 + r
-        let rowA = out.y + y * out.width, rowB = rowA + out.width
-        let chromaRow = (y >> 1) * (out.width >> 1)
-        var steppers = patch?.row(r), next = patch?.row(r + 1)
-        for x in x0..<x1 {
-          let (ua, va) = steppers.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y))
-          let (ub, vb) = next.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y + 1))
-          let hidden = masks && outsideLens(x, y)
-          rowA[x] = hidden ? black : luma(ua, va).map { UInt8(truncatingIfNeeded: $0) } ?? black
-          rowB[x] = masks && outsideLens(x, y + 1) ? black : luma(ub, vb).map { UInt8(truncatingIfNeeded: $0) } ?? black
-          if x & 1 == 0 {
-            let c = hidden ? nil : chroma((ua >> 1) &+ (ub >> 1), (va >> 1) &+ (vb >> 1))
-            out.u[chromaRow + x >> 1] = UInt8(truncatingIfNeeded: c?.0 ?? 128)
-            out.v[chromaRow + x >> 1] = UInt8(truncatingIfNeeded: c?.1 ?? 128)
+        let rowA = out.y + y * out.width
+        let chromaRow = (y >> 1) * (out.width >> 1) + (x0 >> 1)
+        if let patch, !masks {
+          let a = patch.row(r), b = patch.row(r + 1)
+          if inside(a, count: x1 - x0) && inside(b, count: x1 - x0) {
+            let lumaA = rowA + x0, lumaB = lumaA + out.width
+            if let kernel {
+              withUnsafeTemporaryAllocation(of: Int64.self, capacity: 12) { s in
+                func put(_ k: Int, _ stepper: Stepper) {
+                  s[3 * k] = stepper.value
+                  s[3 * k + 1] = stepper.difference
+                  s[3 * k + 2] = stepper.second
+                }
+                put(0, a.u)
+                put(1, a.v)
+                put(2, b.u)
+                put(3, b.v)
+                kernel.pair(
+                  planes.y, Int64(planes.yStride), planes.u, Int64(planes.uStride), planes.v, Int64(planes.vStride),
+                  UnsafePointer(s.baseAddress!), chromaShiftX, Int64(x1 - x0), lumaA, lumaB, out.u + chromaRow,
+                  out.v + chromaRow)
+              }
+            } else {
+              interiorPair(a, b, count: x1 - x0, lumaA: lumaA, lumaB: lumaB, u: out.u + chromaRow, v: out.v + chromaRow)
+            }
+            r += 2
+            continue
           }
-          steppers?.u.step()
-          steppers?.v.step()
-          next?.u.step()
-          next?.v.step()
         }
+        generalPair(
+          x0: x0, x1: x1, y: y, a: patch?.row(r), b: patch?.row(r + 1), masks: masks, out: out)
         r += 2
       }
+    }
+  }
+
+  /// Whether every position a row's stepper takes in `count` steps lies in the interior
+  /// (`interior`): its quadratic's values at both ends and at its vertex, with room to spare
+  /// for the fixed point's rounding.
+  @inline(__always) func inside(_ row: (u: Stepper, v: Stepper), count: Int) -> Bool {
+    func range(_ s: Stepper) -> (Double, Double) {
+      // f(k) = value + k·(d − s/2) + k²·s/2, k in 0…count−1.
+      let v = Double(s.value), d = Double(s.difference), s2 = Double(s.second)
+      let n = Double(count - 1)
+      let linear = d - s2 / 2, square = s2 / 2
+      let end = v + n * linear + n * n * square
+      var lo = min(v, end), hi = max(v, end)
+      if square != 0 {
+        let k = -linear / (2 * square)
+        if k > 0 && k < n {
+          let f = v + k * linear + k * k * square
+          lo = min(lo, f)
+          hi = max(hi, f)
+        }
+      }
+      return (lo, hi)
+    }
+    let (ulo, uhi) = range(row.u), (vlo, vhi) = range(row.v)
+    return ulo >= interior.u.lo && uhi <= interior.u.hi && vlo >= interior.v.lo && vhi <= interior.v.hi
+  }
+
+  /// A bilinear tap well inside a plane: no wrapping, clamping or background. The same
+  /// arithmetic as `tap`.
+  @inline(__always) func interiorTap(_ plane: UnsafePointer<UInt8>, _ stride: Int, _ u: Int64, _ v: Int64) -> Int32 {
+    let x0 = Int(truncatingIfNeeded: u >> 32), y0 = Int(truncatingIfNeeded: v >> 32)
+    let fx = Int32(truncatingIfNeeded: (u >> 24) & 255), fy = Int32(truncatingIfNeeded: (v >> 24) & 255)
+    let r0 = plane + (y0 &* stride &+ x0), r1 = r0 + stride
+    let a = Int32(r0[0]), b = Int32(r0[1]), c = Int32(r1[0]), d = Int32(r1[1])
+    let top = a &* 256 &+ (b &- a) &* fx, bottom = c &* 256 &+ (d &- c) &* fx
+    return (top &* 256 &+ (bottom &- top) &* fy &+ 32768) >> 16
+  }
+
+  /// Two rows of `count` pixels (from an even column) whose taps all lie inside: the
+  /// portable loop, and the reference the C kernels are held to (`YUVKernel`).
+  func interiorPair(
+    _ a: (u: Stepper, v: Stepper), _ b: (u: Stepper, v: Stepper), count: Int, lumaA: UnsafeMutablePointer<UInt8>,
+    lumaB: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
+  ) {
+    var (ua, va, ub, vb) = (a.u, a.v, b.u, b.v)
+    let (y, ys) = (planes.y, planes.yStride)
+    for x in 0..<count {
+      lumaA[x] = UInt8(truncatingIfNeeded: interiorTap(y, ys, ua.value, va.value))
+      lumaB[x] = UInt8(truncatingIfNeeded: interiorTap(y, ys, ub.value, vb.value))
+      if x & 1 == 0 {
+        let cu = (((ua.value >> 1) &+ (ub.value >> 1)) >> 1) &- chromaShiftX
+        let cv = (((va.value >> 1) &+ (vb.value >> 1)) >> 1) &- (1 << 30)
+        u[x >> 1] = UInt8(truncatingIfNeeded: interiorTap(planes.u, planes.uStride, cu, cv))
+        v[x >> 1] = UInt8(truncatingIfNeeded: interiorTap(planes.v, planes.vStride, cu, cv))
+      }
+      ua.step()
+      va.step()
+      ub.step()
+      vb.step()
+    }
+  }
+
+  /// Two rows `y`, `y + 1` of a block (columns `x0..<x1`), wrapping, clamping and masking
+  /// as they need; steppers nil: each position evaluated exactly.
+  func generalPair(
+    x0: Int, x1: Int, y: Int, a: (u: Stepper, v: Stepper)?, b: (u: Stepper, v: Stepper)?, masks: Bool, out: Target
+  ) {
+    let black = blackY
+    let rowA = out.y + y * out.width, rowB = rowA + out.width
+    let chromaRow = (y >> 1) * (out.width >> 1)
+    var steppers = a, next = b
+    for x in x0..<x1 {
+      let (ua, va) = steppers.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y))
+      let (ub, vb) = next.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y + 1))
+      let hidden = masks && outsideLens(x, y)
+      rowA[x] = hidden ? black : luma(ua, va).map { UInt8(truncatingIfNeeded: $0) } ?? black
+      rowB[x] = masks && outsideLens(x, y + 1) ? black : luma(ub, vb).map { UInt8(truncatingIfNeeded: $0) } ?? black
+      if x & 1 == 0 {
+        let c = hidden ? nil : chroma((ua >> 1) &+ (ub >> 1), (va >> 1) &+ (vb >> 1))
+        out.u[chromaRow + x >> 1] = UInt8(truncatingIfNeeded: c?.0 ?? 128)
+        out.v[chromaRow + x >> 1] = UInt8(truncatingIfNeeded: c?.1 ?? 128)
+      }
+      steppers?.u.step()
+      steppers?.v.step()
+      next?.u.step()
+      next?.v.step()
     }
   }
 

@@ -15,6 +15,11 @@ struct YUVBlocks: @unchecked Sendable {
   let chromaShiftX: Int64
   /// The background in Y′CbCr (black in the clip's range) and RGBA.
   let blackY: UInt8
+  /// Where a tap is well inside the planes (32.32 luma positions, u then v): 8 pixels from
+  /// the sides and 4 from the top and bottom leave room for chroma's half-pixel offsets and
+  /// for a kernel's four-byte loads. Empty for planes too small to have one.
+  let interior: (u: (lo: Double, hi: Double), v: (lo: Double, hi: Double))
+  let kernel: YUVKernel?
 
   init(renderer: YUVRenderer, planes: YUVPlanes, shift: Double, mapping: YUVRenderer.Mapping) {
     nodes = renderer.nodes
@@ -32,6 +37,12 @@ struct YUVBlocks: @unchecked Sendable {
     ch = planes.chromaHeight
     chromaShiftX = planes.siting == .centre ? 1 << 30 : 0
     blackY = planes.colour.fullRange ? 0 : 16
+    let one = 4_294_967_296.0
+    interior = (
+      (8 * one, planes.width >= 18 ? Double(planes.width - 9) * one : -one),
+      (4 * one, planes.height >= 10 ? Double(planes.height - 5) * one : -one)
+    )
+    kernel = renderer.kernel
   }
 
   struct Target: @unchecked Sendable {

@@ -23,6 +23,9 @@ public struct YUVRenderer: Sendable {
   /// 24th of the view, since a quadratic through three nodes of a wider span of a small view
   /// missed the exact mapping by half a pixel (a 64-pixel block of a 160-pixel view).
   public var blockSize = GridSpacing(columns: 64, rows: 32)
+  /// The host's C version of the inner loop for 4:2:0 output (`Raster.YUVKernels`); nil:
+  /// the portable Swift loop, the reference.
+  public var kernel: YUVKernel?
 
   struct Key: Equatable {
     var width: Int, height: Int, hfov: Double, lens: Lens, view: ViewAngles, blocks: GridSpacing

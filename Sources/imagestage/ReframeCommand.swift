@@ -62,6 +62,7 @@ enum ReframeCommand {
     var path = try ViewPath(parsed, camera: camera, decoder: decoder, clipEnd: end)
     // The renderer reads one eye; its geometry comes from the metadata.
     var renderer = YUVRenderer(width: eye.width, height: eye.height, video: decoder.spherical)
+    renderer.kernel = YUVKernels.chosen()
     if eye.height % 2 != 0 || eye.width % 2 != 0 {
       throw CommandError(message: "\(input): one eye is \(eye.width)×\(eye.height); 4:2:0 needs even sides")
     }

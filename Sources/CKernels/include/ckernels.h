@@ -25,4 +25,17 @@ int imagestage_cpu_has_sse41(void);
 /// (where gathers pay; on AMD Zen they were measured slower).
 int imagestage_cpu_has_avx2(void);
 int imagestage_cpu_is_intel(void);
+/// Two output rows of a block of the video renderer (Sources/Panorama/YUVRenderer+Bands.swift
+/// `interiorPair`): luma of rows A and B into `luma_a`/`luma_b` (`count` pixels), chroma of
+/// the pair into `chroma_u`/`chroma_v` (count / 2). `steppers`: 32.32 value, difference and
+/// second difference of u then v of row A, then of row B. Every tap lies at least 8 luma
+/// pixels inside the planes (4 at the top and bottom): the caller checks.
+void imagestage_yuv_pair_avx2(const uint8_t *y, int64_t y_stride, const uint8_t *u, int64_t u_stride,
+                              const uint8_t *v, int64_t v_stride, const int64_t steppers[12], int64_t chroma_shift_x,
+                              int64_t count, uint8_t *luma_a, uint8_t *luma_b, uint8_t *chroma_u, uint8_t *chroma_v);
+/// The same one pixel at a time, in C (for the tests: the vector loop's tail).
+void imagestage_yuv_pair_scalar(const uint8_t *y, int64_t y_stride, const uint8_t *u, int64_t u_stride,
+                                const uint8_t *v, int64_t v_stride, const int64_t steppers[12],
+                                int64_t chroma_shift_x, int64_t count, uint8_t *luma_a, uint8_t *luma_b,
+                                uint8_t *chroma_u, uint8_t *chroma_v);
 #endif

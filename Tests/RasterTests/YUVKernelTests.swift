@@ -1,0 +1,47 @@
+import CoreMath
+import Panorama
+import Testing
+
+@testable import Raster
+
+@Suite("Video renderer kernels")
+struct YUVKernelTests {
+  /// Random views, lenses, sizes and poses through the portable Swift loop and every C
+  /// kernel this machine has, from packed planes and from one eye of a wider frame (strides
+  /// larger than the width): the 4:2:0 bytes must be identical.
+  @Test func everyKernelDrawsTheSwiftBytes() {
+    var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+    func random() -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(seed >> 11) / Double(1 << 53)
+    }
+    let packed = YUVImage(SamplePanorama.make(width: 1024))
+    // One eye cut from a larger frame: strides of 2048 luma, 1024 chroma.
+    let pair = YUVImage(SamplePanorama.make(width: 2048))
+    print("video kernels on this machine:", YUVKernels.available.map(\.name), "chosen:", YUVKernels.chosen()?.name ?? "swift")
+    for kernel in YUVKernels.available {
+      for trial in 0..<10 {
+        let lens = trial % 4 == 3 ? Lens.stereographic : .rectilinear
+        let view = ViewAngles(yaw: (random() - 0.5) * 20, pitch: (random() - 0.5) * 3.1, roll: (random() - 0.5) * 0.6)
+        let hfov = 0.3 + random() * (min(lens.maximumFieldOfView, 3) - 0.3)
+        let width = 2 * (20 + Int(random() * 200)), height = 2 * (16 + Int(random() * 120))
+        var video = SphericalVideo(source: "test")
+        if trial % 5 == 4 { video.pose = ViewAngles(yaw: 0.3, pitch: 0.2, roll: 0.1) }
+        for (source, eyeWidth) in [(packed, 1024), (pair, 1024)] {
+          var swift = YUVRenderer(width: eyeWidth, height: 512, video: video), fast = swift
+          fast.kernel = kernel
+          var a = YUVImage(width: width, height: height), b = a
+          source.withPlanes { whole in
+            let planes = whole.cropped(width: eyeWidth, height: 512)
+            swift.render(view: view, hfov: hfov, lens: lens, from: planes, into: &a, executor: InlineRows())
+            fast.render(view: view, hfov: hfov, lens: lens, from: planes, into: &b, executor: InlineRows())
+          }
+          let differing = zip(a.bytes, b.bytes).filter { $0 != $1 }.count
+          #expect(
+            differing == 0,
+            "\(kernel.name): \(differing) bytes differ, \(lens) \(view) hfov \(hfov) \(width)×\(height), stride \(source.width)")
+        }
+      }
+    }
+  }
+}
