@@ -435,6 +435,21 @@ class BoardOptions(unittest.TestCase):
         self.assertEqual(page().js("return document.querySelector('[data-id=d2] [data-board-copy]')?.dataset.boardCopy"),
                          "mail")
 
+    def test_ids_match_as_the_dom_matches_them_scalar_for_scalar(self):
+        # "é" precomposed and "e" + a combining acute: canonically equivalent, two ids to the
+        # DOM (querySelector tells them apart), so two items to the board too (the web
+        # modules compare strings by scalars, web/shared/WasmMemory.swift).
+        nfc, nfd = "\u00e9", "e\u0301"
+        make(grid(items={nfc: "s1", nfd: "s2"}), {"items": ".item", "slots": ".slot"})
+        self.assertEqual(events("error"), [])
+        self.assertEqual(slot_of(nfc), "s1")
+        self.assertEqual(slot_of(nfd), "s2")
+        page().drag(path(centre(f'[data-id="{nfd}"]'), centre('[data-id="s4"]')))
+        settled()
+        self.assertEqual(parent_of(f'[data-id="{nfd}"]'), "s4")
+        self.assertEqual(parent_of(f'[data-id="{nfc}"]'), "s1")
+        self.assertEqual(slot_of(nfd), "s4")
+
     def test_the_classic_script(self):
         p = page()
         p.driver.get(p.base + "pages/board-classic.html")
