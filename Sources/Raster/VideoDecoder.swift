@@ -196,13 +196,25 @@ public final class VideoDecoder: @unchecked Sendable {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// Skips decoding the frames no other frame refers to (most B-frames): a player that
+  /// falls behind its clock catches up this way. The container's frame count then means
+  /// nothing, so a short count is no longer taken for truncation.
+  public var skipsNonReferenceFrames = false {
+    didSet {
+      codec.pointee.skip_frame = skipsNonReferenceFrames ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+      if skipsNonReferenceFrames { seekedNowhere = false }
+    }
+  }
+
   /// Seconds per frame.
   public var frameDuration: Double { Double(frameRate.denominator) / Double(frameRate.numerator) }
 
   /// Goes to the last key frame at or before `seconds`; `next()` then returns the frames
   /// from there (the caller skips those before the time it wants).
   public func seek(to seconds: Double) throws(VideoError) {
-    guard seconds > 0 else { return }
+    // At the start, before anything was read, there is nowhere to go (a player seeking back
+    // to 0 does seek).
+    guard seconds > 0 || framesDecoded > 0 || !seekedNowhere else { return }
     let target = startTimestamp + Int64(seconds * Double(timeBase.den) / Double(timeBase.num))
     let status = av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD)
     guard status >= 0 else { throw VideoError(.corrupt, "\(path): cannot seek to \(seconds) s (\(Self.message(status)))") }
