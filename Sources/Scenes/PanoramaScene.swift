@@ -25,6 +25,11 @@ public struct PanoramaScene: Sendable {
   public private(set) var frame = Rect(x: 0, y: 0, width: 1, height: 1)
   /// Bumped when the source changes, so a host re-renders.
   public private(set) var generation = 0
+  /// Set when the panorama is a video: its playback, which the host drives (its frames are
+  /// the host's, as a GPU host's pixels are).
+  public private(set) var video: VideoPlayback?
+  /// The caption bar's height, in points.
+  static let captionHeight = 28.0
 
   public init(renderer: PanoramaRenderer, name: String) {
     self.renderer = renderer
@@ -47,9 +52,41 @@ public struct PanoramaScene: Sendable {
   /// Shows another panorama whose pixels the host keeps.
   public mutating func load(geometry: PanoramaGeometry, name: String) {
     renderer = nil
+    video = nil
     self.name = name
     viewer.load(geometry: geometry)
     generation += 1
+  }
+
+  /// A scene showing a video whose frames the host decodes and draws: `geometry` is one
+  /// eye's, and `playback` starts as the host says (playing from 0).
+  public init(video playback: VideoPlayback, geometry: PanoramaGeometry, name: String) {
+    self.init(geometry: geometry, name: name)
+    video = playback
+    viewer.setMode(.perspective)
+  }
+
+  /// Shows another video in this scene: the camera starts over, as for a panorama.
+  public mutating func load(video playback: VideoPlayback, geometry: PanoramaGeometry, name: String) {
+    load(geometry: geometry, name: name)
+    video = playback
+    viewer.setMode(.perspective)
+    video?.layout(in: frame, captionHeight: Self.captionHeight)
+  }
+
+  /// A pointer on the video's controls (a click on the bar seeks, a drag scrubs, the button
+  /// plays or pauses); whether they took it, so the camera does not drag too.
+  mutating func controlsPointer(_ phase: PointerPhase, id: Int, at p: Point) -> Bool {
+    guard var v = video else { return false }
+    defer { video = v }
+    return v.pointer(phase, id: id, at: p)
+  }
+
+  /// Changes the playback (the host's reports, the user's requests).
+  public mutating func updateVideo(_ body: (inout VideoPlayback) -> Void) {
+    guard var v = video else { return }
+    body(&v)
+    video = v
   }
 
   /// Follows `previous` (the scene shown before): frame keys never repeat across scenes.
@@ -73,6 +110,7 @@ public struct PanoramaScene: Sendable {
   public mutating func layout(in bounds: Rect) {
     frame = bounds
     viewer.resize(width: bounds.size.width, height: bounds.size.height)
+    video?.layout(in: bounds, captionHeight: Self.captionHeight)
   }
 
   /// The viewer, for input (`scene.update { $0.zoom(by: 0.9) }`).
@@ -122,7 +160,10 @@ public struct PanoramaScene: Sendable {
     }
     let keys =
       touch
-      ? "pinch zooms" : viewer.mode == .perspective ? "wheel zooms · M strip · L lens · R recentre" : "M perspective · R recentre"
+      ? "pinch zooms"
+      : video != nil
+        ? "Space pauses · , . step · [ ] skip · L lens"
+        : viewer.mode == .perspective ? "wheel zooms · M strip · L lens · R recentre" : "M perspective · R recentre"
     return ["\(name) · \(how) · \(motion) · \(keys)", "\(name) · \(how) · \(motion)", "\(how) · \(motion)", how]
   }
 
@@ -133,7 +174,9 @@ public struct PanoramaScene: Sendable {
   /// the arrows switch tabs, so the caption says how to get them back.
   public func draw(into list: inout DisplayList, tabFocused: Bool = false, touch: Bool = false) {
     list.commands.append(.image(.panorama, frame, opacity: 1))
-    let bar = Rect(x: frame.minX, y: frame.maxY - 28, width: frame.size.width, height: 28)
+    video?.draw(into: &list)
+    let bar = Rect(
+      x: frame.minX, y: frame.maxY - Self.captionHeight, width: frame.size.width, height: Self.captionHeight)
     list.fill(bar, Palette.caption)
     let width = bar.size.width - 20
     // Shorter forms for a phone, where the long one was cut before "Escape".

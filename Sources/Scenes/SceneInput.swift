@@ -22,7 +22,7 @@ public enum KeyName: Hashable, Sendable {
   case left, right, up, down
   case plus, minus
   case function(Int)
-  /// A letter (lower case) or digit.
+  /// A letter (lower case), a digit, or one of `= , . [ ]`.
   case character(Character)
 
   /// How help text shows the key.
@@ -87,6 +87,12 @@ public enum Action: Hashable, Sendable {
   case toggleLevelHorizon
   /// Held keys (arrows in the panorama) glide; these come with the key's up and down.
   case turn(Key)
+  /// Space on the panorama view: play or pause its video (elsewhere, Space activates).
+  case togglePlayback
+  /// `,` and `.`: pause and step this many frames (back when negative).
+  case stepFrames(Int)
+  /// `[` and `]`: skip this many seconds in the video.
+  case skip(Double)
   /// Asks the host for a screenshot.
   case screenshot
   case quit
@@ -123,6 +129,9 @@ public enum KeyBindings {
     SceneKind.allCases.map { KeyBinding([$0.key], .showScene($0), help: "show \($0.title)") } + [
       KeyBinding([.tab], .focusNext, help: "focus the next tab, image, slot or button"),
       KeyBinding([.tab], .shift, .focusPrevious, help: "focus the previous one"),
+      // Before Space's `activate`: on the Panorama tab Space plays and pauses a video (and on a
+      // focused tab or button still presses it).
+      KeyBinding([.space], .togglePlayback, in: [.panorama], help: "play or pause a video"),
       KeyBinding([.space, .enter], .activate, help: "press the focused tab or button; pick up or drop the focused image"),
       KeyBinding([.escape], .cancel, help: "cancel a drag; dismiss a message"),
       KeyBinding([.left], .move(.left), in: boards, help: "move a picked-up image to the next slot that way"),
@@ -148,6 +157,14 @@ public enum KeyBindings {
       KeyBinding(
         [.character("h")], .toggleLevelHorizon, in: [.panorama],
         help: "keep the horizon level (ignore the device's roll), or follow it again"),
+      KeyBinding([.character(",")], .stepFrames(-1), in: [.panorama], help: "a video: pause and step one frame back"),
+      KeyBinding([.character(".")], .stepFrames(1), in: [.panorama], help: "a video: pause and step one frame on"),
+      KeyBinding(
+        [.character("[")], .skip(-VideoPlayback.skipSeconds), in: [.panorama],
+        help: "a video: back \(Int(VideoPlayback.skipSeconds)) seconds (also a click on its progress bar)"),
+      KeyBinding(
+        [.character("]")], .skip(VideoPlayback.skipSeconds), in: [.panorama],
+        help: "a video: on \(Int(VideoPlayback.skipSeconds)) seconds"),
       KeyBinding([.function(12)], .screenshot, help: "save a screenshot"),
       KeyBinding([.character("q")], .control, .quit, help: "quit"),
     ]

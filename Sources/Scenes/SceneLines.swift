@@ -35,6 +35,22 @@ public enum SceneLines {
     ]
   }
 
+  /// A video's playback after the picture or its state changed, at host time `t`: the time of the frame on
+  /// screen (seconds), the length, whether it plays or ended, frames dropped so far (late),
+  /// and whether sound leads the clock (docs/events.md).
+  public static func video(_ v: VideoPlayback, dropped: Int, sound: Bool, at t: Double) -> String {
+    let line: JSONValue = [
+      "type": "video", "t": .number(t), "time": .number(v.time), "shown": .number(v.shownTime), "duration": .number(v.duration),
+      "playing": .bool(v.isPlaying), "ended": .bool(v.ended), "dropped": .number(dropped), "sound": .bool(sound),
+      "label": .string(v.timeLabel),
+      "bar": [
+        .number(v.barFrame.minX), .number(v.barFrame.minY), .number(v.barFrame.size.width),
+        .number(v.barFrame.size.height),
+      ],
+    ]
+    return line.text
+  }
+
   /// The `layout` line: the window, the scene shown, every slot's frame and what it holds
   /// (Locations: the item sitting on it; Shortcuts: its content), every item's frame.
   public static func layout(_ studio: Studio, window: (width: Int, height: Int)) -> String {

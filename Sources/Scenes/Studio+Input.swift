@@ -40,6 +40,7 @@ extension Studio {
     }
     switch active {
     case .panorama:
+      if panorama?.controlsPointer(phase, id: id, at: p) == true { return [] }
       panorama?.update { $0.pointer(phase, id: id, at: p, time: t) }
       return tourClick(phase, id: id, at: p)
     case let kind:
@@ -58,7 +59,7 @@ extension Studio {
     guard isDown else { return [] }
     let repeats: Bool
     switch action {
-    case .zoomIn, .zoomOut, .focusNext, .focusPrevious, .move, .undo, .redo: repeats = true
+    case .zoomIn, .zoomOut, .focusNext, .focusPrevious, .move, .undo, .redo, .stepFrames, .skip: repeats = true
     default: repeats = false
     }
     if isRepeat && !repeats { return [] }
@@ -88,7 +89,28 @@ extension Studio {
       return boardInput(.shortcuts) { $0.removeContent(of: s, at: t) }
     case .zoomIn: panorama?.update { $0.zoom(by: 0.9) }
     case .zoomOut: panorama?.update { $0.zoom(by: 1 / 0.9) }
-    case .cycleMode: panorama?.update { $0.cycleMode() }
+    case .cycleMode:
+      guard panorama?.video == nil else {
+        return [.announce(Announcement("The strip view is for still panoramas: a video plays in perspective.", .assertive))]
+      }
+      panorama?.update { $0.cycleMode() }
+    case .togglePlayback:
+      // Space on a tab or the message's close button presses it, as everywhere.
+      switch focus {
+      case .tab, .dismissMessage: return activate(at: t)
+      default: break
+      }
+      guard panorama?.video != nil else { return activate(at: t) }
+      var playing = false
+      panorama?.updateVideo {
+        $0.togglePlay()
+        playing = $0.isPlaying
+      }
+      return [.announce(Announcement(playing ? "Playing." : "Paused.", .assertive))]
+    case .stepFrames(let n):
+      panorama?.updateVideo { $0.step(frames: n) }
+    case .skip(let seconds):
+      panorama?.updateVideo { $0.skip(by: seconds) }
     case .cycleLens: panorama?.update { $0.cycleLens() }
     case .recenter: panorama?.update { $0.recenter() }
     case .toggleLevelHorizon:

@@ -92,7 +92,10 @@ public struct Studio: Sendable {
     switch active {
     case .locations: return locations.isIdle
     case .shortcuts: return shortcuts.isIdle
-    case .panorama: return !(panorama?.viewer.isMoving ?? false)
+    case .panorama:
+      guard let panorama else { return true }
+      // A video playing, or one waiting for its seek, is the host's to keep drawing.
+      return !panorama.viewer.isMoving && !(panorama.video.map { $0.isPlaying || $0.seekRequest != nil } ?? false)
     }
   }
 

@@ -71,7 +71,7 @@ extension App {
       droppedFiles = []
       guard !files.isEmpty else { return }
       // Photos go onto Locations; on the Panorama tab (or anywhere else) the first file opens
-      // as the panorama.
+      // as the panorama, or plays there when it is a video.
       if studio.active == .locations { addPhotos(files) } else { openPanorama(files[0]) }
     case SDL_CONTROLLERSENSORUPDATE where event.csensor.sensor == SDL_SENSOR_GYRO.rawValue:
       let d = event.csensor.data
@@ -101,7 +101,8 @@ extension App {
     case Int(SDLK_PLUS.rawValue), Int(SDLK_KP_PLUS.rawValue): return .plus
     case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): return .minus
     case Int(SDLK_F1.rawValue)...Int(SDLK_F12.rawValue): return .function(Int(sym) - Int(SDLK_F1.rawValue) + 1)
-    case 48...57, 97...122, 61: return .character(Character(Unicode.Scalar(UInt8(sym))))
+    // Digits, letters, and = , . [ ] (the video keys: frame steps and skips).
+    case 48...57, 97...122, 61, 44, 46, 91, 93: return .character(Character(Unicode.Scalar(UInt8(sym))))
     default: return nil
     }
   }

@@ -61,6 +61,9 @@ final class App {
   var panoramaFrame = RGBAImage(width: 1, height: 1)
   var panoramaTexture: Texture?
   var renderedKey: PanoramaFrameKey?
+  /// The video on the Panorama tab, when it shows one, and the number of its frame drawn.
+  var player: VideoPlayer?
+  var renderedVideoFrame = -1
   var droppedFiles: [String] = []
   var lastStoreCheck = 0.0
   var screenshotCount = 0
@@ -176,7 +179,14 @@ final class App {
     var message: String?
     var loaded = LoadedPanorama.sample()
     var name = "Sample panorama"
-    if let path = options.panorama {
+    if let path = options.panorama, VideoDecoder.isVideoPath(path) {
+      do {
+        try openVideo(path)
+        return
+      } catch {
+        message = "\(error.message). Showing the sample panorama."
+      }
+    } else if let path = options.panorama {
       do {
         loaded = try LoadedPanorama.load(path)
         name = fileName(path)
@@ -378,9 +388,20 @@ final class App {
   func openPanorama(_ path: String) {
     emit(studio.show(.panorama, at: now))
     preparePanorama()
+    if VideoDecoder.isVideoPath(path) {
+      do {
+        try openVideo(path)
+        studio.showMessage(nil, in: .panorama)
+      } catch {
+        Console.error(error.message)
+        studio.showMessage(error.message, in: .panorama)
+      }
+      return
+    }
     do {
       let loaded = try LoadedPanorama.load(path)
       let renderer = Self.renderer(loaded)
+      closeVideo()
       studio.updatePanorama { $0.load(renderer, name: fileName(path)) }
       buildExtras(renderer)
       studio.showMessage(nil, in: .panorama)
@@ -388,6 +409,85 @@ final class App {
       Console.error(error.message)
       studio.showMessage(error.message, in: .panorama)
     }
+  }
+
+  // MARK: Video
+
+  /// Opens a 360° video on the Panorama tab, playing from its start; throws (nothing
+  /// changed) when it cannot play.
+  func openVideo(_ path: String) throws(VideoError) {
+    let player = try VideoPlayer(path: path, now: now)
+    closeVideo()
+    self.player = player
+    let playback = VideoPlayback(duration: player.duration, frameDuration: player.frameDuration)
+    if studio.panorama == nil {
+      studio.setPanorama(PanoramaScene(video: playback, geometry: player.geometry, name: fileName(path)))
+    } else {
+      studio.updatePanorama { $0.load(video: playback, geometry: player.geometry, name: fileName(path)) }
+    }
+    // No extras for a video: its frames are drawn straight from the decoder's planes.
+    opening += 1
+    extrasPending = false
+    renderedKey = nil
+    renderedVideoFrame = -1
+    drewIdleFrame = false
+    if options.levelHorizon { studio.updatePanorama { $0.update { $0.levelsHorizon = true } } }
+    if let problem = player.soundProblem {
+      Console.error("\(path): \(problem)")
+      emit(studio.notify("Playing without sound: \(problem.dropFirst("no sound: ".count))", at: now))
+    }
+  }
+
+  func closeVideo() {
+    player?.stop()
+    player = nil
+  }
+
+  /// Does what the playback state asks (seek, play, pause), takes the frame the clock has
+  /// reached, and reports it back; whether the picture changed.
+  func driveVideo() -> Bool {
+    guard let player, let playback = studio.panorama?.video else { return false }
+    let t = now
+    var changed = false
+    // Leaving the tab pauses, as a hidden player should.
+    if studio.active != .panorama && playback.isPlaying {
+      studio.updatePanorama { $0.updateVideo { $0.pause() } }
+    }
+    var seek: Double?
+    studio.updatePanorama { $0.updateVideo { seek = $0.takeSeek() } }
+    if let seek {
+      player.seek(to: seek, now: t)
+      changed = true
+    }
+    let wanted = studio.panorama?.video?.isPlaying ?? false
+    if wanted != player.playing {
+      player.setPlaying(wanted, now: t)
+      changed = true
+    }
+    let hadProblem = player.soundProblem
+    let tick = player.tick(now: t)
+    if let frame = player.current, tick.newFrame {
+      studio.updatePanorama { $0.updateVideo { $0.showed(frameAt: frame.time) } }
+      changed = true
+    }
+    if tick.reachedEnd {
+      studio.updatePanorama { $0.updateVideo { $0.reachedEnd() } }
+      changed = true
+    }
+    if let error = tick.error {
+      Console.error(error)
+      studio.updatePanorama { $0.updateVideo { $0.reachedEnd() } }
+      studio.showMessage(error, in: .panorama)
+      changed = true
+    }
+    if hadProblem == nil, let problem = player.soundProblem {
+      Console.error("\(player.path): \(problem)")
+      emit(studio.notify("Playing without sound: \(problem.dropFirst("no sound: ".count))", at: t))
+    }
+    if changed, options.events, let v = studio.panorama?.video {
+      Console.line(SceneLines.video(v, dropped: player.dropped, sound: player.soundPlaying, at: t))
+    }
+    return changed
   }
 
   func addPhotos(_ paths: [String]) {
@@ -435,16 +535,22 @@ final class App {
       // Sleep in the event queue when nothing moves; otherwise poll and draw every frame.
       // Waking only to look at the files and the extras draws nothing (that took 4 frames a
       // second, 4-6 % of a core, with nothing on screen changing).
-      let resting = studio.isIdle && drewIdleFrame && !extrasPending && options.screenshot == nil && screenshotSignal == 0
+      // A video waiting for the frame of a seek is not resting: the frame comes from its thread.
+      let awaitingVideo = studio.active == .panorama && player?.awaitingFrame == true
+      let resting =
+        studio.isIdle && drewIdleFrame && !extrasPending && options.screenshot == nil && screenshotSignal == 0
+        && !awaitingVideo
       var changed = !resting
       if resting && SDL_WaitEventTimeout(&event, 250) != 0 {
         handle(event)
         changed = true
       }
       let frameStart = now
+      var handled = false
       while SDL_PollEvent(&event) != 0 {
         handle(event)
         changed = true
+        handled = true
       }
       if let problem = store.collect().last {
         studio.showMessage(problem)
@@ -461,7 +567,22 @@ final class App {
       }
       takeExtras()
       studio.advance(to: now)
+      let videoChanged = driveVideo()
+      if videoChanged {
+        changed = true
+        drewIdleFrame = false
+      }
       if !changed && drewIdleFrame && studio.isIdle && !extrasPending && screenshotSignal == 0 { continue }
+      if !handled, !videoChanged, videoOnlyMoves || awaitingVideo, renderedVideoFrame == player?.frameNumber,
+        screenshotSignal == 0
+      {
+        // Only the video moves (or a seek's frame is on its way), its frame on screen is drawn
+        // and the next is not due: sleep in the event queue until it is (at most 10 ms),
+        // rather than drawing the same frame again.
+        let due = player?.nextFrameDue(now: now) ?? 0.01
+        guard due > 0.001, SDL_WaitEventTimeout(&event, Int32(max(1, min(due, 0.01) * 1000))) != 0 else { continue }
+        handle(event)
+      }
       draw()
       let work = now - frameStart
       workTimes.append(work)
@@ -473,7 +594,8 @@ final class App {
         confirmScreenshot(nextScreenshotPath())
       }
       if let path = options.screenshot, !extrasPending, workTimes.count >= 2,
-        studio.isIdle || (studio.active == .panorama && framesWithExtras >= 1)
+        studio.isIdle || (studio.active == .panorama && framesWithExtras >= 1),
+        player == nil || renderedVideoFrame > 0 || studio.panorama?.video == nil
       {
         // Still, or (motion playing, which never goes still) a full frame drawn with the extras.
         if screenshot(to: path) != nil { exitCode = 1 }
@@ -576,19 +698,34 @@ final class App {
     return t
   }
 
+  /// Whether the one thing that moves is the video playing (the camera is still).
+  var videoOnlyMoves: Bool {
+    guard studio.active == .panorama, player != nil, let scene = studio.panorama, let video = scene.video else {
+      return false
+    }
+    return video.isPlaying && !scene.viewer.isMoving && studio.notice == nil
+  }
+
   func renderPanorama() {
     guard let scene = studio.panorama else { return }
     let (pw, _) = window.pixelSize
     let scale = viewportSize.width > 0 ? Double(pw) / viewportSize.width : 1
     let width = max(1, Int(scene.frame.size.width * scale)), height = max(1, Int(scene.frame.size.height * scale))
     let key = scene.frameKey(width: width, height: height)
-    guard key != renderedKey else { return }
+    let video = scene.video != nil ? player : nil
+    guard key != renderedKey || (video != nil && video!.frameNumber != renderedVideoFrame) else { return }
     if panoramaFrame.width != width || panoramaFrame.height != height {
       panoramaFrame = RGBAImage(width: width, height: height)
       panoramaTexture = try? Texture(window, image: panoramaFrame, streaming: true)
     }
     var frame = panoramaFrame
-    studio.updatePanorama { $0.render(into: &frame, executor: executor) }
+    if let video {
+      let v = scene.viewer
+      video.render(view: v.renderedView, hfov: v.hfov, lens: v.lens, into: &frame, executor: executor)
+      renderedVideoFrame = video.frameNumber
+    } else {
+      studio.updatePanorama { $0.render(into: &frame, executor: executor) }
+    }
     panoramaFrame = frame
     panoramaTexture?.update(panoramaFrame)
     renderedKey = key

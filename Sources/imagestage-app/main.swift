@@ -12,7 +12,10 @@ let optionTable: [(name: String, value: String?, help: String)] = [
   ("scene", "locations|shortcuts|panorama", "the tab shown first"),
   ("window", "WxH", "window size in points (at least \(Int(Studio.minimumSize.width))x\(Int(Studio.minimumSize.height)))"),
   ("photos", "DIR", "put the JPEG and PNG photos in DIR on the Locations board"),
-  ("panorama", "IMAGE|DIR", "show IMAGE (JPEG or PNG; GPano metadata honoured), or a tile pyramid's DIR, in the Panorama tab"),
+  (
+    "panorama", "IMAGE|DIR|VIDEO",
+    "show IMAGE (JPEG or PNG; GPano metadata honoured), a tile pyramid's DIR, or play a 360° VIDEO (.mp4 .mov .mkv .webm), in the Panorama tab"
+  ),
   ("motion", "LOG.csv", "replay a motion log in the Panorama tab, looping (docs/motion.md)"),
   ("config", "TOUR.json", "open a viewer config (Pannellum's JSON; a tour, docs/viewer.md) in the Panorama tab"),
   ("level-horizon", nil, "ignore the device's roll: the horizon stays level (H toggles it)"),
@@ -35,7 +38,7 @@ var usage: String {
   }
   lines += [
     "", "Keys:", KeyBindings.helpText(), "",
-    "Drop JPEG or PNG files on the window: photos onto Locations, a panorama onto Panorama.",
+    "Drop JPEG or PNG files on the window: photos onto Locations, a panorama (or a 360° video) onto Panorama.",
   ]
   return lines.joined(separator: "\n")
 }

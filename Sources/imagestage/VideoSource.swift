@@ -7,10 +7,7 @@ import StageJSON
 /// A 360° video as the source of `pano info`, `pano render --time` and `pano video`.
 enum VideoSource {
   /// Whether `path` names a video (by its extension: what the user sees in the name).
-  static func isVideo(_ path: String) -> Bool {
-    let lower = path.lowercased()
-    return [".mp4", ".mov", ".mkv", ".webm", ".m4v", ".avi"].contains { lower.hasSuffix($0) }
-  }
+  static func isVideo(_ path: String) -> Bool { VideoDecoder.isVideoPath(path) }
 
   /// `pano info CLIP.mp4`: the stream, its spherical metadata (or what was assumed, and why).
   static func info(_ path: String) throws {

@@ -75,13 +75,14 @@ struct AppGUITests {
     var lines: [[String: Any]] = []
     let directory: URL
 
-    init(display: Display, arguments: [String], directory: URL) throws {
+    init(display: Display, arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
       self.directory = directory
       process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage-app")
       process.arguments = arguments + ["--events", "--window", "800x600", "--config-dir", directory.path]
       process.currentDirectoryURL = directory
       process.environment = AppGUITests.appEnvironment.merging(
-        ["DISPLAY": display.name, "HOME": directory.path, "PATH": "/usr/bin:/bin"]) { $1 }
+        ["DISPLAY": display.name, "HOME": directory.path, "PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+      ) { $1 }
       let out = Pipe()
       process.standardOutput = out
       // Kept beside the test's files: what the app said when a test fails.
