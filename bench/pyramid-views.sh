@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Issue 27 item 2: how close a tile pyramid's views are to the truth, beside the source's own
+# render. A 4096×2048 grid (2-pixel lines every 64 px: the hardest case) is cut into
+# pyramids at the default face size (8·⌊width/π/8⌋ = 1296, as generate.py) and √2 finer
+# (1832), PNG and JPEG q75 tiles; views at face centres, edges, a corner and the poles,
+# hfov 20–120°, are rendered from each and from the source (without and with --mipmaps), and every render is compared
+# with an exact reference (bench/pyramid_views.py: float64, 4×4 samples a pixel). Rectilinear
+# lens only: the reference has no other lens. SIZE (960x540); IMAGESTAGE=BIN skips the build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench/out/pyramid-views
+mkdir -p "$out"
+venv=build/bench-venv
+if ! "$venv/bin/python" -c "import PIL, numpy" 2> /dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q pillow numpy
+fi
+scripts/install-deps build
+# IMAGESTAGE=path/to/imagestage skips the build (a binary someone already has).
+bin=${IMAGESTAGE:-}
+if [ -z "$bin" ]; then
+  swift build -c release $(scripts/cpu-flags) --product imagestage >&2
+  bin=.build/release/imagestage
+fi
+size=${SIZE:-960x540}
+"$venv/bin/python" - "$out/grid.png" <<'PY'
+import sys
+import numpy as np
+from PIL import Image
+W, H = 4096, 2048
+grid = np.full((H, W, 3), 230, np.uint8)
+grid[:, :, 0] = 230 - (np.arange(W)[None, :] % 256) // 8  # a ramp, so channels differ
+for x in range(0, W, 64): grid[:, x:x + 2] = 20
+for y in range(0, H, 64): grid[y:y + 2, :] = 20
+Image.fromarray(grid).save(sys.argv[1])
+PY
+"$bin" pano tiles "$out/grid.png" -o "$out/png1296" --png --force > /dev/null
+"$bin" pano tiles "$out/grid.png" -o "$out/png1832" --png --cube-size 1832 --force > /dev/null
+"$bin" pano tiles "$out/grid.png" -o "$out/jpg1296" --force > /dev/null
+rm -f "$out"/*_y*.png
+# yaw pitch hfov: face centre, face edge (45), corner (45, 35.3), a tilted edge, the poles,
+# and the field of view from 20° (magnified: a finest-level tile texel spans several pixels) to 120°.
+for view in "0 0 90" "0 0 20" "45 0 60" "45 35.3 60" "45 35.3 120" "-135 -40 100" "30 85 90" "0 -90 120" "90 60 20" "10 0 45"; do
+  read -r yaw pitch hfov <<< "$view"
+  name="y${yaw}_p${pitch}_h${hfov}"
+  "$bin" pano render "$out/grid.png" -o "$out/src_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size"
+  "$bin" pano render "$out/grid.png" -o "$out/mip_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size" --mipmaps
+  for pyramid in png1296 png1832 jpg1296; do
+    "$bin" pano render "$out/$pyramid" -o "$out/${pyramid}_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size"
+  done
+done
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+"$venv/bin/python" bench/pyramid_views.py "$out/grid.png" "$out" mip png1296 png1832 jpg1296
