@@ -80,10 +80,10 @@ struct AppVideoGUITests {
     #expect(early["duration"] as? Double == 4)
     let later = try video("a second on") { time($0) >= time(early) + 1 }
     let rate = (time(later) - time(early)) / ((later["t"] as! Double) - (early["t"] as! Double))
-    // SDL's dummy driver sleeps a buffer's length between callbacks, in whole milliseconds,
-    // and a busy machine adds its own delay: its clock runs a little slow, and the picture
-    // follows it.
-    #expect(rate > 0.7 && rate < 1.2, "media seconds per host second: \(rate) (\(early), \(later))")
+    // SDL's dummy driver sleeps a buffer's length between callbacks, and a busy machine
+    // wakes it late: its clock runs slow (0.97 on a quiet machine, 0.47 at a load of 7 on
+    // two cores), and the picture follows it. It must run, and never ahead of the host.
+    #expect(rate > 0.25 && rate < 1.15, "media seconds per host second: \(rate) (\(early), \(later))")
     let window = try display.appWindow()
     try display.xdotool(["windowfocus", "--sync", window])
 
