@@ -46,7 +46,7 @@ embedded:
 clean:
 	rm -rf build
 
-.PHONY: web web-serve web-test
+.PHONY: web web-serve web-test web-cube-bench
 
 WEB := build/web
 WEB_OBJ := build/web-obj
@@ -118,6 +118,18 @@ $(WEB_WASM): $(WEB_CORE_STAMP) web/page/ImageStageWeb.swift web/shared/WasmBridg
 	wasm-strip $@
 	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
 	  --enable-nontrapping-float-to-int $@ -o $@
+
+# bench/cube.sh's module: the cores with bench/web/CubeBench.swift (the cube renderers beside
+# the equirectangular one, in wasm as the web viewer's CPU renderer runs them). Not shipped.
+CUBE_BENCH_WASM := $(WEB_OBJ)/$(WEB_SIMD)/cube-bench.wasm
+web-cube-bench: $(CUBE_BENCH_WASM)
+$(CUBE_BENCH_WASM): $(WEB_CORE_STAMP) bench/web/CubeBench.swift
+	$(SWIFTC) $(WEB_FLAGS) -O -I $(WEB_OBJ)/$(WEB_SIMD) -module-name CubeBench bench/web/CubeBench.swift \
+	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/CubeBench.o
+	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize --export=bench_cube_setup \
+	  --export=bench_cube_render --max-memory=4294967296 /usr/lib/wasm32-wasi/crt1-reactor.o \
+	  $(foreach m,CoreMath Panorama CubeBench,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) $(EMBEDDED_LIB)/*.a \
+	  -L/usr/lib/wasm32-wasi -lc -o $@
 
 # The viewer's own module: the same cores with web/viewer/ViewerWeb.swift's exports; the linker
 # drops the boards and the Studio, which nothing it exports reaches. Two links of one object:

@@ -1,12 +1,41 @@
 #!/usr/bin/env bash
-# The cube renderers side by side in one run: the cube grid renderer (CubeRendering: rays at
-# block corners, mip levels) on a CubeMap and on a fully loaded TiledCube, against the direct
-# per-pixel cube renderer it replaced and the equirectangular grid renderer on the panorama
-# the faces were cut from. 1920×1080, hfov 90°, turning 1° a frame, rounds interleaved;
-# min and median ms/frame. FACE (1024) px faces, ROUNDS (5), THREADS (2).
+# The cube renderers beside the equirectangular one, natively and in wasm, in one run.
+#  1. native (`pano-bench --cube`): SamplePanorama 4·FACE px wide with mip levels, its faces
+#     (FACE px, 1024) as a CubeMap with mip levels and as a fully loaded TiledCube of 512 px
+#     tiles, → 1920×1080, hfov 90°, pitch PITCH (11.5°), yaw 1° further a frame, THREADS (2):
+#     the equirectangular grid renderer, the cube reference (a ray a pixel between block
+#     corners), the stepped cube path, with the portable Swift loop and with the kernel
+#     KernelWisdom chose (IMAGESTAGE_KERNEL to choose);
+#  2. wasm under node (bench/web/cube.mjs, `make web-cube-bench`: the cores as the web viewer
+#     builds them, SIMD128, one thread), the same cases at WASM_SIZE (1280x720).
+# Each case is a slope over frame counts (start-up and caches cancel), ROUNDS (5) rounds
+# interleaving the cases; min and median ms/frame, and the median of per-round ratios
+# against the equirectangular path with the same loop. The CPU is named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+face=${FACE:-1024} rounds=${ROUNDS:-5} threads=${THREADS:-2} pitch=${PITCH:-11.5} size=${WASM_SIZE:-1280x720}
+[[ $size =~ ^[0-9]+x[0-9]+$ ]] || { echo "WASM_SIZE must be WxH, got '$size'" >&2; exit 2; }
 scripts/install-deps
 swift build -c release $(scripts/cpu-flags) --product pano-bench >&2
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
-.build/release/pano-bench --cube "${FACE:-1024}" "${ROUNDS:-5}" "${THREADS:-2}" | grep -v '^RESULT'
+make -s web-cube-bench >&2
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; node $(node --version); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "== 1. native"
+.build/release/pano-bench --cube "$face" "$rounds" "$threads" "$pitch" | grep -v '^RESULT'
+echo
+echo "== 2. wasm (SIMD128, one thread), ${size}, same views"
+results=bench/out/cube-wasm.txt
+mkdir -p bench/out
+node bench/web/cube.mjs build/web-obj/1/cube-bench.wasm "$face" "${size%x*}" "${size#*x}" "$rounds" "$pitch" > "$results"
+python3 - "$results" <<'PY'
+import sys, statistics
+runs = {}
+for line in open(sys.argv[1]):
+    p = line.split()
+    if p and p[0] == "RESULT": runs.setdefault(p[2], []).append(float(p[3]))
+base = runs["equirectangular"]
+for name, v in runs.items():
+    ratio = statistics.median(t / b for t, b in zip(v, base))
+    print(f"  {name:32s} min {min(v):7.2f}, median {statistics.median(v):7.2f}, {ratio:5.2f}x equirectangular (median of rounds)")
+PY
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -89,8 +89,19 @@ public struct CubeMap: Sendable {
     pitch: (Double, Double), roll: (Double, Double) = (0, 1), centred: Bool = true
   ) -> (x: Double, y: Double, z: Double) {
     let half = centred ? 0.5 : 0
-    let sx = (Double(i) + half - Double(width) / 2) / focal
-    let sy = (Double(height) / 2 - Double(j) - half) / focal
+    return ray(
+      x: Double(i) + half, y: Double(j) + half, width: width, height: height, focal: focal, lens: lens, yaw: yaw,
+      pitch: pitch, roll: roll)
+  }
+
+  /// The ray through the point (`x`, `y`) of a `width`×`height` view (pixels from its top-left
+  /// corner: pixel (i, j)'s centre is (i + 0.5, j + 0.5)), as ``ray(_:_:width:height:focal:lens:yaw:pitch:roll:centred:)``.
+  @inline(__always) static func ray(
+    x: Double, y: Double, width: Int, height: Int, focal: Double, lens: Lens, yaw: (Double, Double),
+    pitch: (Double, Double), roll: (Double, Double)
+  ) -> (x: Double, y: Double, z: Double) {
+    let sx = (x - Double(width) / 2) / focal
+    let sy = (Double(height) / 2 - y) / focal
     let q = lens.ray(x: sx, y: sy)
     // Roll about the view axis first, as the grid renderer's camera does.
     let r = (x: q.x * roll.1 + q.y * roll.0, y: q.y * roll.1 - q.x * roll.0, z: q.z)
@@ -98,11 +109,27 @@ public struct CubeMap: Sendable {
     return (r.x * yaw.1 + z1 * yaw.0, y1, z1 * yaw.1 - r.x * yaw.0)
   }
 
-  /// Draws the view into `output` (every lens, with roll) with the cube grid renderer.
+  /// Draws the view into `output` (every lens, with roll) with the cube grid renderer, its
+  /// blocks stepped four pixels at a time through `kernel` (`nil`: the portable Swift loop;
+  /// the host injects a CPU's own, as for ``PanoramaRenderer/groupKernel``).
   public func render<E: RowExecutor>(
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E,
+    kernel: GroupKernel? = nil
+  ) {
+    CubeRendering.render(self, view: view, hfov: hfov, lens: lens, into: &output, kernel: kernel) {
+      executor.run($0, $1)
+    }
+  }
+
+  /// Draws the view as ``render(view:hfov:lens:into:executor:kernel:)`` does, but every pixel
+  /// by its own ray between its block's corner rays: the reference the stepped blocks are
+  /// tested and timed against.
+  public func renderReference<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
-    CubeRendering.render(self, view: view, hfov: hfov, lens: lens, into: &output) { executor.run($0, $1) }
+    CubeRendering.render(self, view: view, hfov: hfov, lens: lens, into: &output, stepped: false) {
+      executor.run($0, $1)
+    }
   }
 
   /// Draws the view by casting every pixel's own ray, at the finest level: the slow,

@@ -14,10 +14,33 @@ public protocol CubeTexels: Sendable {
   /// for a source that holds every level, coarser where a tile pyramid has only a coarser
   /// cover loaded (`Int.max` where nothing covers it).
   func detail(level: Int, face: Int, x: Int, y: Int) -> Int
+  /// Calls `body` with the rows in memory that hold texel (`x`, `y`) of `face` at `level`
+  /// (a face, or a tile of one), for the stepped path; returns false without calling it where
+  /// there are none (a tile pyramid's texel shown by a coarser tile). The default: none, so
+  /// every block takes the per-pixel path.
+  func withRows(level: Int, face: Int, x: Int, y: Int, _ body: (TexelRows) -> Void) -> Bool
 }
 
 extension CubeTexels {
   public func detail(level: Int, face: Int, x: Int, y: Int) -> Int { level }
+  public func withRows(level: Int, face: Int, x: Int, y: Int, _ body: (TexelRows) -> Void) -> Bool { false }
+}
+
+/// A rectangle of a cube face's texels as rows in memory: texel (`x0` + i, `y0` + j) is
+/// `base[j · stride + i]`, for i in `0..<width`, j in `0..<height`.
+public struct TexelRows {
+  public let base: UnsafePointer<UInt32>
+  public let stride: Int
+  public let x0: Int, y0: Int, width: Int, height: Int
+
+  public init(base: UnsafePointer<UInt32>, stride: Int, x0: Int, y0: Int, width: Int, height: Int) {
+    self.base = base
+    self.stride = stride
+    self.x0 = x0
+    self.y0 = y0
+    self.width = width
+    self.height = height
+  }
 }
 
 /// The grid renderer for cube sources: every lens, with mip levels and no seam at face edges.
@@ -175,9 +198,18 @@ enum CubeRendering {
   /// `run`). A closure rather than a generic executor: with `T` the only generic parameter,
   /// a caller that knows its cube gets this loop specialised for it (Swift specialises only
   /// when every generic parameter is known; unspecialised, each texel read is a witness call).
+  ///
+  /// `stepped` (the default) draws each run of up to four blocks that read one level as the
+  /// equirectangular renderer draws its blocks (``SteppedBlocks``): the face coordinates at
+  /// 3×3 points, stepped in fixed point between them, four pixels at a time through
+  /// `kernel` (`nil`: the portable Swift loop). Where a run's texels do not lie in one face
+  /// or tile in memory (at face and tile edges), its blocks, then their quarters down to
+  /// 4×4 pixels, are tried alone; what is left, and every block when `stepped` is false (the
+  /// reference), casts each pixel's ray between the block's corner rays and meets its face
+  /// with one division.
   static func render<T: CubeTexels>(
-    _ cube: T, view: ViewAngles, hfov: Double, lens: Lens, into output: inout RGBAImage,
-    run: (Int, @Sendable (Int) -> Void) -> Void
+    _ cube: T, view: ViewAngles, hfov: Double, lens: Lens, into output: inout RGBAImage, kernel: GroupKernel? = nil,
+    stepped: Bool = true, run: (Int, @Sendable (Int) -> Void) -> Void
   ) {
     let width = output.width, height = output.height
     guard width > 0, height > 0 else { return }
@@ -202,35 +234,49 @@ enum CubeRendering {
       let n = (r.x * r.x + r.y * r.y + r.z * r.z).squareRoot()
       return n > 0 ? (r.x / n, r.y / n, r.z / n) : r
     }
+    // Runs of blocks stepped as one: four along a row for a rectilinear lens (its face
+    // coordinates are ratios of linear functions, which a biquadratic follows to a thousandth
+    // of a texel over 64 pixels), two for the others, whose rays bend.
+    let runLength = lens == .rectilinear ? 4 : 2
     output.pixels.withUnsafeMutableBufferPointer { out in
       let shared = SharedPixels(base: out.baseAddress!, source: UnsafePointer(out.baseAddress!))
       run(bands) { band in
         let j0 = band * b, j1 = min(j0 + b, height)
         let top = (0...columns).map { node($0 * b, j0) }, bottom = (0...columns).map { node($0 * b, j1) }
-        for column in 0..<columns {
+        let levels = (0..<columns).map { column -> Int in
           let i0 = column * b, i1 = min(i0 + b, width)
           let r00 = top[column], r10 = top[column + 1], r01 = bottom[column], r11 = bottom[column + 1]
-          let spanX = Double(i1 - i0), spanY = Double(j1 - j0)
-          let level = Self.readable(
-            cube, Self.level(cube, r00, r10, r01, r11, span: (spanX, spanY)), r00, r10, r01, r11, sizes)
-          let size = sizes[level], s = Double(size)
-          for j in j0..<j1 {
-            let fy = (Double(j - j0) + 0.5) / spanY
-            let left = (
-              x: r00.x + (r01.x - r00.x) * fy, y: r00.y + (r01.y - r00.y) * fy, z: r00.z + (r01.z - r00.z) * fy
-            )
-            let right = (
-              x: r10.x + (r11.x - r10.x) * fy, y: r10.y + (r11.y - r10.y) * fy, z: r10.z + (r11.z - r10.z) * fy
-            )
-            let step = (x: (right.x - left.x) / spanX, y: (right.y - left.y) / spanX, z: (right.z - left.z) / spanX)
-            var d = (x: left.x + step.x * 0.5, y: left.y + step.y * 0.5, z: left.z + step.z * 0.5)
-            let row = shared.base + j * width
-            for i in i0..<i1 {
-              let (face, u, v) = locate(d)
-              row[i] = bilinear(cube, level, face, u * s, v * s, size)
-              d = (x: d.x + step.x, y: d.y + step.y, z: d.z + step.z)
+          return Self.readable(
+            cube, Self.level(cube, r00, r10, r01, r11, span: (Double(i1 - i0), Double(j1 - j0))), r00, r10, r01, r11,
+            sizes)
+        }
+        let blocks = SteppedBlocks(
+          cube: cube, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch, roll: roll,
+          kernel: kernel, out: shared.base)
+        var column = 0
+        while column < columns {
+          let level = levels[column]
+          var end = column + 1
+          if stepped {
+            while end < columns, end - column < runLength, levels[end] == level { end += 1 }
+          }
+          let i0 = column * b, i1 = min(end * b, width)
+          if !stepped || !blocks.step(level: level, size: sizes[level], xs: i0..<i1, ys: j0..<j1) {
+            for c in column..<end {
+              let corners = Corners(
+                r00: top[c], r10: top[c + 1], r01: bottom[c], r11: bottom[c + 1], i0: c * b, j0: j0,
+                spanX: Double(min(c * b + b, width) - c * b), spanY: Double(j1 - j0))
+              let xs = (c * b)..<min(c * b + b, width)
+              if stepped && end - column > 1 {
+                blocks.piece(level: level, size: sizes[level], xs: xs, ys: j0..<j1, corners: corners)
+              } else if stepped {
+                blocks.split(level: level, size: sizes[level], xs: xs, ys: j0..<j1, corners: corners)
+              } else {
+                blocks.rays(level: level, size: sizes[level], xs: xs, ys: j0..<j1, corners: corners)
+              }
             }
           }
+          column = end
         }
       }
     }
@@ -247,6 +293,14 @@ extension CubeMap: CubeTexels {
     // two threads doing that to one face's count fight over its cache line (8× slower).
     if level == 0 { return faces[face].pixels[y * size + x] }
     return mipFaces[level - 1][face].pixels[y * mipSizes[level - 1] + x]
+  }
+
+  public func withRows(level: Int, face: Int, x: Int, y: Int, _ body: (TexelRows) -> Void) -> Bool {
+    let size = faceSize(level: level)
+    (level == 0 ? faces[face].pixels : mipFaces[level - 1][face].pixels).withUnsafeBufferPointer { p in
+      body(TexelRows(base: p.baseAddress!, stride: size, x0: 0, y0: 0, width: size, height: size))
+    }
+    return true
   }
 
   /// The cube with its faces halved again and again (2×2 boxes, sizes rounded up) down to

@@ -57,10 +57,24 @@ public struct TiledCube: Sendable {
   /// Draws the view into `output` (every lens, with roll) with the cube grid renderer,
   /// reading the pyramid's coarser levels as mip levels where the view's pixels are larger
   /// than the drawn level's texels.
+  /// Its blocks are stepped four pixels at a time through `kernel` (`nil`: the portable Swift
+  /// loop), as ``CubeMap/render(view:hfov:lens:into:executor:kernel:)``'s are.
   public func render<E: RowExecutor>(
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E,
+    kernel: GroupKernel? = nil
+  ) {
+    CubeRendering.render(texels(), view: view, hfov: hfov, lens: lens, into: &output, kernel: kernel) {
+      executor.run($0, $1)
+    }
+  }
+
+  /// The per-pixel reference (``CubeMap/renderReference(view:hfov:lens:into:executor:)``).
+  public func renderReference<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E
   ) {
-    CubeRendering.render(texels(), view: view, hfov: hfov, lens: lens, into: &output) { executor.run($0, $1) }
+    CubeRendering.render(texels(), view: view, hfov: hfov, lens: lens, into: &output, stepped: false) {
+      executor.run($0, $1)
+    }
   }
 
   /// The loaded tiles as a table per level, each cell pointing at the finest loaded tile that
@@ -85,6 +99,9 @@ public struct TiledCube: Sendable {
     let perSide: [Int]
     let offsets: [Int]
     let tileResolution: Int
+    /// log2 of `tileResolution` when it is a power of two (the usual 256 or 512), else −1:
+    /// a texel's tile is then a shift away, not two integer divisions.
+    let tileShift: Int
     let cells: [Cell]
     let images: [RGBAImage]
 
@@ -124,6 +141,7 @@ public struct TiledCube: Sendable {
       self.perSide = perSide
       self.offsets = offsets
       self.tileResolution = ts
+      tileShift = ts > 0 && ts & (ts - 1) == 0 ? ts.trailingZeroBitCount : -1
       self.cells = cells
       self.images = images
     }
@@ -131,19 +149,38 @@ public struct TiledCube: Sendable {
     public var levelCount: Int { sizes.count }
     public func faceSize(level: Int) -> Int { sizes[level] }
     public func detail(level: Int, face: Int, x: Int, y: Int) -> Int {
-      let n = perSide[level], ts = tileResolution
-      let cell = cells[offsets[level] + (face * n + y / ts) * n + x / ts]
+      let cell = cell(level, face, x, y)
       return cell.image >= 0 ? level + Int(cell.shift) : Int.max
     }
+    @inline(__always) func cell(_ level: Int, _ face: Int, _ x: Int, _ y: Int) -> Cell {
+      let n = perSide[level]
+      if tileShift >= 0 { return cells[offsets[level] + (face * n + (y >> tileShift)) * n + (x >> tileShift)] }
+      return cells[offsets[level] + (face * n + y / tileResolution) * n + x / tileResolution]
+    }
     @inline(__always) public func texel(level: Int, face: Int, x: Int, y: Int) -> UInt32 {
-      let n = perSide[level], ts = tileResolution
-      let cell = cells[offsets[level] + (face * n + y / ts) * n + x / ts]
+      let cell = cell(level, face, x, y)
       guard cell.image >= 0 else { return RGBAImage.pack(r: 0, g: 0, b: 0) }
       // Read in place (see CubeMap.texel): no copy of the tile, so no retain a tap.
       let shift = Int(cell.shift), width = Int(cell.width)
       let px = min((x >> shift) - Int(cell.originX), width - 1)
       let py = min((y >> shift) - Int(cell.originY), Int(cell.height) - 1)
       return images[Int(cell.image)].pixels[py * width + px]
+    }
+    /// The tile that holds the texel, where it is the texel's own level's (not a coarser cover).
+    public func withRows(level: Int, face: Int, x: Int, y: Int, _ body: (TexelRows) -> Void) -> Bool {
+      let ts = tileResolution, cell = cell(level, face, x, y)
+      guard cell.image >= 0, cell.shift == 0 else { return false }
+      let stride = Int(cell.width), height = Int(cell.height), x0 = Int(cell.originX), y0 = Int(cell.originY)
+      images[Int(cell.image)].pixels.withUnsafeBufferPointer { p in
+        guard p.count >= stride * height else { return }
+        // No further than the tile's square: a tile image larger than the layout says is
+        // clamped there by `texel`, so beyond it the next tile's texels are shown.
+        body(
+          TexelRows(
+            base: p.baseAddress!, stride: stride, x0: x0, y0: y0, width: min(stride, ts, sizes[level] - x0),
+            height: min(height, ts, sizes[level] - y0)))
+      }
+      return true
     }
   }
 

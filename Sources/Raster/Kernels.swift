@@ -53,8 +53,10 @@ public enum BlendKernels {
 /// spread wider (the machine busy) is not kept: the vendor's default is used and the next run
 /// measures again. Later runs read the answer from `$IMAGESTAGE_CACHE` (default
 /// `$XDG_CACHE_HOME/imagestage`, else `~/.cache/imagestage`), file `kernels.tsv`:
-/// `MODEL<TAB>KERNEL<TAB>figures<TAB>v2` per line (a line without `v2` was measured the old
-/// way, on two small renders, and is measured again). A later timing on a real source that
+/// `KEY<TAB>KERNEL<TAB>figures<TAB>v2` per line, the key the CPU's model and the build
+/// (``cacheKey``: a debug build's timings say nothing of a release build's, and the two share
+/// the cache); a line without `v2` was measured the old way, on two small renders, and is
+/// measured again. A later timing on a real source that
 /// contradicts the remembered kernel (``confirm(model:candidates:times:file:)``, which
 /// `pano-bench` calls) replaces it.
 public enum KernelWisdom {
@@ -91,6 +93,19 @@ public enum KernelWisdom {
     return "unknown CPU"
   }
 
+  /// `debug` or `release`: how this binary was built.
+  public static var build: String {
+    #if DEBUG
+      return "debug"
+    #else
+      return "release"
+    #endif
+  }
+
+  /// What a choice is remembered under: the CPU's model and the build, e.g.
+  /// `Intel(R) Xeon(R) … [release]`.
+  public static var cacheKey: String { "\(cpuModel) [\(build)]" }
+
   /// The directory the choice is kept in.
   public static var cacheDirectory: String {
     if let dir = getenv("IMAGESTAGE_CACHE") { return String(cString: dir) }
@@ -105,7 +120,7 @@ public enum KernelWisdom {
     if let memo { return memo }
     let names = ["swift"] + BlendKernels.available.map(\.name)
     let choice = choose(
-      model: cpuModel, candidates: names, file: cacheDirectory + "/kernels.tsv", vendor: vendorDefault,
+      model: cacheKey, candidates: names, file: cacheDirectory + "/kernels.tsv", vendor: vendorDefault,
       measure: measureRenders)
     memo = choice
     return choice

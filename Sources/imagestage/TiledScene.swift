@@ -45,7 +45,8 @@ enum TiledScene {
       if let image = try load(tour, layout, tile, configPath: configPath) { cube.tiles[tile] = image } else { failed += 1 }
     }
     cube.render(
-      view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, into: &frame, executor: ThreadedRows(threads: threads))
+      view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, into: &frame, executor: ThreadedRows(threads: threads),
+      kernel: BlendKernels.chosen())
     if failed > 0 {
       Console.error("warning: \(failed) of \(plan.fetch.count) tiles could not be used; the view shows coarser levels there")
     }

@@ -66,16 +66,20 @@ else {
   exit(2)
 }
 /// What the process holds before the panorama: runtime, libraries, thread stacks.
-/// `pano-bench --cube FACE ROUNDS [THREADS]`: the cube renderers on SamplePanorama's faces
-/// (`FACE` px), 1920×1080 at hfov 90° turning 1° a frame, against the equirectangular grid
-/// renderer on the source they were cut from; prints `RESULT cube CASE MS` per round
-/// (rounds interleave the cases) and a min/median table (bench/cube.sh).
+/// `pano-bench --cube FACE ROUNDS [THREADS] [PITCH°]`: the cube renderers on SamplePanorama's
+/// faces (`FACE` px, as a CubeMap with mip levels and as a fully loaded TiledCube of 512 px
+/// tiles), 1920×1080 at hfov 90° turning 1° a frame, against the equirectangular grid renderer
+/// on the source they were cut from (with mip levels), each with the portable Swift loop and
+/// with the kernel KernelWisdom chose. Each case is timed as a slope: (time of 25 frames −
+/// time of 5) / 20, rounds interleaving the cases; prints `RESULT cube CASE MS` per round, then
+/// min and median, and the median of per-round ratios against the equirectangular path with
+/// the same kernel (bench/cube.sh).
 if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = Int(args[3]) {
   let threads = args.count > 4 ? Int(args[4]) ?? 2 : 2
+  let pitch = Angle(degrees: args.count > 5 ? Double(args[5]) ?? 11.5 : 11.5).radians
   let executor = ThreadedRows(threads: threads)
   let source = SamplePanorama.make(width: 4 * face)
   var equirect = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: source.width, height: source.height))
-  equirect.groupKernel = BlendKernels.chosen()
   equirect.buildMipLevels(executor: executor)
   let cube = CubeMap.faces(from: &equirect, size: face, executor: executor).withMipLevels()
   // The same faces as a pyramid of 512 px tiles, every tile loaded.
@@ -98,47 +102,90 @@ if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = I
       }
     }
   }
+  let kernel = BlendKernels.chosen()
+  let kernelName = kernel?.name ?? "swift"
   var frame = RGBAImage(width: 1920, height: 1080)
-  let hfov = Angle(degrees: 90).radians, frames = 10
-  let cases: [(String, (Int) -> Void)] = [
+  let hfov = Angle(degrees: 90).radians
+  func view(_ k: Int) -> ViewAngles { ViewAngles(yaw: Double(k) * 0.0175, pitch: pitch) }
+  var swiftEquirect = equirect
+  swiftEquirect.groupKernel = nil
+  equirect.groupKernel = kernel
+  // (label, equirectangular case it is compared with, body)
+  var cases: [(String, Int, (Int) -> Void)] = [
     (
-      "equirectangular grid",
-      { k in
-        equirect.renderPerspective(
-          view: ViewAngles(yaw: Double(k) * 0.0175, pitch: 0.2), hfov: hfov, into: &frame, executor: executor)
-      }
+      "equirectangular, swift", 0,
+      { k in swiftEquirect.renderPerspective(view: view(k), hfov: hfov, into: &frame, executor: executor) }
     ),
     (
-      "cube direct",
-      { k in
-        cube.renderDirect(view: ViewAngles(yaw: Double(k) * 0.0175, pitch: 0.2), hfov: hfov, into: &frame, executor: executor)
-      }
+      "cube reference (ray a pixel)", 0,
+      { k in cube.renderReference(view: view(k), hfov: hfov, into: &frame, executor: executor) }
     ),
+    ("cube stepped, swift", 0, { k in cube.render(view: view(k), hfov: hfov, into: &frame, executor: executor) }),
     (
-      "cube grid",
-      { k in cube.render(view: ViewAngles(yaw: Double(k) * 0.0175, pitch: 0.2), hfov: hfov, into: &frame, executor: executor) }
+      "tiled reference (ray a pixel)", 0,
+      { k in tiled.renderReference(view: view(k), hfov: hfov, into: &frame, executor: executor) }
     ),
-    (
-      "tiled cube grid",
-      { k in tiled.render(view: ViewAngles(yaw: Double(k) * 0.0175, pitch: 0.2), hfov: hfov, into: &frame, executor: executor) }
-    ),
+    ("tiled stepped, swift", 0, { k in tiled.render(view: view(k), hfov: hfov, into: &frame, executor: executor) }),
   ]
+  if kernel != nil {
+    let first = cases.count
+    cases += [
+      (
+        "equirectangular, \(kernelName)", first,
+        { k in equirect.renderPerspective(view: view(k), hfov: hfov, into: &frame, executor: executor) }
+      ),
+      (
+        "cube stepped, \(kernelName)", first,
+        { k in cube.render(view: view(k), hfov: hfov, into: &frame, executor: executor, kernel: kernel) }
+      ),
+      (
+        "tiled stepped, \(kernelName)", first,
+        { k in tiled.render(view: view(k), hfov: hfov, into: &frame, executor: executor, kernel: kernel) }
+      ),
+    ]
+  }
+  // `CUBE_PROFILE=N`: case N alone, 200 frames, for a profiler.
+  if let only = getenv("CUBE_PROFILE").flatMap({ Int(String(cString: $0)) }), cases.indices.contains(only) {
+    for k in 0..<200 { cases[only].2(k) }
+
+    exit(0)
+  }
+  // How far the stepped frames are from the reference's, at this view and at a face corner.
+  for (name, at) in [("this view", view(30)), ("a face corner", ViewAngles(yaw: 0.785, pitch: 0.615))] {
+    var reference = RGBAImage(width: 1920, height: 1080), fast = reference, fastTiled = reference
+    cube.renderReference(view: at, hfov: hfov, into: &reference, executor: executor)
+    cube.render(view: at, hfov: hfov, into: &fast, executor: executor, kernel: kernel)
+    tiled.render(view: at, hfov: hfov, into: &fastTiled, executor: executor, kernel: kernel)
+    print(
+      "stepped against the reference at \(name): cube \(fmt(fast.psnr(against: reference))) dB, tiled \(fmt(fastTiled.psnr(against: reference))) dB"
+    )
+  }
+  let short = 5, long = 25
   var times = [[Double]](repeating: [], count: cases.count)
   for _ in 0..<rounds {
-    for (c, (name, body)) in cases.enumerated() {
+    for (c, (name, _, body)) in cases.enumerated() {
       body(0)
-      let start = now()
-      for k in 1...frames { body(k) }
-      let ms = (now() - start) * 1000 / Double(frames)
+      var start = now()
+      for k in 1...short { body(k) }
+      let a = now() - start
+      start = now()
+      for k in 1...long { body(k) }
+      let ms = (now() - start - a) * 1000 / Double(long - short)
       times[c].append(ms)
       print("RESULT cube \(name.split(separator: " ").joined(separator: "-")) \(fmt(ms))")
     }
   }
-  print("\(face) px faces → 1920×1080, hfov 90°, \(threads) threads, \(rounds) rounds of \(frames) frames; ms/frame")
-  let base = times[0].sorted()[times[0].count / 2]
-  for (c, (name, _)) in cases.enumerated() {
+  print(
+    "\(face) px faces (tiles of \(layout.tileResolution) px) → 1920×1080, hfov 90°, pitch \(fmt(pitch * 180 / Elementary.pi))°,"
+      + " turning 1° a frame, \(threads) threads, \(rounds) rounds; ms/frame as slopes (\(long) frames − \(short)) / \(long - short)"
+  )
+  for (c, (name, base, _)) in cases.enumerated() {
     let sorted = times[c].sorted(), median = sorted[sorted.count / 2]
-    print("  \(name): min \(fmt(sorted[0])), median \(fmt(median)), \(fmt(median / base))× the equirectangular grid")
+    let ratios = zip(times[c], times[base]).map { $0 / $1 }.sorted()
+    let pad = name + String(repeating: " ", count: max(0, 32 - name.count))
+    print(
+      "  \(pad) min \(fmt(sorted[0])), median \(fmt(median)), \(fmt(ratios[ratios.count / 2]))× \(cases[base].0) (median of rounds)"
+    )
   }
   exit(0)
 }
@@ -219,7 +266,7 @@ do {
   }
   if quiet {
     let after = KernelWisdom.confirm(
-      model: KernelWisdom.cpuModel, candidates: names, times: sums, file: KernelWisdom.cacheDirectory + "/kernels.tsv")
+      model: KernelWisdom.cacheKey, candidates: names, times: sums, file: KernelWisdom.cacheDirectory + "/kernels.tsv")
     print("KERNELS   remembered for this CPU now: \(after.kernel) (\(after.source))")
   } else {
     print("KERNELS   rounds spread over 10 %: the machine is busy, the remembered choice is left as it is")

@@ -43,6 +43,50 @@ struct KernelTests {
   }
 }
 
+extension KernelTests {
+  /// The cube renderer's stepped blocks through every kernel: the Swift loop's pixels, for a
+  /// cube with mip levels and a tile pyramid, level views and views crossing the faces' rows.
+  @Test func everyKernelDrawsTheSwiftPixelsOfACube() throws {
+    let source = SamplePanorama.make(width: 1024)
+    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    let cube = CubeMap.faces(from: &renderer, size: 256, executor: InlineRows()).withMipLevels()
+    let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 64, maxLevel: 3))
+    var tiled = TiledCube(layout: layout, level: 3)
+    for level in 1...3 {
+      var faces = cube.faces
+      for _ in level..<3 { faces = faces.map { $0.halved() } }
+      let n = layout.tilesPerSide(level: level), ts = layout.tileResolution
+      for f in 0..<6 {
+        for y in 0..<n {
+          for x in 0..<n {
+            let (w, h) = layout.tileSize(level: level, x: x, y: y)
+            var tile = RGBAImage(width: w, height: h)
+            for j in 0..<h { for i in 0..<w { tile[i, j] = faces[f][x * ts + i, y * ts + j] } }
+            tiled.tiles[TileID(level: level, face: f, x: x, y: y)] = tile
+          }
+        }
+      }
+    }
+    let views = [
+      (ViewAngles(yaw: 0.4, pitch: 0.1), 1.6, Lens.rectilinear), (ViewAngles(yaw: 2, pitch: 1.2, roll: 0.5), 2.1, .rectilinear),
+      (ViewAngles(yaw: -0.7, pitch: -0.9), 3.2, .fisheye), (ViewAngles(yaw: 1.1, pitch: -1.5), 5, .stereographic),
+    ]
+    for kernel in BlendKernels.available {
+      for (view, hfov, lens) in views {
+        var a = RGBAImage(width: 333, height: 187), b = a, c = a, d = a
+        cube.render(view: view, hfov: hfov, lens: lens, into: &a, executor: InlineRows())
+        cube.render(view: view, hfov: hfov, lens: lens, into: &b, executor: InlineRows(), kernel: kernel)
+        tiled.render(view: view, hfov: hfov, lens: lens, into: &c, executor: InlineRows())
+        tiled.render(view: view, hfov: hfov, lens: lens, into: &d, executor: InlineRows(), kernel: kernel)
+        #expect(
+          a == b, "\(kernel.name), cube: \(zip(a.pixels, b.pixels).filter { $0 != $1 }.count) pixels differ, \(view) \(lens)")
+        #expect(
+          c == d, "\(kernel.name), tiled: \(zip(c.pixels, d.pixels).filter { $0 != $1 }.count) pixels differ, \(view) \(lens)")
+      }
+    }
+  }
+}
+
 @Suite("Kernel wisdom")
 struct KernelWisdomTests {
   func temporaryFile() -> String {
@@ -151,5 +195,22 @@ extension KernelWisdomTests {
   @Test func theCPUIsNamedAsProcCpuinfoNamesIt() {
     #expect(KernelWisdom.cpuModel != "unknown CPU")
     #expect(!KernelWisdom.cpuModel.hasPrefix(" "))
+  }
+
+  /// A debug build's timings are not a release build's: each is remembered under its own key,
+  /// and one does not answer for the other.
+  @Test func aDebugMeasurementIsNotReusedByARelease() {
+    #expect(KernelWisdom.cacheKey == KernelWisdom.cpuModel + " [debug]")  // the tests are a debug build
+    let file = temporaryFile(), model = "Some CPU"
+    var measured = 0
+    func measure(_ c: [String]) -> [Double]? {
+      measured += 1
+      return c.map { $0 == "avx2" ? 1 : 2 }
+    }
+    _ = KernelWisdom.choose(model: model + " [debug]", candidates: ["swift", "avx2"], file: file, measure: measure)
+    let release = KernelWisdom.choose(model: model + " [release]", candidates: ["swift", "avx2"], file: file, measure: measure)
+    #expect(measured == 2 && release.source == "measured")
+    let again = KernelWisdom.choose(model: model + " [debug]", candidates: ["swift", "avx2"], file: file, measure: measure)
+    #expect(measured == 2 && again.source == "remembered")
   }
 }
