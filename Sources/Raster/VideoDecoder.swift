@@ -20,6 +20,36 @@ public struct VideoError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 }
 
+/// A stream's colour tags in FFmpeg's names (`-color_range`, `-colorspace`,
+/// `-color_primaries`, `-color_trc`): range and matrix always (what was assumed where the
+/// stream says nothing: `assumed`), primaries and transfer only where it says them.
+public struct VideoColourTags: Equatable, Sendable {
+  /// `tv` (limited) or `pc` (full).
+  public var range: String
+  /// `bt709`, `smpte170m`, `bt470bg`, `bt2020nc`…
+  public var space: String
+  public var primaries: String?
+  public var transfer: String?
+  /// Whether the range or the matrix was not tagged and is the decoder's assumption.
+  public var assumed: Bool
+
+  public init(range: String, space: String, primaries: String? = nil, transfer: String? = nil, assumed: Bool = false) {
+    self.range = range
+    self.space = space
+    self.primaries = primaries
+    self.transfer = transfer
+    self.assumed = assumed
+  }
+
+  /// ffmpeg's options tagging an encoded stream so.
+  public var ffmpegOptions: [String] {
+    var options = ["-color_range", range, "-colorspace", space]
+    if let primaries { options += ["-color_primaries", primaries] }
+    if let transfer { options += ["-color_trc", transfer] }
+    return options
+  }
+}
+
 /// Limits checked against the stream's header, before a decoder or a frame is allocated.
 public struct VideoLimits: Hashable, Sendable {
   /// Largest width or height: 16 384, more than any 360° camera records (8K is 7680).
@@ -74,6 +104,10 @@ public final class VideoDecoder: @unchecked Sendable {
   public let spherical: SphericalVideo
   public let hasAudio: Bool
   public let pixelFormat: String
+  /// How the stream's frames become RGB, from its tags (what each `VideoFrame` carries),
+  /// and the tags themselves for an encoder to repeat (`colourTags`).
+  public let colour: YUVColour
+  public let colourTags: VideoColourTags
 
   let format: UnsafeMutablePointer<AVFormatContext>
   let codec: UnsafeMutablePointer<AVCodecContext>
@@ -175,6 +209,19 @@ public final class VideoDecoder: @unchecked Sendable {
       ? Double(d) * Double(timeBase.num) / Double(timeBase.den)
       : context.pointee.duration > 0 ? Double(context.pointee.duration) / 1_000_000 : nil
     frameCount = stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
+    let p = parameters.pointee
+    colour = Self.colour(range: p.color_range, space: p.color_space, format: p.format, height: h)
+    func name(_ text: UnsafePointer<CChar>?, unspecified: Bool) -> String? {
+      unspecified ? nil : text.map { String(cString: $0) }
+    }
+    colourTags = VideoColourTags(
+      range: colour.fullRange ? "pc" : "tv",
+      space: name(av_color_space_name(p.color_space), unspecified: p.color_space == AVCOL_SPC_UNSPECIFIED)
+        ?? (colour.matrix == .bt709 ? "bt709" : "smpte170m"),
+      primaries: name(
+        av_color_primaries_name(p.color_primaries), unspecified: p.color_primaries == AVCOL_PRI_UNSPECIFIED),
+      transfer: name(av_color_transfer_name(p.color_trc), unspecified: p.color_trc == AVCOL_TRC_UNSPECIFIED),
+      assumed: p.color_range == AVCOL_RANGE_UNSPECIFIED || p.color_space == AVCOL_SPC_UNSPECIFIED)
     spherical = Self.spherical(stream, path: path, width: w, height: h)
   }
 
@@ -187,6 +234,17 @@ public final class VideoDecoder: @unchecked Sendable {
     avcodec_free_context(&c)
     var fc: UnsafeMutablePointer<AVFormatContext>? = format
     avformat_close_input(&fc)
+  }
+
+  /// The conversion a frame's tags ask for: full range when tagged so (or `yuvj420p`),
+  /// BT.601 when tagged BT.470BG or SMPTE 170M, BT.709 when tagged so; untagged, BT.709 from
+  /// 720 lines up and BT.601 below (as players assume).
+  static func colour(range: AVColorRange, space: AVColorSpace, format: Int32, height: Int) -> YUVColour {
+    let full = range == AVCOL_RANGE_JPEG || format == AV_PIX_FMT_YUVJ420P.rawValue
+    let matrix: YUVColour.Matrix =
+      space == AVCOL_SPC_BT470BG || space == AVCOL_SPC_SMPTE170M
+      ? .bt601 : space == AVCOL_SPC_BT709 ? .bt709 : (height >= 720 ? .bt709 : .bt601)
+    return YUVColour(matrix: matrix, fullRange: full)
   }
 
   /// FFmpeg's words for an error code.
@@ -283,14 +341,11 @@ public final class VideoDecoder: @unchecked Sendable {
       throw VideoError(
         .unsupported, "\(path): frame \(framesDecoded) changed size or format (\(f.width)×\(f.height)); not supported")
     }
-    let full = f.color_range == AVCOL_RANGE_JPEG || f.format == AV_PIX_FMT_YUVJ420P.rawValue
-    let matrix: YUVColour.Matrix =
-      f.colorspace == AVCOL_SPC_BT470BG || f.colorspace == AVCOL_SPC_SMPTE170M
-      ? .bt601 : f.colorspace == AVCOL_SPC_BT709 ? .bt709 : (height >= 720 ? .bt709 : .bt601)
     let planes = YUVPlanes(
       width: width, height: height, y: UnsafePointer(y), yStride: Int(f.linesize.0), u: UnsafePointer(u),
       uStride: Int(f.linesize.1), v: UnsafePointer(v), vStride: Int(f.linesize.2),
-      colour: YUVColour(matrix: matrix, fullRange: full), siting: f.chroma_location == AVCHROMA_LOC_CENTER ? .centre : .left)
+      colour: Self.colour(range: f.color_range, space: f.colorspace, format: f.format, height: height),
+      siting: f.chroma_location == AVCHROMA_LOC_CENTER ? .centre : .left)
     let pts = f.best_effort_timestamp == Int64.min ? f.pts : f.best_effort_timestamp
     let ticks = pts == Int64.min ? Int64(framesDecoded - 1) : pts - startTimestamp
     let time =

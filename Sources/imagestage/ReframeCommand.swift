@@ -71,7 +71,8 @@ enum ReframeCommand {
     Interrupts.install()
     let sink = try ReframeSink(
       output: output, width: size.width, height: size.height, raw: raw, rate: decoder.frameRate, input: input,
-      audio: decoder.hasAudio && !parsed.flag("no-audio"), start: start, duration: length, parsed: parsed)
+      audio: decoder.hasAudio && !parsed.flag("no-audio"), start: start, duration: length,
+      colour: decoder.colourTags, parsed: parsed)
     let frames = DecodeAhead(decoder, start: start, end: end)
     let expected = end.isFinite ? max(1, Int(((end - start) * fps).rounded())) : decoder.frameCount
     let progress = ReframeProgress(total: expected, fps: fps, forced: parsed.flag("progress"))

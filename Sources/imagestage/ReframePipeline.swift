@@ -125,7 +125,7 @@ final class ReframeSink: @unchecked Sendable {
 
   init(
     output: String, width: Int, height: Int, raw: String, rate: (numerator: Int, denominator: Int), input: String,
-    audio: Bool, start: Double, duration: Double?, parsed: Arguments
+    audio: Bool, start: Double, duration: Double?, colour: VideoColourTags, parsed: Arguments
   ) throws {
     self.output = output
     self.raw = raw
@@ -147,6 +147,14 @@ final class ReframeSink: @unchecked Sendable {
       if start > 0 { command += ["-ss", JSONText.number(start)] }
       if let duration { command += ["-t", JSONText.number(duration)] }
       command += ["-i", input, "-map", "0:v:0", "-map", "1:a:0?", "-c:a", "copy"]
+    }
+    // 4:2:0 frames carry the clip's own Y′CbCr (its range and matrix, untouched): the
+    // output says so. RGBA frames become BT.709 limited range, converted and tagged so.
+    if raw == "rgba" {
+      command += ["-vf", "scale=out_color_matrix=bt709:out_range=tv"]
+      command += VideoColourTags(range: "tv", space: "bt709", primaries: "bt709", transfer: "bt709").ffmpegOptions
+    } else {
+      command += colour.ffmpegOptions
     }
     command += ["-c:v", encoder, "-crf", String(quality)]
     if encoder == "libx264" || encoder == "libx265" { command += ["-preset", parsed.value("preset") ?? "veryfast"] }

@@ -31,6 +31,12 @@ enum VideoSource {
       ],
       "hfov": degrees(g.horizontalFOV), "vfov": degrees(g.verticalFOV), "wraps": .bool(g.wraps),
       "spherical": .string(s.source), "coverage": .string(s.source),
+      "colour": [
+        "range": .string(d.colourTags.range), "matrix": .string(d.colourTags.space),
+        "primaries": d.colourTags.primaries.map { JSONValue.string($0) } ?? .null,
+        "transfer": d.colourTags.transfer.map { JSONValue.string($0) } ?? .null,
+        "assumed": .bool(d.colourTags.assumed),
+      ],
     ]
     Console.line(line.text)
     Console.flush()

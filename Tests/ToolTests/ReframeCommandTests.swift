@@ -226,6 +226,60 @@ struct ReframeCommandTests {
     #expect(none.stdout.contains("no spherical metadata; 2:1, so assumed a full 360° equirectangular frame"))
   }
 
+  /// A flat colour (200, 60, 40) encoded by ffmpeg full range BT.601 and limited range
+  /// BT.709: RGBA frames give the colour back (decoded with the other range or matrix it
+  /// is off by 10 levels or more), and the .mp4 carries the source's Y′CbCr untouched,
+  /// tagged with its range and matrix.
+  @Test(
+    "the source's colour range and matrix are honoured and tagged",
+    arguments: [("pc", "smpte170m", "bt601", "full"), ("tv", "bt709", "bt709", "tv")])
+  func colourRangeAndMatrix(range: String, space: String, matrix: String, scaleRange: String) throws {
+    let clip = Clips.path("colour-\(range).mp4"), out = Clips.path("colour-\(range)-out.mp4")
+    Clips.ffmpeg([
+      "-f", "lavfi", "-i", "color=0xC83C28:s=256x128:d=0.2:r=30", "-vf",
+      "scale=out_color_matrix=\(matrix):out_range=\(scaleRange),format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast",
+      "-crf", "4", "-color_range", range, "-colorspace", space, clip,
+    ])
+    let info = try Tool.run("imagestage", ["pano", "info", clip])
+    #expect(info.stdout.contains("\"range\":\"\(range)\"") && info.stdout.contains("\"matrix\":\"\(space)\""), "\(info.stdout)")
+    let raw = try Clips.raw(["pano", "reframe", clip, "-o", "-", "--raw", "rgba", "--size", "64x32"])
+    #expect(raw.status == 0, "\(raw.stderr)")
+    let frame = try #require(Clips.frames(raw.stdout, width: 64, height: 32).first)
+    let p = RGBAImage.unpack(frame[32, 16])
+    #expect(abs(Int(p.r) - 200) <= 3 && abs(Int(p.g) - 60) <= 3 && abs(Int(p.b) - 40) <= 3, "\(p) from \(range) \(space)")
+    let result = try reframe([clip, "-o", out, "--size", "64x32", "--quality", "4"])
+    #expect(result.status == 0, "\(result.stderr)")
+    func probe(_ path: String) throws -> String {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+      p.arguments = [
+        "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_range,color_space", "-of", "csv=p=0", path,
+      ]
+      let pipe = Pipe()
+      p.standardOutput = pipe
+      try p.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    #expect(try probe(out) == "\(range),\(space)")
+    func centreY(_ path: String) throws -> Int {
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+      p.arguments = [
+        "-loglevel", "error", "-i", path, "-frames:v", "1", "-vf", "scale=64:32", "-f", "rawvideo", "-pix_fmt", "gray", "-",
+      ]
+      let pipe = Pipe()
+      p.standardOutput = pipe
+      try p.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      p.waitUntilExit()
+      return data.count == 64 * 32 ? Int(data[16 * 64 + 32]) : -1
+    }
+    let source = try centreY(clip), reframed = try centreY(out)
+    #expect(source > 0 && abs(reframed - source) <= 2, "luma \(reframed) after, \(source) before")
+  }
+
   @Test func audioIsKeptAndInSync() throws {
     // From 0.5 s: the flash and the tone both start 0.5 s into the output.
     let out = Clips.dir.appendingPathComponent("synced.mp4").path
