@@ -21,24 +21,31 @@ extension CubeRendering {
     /// How far (texels) a stepped patch may stray from the exact face point between its nodes.
     static var tolerance: Double { 0.01 }
 
-    /// Pixels `xs` × `ys` of a block stepped if they can be, else its quarters tried alone,
-    /// down to 4×4 pixels, else cast ray by ray.
+    /// Why pixels could not be stepped from one rectangle of rows: a tile edge down the
+    /// picture (the texels straddle columns), one across it (rows), or anything else (a face
+    /// edge, a bend, a coarser cover).
+    enum Miss { case none, columns, rows, both }
+
+    /// Pixels `xs` × `ys` of a block stepped if they can be, else cut where they miss (across a
+    /// tile edge only, or into quarters) and tried again, down to 4×4 pixels (or one row),
+    /// else cast ray by ray. Pieces of 64 pixels or less inside one face are stepped with
+    /// each tap's texel looked up where no one tile holds them: a tile edge is a line.
     func piece(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>, corners: Corners) {
-      // Pieces of 8×8 pixels or less that lie in one face but not in one tile are stepped
-      // with each tap's texel looked up (a tile edge is a line: splitting further costs more).
-      if step(level: level, size: size, xs: xs, ys: ys, anyTile: xs.count <= 8 && ys.count <= 8) { return }
-      split(level: level, size: size, xs: xs, ys: ys, corners: corners)
+      let miss = attempt(level: level, size: size, xs: xs, ys: ys, anyTile: xs.count * ys.count <= 64)
+      if miss != .none { split(level: level, size: size, xs: xs, ys: ys, corners: corners, miss: miss) }
     }
 
-    /// `piece` for the quarters of pixels `xs` × `ys` (already found not to step as a whole).
-    func split(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>, corners: Corners) {
-      guard xs.count > 4 || ys.count > 4 else {
+    /// `piece` for the parts of pixels `xs` × `ys` (already found not to step as a whole, for
+    /// `miss`).
+    func split(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>, corners: Corners, miss: Miss = .both) {
+      // Halves a multiple of four pixels wide where they can be: whole four-pixel groups.
+      let cutX = xs.count > 4 && miss != .rows, cutY = miss == .rows ? ys.count > 1 : ys.count > 4 && miss != .columns
+      guard cutX || cutY else {
         rays(level: level, size: size, xs: xs, ys: ys, corners: corners)
         return
       }
-      // Halves a multiple of four pixels wide where they can be: whole four-pixel groups.
-      let midX = xs.count > 4 ? xs.lowerBound + max(xs.count / 2 / 4 * 4, 4) : xs.upperBound
-      let midY = ys.count > 4 ? ys.lowerBound + ys.count / 2 : ys.upperBound
+      let midX = cutX ? xs.lowerBound + max(xs.count / 2 / 4 * 4, 4) : xs.upperBound
+      let midY = cutY ? ys.lowerBound + ys.count / 2 : ys.upperBound
       for y in [ys.lowerBound..<midY, midY..<ys.upperBound] where !y.isEmpty {
         for x in [xs.lowerBound..<midX, midX..<xs.upperBound] where !x.isEmpty {
           piece(level: level, size: size, xs: x, ys: y, corners: corners)
@@ -74,7 +81,13 @@ extension CubeRendering {
     /// Draws pixels `xs` × `ys` stepped, as the equirectangular renderer draws a block, when
     /// every texel they read lies in one rectangle of rows in memory (one face, or one tile);
     /// false, drawing nothing, otherwise.
-    func step(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>, anyTile: Bool = false) -> Bool {
+    func step(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>) -> Bool {
+      attempt(level: level, size: size, xs: xs, ys: ys, anyTile: false) == .none
+    }
+
+    /// `step`, saying why it drew nothing; with `anyTile`, pixels inside one face but not one
+    /// tile are stepped with their taps looked up (`lookUp`).
+    func attempt(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>, anyTile: Bool) -> Miss {
       let w = xs.count, h = ys.count, s = Double(size)
       // The pixel centres at 0, w/2 and w across and 0, h/2, h down (the stepper's nodes).
       // (fx, fy): 0 to 1 across and down, the nodes at 0, ½ and 1.
@@ -87,7 +100,7 @@ extension CubeRendering {
       var u = SIMD16<Double>(), v = u
       for j in 0..<3 {
         for i in 0..<3 {
-          guard let p = onFace(ray(Double(i) / 2, Double(j) / 2), face, s) else { return false }
+          guard let p = onFace(ray(Double(i) / 2, Double(j) / 2), face, s) else { return .both }
           u[3 * j + i] = p.0 - 0.5
           v[3 * j + i] = p.1 - 0.5
         }
@@ -96,7 +109,7 @@ extension CubeRendering {
       // quarter and three quarters across and down): where the view bends the face too much
       // for a biquadratic (very wide views, fisheyes near their rim), smaller pieces are tried.
       for (f, weights) in [(0.25, SIMD3<Double>(0.375, 0.75, -0.125)), (0.75, SIMD3<Double>(-0.125, 0.75, 0.375))] {
-        guard let exact = onFace(ray(f, f), face, s) else { return false }
+        guard let exact = onFace(ray(f, f), face, s) else { return .both }
         var pu = 0.0, pv = 0.0
         for j in 0..<3 {
           for i in 0..<3 {
@@ -104,14 +117,14 @@ extension CubeRendering {
             pv += weights[i] * weights[j] * v[3 * j + i]
           }
         }
-        guard abs(pu - (exact.0 - 0.5)) < Self.tolerance, abs(pv - (exact.1 - 0.5)) < Self.tolerance else { return false }
+        guard abs(pu - (exact.0 - 0.5)) < Self.tolerance, abs(pv - (exact.1 - 0.5)) < Self.tolerance else { return .both }
       }
       for k in 9..<16 {
         u[k] = u[0]
         v[k] = v[0]
       }
       let cx = min(max(Int(u[4]), 0), size - 1), cy = min(max(Int(v[4]), 0), size - 1)
-      var drawn = false
+      var miss = Miss.both
       _ = cube.withRows(level: level, face: face, x: cx, y: cy) { rows in
         let pu = u - SIMD16(repeating: Double(rows.x0)), pv = v - SIMD16(repeating: Double(rows.y0))
         // Between nodes the patch can bulge past them, by less than its second differences
@@ -119,21 +132,23 @@ extension CubeRendering {
         // one right of and below it must be inside). A margin of a whole texel, as the
         // equirectangular blocks have, sent three times the pixels along tile edges ray by ray.
         let margin = 0.25 + Stepper.bulge(pu) + Stepper.bulge(pv)
-        guard pu.min() - margin >= 0, pu.max() + margin < Double(rows.width - 1), pv.min() - margin >= 0,
-          pv.max() + margin < Double(rows.height - 1), rows.stride < 1 << 16,
-          Int64(rows.stride) &* Int64(rows.height) < 1 << 32
-        else { return }
-        drawn = true
+        let columns = pu.min() - margin >= 0 && pu.max() + margin < Double(rows.width - 1)
+        let lines = pv.min() - margin >= 0 && pv.max() + margin < Double(rows.height - 1)
+        guard columns, lines, rows.stride < 1 << 16, Int64(rows.stride) &* Int64(rows.height) < 1 << 32 else {
+          miss = columns == lines ? .both : columns ? .rows : .columns
+          return
+        }
+        miss = .none
         draw(Stepper(pu, width: w, height: h), Stepper(pv, width: w, height: h), rows, xs: xs, ys: ys)
       }
-      if !drawn && anyTile {
+      if miss != .none && anyTile {
         let margin = 0.25 + Stepper.bulge(u) + Stepper.bulge(v), limit = Double(size - 1)
         if u.min() - margin >= 0, u.max() + margin < limit, v.min() - margin >= 0, v.max() + margin < limit {
-          drawn = true
+          miss = .none
           lookUp(Stepper(u, width: w, height: h), Stepper(v, width: w, height: h), level, face, xs: xs, ys: ys)
         }
       }
-      return drawn
+      return miss
     }
 
     /// Pixels stepped as `draw` steps them, inside `face` at `level`, each tap's texel looked
