@@ -14,21 +14,9 @@ import glob, math, os, re, sys
 import numpy as np
 from PIL import Image
 
+from tiles_accuracy import sample_bilinear
+
 SUPERSAMPLE = 4
-
-
-def bilinear(src, u, v):
-    H, W = src.shape[:2]
-    v = np.clip(v, 0, H - 1)
-    xf, yf = np.floor(u), np.floor(v)
-    fx, fy = (u - xf)[..., None], (v - yf)[..., None]
-    xa = xf.astype(np.int64) % W
-    xb = (xa + 1) % W
-    ya = yf.astype(np.int64)
-    yb = np.minimum(ya + 1, H - 1)
-    top = src[ya, xa] * (1 - fx) + src[ya, xb] * fx
-    bottom = src[yb, xa] * (1 - fx) + src[yb, xb] * fx
-    return top * (1 - fy) + bottom * fy
 
 
 def reference_view(src, yaw, pitch, hfov, w, h, samples):
@@ -46,7 +34,7 @@ def reference_view(src, yaw, pitch, hfov, w, h, samples):
             z3 = -X * math.sin(t) + z2 * math.cos(t)
             lon = np.arctan2(x3, z3)
             lat = np.arctan2(y2, np.hypot(x3, z3))
-            total += bilinear(src, (lon / (2 * math.pi) + 0.5) * W - 0.5, (0.5 - lat / math.pi) * H - 0.5)
+            total += sample_bilinear(src, (lon / (2 * math.pi) + 0.5) * W - 0.5, (0.5 - lat / math.pi) * H - 0.5)
     return total / samples**2
 
 

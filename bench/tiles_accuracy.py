@@ -31,8 +31,13 @@ def exact_tile(src, face, x0, y0, w, h, cube):
     D = c[None, None, :] + S[..., None] * r + T[..., None] * d
     lon = np.arctan2(D[..., 0], D[..., 2])
     lat = np.arctan2(D[..., 1], np.hypot(D[..., 0], D[..., 2]))
-    u = (lon / (2 * math.pi) + 0.5) * W - 0.5
-    v = np.clip((0.5 - lat / math.pi) * H - 0.5, 0, H - 1)
+    return np.rint(sample_bilinear(src, (lon / (2 * math.pi) + 0.5) * W - 0.5, (0.5 - lat / math.pi) * H - 0.5))
+
+
+def sample_bilinear(src, u, v):
+    """The decode sampled at pixel coordinates (u, v) in float64: x wraps, y clamps."""
+    H, W = src.shape[:2]
+    v = np.clip(v, 0, H - 1)
     xf, yf = np.floor(u), np.floor(v)
     fx, fy = (u - xf)[..., None], (v - yf)[..., None]
     xa = xf.astype(np.int64) % W
@@ -41,7 +46,7 @@ def exact_tile(src, face, x0, y0, w, h, cube):
     yb = np.minimum(ya + 1, H - 1)
     top = src[ya, xa] * (1 - fx) + src[ya, xb] * fx
     bottom = src[yb, xa] * (1 - fx) + src[yb, xb] * fx
-    return np.rint(top * (1 - fy) + bottom * fy)
+    return top * (1 - fy) + bottom * fy
 
 
 def main():
@@ -69,4 +74,5 @@ def main():
         print(f"{d}: {10 * math.log10(255 ** 2 / mse):.2f} dB over {len(picks) * 6} tiles" if mse > 0 else f"{d}: exact")
 
 
-main()
+if __name__ == "__main__":
+    main()
