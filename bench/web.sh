@@ -11,26 +11,26 @@
 #     and the median of per-round ratios;
 #  3. in headless Chromium (bench/web/browser.py): navigation → first panorama frame of the
 #     bundled sample; navigation → loaded panorama for 4096, 5400 and 10800 wide JPEGs beside
-#     Pannellum's published src/ (unchanged, not shipped); WebGL2 (SwiftShader) and wasm CPU
-#     frame times in the page;
+#     Pannellum's published src/ (tests/web/pannellum/src and bench/pannellum/standalone,
+#     unchanged, not shipped) standalone, by script tags and as an ES module, interleaved, the
+#     HTTP cache off; WebGL2 (SwiftShader) and wasm CPU frame times in the page; then the same
+#     loads on an emulated phone (bench/web/phone.py: 390×844 at 3×, slow 4G, CPU 4× slower,
+#     what ships served gzip-encoded);
 #  4. the board component (bench/web/board.py): its work per pointer move with 1000 items on
 #     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop.
 #  5. the sizes of everything `make dist` puts in build/dist (packed and unpacked).
-# PANNELLUM=DIR points at a Pannellum checkout (default: the library's mirror); without one,
-# its columns are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-5}
 out=bench/out/web
 mkdir -p "$out"
-pannellum=${PANNELLUM:-/work/.mirror/mpetroff+pannellum/repo}
 
 make web >&2
 scripts/install-test-venv
 make web WEB_SIMD=0 >&2
 swift build -c release $(scripts/cpu-flags) --product pano-bench >&2
 swift build -c release $(scripts/cpu-flags) --product imagestage >&2
-echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; $(chromium --version 2>/dev/null | head -1); node $(node --version)"
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; $(chromium --version 2>/dev/null | head -1); node $(node --version); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Images: the sample at each size (JPEG, quality as `pano sample` writes it) and raw RGBA.
 for size in 4096x2048 5400x2700 8192x4096 10800x5400; do
@@ -46,26 +46,17 @@ scripts/web-weights build/web-min build/web
 printf '%-34s %7.1f KB\n' "three.js r111 (issue's figure)" 172
 v=build/web
 weight() { cat "$@" | gzip -9 | wc -c; }
-rm -rf "$out/site/pannellum"
-if [ -d "$pannellum/src" ] || git --git-dir="$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
-  git -C "$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-  mkdir -p "$out/site/pannellum"
-  if [ -d "$pannellum/src" ]; then
-    cp -r "$pannellum/src" "$out/site/pannellum/"
-  elif git --git-dir="$pannellum" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-    git --git-dir="$pannellum" archive HEAD src | tar -x -C "$out/site/pannellum"  # a bare mirror
-  else
-    git -C "$pannellum" archive HEAD src | tar -x -C "$out/site/pannellum"
-  fi
-  p=$(weight "$out/site/pannellum/src/js/libpannellum.js" "$out/site/pannellum/src/js/pannellum.js" "$out/site/pannellum/src/css/pannellum.css")
-  printf '%-34s %7.1f KB  (src/, unminified)\n' "Pannellum viewer" "$(echo "$p / 1024" | bc -l)"
-  pm=$(for f in js/libpannellum.js js/pannellum.js css/pannellum.css; do
-    esbuild "$out/site/pannellum/src/$f" --minify --log-level=warning; done | gzip -9 | wc -c)
-  printf '%-34s %7.1f KB  (src/ through esbuild --minify)\n' "Pannellum viewer, minified" "$(echo "$pm / 1024" | bc -l)"
-  cp bench/web/pannellum.html "$out/site/pannellum/index.html"
-else
-  echo "Pannellum: no checkout at $pannellum (PANNELLUM=DIR); its columns are skipped"
-fi
+# Pannellum 2.5's viewer as published (MIT, not shipped): its src/js and src/css as the
+# browser tests vendor them (tests/web/pannellum/src), its standalone page as bench/pannellum
+# vendors it (standalone/), all from one commit.
+rm -rf "$out/site/pannellum" && mkdir -p "$out/site/pannellum/src"
+cp -r tests/web/pannellum/src/js tests/web/pannellum/src/css bench/pannellum/standalone "$out/site/pannellum/src/"
+p=$(weight "$out/site/pannellum/src/js/libpannellum.js" "$out/site/pannellum/src/js/pannellum.js" "$out/site/pannellum/src/css/pannellum.css")
+printf '%-34s %7.1f KB  (src/, unminified)\n' "Pannellum viewer" "$(echo "$p / 1024" | bc -l)"
+pm=$(for f in js/libpannellum.js js/pannellum.js css/pannellum.css; do
+  esbuild "$out/site/pannellum/src/$f" --minify --log-level=warning; done | gzip -9 | wc -c)
+printf '%-34s %7.1f KB  (src/ through esbuild --minify)\n' "Pannellum viewer, minified" "$(echo "$pm / 1024" | bc -l)"
+cp bench/web/pannellum.html "$out/site/pannellum/index.html"
 echo
 echo "-- the size report (make web-size: each module linked again unstripped; scripts/wasm-size-report)"
 make -s web-size TOP=${TOP:-20}
@@ -96,17 +87,16 @@ for w, label in (("native", "native Swift, 1 thread"), ("simd", "wasm SIMD128 (n
 EOF
 
 echo
-echo "== 3. In headless Chromium =="
+echo "== 3. In headless Chromium (load average $(cut -d' ' -f1-3 /proc/loadavg)) =="
 mkdir -p "$out/site/images"
 ln -sfn "$(pwd)/build/web" "$out/site/web"
+ln -sfn "$(pwd)/build/web-min" "$out/site/web-min"
 cp bench/web/embed-classic.html bench/web/embed-module.html "$out/site/"
 for w in 4096 5400 8192 10800; do ln -sf "$(pwd)/$out/p$w.jpg" "$out/site/images/p$w.jpg"; done
-if [ -d "$out/site/pannellum" ]; then
-  build/venv/bin/python bench/web/browser.py "$out/site" "$rounds"
-else
-  echo "(Pannellum skipped)"
-  build/venv/bin/python bench/web/browser.py "$out/site" "$rounds"
-fi
+build/venv/bin/python bench/web/browser.py "$out/site" "$rounds"
+echo
+echo "-- on a phone: Chromium's mobile emulation (390×844, 3× pixels, touch), network and CPU throttled over CDP"
+build/venv/bin/python bench/web/phone.py "$out/site" "${PHONE_ROUNDS:-3}"
 
 echo
 echo "== 4. The board component =="

@@ -2,7 +2,9 @@
 by the browser benches (browser.py, tiles.py)."""
 
 import functools
+import gzip
 import http.server
+import os
 import threading
 
 from selenium import webdriver
@@ -17,6 +19,38 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class ShippedHandler(Handler):
+    """As a host serves what ships: `web/…` from `shipped` (make web-min's minified files)
+    where it has the file, gzip-encoded (-6, once per file) for a browser that asks."""
+
+    shipped = None
+    cache = {}
+
+    def translate_path(self, path):
+        plain = path.split("?")[0].split("#")[0]
+        if self.shipped and plain.startswith("/web/"):
+            candidate = os.path.join(self.shipped, plain[len("/web/"):])
+            if os.path.isfile(candidate):
+                return candidate
+        return super().translate_path(path)
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if "gzip" not in self.headers.get("Accept-Encoding", "") or not os.path.isfile(path):
+            return super().send_head()
+        if path not in self.cache:
+            with open(path, "rb") as f:
+                self.cache[path] = gzip.compress(f.read(), 6)
+        body = self.cache[path]
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        import io
+        return io.BytesIO(body)
+
+
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
@@ -24,9 +58,13 @@ class Server(http.server.ThreadingHTTPServer):
         pass
 
 
-def start(site, extra_args=()):
-    """Serves `site` on a free port; returns (base URL, driver). Every navigation starts cold."""
-    server = Server(("127.0.0.1", 0), functools.partial(Handler, directory=site))
+def start(site, extra_args=(), shipped=None):
+    """Serves `site` on a free port; returns (base URL, driver). Every navigation starts cold.
+    With `shipped` (a folder), as a host serves what ships: ShippedHandler."""
+    handler = Handler
+    if shipped:
+        handler = type("Shipped", (ShippedHandler,), {"shipped": shipped, "cache": {}})
+    server = Server(("127.0.0.1", 0), functools.partial(handler, directory=site))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     options = webdriver.ChromeOptions()
     for arg in ["--headless=new", "--no-sandbox", "--window-size=1280,800", "--enable-unsafe-swiftshader",

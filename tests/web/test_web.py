@@ -895,10 +895,11 @@ class Viewer(unittest.TestCase):
         fresh("viewer.html#panorama=sample.jpg&autoLoad=true&renderer=cpu")
         self.assertEqual(PAGE.js("return viewer.getRenderer()"), "cpu")
         self.assertEqual(PAGE.js(fetched), ["imagestage-viewer-cpu.wasm"])
-        # A software WebGL2 (SwiftShader here) and nothing asked: drawn on the CPU.
+        # A software WebGL2 (SwiftShader here) and nothing asked: drawn on the CPU, and only the
+        # CPU module fetched (viewer.html's preload probes WebGL2 as the module does).
         fresh("viewer.html#panorama=sample.jpg&autoLoad=true&yaw=40")
         self.assertEqual(PAGE.js("return viewer.getRenderer()"), "cpu")
-        self.assertIn("imagestage-viewer-cpu.wasm", PAGE.js(fetched))
+        self.assertEqual(PAGE.js(fetched), ["imagestage-viewer-cpu.wasm"])
         # WebGL2 refusing the image once the lean module is in: the CPU module takes over, on
         # the same view, and draws (the green ground below the centre).
         fresh("viewer.html#panorama=sample.jpg&renderer=webgl2&yaw=30&hfov=80", wait_loaded=False)
@@ -1445,6 +1446,11 @@ class PannellumPage(unittest.TestCase):
         PAGE.driver.find_element("css selector", ".custom-hotspot").click()
         PAGE.until("return clicks.includes('museum')", message="the page's click handler")
         self.assertGreaterEqual(PAGE.js("return document.querySelector('#panorama .isv-viewer').offsetWidth"), 600)
+        # The classic script preloads the module its viewer takes: on a software WebGL2
+        # (SwiftShader here), the CPU renderer's, and only that one.
+        self.assertEqual(PAGE.js("return v.getRenderer()"), "cpu")
+        self.assertEqual(PAGE.js("return performance.getEntriesByType('resource').map(r => r.name.split('/').pop())"
+                                 ".filter(n => n.endsWith('.wasm'))"), ["imagestage-viewer-cpu.wasm"])
 
 
 SHOTS = os.environ.get("VIEWER_SHOTS")  # a folder: the switching tests save what they saw there

@@ -16,12 +16,28 @@
   }
 
   // Start-up: the module (and so its imports) and the wasm are asked for now, while the page
-  // still parses, not when its first viewer is made; fetched once either way.
+  // still parses, not when its first viewer is made; fetched once either way. The wasm is
+  // the one the module will take without a `renderer` option: the CPU renderer's where
+  // WebGL2 is missing or is a software one, the lean one otherwise. WebGL2 is probed as
+  // panorama-gl.js's probeWebGL2 does, once: the module takes this answer (imagestageGL).
+  var gl = window.imagestageGL || (window.imagestageGL = (function () {
+    try {
+      var c = document.createElement('canvas').getContext('webgl2');
+      if (!c) return { webgl2: false, software: false };
+      var info = c.getExtension('WEBGL_debug_renderer_info');
+      var software = /swiftshader|llvmpipe|software/i.test(info ? String(c.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '');
+      var lose = c.getExtension('WEBGL_lose_context');
+      if (lose) lose.loseContext();
+      return { webgl2: true, software: software };
+    } catch (e) {
+      return { webgl2: false, software: false };
+    }
+  })());
   var wasm = document.createElement('link');
   wasm.rel = 'preload';
   wasm.as = 'fetch';
   wasm.crossOrigin = 'anonymous';
-  wasm.href = new URL('imagestage-viewer.wasm', moduleURL).href;
+  wasm.href = new URL(gl.webgl2 && !gl.software ? 'imagestage-viewer.wasm' : 'imagestage-viewer-cpu.wasm', moduleURL).href;
   document.head.appendChild(wasm);
   load().catch(function () {});
 

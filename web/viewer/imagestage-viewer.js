@@ -22,8 +22,9 @@ const WASM = new URL('imagestage-viewer.wasm', import.meta.url);
 const WASM_CPU = new URL('imagestage-viewer-cpu.wasm', import.meta.url);
 // Compiling starts as soon as the module is imported, before a page creates its first viewer:
 // the lean module where there is a GPU, the CPU renderer's where WebGL2 is missing. A software
-// WebGL2 is drawn on the CPU unless the page asks for WebGL2: its viewer decides.
-const GL = (() => { try { return probeWebGL2(); } catch { return { webgl2: false, software: false }; } })();
+// WebGL2 is drawn on the CPU unless the page asks for WebGL2: its viewer decides (viewer.html's
+// and the classic script's preloads fetch the CPU one there unless WebGL2 is asked for).
+const GL = window.imagestageGL ?? (() => { try { return probeWebGL2(); } catch { return { webgl2: false, software: false }; } })();
 if (!GL.software) compile(GL.webgl2 ? WASM : WASM_CPU).catch(() => {});
 const now = () => performance.now() / 1000;
 const BOUNDS = { yaw: 0, pitch: 1, hfov: 2 };
