@@ -59,12 +59,6 @@ if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(arg
   exit(0)
 }
 
-guard args.count == 4 || args.count == 5, let frames = Int(args[2]), frames > 0,
-  let runs = args.count == 5 ? Int(args[4]) : 5, runs > 0
-else {
-  Console.error("usage: pano-bench IN.jpg FRAMES OUT.png [RUNS]")
-  exit(2)
-}
 /// What the process holds before the panorama: runtime, libraries, thread stacks.
 /// `pano-bench --cube FACE ROUNDS [THREADS] [PITCH°]`: the cube renderers on SamplePanorama's
 /// faces (`FACE` px, as a CubeMap with mip levels and as a fully loaded TiledCube of 512 px
@@ -190,6 +184,12 @@ if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = I
   exit(0)
 }
 
+guard args.count == 4 || args.count == 5, let frames = Int(args[2]), frames > 0,
+  let runs = args.count == 5 ? Int(args[4]) : 5, runs > 0
+else {
+  Console.error("usage: pano-bench IN.jpg FRAMES OUT.png [RUNS]")
+  exit(2)
+}
 let baselineMB = residentMB()
 let pano: LoadedPanorama
 do { pano = try LoadedPanorama.load(args[1]) } catch {
