@@ -227,7 +227,7 @@ var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
 renderer.groupKernel = BlendKernels.chosen()
 let wisdom = KernelWisdom.choice()
 print(
-  "kernel \(renderer.groupKernel?.name ?? "swift") on \(KernelWisdom.cpuModel) (\(wisdom.source): \(wisdom.figures);"
+  "KERNELS chosen: \(renderer.groupKernel?.name ?? "swift") on \(KernelWisdom.cacheKey) (\(wisdom.source): \(wisdom.figures);"
     + " IMAGESTAGE_KERNEL=swift|avx2|prefetch|vendor to choose)")
 var frame = RGBAImage(width: width, height: height)
 
