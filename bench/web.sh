@@ -18,7 +18,8 @@
 #     what ships served gzip-encoded);
 #  4. the board component (bench/web/board.py): its work per pointer move with 1000 items on
 #     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop.
-#  5. the sizes of everything `make dist` puts in build/dist (packed and unpacked).
+#  5. the sizes of everything `make dist` puts in build/dist (packed and unpacked); DIST=0
+#     skips it (and its release build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-5}
@@ -113,6 +114,7 @@ ln -sfn /usr/share/javascript/jquery-ui "$out/site/jquery-ui"
 cp bench/web/board.html "$out/site/board.html"
 build/venv/bin/python bench/web/board.py "$out/site" "$rounds"
 
+[ "${DIST:-1}" = 0 ] && exit 0  # DIST=0: no release build (section 5)
 echo
 echo "== 5. Release artefacts (make dist: build/dist) =="
 make dist >&2
