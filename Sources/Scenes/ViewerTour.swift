@@ -35,10 +35,15 @@ public struct ViewerTour: Sendable {
   /// The address of the scene's image: `panorama` under `basePath` unless it is absolute.
   public var imageURL: String? { Self.imageURL(settings) }
 
+  /// The address of the scene's video (ours: `video`), under `basePath` unless absolute; a
+  /// scene with one shows it rather than its `panorama`.
+  public var videoURL: String? { Self.resolve(settings.video, settings) }
+
   static func unsupported(_ s: ViewerSettings) -> String? {
     switch s.type ?? .equirectangular {
     case .equirectangular:
-      return s.panorama == nil ? "This scene has no panorama image (its config sets no \"panorama\")." : nil
+      return s.panorama == nil && s.video == nil
+        ? "This scene has no panorama image (its config sets no \"panorama\")." : nil
     case .multires:
       guard let m = s.multiRes else { return "This multires scene has no \"multiRes\" settings." }
       guard MultiresLayout(cubeResolution: m.cubeResolution, tileResolution: m.tileResolution, maxLevel: m.maxLevel) != nil
@@ -162,8 +167,11 @@ public struct ViewerTour: Sendable {
     return Self.join(base, p)
   }
 
-  static func imageURL(_ s: ViewerSettings) -> String? {
-    guard let p = s.panorama else { return nil }
+  static func imageURL(_ s: ViewerSettings) -> String? { resolve(s.panorama, s) }
+
+  /// `path` under the scene's `basePath` unless it is absolute.
+  static func resolve(_ path: String?, _ s: ViewerSettings) -> String? {
+    guard let p = path else { return nil }
     guard let base = s.basePath, !base.isEmpty, !isAbsolute(p) else { return p }
     return base.hasSuffix("/") ? base + p : base + "/" + p
   }
@@ -455,9 +463,9 @@ public struct ViewerTour: Sendable {
     return out
   }
 
-  /// The image scene `id` shows (for fetching ahead).
+  /// The image scene `id` shows (for fetching ahead); `nil` for a video scene.
   public func imageURL(ofScene id: String) -> String? {
-    guard let s = config.scene(id)?.settings, Self.unsupported(s) == nil else { return nil }
+    guard let s = config.scene(id)?.settings, Self.unsupported(s) == nil, s.video == nil else { return nil }
     return Self.imageURL(s)
   }
 

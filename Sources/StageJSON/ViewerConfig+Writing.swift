@@ -63,6 +63,7 @@ extension ViewerConfig {
       throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
     }
     let scene = try ViewerScene.read(id, JSONReader(json, path: "\(source) \(id)"), over: defaults, warnings: &warnings)
+    try scene.checkVideo()
     if let k = scenes.firstIndex(where: { $0.id == id }) { scenes[k] = scene } else { scenes.append(scene) }
   }
 

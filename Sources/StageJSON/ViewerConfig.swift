@@ -87,6 +87,7 @@ public struct ViewerConfig: Sendable {
     } else {
       scenes = [ViewerScene(id: "", settings: own.merged(over: defaults), hotSpots: ownHotSpots)]
     }
+    for scene in scenes { try scene.checkVideo() }
     let ids = scenes.map { $0.id }
     for scene in scenes {
       for (k, h) in scene.hotSpots.enumerated() where h.kind == .scene {
@@ -157,6 +158,17 @@ extension JSONReader {
     warnings.append(
       ConfigWarning(path: path, message: "a number written as a string (\"\(s)\"); read as \(JSONText.number(d))"))
     return JSONReader(JSON(.number(d), line: json.line, column: json.column), path: path)
+  }
+}
+
+extension ViewerScene {
+  /// A `video` belongs to an equirectangular scene: a tiled (`multires`, `cubemap`) one with a
+  /// video is an error naming the key.
+  public func checkVideo() throws(InputError) {
+    guard settings.video != nil, let type = settings.type, type != .equirectangular else { return }
+    throw InputError(
+      path: (id.isEmpty ? "" : "scenes.\(id).") + "video",
+      message: "a video scene is equirectangular; this scene's type is \(type.rawValue) (remove \"video\" or \"type\")")
   }
 }
 
@@ -258,6 +270,10 @@ public struct ViewerSettings: Equatable, Sendable {
     ("renderer", .renderer),
     ("cubeMap", .cubeFaces),
     ("multiRes", .multires),
+    ("video", .text),
+    ("loop", .flag),
+    ("muted", .flag),
+    ("autoplay", .flag),
   ]
 
   func text(_ key: String) -> String? { if case .text(let s)? = values[key] { s } else { nil } }
@@ -495,6 +511,29 @@ public struct ViewerSettings: Equatable, Sendable {
   public var multiRes: MultiresSource? {
     get { if case .multires(let m)? = values["multiRes"] { m } else { nil } }
     set { values["multiRes"] = newValue.map { .multires($0) } }
+  }
+  /// Ours: an equirectangular video the scene shows instead of a still `panorama` (a URL,
+  /// under `basePath` unless absolute). Pannellum plays video through video.js; this key is
+  /// ImageStage's own.
+  public var video: String? {
+    get { text("video") }
+    set { values["video"] = newValue.map { .text($0) } }
+  }
+  /// Ours: a video scene starts again from the beginning when it ends (`false` by default).
+  public var loop: Bool? {
+    get { flag("loop") }
+    set { values["loop"] = newValue.map { .flag($0) } }
+  }
+  /// Ours: a video scene plays without sound until the user turns it on (`true` by default);
+  /// `false` asks for sound from the first play the browser allows it.
+  public var muted: Bool? {
+    get { flag("muted") }
+    set { values["muted"] = newValue.map { .flag($0) } }
+  }
+  /// Ours: a video scene starts playing as soon as it is loaded (`false` by default).
+  public var autoplay: Bool? {
+    get { flag("autoplay") }
+    set { values["autoplay"] = newValue.map { .flag($0) } }
   }
   /// Ours: `webgl2` or `cpu`.
   public var renderer: String? {
@@ -781,11 +820,11 @@ public struct ViewerURLParameters: Sendable {
     "minYaw", "maxYaw", "haov", "vaov", "vOffset", "autoLoad", "autoRotate", "firstScene", "ignoreGPanoXMP", "preview",
     "fallback", "compass", "showFullscreenCtrl", "showZoomCtrl", "keyboardZoom", "mouseZoom", "doubleClickZoom",
     "disableKeyboardCtrl", "draggable", "showControls", "dragConfirm", "lens", "renderer", "showLensCtrl",
-    "showRecenterCtrl",
+    "showRecenterCtrl", "video", "loop", "muted", "autoplay",
   ]
 
   /// The parameters whose values are always text.
-  static let textNames = ["panorama", "author", "title", "firstScene", "preview", "lens", "renderer"]
+  static let textNames = ["panorama", "author", "title", "firstScene", "preview", "lens", "renderer", "video"]
 
   /// Reads `pairs` (name, value) in order; a later one wins. Values are typed as the JSON
   /// config's are: text parameters stay text; elsewhere `true`/`false` are booleans,

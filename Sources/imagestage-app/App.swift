@@ -307,6 +307,9 @@ final class App {
       } catch {
         problem = "Scene \"\(tour.sceneID)\": \(error.message)"
       }
+    } else if tour.settings.panorama == nil, let video = tour.videoURL {
+      problem =
+        "Scene \"\(tour.sceneID)\" is a video (\(video)) without a still \"panorama\"; a tour's videos play in the web viewer"
     } else {
       problem = "Scene \"\(tour.sceneID)\": \(tour.imageURL ?? "no panorama") is a web address; the app reads files"
     }

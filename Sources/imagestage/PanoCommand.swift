@@ -240,6 +240,11 @@ enum PanoCommand {
     if tour.settings.type == .cubemap { try TiledScene.measureCube(&tour, configPath: configPath) }
     if tour.tileLayout != nil { return try renderTiledScene(&tour, configPath, parsed, output: output) }
     guard let image = tour.imagePath(besides: configPath) else {
+      if tour.settings.panorama == nil, let video = tour.videoURL {
+        throw CommandError(
+          message: "\(configPath): scene \"\(tour.sceneID)\" is a video (\(video)) without a still \"panorama\": "
+            + "render its frames with pano render CLIP --time SECONDS, or pano reframe")
+      }
       throw CommandError(
         message: "\(tour.imageURL ?? ""): the CLI reads files, not web addresses; download it and point \"panorama\" at the file")
     }

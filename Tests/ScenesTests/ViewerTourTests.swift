@@ -91,6 +91,25 @@ struct ViewerTourTests {
     #expect(t.loadScene("nowhere", yaw: nil, pitch: nil, hfov: nil) == false)
   }
 
+  /// A video scene: its address under `basePath`, no still needed, never fetched ahead as
+  /// an image; its hotspots and links work as an image scene's.
+  @Test func aVideoSceneNeedsNoStillAndIsNotFetchedAhead() throws {
+    let json = """
+      {"default": {"firstScene": "a", "basePath": "media"},
+       "scenes": {
+         "a": {"panorama": "a.jpg", "hotSpots": [{"type": "scene", "sceneId": "v", "yaw": 90, "pitch": 0}]},
+         "v": {"video": "clip.webm", "hotSpots": [{"type": "scene", "sceneId": "a", "yaw": 0, "pitch": 0}]}}}
+      """
+    var t = try Self.tour(json)
+    #expect(t.videoURL == nil && t.imageURL == "media/a.jpg")
+    #expect(t.linkedScenes == ["v"] && t.imageURL(ofScene: "v") == nil)
+    #expect(t.follow(hotSpot: 0) == "v")
+    #expect(t.unsupported == nil && t.videoURL == "media/clip.webm" && t.imageURL == nil)
+    t.open(width: 1920, height: 960, gpano: nil, name: "clip.webm")
+    #expect(t.placements().count == 1)
+    #expect(t.follow(hotSpot: 0) == "a")
+  }
+
   @Test func pannellumsLimitsKeepTheViewsEdgesInside() throws {
     var t = try Self.tour(
       #"{"panorama": "p.jpg", "minYaw": -60, "maxYaw": 60, "maxPitch": 20, "minHfov": 40, "maxHfov": 90, "hfov": 120}"#)

@@ -183,6 +183,54 @@ struct ViewerConfigTests {
   }
 }
 
+extension ViewerConfigTests {
+  /// Ours: `video` with `loop`, `muted` and `autoplay` beside Pannellum's keys, in a tour's
+  /// defaults and scenes like any other key; `getConfig` writes them back.
+  @Test func aVideoSceneReadsItsKeysAndWritesThemBack() throws {
+    let config = try Self.parse(
+      """
+      {"default": {"firstScene": "clip", "muted": true},
+       "scenes": {"clip": {"video": "clip.webm", "loop": true, "autoplay": true, "panorama": "still.jpg"},
+                  "hall": {"panorama": "hall.jpg"}}}
+      """)
+    let clip = try #require(config.scene("clip")).settings
+    #expect(clip.video == "clip.webm" && clip.loop == true && clip.autoplay == true && clip.muted == true)
+    #expect(clip.panorama == "still.jpg")
+    #expect(config.scene("hall")?.settings.video == nil)
+    #expect(config.warnings.isEmpty)
+    guard case .object(let members) = clip.json else { Issue.record("not an object"); return }
+    let keys = members.map(\.0)
+    #expect(keys.contains("video") && keys.contains("loop") && keys.contains("muted") && keys.contains("autoplay"))
+  }
+
+  @Test(arguments: [
+    ("{\"video\": 3}", "video: expected a string, found a number"),
+    ("{\"video\": \"v.webm\", \"loop\": \"yes\"}", "loop: expected true or false"),
+    ("{\"video\": \"v.webm\", \"type\": \"multires\"}", "video: a video scene is equirectangular; this scene's type is multires"),
+    (
+      "{\"scenes\": {\"c\": {\"type\": \"cubemap\", \"video\": \"v.webm\"}}}",
+      "scenes.c.video: a video scene is equirectangular; this scene's type is cubemap"
+    ),
+  ])
+  func aWrongVideoKeyIsAnErrorNamingIt(text: String, message: String) {
+    do {
+      _ = try Self.parse(text)
+      Issue.record("\(text) was read")
+    } catch {
+      #expect(error.description.contains(message), "\(error)")
+    }
+  }
+
+  @Test func aTiledSceneAddedWithAVideoIsRefused() throws {
+    var config = try Self.parse("{\"panorama\": \"p.jpg\"}")
+    #expect(throws: InputError.self) {
+      try config.addScene("v", json: Array("{\"type\": \"multires\", \"video\": \"v.webm\"}".utf8), source: "addScene")
+    }
+    try config.addScene("v", json: Array("{\"video\": \"v.webm\"}".utf8), source: "addScene")
+    #expect(config.scene("v")?.settings.video == "v.webm")
+  }
+}
+
 @Suite("Viewer URL parameters")
 struct ViewerURLParameterTests {
   /// Pannellum's own example: `pannellum.htm#panorama=examplepano.jpg&autoLoad=true` in an
@@ -209,5 +257,13 @@ struct ViewerURLParameterTests {
     let p = try ViewerURLParameters([("utm_source", "mail"), ("pitch", "-10")])
     #expect(p.settings.pitch == -10)
     #expect(p.warnings.map(\.description) == ["URL parameter utm_source: not a viewer parameter, ignored"])
+  }
+
+  /// `viewer.html#video=clip.webm&loop=true&muted=false`: the video keys as parameters, the
+  /// address kept as text.
+  @Test func theVideoKeysAreParameters() throws {
+    let p = try ViewerURLParameters([("video", "2024.webm"), ("loop", "true"), ("muted", "false"), ("autoplay", "true")])
+    #expect(p.settings.video == "2024.webm" && p.settings.loop == true && p.settings.muted == false)
+    #expect(p.settings.autoplay == true && p.warnings.isEmpty)
   }
 }

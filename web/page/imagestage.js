@@ -655,8 +655,39 @@ async function addPhoto(file, at = null) {
   withBytes(id, (ip, il) => withBytes(file.name, (np, nl) => handle(wasm.web_add_photo(ip, il, np, nl, x, y, now()))));
 }
 
+/**
+ * A 360° video opens in the viewer component over the page (fetched only then; this page's
+ * own renderer shows stills). Close or Escape comes back.
+ */
+async function openVideo(file) {
+  const { Viewer } = await import('./imagestage-viewer.js');
+  const box = document.createElement('div');
+  box.id = 'video-viewer';
+  box.setAttribute('role', 'dialog');
+  box.setAttribute('aria-label', file.name);
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = 'Close video';
+  const url = URL.createObjectURL(file);
+  const view = document.createElement('div');
+  box.append(view, close);
+  document.body.append(box);
+  const v = new Viewer(view, { video: url, autoLoad: true, autoplay: true, title: file.name });
+  const end = () => {
+    v.destroy();
+    box.remove();
+    URL.revokeObjectURL(url);
+    canvas.focus({ preventScroll: true });
+  };
+  close.addEventListener('click', end);
+  box.addEventListener('keydown', (e) => { if (e.key === 'Escape') end(); });
+  window.videoViewer = v;
+  v.ready.then(() => box.querySelector('.isv-view').focus());
+}
+
 async function openFile(file, at = null) {
   if (!file) return;
+  if (/^video\//.test(file.type) || /\.(webm|mp4|m4v|mov|mkv)$/i.test(file.name)) return openVideo(file);
   const image = /^image\/(jpeg|png)$/.test(file.type) || /\.(jpe?g|png)$/i.test(file.name);
   if (image && currentScene() === 'locations') {
     try { await addPhoto(file, at); } catch (e) { message(`${file.name}: ${e.message}`); }

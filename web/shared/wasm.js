@@ -79,13 +79,12 @@ export function bridge(exports) {
 export const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
 
 /**
- * Copies a decoded image's RGBA pixels to `ptr` in the module's memory (room for
+ * Copies a decoded image's (or a video's frame's) RGBA pixels to `ptr` in the module's memory (room for
  * width × height × 4 bytes). WebCodecs' `VideoFrame.copyTo` converts straight into wasm
  * memory; a 2D canvas's `getImageData` (an extra full-size copy, 0.6 s for 10800×5400 here)
  * is the fallback where it is missing or refuses.
  */
-export async function copyPixels(bitmap, memory, ptr) {
-  const { width, height } = bitmap;
+export async function copyPixels(bitmap, memory, ptr, width = bitmap.width, height = bitmap.height) {
   const target = () => new Uint8Array(memory.buffer, ptr, width * height * 4);
   if (typeof VideoFrame !== 'undefined') {
     let frame = null;

@@ -56,6 +56,7 @@ public func viewerConfigure(
         c.firstScene = first
       }
       c.override(with: url.settings)
+      for scene in c.scenes { try scene.checkVideo() }
     }
     tour = ViewerTour(config: c)
     return answer(["warnings": .array(warnings)])
@@ -81,7 +82,8 @@ public func viewerScene() -> Int32 {
   return answer([
     "id": .string(tour.sceneID), "title": .string(s.title), "author": .string(s.author), "authorURL": .string(s.authorURL),
     "image": .string(tour.imageURL), "problem": .string(tour.unsupported), "tiled": .bool(tour.tileLayout != nil),
-    "preview": .string(tour.previewURL),
+    "preview": .string(tour.previewURL), "video": .string(tour.videoURL), "loop": flag(s.loop), "muted": flag(s.muted),
+    "autoplay": flag(s.autoplay),
     "previewTitle": .string(s.previewTitle), "previewAuthor": .string(s.previewAuthor), "autoLoad": flag(s.autoLoad),
     "sceneFadeDuration": number(s.sceneFadeDuration), "showControls": flag(s.showControls),
     "showZoomCtrl": flag(s.showZoomCtrl), "showFullscreenCtrl": flag(s.showFullscreenCtrl), "compass": flag(s.compass),

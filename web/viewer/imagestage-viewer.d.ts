@@ -103,6 +103,15 @@ export interface ViewerStrings {
   lens?: string;
   recenter?: string;
   viewLabel?: string;
+  // Ours: a video scene's controls and messages (`%s`: numbers filled in).
+  play?: string;
+  pause?: string;
+  seek?: string;
+  soundOn?: string;
+  soundOff?: string;
+  videoControls?: string;
+  soundBlocked?: string;
+  videoNeedsWebGL2?: string;
 }
 
 /** The lenses (ours). */
@@ -213,6 +222,14 @@ export interface SceneConfig {
   lens?: Lens;
   /** Ours: `webgl2` or `cpu` (by default WebGL2 on a GPU, the CPU renderer on a software rasteriser). */
   renderer?: Renderer;
+  /** Ours: an equirectangular video the scene shows (a URL, under `basePath`), instead of `panorama`. */
+  video?: string;
+  /** Ours: a video scene starts again when it ends (false by default). */
+  loop?: boolean;
+  /** Ours: a video scene starts without sound (true by default); `false` turns sound on at the first play the browser allows. */
+  muted?: boolean;
+  /** Ours: a video scene plays as soon as it is in (false by default; muted, as browsers allow). */
+  autoplay?: boolean;
 }
 
 /** A tour's `default`: every scene's settings, and the first scene. */
@@ -275,6 +292,14 @@ export interface ViewerEvents {
   mouseup: (event: PointerEvent) => void;
   touchstart: (event: PointerEvent) => void;
   touchend: (event: PointerEvent) => void;
+  /** Ours: a video scene starts or goes on playing. */
+  play: () => void;
+  /** Ours: a video scene pauses. */
+  pause: () => void;
+  /** Ours: a video scene's time moved on (seconds), a few times a second while it plays. */
+  timeupdate: (seconds: number) => void;
+  /** Ours: a video scene came to its end (never with `loop`). */
+  ended: () => void;
   /** Never fires: the viewer shows no "use Ctrl to zoom" notices. */
   messageshown: () => void;
   /** Never fires. */
@@ -362,6 +387,18 @@ export class Viewer {
   getError(): string | null;
   /** Tiles held and their bytes. */
   memory(): ViewerMemory;
+  /** Ours: plays a video scene (waits for its video when it is not in yet). */
+  play(): this;
+  pause(): this;
+  /** Ours: moves a video scene to `seconds` (clamped to the clip). */
+  seek(seconds: number): this;
+  /** Ours: a video scene's time now, seconds; `undefined` on a scene without a video. */
+  getTime(): number | undefined;
+  /** Ours: a video scene's length, seconds; `undefined` on a scene without a video, or before it is known. */
+  getDuration(): number | undefined;
+  /** Ours: turns a video scene's sound off (`true`) or on. */
+  setMuted(muted: boolean): this;
+  isMuted(): boolean | undefined;
 }
 
 /** A viewer in `container` (an element or its id). */

@@ -12,6 +12,7 @@ import { PanoramaGL, probeWebGL2 } from './panorama-gl.js';
 import { TileGL } from './tiles-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
+import { VideoPlayer } from './viewer-video.js';
 
 /** ImageStage's version (VERSION), e.g. for a bug report. */
 export { version } from './version.js';
@@ -47,6 +48,10 @@ const STRINGS = {
   zoomIn: 'Zoom in', zoomOut: 'Zoom out', fullscreen: 'Fullscreen', exitFullscreen: 'Exit fullscreen',
   motionOn: 'Use motion', motionOff: 'Stop using motion', lens: 'Change lens', recenter: 'Recentre',
   viewLabel: 'Panorama viewer: drag or use the arrows to look around, plus and minus zoom, L changes the lens.',
+  // Ours: a video scene's controls and messages.
+  play: 'Play', pause: 'Pause', seek: 'Seek', soundOn: 'Turn sound on', soundOff: 'Turn sound off',
+  videoControls: 'Video', soundBlocked: 'Playing without sound: the browser allows sound after a click on Play or the sound button.',
+  videoNeedsWebGL2: 'This video needs WebGL2: without it, drawing a frame here took %s ms, and 24 frames a second need %s ms or less.',
 };
 
 let styleAdded = false;
@@ -327,7 +332,7 @@ export class Viewer {
     // A software rasteriser (no GPU) is slower than the wasm CPU renderer: only when asked.
     const asked = s.renderer || options.renderer;
     if (asked !== 'cpu') {
-      try { this._gl = PanoramaGL.create(); } catch (e) { console.error(e); this._gl = null; }
+      try { this._gl = PanoramaGL.create(options.maxTexture); } catch (e) { console.error(e); this._gl = null; }
       if (this._gl && (asked === 'webgl2' || !this._gl.software)) this._renderer = 'webgl2';
       else if (this._gl) { this._gl.destroy(); this._gl = null; }
     }
@@ -646,6 +651,8 @@ export class Viewer {
 
   async _loadCurrent(fade = false) {
     this._load.hidden = true;
+    this._player?.close();
+    this._root.classList.remove('isv-has-video');
     const s = this._scene;
     if (s.problem) return this._fail(new Error(s.image === null && !s.problem.includes('supported') ? this._string('noPanoramaError') : s.problem), false);
     this._loading.textContent = this._string('loadingLabel');
@@ -653,6 +660,7 @@ export class Viewer {
     const ticket = this._ticket = (this._ticket || 0) + 1;
     if (s.tiled) return this._openTiles(fade, ticket);
     this._tileState = null;
+    if (s.video) return this._openVideo(fade, ticket);
     this._buttons.lens.hidden = !this._showLens;
     let image;
     try {
@@ -699,14 +707,19 @@ export class Viewer {
     this._invalidate();
     await new Promise((r) => requestAnimationFrame(r));
     if (this._destroyed) return;
+    this._loadDone(fade, first);
+    this._prefetch();
+  }
+
+  _loadDone(fade, first = !this._loadFired) {
     if (first) {
       this.loadedAt = performance.now(); // milliseconds from navigation (bench/web.sh reads it)
       performance.mark('imagestage-viewer:load');
     }
+    this._loadFired = true;
     this._fire('load');
     if (fade) this._fadeOut();
     if (first && this._scene.orientationOnByDefault && this.isOrientationSupported()) this.startOrientation();
-    this._prefetch();
   }
 
   /**
@@ -741,6 +754,106 @@ export class Viewer {
     this._root.classList.add('isv-loaded');
     this._placeHotSpots(true);
     this._invalidate();
+  }
+
+  /**
+   * Opens a video scene: the `<video>` element's frames go to a WebGL2 texture wherever there
+   * is WebGL2 (a software one too: every frame is new, and the GPU path only uploads it), or
+   * to the wasm CPU renderer where asked or without WebGL2, as long as it keeps 24 frames a
+   * second at the viewer's size. `load` fires when the first frame is drawn.
+   */
+  async _openVideo(fade, ticket) {
+    const s = this._scene;
+    this._buttons.lens.hidden = !this._showLens;
+    const asked = s.renderer || this._options.renderer;
+    if (!this._gl && asked !== 'cpu' && GL.webgl2) {
+      try { this._gl = PanoramaGL.create(this._options.maxTexture); } catch (e) { console.error(e); }
+    }
+    const gpu = asked !== 'cpu' && !!this._gl;
+    if (!gpu) await this._useCPU();
+    if (this._destroyed || ticket !== this._ticket) return;
+    const player = this._player ??= new VideoPlayer({
+      root: this._root,
+      string: (name) => this._string(name),
+      listen: (target, type, fn) => this._on(target, type, fn),
+      fire: (type, ...args) => this._fire(type, ...args),
+      speak: (text) => this._speak(text),
+    });
+    this._root.classList.add('isv-has-video');
+    let size;
+    try {
+      size = await player.open(s, (video) => this._videoFrame(video));
+    } catch (e) {
+      if (ticket === this._ticket && !this._destroyed) { player.close(); this._fail(e, false); }
+      return;
+    }
+    if (this._destroyed || ticket !== this._ticket) return;
+    this._loading.hidden = true;
+    if (this._error) this._clearError();
+    if (fade) this._snapshot();
+    const name = decodeURIComponent(String(s.video).split('/').pop().split('?')[0]);
+    const geometry = this.m.withTwo(new Uint8Array(0), name, (hp, hn, np, nn) =>
+      this.m.json(this.w.viewer_open(hp, hn, size.width, size.height, np, nn)));
+    this.w.viewer_layout(this._size.width, this._size.height);
+    this._source = { video: true, gpu, width: size.width, height: size.height, geometry, cpuTimes: [] };
+    if (gpu) {
+      try { this._gl.allocateVideo(size.width, size.height, geometry); } catch (e) {
+        player.close();
+        this._fail(e, false);
+        return;
+      }
+    }
+    this._lastKey = '';
+    this._loaded = true;
+    this._root.classList.add('isv-loaded');
+    player.start();
+    if (this._wantPlay) player.play(true);
+    if (this._wantSeek != null) player.seek(this._wantSeek);
+    this._wantPlay = false;
+    this._wantSeek = null;
+    this._placeHotSpots(true);
+    this._invalidate();
+    await new Promise((r) => requestAnimationFrame(r));
+    if (this._destroyed || ticket !== this._ticket) return;
+    this._loadDone(fade);
+  }
+
+  /** A new frame of the video: uploaded to the texture, or copied to the CPU renderer. */
+  _videoFrame(video) {
+    const src = this._source;
+    if (this._destroyed || !src || !src.video) return;
+    if (src.gpu) {
+      this._gl.uploadFrame(video);
+      this._invalidate();
+    } else if (!src.busy) {
+      this._cpuFrame(video, src); // a frame that arrives while the last is copied is dropped
+    }
+  }
+
+  async _cpuFrame(video, src) {
+    src.busy = true;
+    const t0 = performance.now();
+    const w = this.w;
+    const ptr = w.web_panorama_buffer(src.width, src.height);
+    if (ptr) await copyPixels(video, w.memory, ptr, src.width, src.height);
+    src.busy = false;
+    if (this._destroyed || this.w !== w || this._source !== src || !ptr) return;
+    w.viewer_commit();
+    this._lastKey = '';
+    this._draw();
+    // Measured over the first frames: a CPU that cannot keep 24 a second says so.
+    const times = src.cpuTimes;
+    if (times.length < 8) {
+      times.push(performance.now() - t0);
+      if (times.length === 8) {
+        const median = [...times].sort((a, b) => a - b)[4];
+        if (median > (this._options.cpuFrameBudget ?? 1000 / 24)) {
+          this._player.close();
+          const budget = this._options.cpuFrameBudget ?? 1000 / 24;
+          this._fail(new Error(this._string('videoNeedsWebGL2', Math.round(median), Math.floor(budget))), false);
+        }
+      }
+    }
   }
 
   /** Fetches and decodes one tile of the plan; a failure is the core's to retry or give up. */
@@ -941,8 +1054,9 @@ export class Viewer {
       if (!tiles.loadFired && tiles.baseSettled >= 6) this._tilesReady(tiles);
       return view;
     }
-    if (view.key !== this._lastKey || this._renderer === 'webgl2') {
-      if (this._renderer === 'webgl2') {
+    const gpu = this._source.video ? this._source.gpu : this._renderer === 'webgl2';
+    if (view.key !== this._lastKey || gpu) {
+      if (gpu) {
         this._gl.render(this.m.json(this.w.viewer_gpu_view(pw, ph, this._source.width, this._source.height)), pw, ph);
         this._ctx.drawImage(this._gl.canvas, 0, 0, this._canvas.width, this._canvas.height);
         if (this._gl.mipmapsPending) setTimeout(() => { if (!this._destroyed && this._gl?.buildMipmaps()) { this._lastKey = ''; this._invalidate(); } }, 0);
@@ -1205,6 +1319,7 @@ export class Viewer {
     this._listeners = [];
     this._resizeObserver?.disconnect();
     clearTimeout(this._fadeTimer);
+    this._player?.close();
     this._gl?.destroy();
     this._gl = null;
     this._tileGL?.destroy();
@@ -1235,12 +1350,39 @@ export class Viewer {
     return this;
   }
   /** 'webgl2' or 'cpu' (for a tiled scene: what draws its tiles). */
-  getRenderer() { return this._tileState ? (this._tileState.cpu ? 'cpu' : 'webgl2') : this._renderer; }
+  getRenderer() {
+    if (this._source?.video) return this._source.gpu ? 'webgl2' : 'cpu';
+    return this._tileState ? (this._tileState.cpu ? 'cpu' : 'webgl2') : this._renderer;
+  }
   /** Back to the scene's starting view, over `animated` milliseconds. */
   recenter(animated = 500) { this._ready(() => { this.w.viewer_recenter(animated / 1000); this._invalidate(); }); return this; }
   /** Keeps the horizon level under motion (ignores the device's roll). */
   setLevelHorizon(on) { this._ready(() => this.w.viewer_level_horizon(on ? 1 : 0)); return this; }
   getLevelHorizon() { return this.w ? this.w.viewer_level_horizon(-1) === 1 : false; }
+  // A video scene's (ours: Pannellum plays video through video.js). Before the video is in,
+  // play and seek wait for it; the getters answer undefined on a scene without a video.
+  /** Plays the video scene (muted until the user turns sound on). */
+  play() {
+    if (this._player?.video) this._player.play(true); else this._wantPlay = true;
+    return this;
+  }
+  pause() {
+    this._wantPlay = false;
+    this._player?.pause();
+    return this;
+  }
+  /** Moves the video to `seconds`. */
+  seek(seconds) {
+    if (this._player?.video) this._player.seek(seconds); else this._wantSeek = Number(seconds);
+    return this;
+  }
+  /** The video's time now and its length, in seconds. */
+  getTime() { return this._player?.time; }
+  getDuration() { return this._player?.duration; }
+  /** Turns the video's sound on (`false`) or off. */
+  setMuted(muted) { this._player?.setMuted(muted, true); return this; }
+  isMuted() { return this._player?.video ? this._player.video.muted : undefined; }
+
   /** The error shown in the view, or null. */
   getError() { return this._error; }
   /** Resolves once the module runs and the config is read (rejects with its error). */
