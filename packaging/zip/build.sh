@@ -13,8 +13,9 @@ version=$(tr -d ' \n' <VERSION)
 stage=build/dist-stage/zip
 rm -rf "$stage" && mkdir -p "$stage/example" "$out"
 cp "$min"/{viewer.html,imagestage-viewer.classic.js,imagestage-viewer.css} "$min"/imagestage-viewer*.wasm "$stage/"
-# The viewer's modules: what imagestage-viewer.js imports, with their maps.
-for m in $(grep -oE "from ?[\"']\./[a-z.-]+\.js[\"']" "$min/imagestage-viewer.js" | grep -oE '[a-z.-]+\.js' | sort -u) imagestage-viewer.js; do
+# The viewer's modules: what imagestage-viewer.js imports (statically, and viewer-video.js
+# for a video scene), with their maps.
+for m in $(grep -oE "(from ?|import\()[\"']\./[a-z.-]+\.js[\"']" "$min/imagestage-viewer.js" | grep -oE '[a-z.-]+\.js' | sort -u) imagestage-viewer.js; do
   cp "$min/$m" "$min/$m.map" "$stage/"
 done
 cp LICENSE "$stage/"

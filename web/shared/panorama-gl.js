@@ -201,56 +201,6 @@ export class PanoramaGL {
     return { grid, tile, layer, textures: grid[0] * grid[1] };
   }
 
-  /**
-   * Makes room for a video's frames (`width`×`height`, with the core's `geometry`): one layer
-   * per tile, as few tiles as the texture size allows (split as stills are), without borders
-   * or mip levels, since every new frame replaces the last. Frames arrive through
-   * `uploadFrame`. A video wider than a texture is cut with WebCodecs' `VideoFrame`; where
-   * that is missing it throws, saying so.
-   */
-  allocateVideo(width, height, geometry) {
-    const gl = this.gl;
-    const grid = [Math.ceil(width / this.limit), Math.ceil(height / this.limit)];
-    if (grid[0] * grid[1] > 1 && typeof VideoFrame === 'undefined') {
-      throw new Error(`This video is ${width}×${height} pixels, but this device's textures stop at ${this.limit}; ` +
-        'splitting its frames needs WebCodecs (VideoFrame), which this browser lacks.');
-    }
-    // Even tile sides: a 4:2:0 frame's crop starts on a chroma sample.
-    const tile = [Math.ceil(width / grid[0] / 2) * 2, Math.ceil(height / grid[1] / 2) * 2];
-    if (this.texture) gl.deleteTexture(this.texture);
-    this.texture = gl.createTexture();
-    gl.bindTexture(gl.TEXTURE_2D_ARRAY, this.texture);
-    gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, gl.RGBA8, tile[0], tile[1], grid[0] * grid[1]);
-    for (const [k, v] of [[gl.TEXTURE_MAX_LEVEL, 0], [gl.TEXTURE_MIN_FILTER, gl.LINEAR], [gl.TEXTURE_MAG_FILTER, gl.LINEAR],
-      [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]]) gl.texParameteri(gl.TEXTURE_2D_ARRAY, k, v);
-    this.mipmapsPending = false;
-    this.source = { width, height, geometry, grid, tile, layer: tile, pad: 0 };
-    return { grid, tile, textures: grid[0] * grid[1] };
-  }
-
-  /** Uploads the frame `video` shows now into the texture `allocateVideo` made. */
-  uploadFrame(video) {
-    const gl = this.gl, p = this.source;
-    gl.bindTexture(gl.TEXTURE_2D_ARRAY, this.texture);
-    if (p.grid[0] * p.grid[1] === 1) {
-      gl.texSubImage3D(gl.TEXTURE_2D_ARRAY, 0, 0, 0, 0, p.width, p.height, 1, gl.RGBA, gl.UNSIGNED_BYTE, video);
-      return;
-    }
-    const frame = new VideoFrame(video);
-    try {
-      for (let ty = 0; ty < p.grid[1]; ty++) {
-        for (let tx = 0; tx < p.grid[0]; tx++) {
-          const x = tx * p.tile[0], y = ty * p.tile[1];
-          const width = Math.min(p.tile[0], p.width - x), height = Math.min(p.tile[1], p.height - y);
-          const part = new VideoFrame(frame, { visibleRect: { x, y, width, height } });
-          try {
-            gl.texSubImage3D(gl.TEXTURE_2D_ARRAY, 0, 0, 0, ty * p.grid[0] + tx, width, height, 1, gl.RGBA, gl.UNSIGNED_BYTE, part);
-          } finally { part.close(); }
-        }
-      }
-    } finally { frame.close(); }
-  }
-
   /** Builds the mip levels the first frame went without; true if it did. */
   buildMipmaps() {
     if (!this.mipmapsPending || !this.texture) return false;

@@ -12,7 +12,6 @@ import { PanoramaGL, probeWebGL2 } from './panorama-gl.js';
 import { TileGL } from './tiles-gl.js';
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
-import { VideoPlayer } from './viewer-video.js';
 
 /** ImageStage's version (VERSION), e.g. for a bug report. */
 export { version } from './version.js';
@@ -48,10 +47,6 @@ const STRINGS = {
   zoomIn: 'Zoom in', zoomOut: 'Zoom out', fullscreen: 'Fullscreen', exitFullscreen: 'Exit fullscreen',
   motionOn: 'Use motion', motionOff: 'Stop using motion', lens: 'Change lens', recenter: 'Recentre',
   viewLabel: 'Panorama viewer: drag or use the arrows to look around, plus and minus zoom, L changes the lens.',
-  // Ours: a video scene's controls and messages.
-  play: 'Play', pause: 'Pause', seek: 'Seek', soundOn: 'Turn sound on', soundOff: 'Turn sound off',
-  videoControls: 'Video', soundBlocked: 'Playing without sound: the browser allows sound after a click on Play or the sound button.',
-  videoNeedsWebGL2: 'This video needs WebGL2: without it, drawing a frame here took %s ms, and 24 frames a second need %s ms or less.',
 };
 
 let styleAdded = false;
@@ -301,7 +296,7 @@ export class Viewer {
   }
 
   _string(name, ...args) {
-    let s = (this._scene && this._scene.strings[name]) ?? STRINGS[name] ?? name;
+    let s = (this._scene && this._scene.strings[name]) ?? STRINGS[name] ?? this._video?.STRINGS[name] ?? name;
     s = String(s).replace(/<br\s*\/?>/gi, '\n');
     for (const a of args) s = s.replace('%s', a);
     return s;
@@ -757,103 +752,16 @@ export class Viewer {
   }
 
   /**
-   * Opens a video scene: the `<video>` element's frames go to a WebGL2 texture wherever there
-   * is WebGL2 (a software one too: every frame is new, and the GPU path only uploads it), or
-   * to the wasm CPU renderer where asked or without WebGL2, as long as it keeps 24 frames a
-   * second at the viewer's size. `load` fires when the first frame is drawn.
+   * Opens a video scene through viewer-video.js (fetched for the first one). Every frame is
+   * new, and the GPU path only uploads it: WebGL2 wherever there is one, a software one too.
    */
   async _openVideo(fade, ticket) {
-    const s = this._scene;
-    this._buttons.lens.hidden = !this._showLens;
-    const asked = s.renderer || this._options.renderer;
+    const asked = this._scene.renderer || this._options.renderer;
     if (!this._gl && asked !== 'cpu' && GL.webgl2) {
       try { this._gl = PanoramaGL.create(this._options.maxTexture); } catch (e) { console.error(e); }
     }
-    const gpu = asked !== 'cpu' && !!this._gl;
-    if (!gpu) await this._useCPU();
-    if (this._destroyed || ticket !== this._ticket) return;
-    const player = this._player ??= new VideoPlayer({
-      root: this._root,
-      string: (name) => this._string(name),
-      listen: (target, type, fn) => this._on(target, type, fn),
-      fire: (type, ...args) => this._fire(type, ...args),
-      speak: (text) => this._speak(text),
-    });
-    this._root.classList.add('isv-has-video');
-    let size;
-    try {
-      size = await player.open(s, (video) => this._videoFrame(video));
-    } catch (e) {
-      if (ticket === this._ticket && !this._destroyed) { player.close(); this._fail(e, false); }
-      return;
-    }
-    if (this._destroyed || ticket !== this._ticket) return;
-    this._loading.hidden = true;
-    if (this._error) this._clearError();
-    if (fade) this._snapshot();
-    const name = decodeURIComponent(String(s.video).split('/').pop().split('?')[0]);
-    const geometry = this.m.withTwo(new Uint8Array(0), name, (hp, hn, np, nn) =>
-      this.m.json(this.w.viewer_open(hp, hn, size.width, size.height, np, nn)));
-    this.w.viewer_layout(this._size.width, this._size.height);
-    this._source = { video: true, gpu, width: size.width, height: size.height, geometry, cpuTimes: [] };
-    if (gpu) {
-      try { this._gl.allocateVideo(size.width, size.height, geometry); } catch (e) {
-        player.close();
-        this._fail(e, false);
-        return;
-      }
-    }
-    this._lastKey = '';
-    this._loaded = true;
-    this._root.classList.add('isv-loaded');
-    player.start();
-    if (this._wantPlay) player.play(true);
-    if (this._wantSeek != null) player.seek(this._wantSeek);
-    this._wantPlay = false;
-    this._wantSeek = null;
-    this._placeHotSpots(true);
-    this._invalidate();
-    await new Promise((r) => requestAnimationFrame(r));
-    if (this._destroyed || ticket !== this._ticket) return;
-    this._loadDone(fade);
-  }
-
-  /** A new frame of the video: uploaded to the texture, or copied to the CPU renderer. */
-  _videoFrame(video) {
-    const src = this._source;
-    if (this._destroyed || !src || !src.video) return;
-    if (src.gpu) {
-      this._gl.uploadFrame(video);
-      this._invalidate();
-    } else if (!src.busy) {
-      this._cpuFrame(video, src); // a frame that arrives while the last is copied is dropped
-    }
-  }
-
-  async _cpuFrame(video, src) {
-    src.busy = true;
-    const t0 = performance.now();
-    const w = this.w;
-    const ptr = w.web_panorama_buffer(src.width, src.height);
-    if (ptr) await copyPixels(video, w.memory, ptr, src.width, src.height);
-    src.busy = false;
-    if (this._destroyed || this.w !== w || this._source !== src || !ptr) return;
-    w.viewer_commit();
-    this._lastKey = '';
-    this._draw();
-    // Measured over the first frames: a CPU that cannot keep 24 a second says so.
-    const times = src.cpuTimes;
-    if (times.length < 8) {
-      times.push(performance.now() - t0);
-      if (times.length === 8) {
-        const median = [...times].sort((a, b) => a - b)[4];
-        if (median > (this._options.cpuFrameBudget ?? 1000 / 24)) {
-          this._player.close();
-          const budget = this._options.cpuFrameBudget ?? 1000 / 24;
-          this._fail(new Error(this._string('videoNeedsWebGL2', Math.round(median), Math.floor(budget))), false);
-        }
-      }
-    }
+    this._video ??= await import('./viewer-video.js');
+    return this._video.openVideo(this, asked !== 'cpu' && !!this._gl, fade, ticket);
   }
 
   /** Fetches and decodes one tile of the plan; a failure is the core's to retry or give up. */

@@ -1,8 +1,67 @@
-// A video scene's player for the viewer (imagestage-viewer.js): the `<video>` element (muted
-// until the user turns sound on, playsinline, crossOrigin), its controls (play/pause, seek,
-// sound: real buttons and a slider with names), and its frames: `requestVideoFrameCallback`
-// hands each new frame to the viewer once, and nothing arrives while paused. Which keys a
-// scene has, and their checks, are Swift's (ViewerConfig); this file plays and reports.
+// A video scene's player for the viewer (imagestage-viewer.js, which imports this file only
+// when a scene has a video): the `<video>` element (muted until the user turns sound on,
+// playsinline, crossOrigin), its controls (play/pause, seek, sound: real buttons and a slider
+// with names), its frames (`requestVideoFrameCallback` hands each new frame to the viewer
+// once, and nothing arrives while paused) and their WebGL2 texture. Which keys a scene has,
+// and their checks, are Swift's (ViewerConfig); this file plays and reports.
+
+import { copyPixels } from './wasm.js';
+
+/** The texts this file shows; a scene's `strings` override them, as Pannellum's. */
+export const STRINGS = {
+  play: 'Play', pause: 'Pause', seek: 'Seek', soundOn: 'Turn sound on', soundOff: 'Turn sound off', videoControls: 'Video',
+  soundBlocked: 'Playing without sound: the browser allows sound after a click on Play or the sound button.',
+  videoNeedsWebGL2: 'This video needs WebGL2: without it, drawing a frame here took %s ms, and 24 frames a second need %s ms or less.',
+};
+
+/**
+ * Makes room in `pgl` (a PanoramaGL) for a video's frames (`width`×`height`, with the core's
+ * `geometry`): one layer per tile, as few tiles as the texture size allows (split as stills
+ * are), without borders or mip levels, since every new frame replaces the last. A video wider
+ * than a texture is cut with WebCodecs' `VideoFrame`; where that is missing it throws, saying so.
+ */
+export function videoTexture(pgl, width, height, geometry) {
+  const gl = pgl.gl, limit = pgl.limit;
+  const grid = [Math.ceil(width / limit), Math.ceil(height / limit)];
+  if (grid[0] * grid[1] > 1 && typeof VideoFrame === 'undefined') {
+    throw new Error(`This video is ${width}×${height} pixels, but this device's textures stop at ${limit}; ` +
+      'splitting its frames needs WebCodecs (VideoFrame), which this browser lacks.');
+  }
+  // Even tile sides: a 4:2:0 frame's crop starts on a chroma sample.
+  const tile = [Math.ceil(width / grid[0] / 2) * 2, Math.ceil(height / grid[1] / 2) * 2];
+  const A = gl.TEXTURE_2D_ARRAY;
+  if (pgl.texture) gl.deleteTexture(pgl.texture);
+  pgl.texture = gl.createTexture();
+  gl.bindTexture(A, pgl.texture);
+  gl.texStorage3D(A, 1, gl.RGBA8, tile[0], tile[1], grid[0] * grid[1]);
+  for (const [k, v] of [[gl.TEXTURE_MAX_LEVEL, 0], [gl.TEXTURE_MIN_FILTER, gl.LINEAR], [gl.TEXTURE_MAG_FILTER, gl.LINEAR],
+    [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]]) gl.texParameteri(A, k, v);
+  pgl.mipmapsPending = false;
+  pgl.source = { width, height, geometry, grid, tile, layer: tile, pad: 0 };
+}
+
+/** Uploads the frame `video` shows now into the texture `videoTexture` made in `pgl`. */
+export function uploadFrame(pgl, video) {
+  const gl = pgl.gl, p = pgl.source, A = gl.TEXTURE_2D_ARRAY;
+  gl.bindTexture(A, pgl.texture);
+  if (p.grid[0] * p.grid[1] === 1) {
+    gl.texSubImage3D(A, 0, 0, 0, 0, p.width, p.height, 1, gl.RGBA, gl.UNSIGNED_BYTE, video);
+    return;
+  }
+  const frame = new VideoFrame(video);
+  try {
+    for (let ty = 0; ty < p.grid[1]; ty++) {
+      for (let tx = 0; tx < p.grid[0]; tx++) {
+        const x = tx * p.tile[0], y = ty * p.tile[1];
+        const width = Math.min(p.tile[0], p.width - x), height = Math.min(p.tile[1], p.height - y);
+        const part = new VideoFrame(frame, { visibleRect: { x, y, width, height } });
+        try {
+          gl.texSubImage3D(A, 0, 0, 0, ty * p.grid[0] + tx, width, height, 1, gl.RGBA, gl.UNSIGNED_BYTE, part);
+        } finally { part.close(); }
+      }
+    }
+  } finally { frame.close(); }
+}
 
 const ICONS = {
   play: 'M8 5v14l11-7z',
@@ -239,5 +298,102 @@ export class VideoPlayer {
     v.removeAttribute('src');
     v.load(); // lets go of the decoder and the network
     v.remove();
+  }
+}
+
+/**
+ * Opens the viewer `v`'s video scene: the `<video>` element's frames go to a WebGL2 texture
+ * (`gpu`), or to the wasm CPU renderer (asked for, or no WebGL2) as long as it keeps 24 frames
+ * a second at the viewer's size. `load` fires when the first frame is drawn.
+ */
+export async function openVideo(v, gpu, fade, ticket) {
+  const s = v._scene;
+  v._buttons.lens.hidden = !v._showLens;
+  if (!gpu) await v._useCPU();
+  if (v._destroyed || ticket !== v._ticket) return;
+  const player = v._player ??= new VideoPlayer({
+    root: v._root,
+    string: (name) => v._string(name),
+    listen: (target, type, fn) => v._on(target, type, fn),
+    fire: (type, ...args) => v._fire(type, ...args),
+    speak: (text) => v._speak(text),
+  });
+  v._root.classList.add('isv-has-video');
+  let size;
+  try {
+    size = await player.open(s, (video) => videoFrame(v, video));
+  } catch (e) {
+    if (ticket === v._ticket && !v._destroyed) { player.close(); v._fail(e, false); }
+    return;
+  }
+  if (v._destroyed || ticket !== v._ticket) return;
+  v._loading.hidden = true;
+  if (v._error) v._clearError();
+  if (fade) v._snapshot();
+  const name = decodeURIComponent(String(s.video).split('/').pop().split('?')[0]);
+  const geometry = v.m.withTwo(new Uint8Array(0), name, (hp, hn, np, nn) =>
+    v.m.json(v.w.viewer_open(hp, hn, size.width, size.height, np, nn)));
+  v.w.viewer_layout(v._size.width, v._size.height);
+  v._source = { video: true, gpu, width: size.width, height: size.height, geometry, cpuTimes: [] };
+  if (gpu) {
+    try { videoTexture(v._gl, size.width, size.height, geometry); } catch (e) {
+      player.close();
+      v._fail(e, false);
+      return;
+    }
+  }
+  v._lastKey = '';
+  v._loaded = true;
+  v._root.classList.add('isv-loaded');
+  player.start();
+  if (v._wantPlay) player.play(true);
+  if (v._wantSeek != null) player.seek(v._wantSeek);
+  v._wantPlay = false;
+  v._wantSeek = null;
+  v._placeHotSpots(true);
+  v._invalidate();
+  await new Promise((r) => requestAnimationFrame(r));
+  if (v._destroyed || ticket !== v._ticket) return;
+  v._loadDone(fade);
+}
+
+/** A new frame of the video: uploaded to the texture, or copied to the CPU renderer. */
+function videoFrame(v, video) {
+  const src = v._source;
+  if (v._destroyed || !src || !src.video) return;
+  if (src.gpu) {
+    uploadFrame(v._gl, video);
+    v._invalidate();
+  } else if (!src.busy) {
+    cpuFrame(v, video, src); // a frame that arrives while the last is copied is dropped
+  }
+}
+
+/**
+ * The CPU renderer's frame: copied into wasm memory and drawn. Measured over the first eight:
+ * a CPU that cannot keep 24 a second at the viewer's size says video needs WebGL2.
+ */
+async function cpuFrame(v, video, src) {
+  src.busy = true;
+  const t0 = performance.now();
+  const w = v.w;
+  const ptr = w.web_panorama_buffer(src.width, src.height);
+  if (ptr) await copyPixels(video, w.memory, ptr, src.width, src.height);
+  src.busy = false;
+  if (v._destroyed || v.w !== w || v._source !== src || !ptr) return;
+  w.viewer_commit();
+  v._lastKey = '';
+  v._draw();
+  const times = src.cpuTimes;
+  if (times.length < 8) {
+    times.push(performance.now() - t0);
+    if (times.length === 8) {
+      const median = [...times].sort((a, b) => a - b)[4];
+      const budget = v._options.cpuFrameBudget ?? 1000 / 24; // the test page's option makes it small
+      if (median > budget) {
+        v._player.close();
+        v._fail(new Error(v._string('videoNeedsWebGL2', Math.round(median), Math.floor(budget))), false);
+      }
+    }
   }
 }
