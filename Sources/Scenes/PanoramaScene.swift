@@ -162,7 +162,7 @@ public struct PanoramaScene: Sendable {
       touch
       ? "pinch zooms"
       : video != nil
-        ? "Space pauses · , . step · [ ] skip · L lens"
+        ? "Space pause · ,/. frame · [/] 5 s · L lens"
         : viewer.mode == .perspective ? "wheel zooms · M strip · L lens · R recentre" : "M perspective · R recentre"
     return ["\(name) · \(how) · \(motion) · \(keys)", "\(name) · \(how) · \(motion)", "\(how) · \(motion)", how]
   }

@@ -141,6 +141,48 @@ struct AppVideoGUITests {
     _ = try video("the end", after: before, seconds: 15) { $0["ended"] as? Bool == true }
   }
 
+  /// A clip's pose (V2, yaw 90°) and one eye of a top-bottom stereo clip (the top one, here
+  /// the negative): the app's first frame is what `pano render --time 0` draws, which the
+  /// reframe tests hold to the metadata.
+  @Test(.enabled(if: GUI.available), .timeLimit(.minutes(2)))
+  func thePoseAndOneEyeOfAStereoClip() throws {
+    let dir = try Tool.temporaryDirectory()
+    func file(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    Clips.metadata(Self.clip, file("posed.mp4"), ["--v2", "--yaw", "90"])
+    Clips.ffmpeg(
+      ["-i", Self.clip, "-filter_complex", "[0:v]split[a][b];[b]negate[n];[n][a]vstack", "-an", file("pair.mp4")])
+    Clips.metadata(file("pair.mp4"), file("stereo.mp4"), ["--v2", "--stereo", "top-bottom"])
+    let display = try GUI.Display()
+    for name in ["posed.mp4", "stereo.mp4"] {
+      let shot = file(name + ".png"), reference = file(name + ".cli.png")
+      let (status, message) = try GUI.runApp(
+        ["--panorama", file(name), "--window", "800x600", "--screenshot", shot],
+        environment: ["DISPLAY": display.name, "HOME": dir.path, "SDL_AUDIODRIVER": "dummy"], timeout: 60)
+      #expect(status == 0, "\(name): \(message)")
+      let r = try Tool.run("imagestage", ["pano", "render", file(name), "--time", "0", "--size", "800x556", "-o", reference])
+      #expect(r.status == 0, "\(r.stderr)")
+      let app = try Raster.decode(Array(try Data(contentsOf: URL(fileURLWithPath: shot)))).image
+      let cli = try Raster.decode(Array(try Data(contentsOf: URL(fileURLWithPath: reference)))).image
+      // The view above the controls; the marker may have moved a frame or two.
+      var total = 0
+      var count = 0
+      for y in stride(from: 0, to: 490, by: 2) {
+        for x in stride(from: 0, to: 800, by: 2) {
+          let a = RGBAImage.unpack(app[x, y + 44]), b = RGBAImage.unpack(cli[x, y])
+          total += abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
+          count += 3
+        }
+      }
+      let mean = Double(total) / Double(count)
+      #expect(mean < 6, "\(name): the app's frame is the CLI's (mean difference \(mean))")
+      if name == "stereo.mp4" {
+        // The top eye is the negative: its sky is dark.
+        let sky = RGBAImage.unpack(app[400, 100])
+        #expect(Int(sky.b) < 120, "the negative eye: \(sky)")
+      }
+    }
+  }
+
   /// A truncated file, one cut mid-stream, no video stream, an unknown codec and a
   /// 20000-pixel-wide video: each a clear message on the Panorama tab (stderr says it too),
   /// the sample panorama shown when nothing could play, and never a crash or a hang.
