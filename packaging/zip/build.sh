@@ -13,10 +13,15 @@ version=$(tr -d ' \n' <VERSION)
 stage=build/dist-stage/zip
 rm -rf "$stage" && mkdir -p "$stage/example" "$out"
 cp "$min"/{viewer.html,imagestage-viewer.classic.js,imagestage-viewer.css} "$min"/imagestage-viewer*.wasm "$stage/"
-# The viewer's modules: what imagestage-viewer.js imports (statically, and viewer-video.js
-# for a video scene), with their maps.
-for m in $(grep -oE "(from ?|import\()[\"']\./[a-z.-]+\.js[\"']" "$min/imagestage-viewer.js" | grep -oE '[a-z.-]+\.js' | sort -u) imagestage-viewer.js; do
+# The viewer's modules: imagestage-viewer.js and what it imports, transitively (statically,
+# and viewer-video.js for a video scene), with their maps.
+queue=(imagestage-viewer.js) seen=()
+while ((${#queue[@]})); do
+  m=${queue[0]} queue=("${queue[@]:1}")
+  [[ " ${seen[*]} " == *" $m "* ]] && continue
+  seen+=("$m")
   cp "$min/$m" "$min/$m.map" "$stage/"
+  queue+=($(grep -oE "(from ?|import\()[\"']\./[a-z.-]+\.js[\"']" "$min/$m" | grep -oE '[a-z.-]+\.js' || true))
 done
 cp LICENSE "$stage/"
 sed "s/@VERSION@/$version/g" packaging/zip/README.md >"$stage/README.md"

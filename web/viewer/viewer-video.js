@@ -308,7 +308,7 @@ export class VideoPlayer {
  */
 export async function openVideo(v, gpu, fade, ticket) {
   const s = v._scene;
-  v._buttons.lens.hidden = !v._showLens;
+  v._controls.showLens(true);
   if (!gpu) await v._useCPU();
   if (v._destroyed || ticket !== v._ticket) return;
   const player = v._player ??= new VideoPlayer({

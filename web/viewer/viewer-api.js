@@ -1,0 +1,325 @@
+// The viewer's API surface: Pannellum's methods (degrees, `animated` milliseconds, chaining)
+// and events, and ours (lens, renderer, recentre, level horizon, video, memory), as
+// docs/viewer.md and imagestage-viewer.d.ts list them. `Viewer` (imagestage-viewer.js)
+// extends this class with what runs them: the wasm module (`m`, `w`), the scene the core
+// shows (`_scene`), `_ready(fn)`, `_invalidate()` and the parts (`_controls`, `_hotSpots`,
+// `_tiles`). Each method only converts and forwards: the rule is the core's
+// (web/viewer/ViewerWeb.swift over Scenes' ViewerTour).
+
+import { splitFunctions } from './viewer-hotspots.js';
+import { listenToOrientation, requestMotionPermission } from './motion.js';
+
+const BOUNDS = { yaw: 0, pitch: 1, hfov: 2 };
+const ANGLES = { northOffset: 0, horizonPitch: 1, horizonRoll: 2 };
+
+export class ViewerAPI {
+  // ------------------------------------------------------------ events
+
+  /** Calls the page's listeners for `type` (one that throws is logged, the rest still run). */
+  _fire(type, ...args) {
+    for (const fn of [...(this._handlers.get(type) || [])]) {
+      try { fn(...args); } catch (e) { console.error(e); }
+    }
+  }
+
+  /** Runs `fn` now when the module runs and the config is read, else once it is. */
+  _ready(fn) {
+    if (this.w && this._configured) return fn();
+    this._started.then(() => { if (this.w && !this._destroyed) fn(); });
+    return undefined;
+  }
+
+  // ------------------------------------------------------------ Pannellum's methods
+
+  isLoaded() { return this._loaded; }
+  getPitch() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).pitch : undefined; }
+  getYaw() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).yaw : undefined; }
+  getHfov() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).hfov : undefined; }
+
+  setPitch(pitch, animated = 1000, callback, callbackArgs) { return this.lookAt(pitch, undefined, undefined, animated, callback, callbackArgs); }
+  setYaw(yaw, animated = 1000, callback, callbackArgs) { return this.lookAt(undefined, yaw, undefined, animated, callback, callbackArgs); }
+  setHfov(hfov, animated = 1000, callback, callbackArgs) { return this.lookAt(undefined, undefined, hfov, animated, callback, callbackArgs); }
+
+  /** Pannellum's `lookAt`: degrees (undefined keeps one), `animated` milliseconds (true: 1000, false: at once). */
+  lookAt(pitch, yaw, hfov, animated = 1000, callback, callbackArgs) {
+    this._ready(() => {
+      const ms = animated === true ? 1000 : animated === false || animated == null ? 0 : Number(animated) || 0;
+      const n = (x) => (x == null || !Number.isFinite(Number(x)) ? NaN : Number(x));
+      this._lookAtCallback = callback ? { fn: callback, args: callbackArgs } : null;
+      this.w.viewer_look(n(yaw), n(pitch), n(hfov), ms / 1000);
+      this._invalidate();
+    });
+    return this;
+  }
+
+  getPitchBounds() { return this._bounds('pitch'); }
+  getYawBounds() { return this._bounds('yaw'); }
+  getHfovBounds() { return this._bounds('hfov'); }
+  setPitchBounds(b) { return this._setBounds('pitch', b); }
+  setYawBounds(b) { return this._setBounds('yaw', b); }
+  setHfovBounds(b) { return this._setBounds('hfov', b); }
+  _bounds(kind) { return this.w ? this.m.json(this.w.viewer_bounds(BOUNDS[kind])) : undefined; }
+  _setBounds(kind, b) {
+    this._ready(() => { this.w.viewer_set_bounds(BOUNDS[kind], Number(b[0]), Number(b[1])); this._invalidate(); });
+    return this;
+  }
+
+  getNorthOffset() { return this._angle('northOffset'); }
+  setNorthOffset(d) { return this._setAngle('northOffset', d); }
+  getHorizonRoll() { return this._angle('horizonRoll'); }
+  setHorizonRoll(d) { return this._setAngle('horizonRoll', d); }
+  getHorizonPitch() { return this._angle('horizonPitch'); }
+  setHorizonPitch(d) { return this._setAngle('horizonPitch', d); }
+  _angle(name) { return this._scene ? this._scene[name] ?? 0 : undefined; }
+  _setAngle(name, d) {
+    this._ready(() => {
+      this.w.viewer_set_angle(ANGLES[name], Number(d));
+      this._scene = this.m.json(this.w.viewer_scene());
+      this._placeHotSpots(true);
+    });
+    return this;
+  }
+
+  startAutoRotate(speed, pitch) {
+    this._ready(() => {
+      const s = Number(speed) || this._configSpeed() || 1;
+      this.w.viewer_auto_rotate(s, pitch == null ? NaN : Number(pitch));
+      this._invalidate();
+    });
+    return this;
+  }
+  _configSpeed() { return this.m.json(this.w.viewer_config()).autoRotate; }
+  stopAutoRotate() { this._ready(() => this.w.viewer_auto_rotate(NaN, NaN)); return this; }
+  stopMovement() { this._ready(() => this.w.viewer_stop_movement()); return this; }
+
+  /** Pannellum's `loadScene(sceneId, pitch, yaw, hfov, fadeDone)`; 'same' keeps an angle. */
+  loadScene(sceneId, pitch, yaw, hfov, fadeDone) {
+    this._ready(() => {
+      const here = this.m.json(this.w.viewer_view(1, 1));
+      const v = (x, same) => (x === 'same' ? same : x == null ? NaN : Number(x));
+      const ok = this.m.withBytes(String(sceneId), (p, n) =>
+        this.w.viewer_load_scene(p, n, v(yaw, here.yaw), v(pitch, here.pitch), v(hfov, here.hfov)));
+      if (!ok) { console.warn(`ImageStage viewer: loadScene: no scene "${sceneId}"`); return; }
+      this._changeScene(String(sceneId), fadeDone);
+    });
+    return this;
+  }
+
+  getScene() { return this._scene ? this._scene.id : undefined; }
+
+  addScene(sceneId, config) {
+    this._ready(() => {
+      const { json } = splitFunctions(config || {});
+      const error = this.m.withTwo(String(sceneId), json, (ip, il, jp, jl) => this.m.out(this.w.viewer_add_scene(ip, il, jp, jl)));
+      if (error) console.error(`ImageStage viewer: ${error}`);
+    });
+    return this;
+  }
+
+  removeScene(sceneId) {
+    if (!this.w) return false;
+    return this.m.withBytes(String(sceneId), (p, n) => this.w.viewer_remove_scene(p, n)) === 1;
+  }
+
+  toggleFullscreen() {
+    const root = this._host; // the page's element, with whatever the page put in it
+    const active = document.fullscreenElement === root || document.webkitFullscreenElement === root;
+    if (active) {
+      (document.exitFullscreen || document.webkitExitFullscreen).call(document);
+    } else if (root.classList.contains('isv-fill-window')) {
+      root.classList.remove('isv-fill-window');
+      this._fullscreenChanged();
+    } else if (root.requestFullscreen || root.webkitRequestFullscreen) {
+      (root.requestFullscreen || root.webkitRequestFullscreen).call(root).catch?.(() => this._fillWindow());
+    } else {
+      this._fillWindow(); // the iPhone's Safari has no Fullscreen API for elements
+    }
+    return this;
+  }
+
+  _fillWindow() {
+    this._host.classList.add('isv-fill-window');
+    this._fullscreenChanged();
+  }
+
+  _fullscreenChanged() {
+    const host = this._host;
+    const on = document.fullscreenElement === host || document.webkitFullscreenElement === host ||
+      host.classList.contains('isv-fill-window');
+    if (on === this._fullscreen) return;
+    this._fullscreen = on;
+    this._controls.fullscreen(on);
+    this._root.classList.toggle('isv-is-fullscreen', on);
+    this._fire('fullscreenchange', on);
+    this._resize();
+  }
+
+  /** The shown scene's settings as Pannellum's JSON, with its hotspots and the view now. */
+  getConfig() {
+    if (!this.w) return undefined;
+    const c = this.m.json(this.w.viewer_config());
+    // As Pannellum's: each shown hotspot's element as `div`, with the page's functions.
+    for (const spot of this._hotSpots.spots) {
+      const h = c.hotSpots[spot.index];
+      if (h) Object.assign(h, spot.functions, { div: spot.div });
+    }
+    return c;
+  }
+  getContainer() { return this._host; }
+
+  addHotSpot(hs, sceneId) {
+    this._ready(() => {
+      const f = {}, rest = {};
+      for (const [k, v] of Object.entries(hs || {})) {
+        if (typeof v === 'function' || /Args$/.test(k)) f[k] = v; else rest[k] = v;
+      }
+      const scene = sceneId == null ? this.getScene() : String(sceneId);
+      const error = this.m.withTwo(JSON.stringify(rest), sceneId == null ? '' : scene, (jp, jl, sp, sl) =>
+        this.m.out(this.w.viewer_add_hotspot(jp, jl, sp, sl)));
+      if (error) { console.error(`ImageStage viewer: ${error}`); return; }
+      const count = this.m.json(this.w.viewer_config()).hotSpots.length;
+      if (Object.keys(f).length) this._hotSpots.functions.set(`${scene}\u0000${scene === this.getScene() ? count - 1 : '?'}`, f);
+      if (scene === this.getScene()) { this._refreshScene(); this._placeHotSpots(true); }
+    });
+    return this;
+  }
+
+  removeHotSpot(hotSpotId, sceneId) {
+    if (!this.w) return false;
+    const removed = this.m.withTwo(String(hotSpotId), sceneId == null ? '' : String(sceneId), (ip, il, sp, sl) =>
+      this.w.viewer_remove_hotspot(ip, il, sp, sl)) === 1;
+    if (removed) { this._refreshScene(); this._placeHotSpots(true); }
+    return removed;
+  }
+
+  resize() { if (this.w) this._resize(); return this; }
+
+  isOrientationSupported() {
+    return typeof DeviceOrientationEvent !== 'undefined' && navigator.maxTouchPoints > 0;
+  }
+
+  startOrientation() {
+    if (!this.isOrientationSupported() || this._orientation) return this;
+    const listen = () => {
+      this._orientation = listenToOrientation((alpha, beta, gamma, angle, t) => {
+        if (!this.w) return;
+        this.w.viewer_orientation(alpha, beta, gamma, angle, t);
+        this._invalidate();
+      });
+      this._controls.motion(true);
+    };
+    // iOS asks inside a click; a refusal is said, and dragging still works.
+    requestMotionPermission().then((answer) => {
+      if (answer === 'granted') listen(); else this._speak('Motion access was refused: drag to look around instead.');
+    }).catch(() => listen());
+    return this;
+  }
+
+  stopOrientation() {
+    if (this._orientation) this._orientation();
+    this._orientation = null;
+    this._controls.motion(false);
+    return this;
+  }
+
+  isOrientationActive() { return !!this._orientation; }
+
+  /** `[pitch, yaw]` degrees under a mouse or pointer event. */
+  mouseEventToCoords(event) {
+    if (!this.w) return null;
+    const r = this._view.getBoundingClientRect();
+    return this.m.json(this.w.viewer_direction(event.clientX - r.left, event.clientY - r.top));
+  }
+
+  on(type, listener) {
+    if (!this._handlers.has(type)) this._handlers.set(type, []);
+    this._handlers.get(type).push(listener);
+    return this;
+  }
+
+  off(type, listener) {
+    if (type == null) this._handlers.clear();
+    else if (listener == null) this._handlers.delete(type);
+    else this._handlers.set(type, (this._handlers.get(type) || []).filter((f) => f !== listener));
+    return this;
+  }
+
+  /** Removes the viewer: its DOM, listeners, WebGL context and wasm memory. */
+  destroy() {
+    if (this._destroyed) return;
+    this._destroyed = true;
+    this.stopOrientation();
+    for (const [t, type, fn, o] of this._listeners) t.removeEventListener(type, fn, o);
+    this._listeners = [];
+    this._resizeObserver?.disconnect();
+    clearTimeout(this._fadeTimer);
+    this._player?.close();
+    this._gl?.destroy();
+    this._gl = null;
+    this._tiles.destroy();
+    this._source = null;
+    this._root.remove();
+    this._host.classList.remove('pnlm-container', 'isv-host', 'isv-fill-window');
+    this._handlers.clear();
+    this.m = null;
+    this.w = null;
+  }
+
+  /** Pannellum's dynamic (video) panoramas are not offered yet: said, not silently ignored. */
+  setUpdate() { console.warn('ImageStage viewer: setUpdate: dynamic panoramas are not supported yet'); return this; }
+  updateOnce() { console.warn('ImageStage viewer: updateOnce: dynamic panoramas are not supported yet'); return this; }
+
+  // ------------------------------------------------------------ ours
+
+  /** The lens: rectilinear, stereographic, fisheye (the little planet), equirectangular. */
+  getLens() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).lens : undefined; }
+  setLens(name) {
+    this._ready(() => {
+      const problem = this.m.withBytes(String(name), (p, n) => this.m.out(this.w.viewer_set_lens(p, n)));
+      if (problem) console.error(`ImageStage viewer: setLens: ${problem}`);
+      this._invalidate();
+    });
+    return this;
+  }
+  /** 'webgl2' or 'cpu' (for a tiled scene: what draws its tiles). */
+  getRenderer() {
+    if (this._source?.video) return this._source.gpu ? 'webgl2' : 'cpu';
+    return this._tiles.state ? (this._tiles.state.cpu ? 'cpu' : 'webgl2') : this._renderer;
+  }
+  /** Back to the scene's starting view, over `animated` milliseconds. */
+  recenter(animated = 500) { this._ready(() => { this.w.viewer_recenter(animated / 1000); this._invalidate(); }); return this; }
+  /** Keeps the horizon level under motion (ignores the device's roll). */
+  setLevelHorizon(on) { this._ready(() => this.w.viewer_level_horizon(on ? 1 : 0)); return this; }
+  getLevelHorizon() { return this.w ? this.w.viewer_level_horizon(-1) === 1 : false; }
+  // A video scene's (ours: Pannellum plays video through video.js). Before the video is in,
+  // play and seek wait for it; the getters answer undefined on a scene without a video.
+  /** Plays the video scene (muted until the user turns sound on). */
+  play() {
+    if (this._player?.video) this._player.play(true); else this._wantPlay = true;
+    return this;
+  }
+  pause() {
+    this._wantPlay = false;
+    this._player?.pause();
+    return this;
+  }
+  /** Moves the video to `seconds`. */
+  seek(seconds) {
+    if (this._player?.video) this._player.seek(seconds); else this._wantSeek = Number(seconds);
+    return this;
+  }
+  /** The video's time now and its length, in seconds. */
+  getTime() { return this._player?.time; }
+  getDuration() { return this._player?.duration; }
+  /** Turns the video's sound on (`false`) or off. */
+  setMuted(muted) { this._player?.setMuted(muted, true); return this; }
+  isMuted() { return this._player?.video ? this._player.video.muted : undefined; }
+
+  /** The tiles held: count, texture bytes, and the page's JS heap where the browser says. */
+  memory() { return this._tiles.memory(); }
+
+  /** The error shown in the view, or null. */
+  getError() { return this._error; }
+  /** Resolves once the module runs and the config is read (rejects with its error). */
+  get ready() { return this._started; }
+}

@@ -1,0 +1,75 @@
+// The viewer's input: the page's pointer, wheel and key events on the view, turned into the
+// core's (`viewer_pointer`, `viewer_wheel`, `viewer_key`, in CSS pixels of the view and
+// seconds), and the page's fullscreen and size changes. What a drag, a pinch, a wheel turn or
+// a key does (and whether the config allows it) is Swift's; `mousedown`, `mouseup`,
+// `touchstart` and `touchend` are fired here, as Pannellum's.
+
+import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
+
+const now = () => performance.now() / 1000;
+
+/** Feeds one pointer event of `phase` (0 down, 1 move, 2 up, 3 cancel) to the core. */
+function pointer(v, phase, e) {
+  if (!v._loaded) return;
+  const r = v._view.getBoundingClientRect();
+  if (v.w.viewer_pointer(phase, e.pointerId, POINTER_KINDS[e.pointerType] ?? 0, e.clientX - r.left, e.clientY - r.top,
+    e.timeStamp / 1000)) v._invalidate();
+}
+
+/** Listens to the page for viewer `v` (through its `_on`: removed by `destroy`). */
+export function wireInput(v) {
+  const view = v._view;
+  v._on(view, 'pointerdown', (e) => {
+    if (e.button !== 0 && e.pointerType === 'mouse') return;
+    view.focus({ preventScroll: true });
+    view.setPointerCapture(e.pointerId);
+    pointer(v, 0, e);
+    v._fire(e.pointerType === 'touch' ? 'touchstart' : 'mousedown', e);
+    e.preventDefault();
+  });
+  v._on(view, 'pointermove', (e) => {
+    const all = e.getCoalescedEvents ? e.getCoalescedEvents() : [];
+    for (const c of all.length ? all : [e]) pointer(v, 1, c);
+  });
+  v._on(view, 'pointerup', (e) => {
+    pointer(v, 2, e);
+    v._fire(e.pointerType === 'touch' ? 'touchend' : 'mouseup', e);
+  });
+  v._on(view, 'pointercancel', (e) => pointer(v, 3, e));
+  v._on(view, 'dblclick', (e) => {
+    if (v._scene.doubleClickZoom === false || !v._loaded) return;
+    const d = v.mouseEventToCoords(e);
+    if (d) v.lookAt(d[0], d[1], Math.max(v.getHfov() / 2, v.getHfovBounds()[0]), 300);
+  });
+  // On the whole container, as Pannellum's: the wheel zooms over hotspots and controls too.
+  v._on(v._host, 'wheel', (e) => {
+    if (!v._loaded) return;
+    const zoom = v._scene.mouseZoom;
+    if (zoom === 'false' || (zoom === 'ctrl' && !e.ctrlKey)) return;
+    const r = view.getBoundingClientRect();
+    const d = wheelDelta(e);
+    if (v.w.viewer_wheel(d.dx, d.dy, d.precise ? 1 : 0, e.clientX - r.left, e.clientY - r.top, now())) {
+      e.preventDefault();
+      v._invalidate();
+    }
+  }, { passive: false });
+  const key = (e, down) => {
+    const code = keyCode(e);
+    if (code < 0 || code === 1) return; // Tab is the page's: it reaches the hotspots and controls
+    if (v.w.viewer_key(code, modifiers(e), down ? 1 : 0, e.repeat ? 1 : 0, now())) {
+      e.preventDefault();
+      v._invalidate();
+    }
+  };
+  v._on(view, 'keydown', (e) => key(e, true));
+  v._on(view, 'keyup', (e) => key(e, false));
+  v._on(view, 'blur', () => { v.w.viewer_focus_lost(now()); v._invalidate(); });
+}
+
+/** The page's fullscreen changes and the viewer's size changes (after the controls are wired). */
+export function wirePage(v) {
+  v._on(document, 'fullscreenchange', () => v._fullscreenChanged());
+  v._on(document, 'webkitfullscreenchange', () => v._fullscreenChanged());
+  v._resizeObserver = new ResizeObserver(() => { if (!v._destroyed) v._resize(); });
+  v._resizeObserver.observe(v._root);
+}
