@@ -44,4 +44,36 @@ struct YUVKernelTests {
       }
     }
   }
+
+  /// Magnified views (where the AVX2 kernel reads 16-byte windows of three rows instead of
+  /// gathering) all round the seam and next to the poles, so that windows come to the
+  /// planes' right edges and last rows (a window never reads past its row's stride: it
+  /// gathers there), and slightly reduced ones (windows and gathers mixed within a pair).
+  @Test func windowsAtThePlanesEdgesDrawTheSwiftBytes() {
+    let packed = YUVImage(SamplePanorama.make(width: 1024))
+    let pair = YUVImage(SamplePanorama.make(width: 2048))
+    for kernel in YUVKernels.available {
+      var differing = 0, views = 0
+      for step in 0..<12 {
+        for pitch in [-1.45, 0, 1.45] {
+          for hfov in [0.12, 1.2] {
+            let view = ViewAngles(yaw: Double(step) * 0.5236 + 0.01, pitch: pitch, roll: 0)
+            for (source, eyeWidth) in [(packed, 1024), (pair, 1024)] {
+              var swift = YUVRenderer(width: eyeWidth, height: 512, video: SphericalVideo(source: "test")), fast = swift
+              fast.kernel = kernel
+              var a = YUVImage(width: 160, height: 96), b = a
+              source.withPlanes { whole in
+                let planes = whole.cropped(width: eyeWidth, height: 512)
+                swift.render(view: view, hfov: hfov, lens: .rectilinear, from: planes, into: &a, executor: InlineRows())
+                fast.render(view: view, hfov: hfov, lens: .rectilinear, from: planes, into: &b, executor: InlineRows())
+              }
+              differing += zip(a.bytes, b.bytes).filter { $0 != $1 }.count
+              views += 1
+            }
+          }
+        }
+      }
+      #expect(differing == 0, "\(kernel.name): \(differing) bytes differ over \(views) views")
+    }
+  }
 }
