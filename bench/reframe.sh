@@ -15,7 +15,8 @@
 #          bound:   ffmpeg -i IN -vf crop=1920:1080 (decode + encode alone, the same codec)
 # v360's yaw, pitch and roll commands turn the view from where it is (each rotation is
 # multiplied onto the last: "yaw 30" twice looks 60° round), and each command rebuilds its
-# whole map. The moving view is sent as "pitch −p(prev), yaw Δy, pitch p" a frame (three
+# whole map. The moving view is sent as "pitch −p(prev), yaw Δy, pitch p" a frame, half a
+# frame before it (at max(0, (k − 0.5)/30): at k/30 a command could land one frame late; three
 # rebuilds; checked against a fixed v360 view of the same angles to 60 dB). Since any moving
 # view needs at least one rebuild a frame, v360 is also timed with only the yaw commands (one
 # rebuild a frame: its floor), and the 5× aim is held against that floor. v360 costs seconds a
@@ -60,8 +61,11 @@ for k in range(241):
     pitch = 30 * math.sin(2 * math.pi * t / 4)
     keys.append({"time": t, "yaw": yaw, "pitch": pitch, "hfov": 90})
     dy = yaw - previous[0]
-    moving.append(f"{t:.4f} v360 pitch {-previous[1]:.6f}, v360 yaw {dy:.6f}, v360 pitch {pitch:.6f};")
-    floor.append(f"{t:.4f} v360 yaw {dy:.6f};")
+    # Half a frame early, so each command lands before its frame rather than on it (at k/30
+    # printed to 4 places, 2/30 became 0.0667, after frame 2 at 0.06667: one frame late).
+    at = max(0.0, (k - 0.5) / 30)
+    moving.append(f"{at:.4f} v360 pitch {-previous[1]:.6f}, v360 yaw {dy:.6f}, v360 pitch {pitch:.6f};")
+    floor.append(f"{at:.4f} v360 yaw {dy:.6f};")
     previous = (yaw, pitch)
 json.dump(keys, open(f"{out}/moving.json", "w"))
 open(f"{out}/moving.cmd", "w").write("\n".join(moving) + "\n")
