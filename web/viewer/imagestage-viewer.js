@@ -89,6 +89,24 @@ function fetchImage(url, crossOrigin) {
   return imageCache.get(key);
 }
 
+/** RGBA copies of decoded images made while the module downloads (the CPU path), by bitmap. */
+const staged = new WeakMap();
+// Above this, a second full-size copy costs more memory than the time it saves is worth.
+const STAGE_LIMIT = 64 << 20;
+
+/** Starts copying `bitmap`'s pixels out (once); resolves with them, or null over the limit or on failure. */
+function stagePixels(bitmap) {
+  if (!staged.has(bitmap)) {
+    const bytes = bitmap.width * bitmap.height * 4;
+    staged.set(bitmap, bytes > STAGE_LIMIT ? Promise.resolve(null) : (async () => {
+      const buffer = new ArrayBuffer(bytes);
+      await copyPixels(bitmap, { buffer }, 0);
+      return new Uint8Array(buffer);
+    })().catch(() => null));
+  }
+  return staged.get(bitmap);
+}
+
 /**
  * Starts fetching and decoding an image a viewer is about to ask for (viewer.html knows its
  * `panorama=` before the module runs): the viewer's own request then finds it under way.
@@ -191,7 +209,11 @@ export class Viewer extends ViewerAPI {
       ?? this._configRenderer;
     const cpuLikely = hint === 'cpu' || !GL.webgl2 || (GL.software && hint !== 'webgl2');
     this._json = json;
-    this.m = await instantiate(cpuLikely ? WASM_CPU : WASM);
+    const module = instantiate(cpuLikely ? WASM_CPU : WASM);
+    // The CPU path copies the decoded image into the module's memory: the images asked for
+    // so far (the one this viewer prefetched) are copied out while the module downloads.
+    if (cpuLikely) for (const image of imageCache.values()) image.then(({ bitmap }) => stagePixels(bitmap), () => {});
+    this.m = await module;
     this._hasCPU = cpuLikely;
     performance.mark('imagestage-viewer:wasm');
     if (this._destroyed) { this.m = null; return; }
@@ -204,8 +226,9 @@ export class Viewer extends ViewerAPI {
     const s = this._scene;
     this._renderer = 'cpu';
     // A software rasteriser (no GPU) is slower than the wasm CPU renderer: only when asked.
+    // (The probe above saw one already: no context made and dropped, a shader compile saved.)
     const asked = s.renderer || options.renderer;
-    if (asked !== 'cpu') {
+    if (asked !== 'cpu' && (asked === 'webgl2' || !GL.software)) {
       try { this._gl = PanoramaGL.create(options.maxTexture); } catch (e) { console.error(e); this._gl = null; }
       if (this._gl && (asked === 'webgl2' || !this._gl.software)) this._renderer = 'webgl2';
       else if (this._gl) { this._gl.destroy(); this._gl = null; }
@@ -389,8 +412,13 @@ export class Viewer extends ViewerAPI {
     const ptr = this.w.web_panorama_buffer(bitmap.width, bitmap.height);
     if (!ptr) throw new Error('no memory for the panorama');
     const w = this.w;
-    this._pixelPath = await copyPixels(bitmap, w.memory, ptr);
+    const early = staged.get(bitmap);
+    const pixels = early && await early;
     if (this.w !== w) return; // destroyed meanwhile
+    staged.delete(bitmap);
+    if (pixels) new Uint8Array(w.memory.buffer, ptr, pixels.length).set(pixels);
+    else await copyPixels(bitmap, w.memory, ptr);
+    if (this.w !== w) return;
     w.viewer_commit();
     this._cpuMipsPending = true;
   }
