@@ -13,7 +13,8 @@
 #     bundled sample; navigation → loaded panorama for 4096, 5400 and 10800 wide JPEGs beside
 #     Pannellum's published src/ (tests/web/pannellum/src and bench/pannellum/standalone,
 #     unchanged, not shipped) standalone, by script tags and as an ES module, interleaved, the
-#     HTTP cache off; WebGL2 (SwiftShader) and wasm CPU frame times in the page; then the same
+#     HTTP cache off, what ships (web-min's bundles) served gzip-encoded; WebGL2 (SwiftShader)
+#     and wasm CPU frame times in the page; then the same
 #     loads on an emulated phone (bench/web/phone.py: 390×844 at 3×, slow 4G, CPU 4× slower,
 #     what ships served gzip-encoded);
 #  4. the board component (bench/web/board.py): its work per pointer move with 1000 items on

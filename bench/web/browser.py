@@ -10,8 +10,14 @@
   interleaved round by round, the HTTP cache off;
 - WebGL2 (SwiftShader: no GPU here) and wasm CPU frame times at 1280×720, as slopes.
 
-Usage: browser.py SITE_DIR ROUNDS, where SITE_DIR holds web/ (build/web), pannellum/ (with
-src/ and index.html) and images/ (p4096.jpg, p5400.jpg, p10800.jpg). Prints RESULT lines.
+Served as a host serves what ships, as phone.py does: web/… from web-min/ (make web-min: the
+bundles) where it has the file, build/web otherwise (the demo page), every response
+gzip-encoded, Pannellum's src/ too. (Until 2026-12-03 this served build/web's modules one by
+one, uncompressed: figures from before are not comparable.)
+
+Usage: browser.py SITE_DIR ROUNDS, where SITE_DIR holds web/ (build/web), web-min/
+(build/web-min), pannellum/ (with src/ and index.html) and images/ (p4096.jpg, p5400.jpg,
+p10800.jpg). Prints RESULT lines.
 """
 
 import os
@@ -24,7 +30,7 @@ import site_tools
 site, rounds = sys.argv[1], int(sys.argv[2])
 
 
-base, driver = site_tools.start(site, ())
+base, driver = site_tools.start(site, (), shipped=os.path.join(site, "web-min"))
 
 
 # Every page: Pannellum's `pannellum.viewer` (and our classic script's, which offers the same)
