@@ -1780,6 +1780,34 @@ def names(kind):
     return PAGE.js("return window.events.filter((e) => e[0] === arguments[0]).length", kind)
 
 
+def shown_frame():
+    """The media time of the last frame the viewer took (requestVideoFrameCallback's
+    `mediaTime`): the frame it draws, unlike the video's `currentTime`, which runs ahead of it."""
+    return PAGE.js("return viewer._player.lastFrame")
+
+
+def settle_video():
+    """Waits, however loaded the machine, until the viewer has taken the frame at the video's
+    time (a paused video's last one) and drawn it: the callback has run for a frame within one
+    frame (1/15 s) of `currentTime`, then two animation frames have passed (the viewer draws on
+    the next one)."""
+    PAGE.until("const p = viewer._player, d = p.video.currentTime - p.lastFrame; return p.lastFrame >= 0 && d > -0.01 && d < 0.1",
+               timeout=10, message="the frame at the video's time")
+    PAGE.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+
+
+def square_at(media_time):
+    """Where red_middle() finds the clip's red square (video_clip()) in its frame at
+    `media_time` s, on the view at yaw 0, pitch 0: the frame's square has its centre at yaw
+    180°·(t − 1) and sides of 22.5° (64 of 1024 px), projected as the view does (rectilinear,
+    the canvas's width across `hfov`) and cut at the canvas's edges."""
+    width, hfov = PAGE.js("return [document.querySelector('.isv-canvas').width, viewer.getHfov()]")
+    t = round(media_time * 15) / 15  # the frame's own time (its mediaTime is rounded to ms)
+    f = width / 2 / math.tan(math.radians(hfov / 2))
+    xs = [max(-width / 2, min(width / 2, f * math.tan(math.radians(180 * (t - 1) + side)))) for side in (-11.25, 11.25)]
+    return (xs[0] + xs[1]) / 2
+
+
 class VideoScene(unittest.TestCase):
     """A 360° video scene (issue 30): frames arrive, nothing uploads while paused, seek, events,
     named controls by keyboard, hotspots and a link to a still scene, a split video, the CPU."""
@@ -1796,8 +1824,8 @@ class VideoScene(unittest.TestCase):
         self.assertAlmostEqual(PAGE.js("return viewer.getDuration()"), 2.0, delta=0.1)
         video = PAGE.js("const v = document.querySelector('video'); return [v.muted, v.playsInline, v.crossOrigin, v.paused]")
         self.assertEqual(video, [True, True, "anonymous", True], "muted, playsinline, crossOrigin, not playing")
-        # Paused: nothing is uploaded, the picture stays.
-        time.sleep(0.3)
+        # Paused: nothing is uploaded, the picture stays (read once the first frame is drawn).
+        PAGE.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
         before, picture = PAGE.js("return window.uploads"), canvas_digest()
         time.sleep(0.5)
         self.assertEqual(PAGE.js("return window.uploads"), before, "no upload while paused")
@@ -1806,34 +1834,44 @@ class VideoScene(unittest.TestCase):
         # Seek: the frame at 1 s has the red square at the view's centre; one new frame uploaded.
         PAGE.js("viewer.seek(1.0)")
         PAGE.until(f"return window.uploads > {before}", message="the sought frame")
-        time.sleep(0.2)
+        settle_video()
         self.assertAlmostEqual(PAGE.js("return viewer.getTime()"), 1.0, delta=0.05)
         # (Chromium shows the frame before ffmpeg's at a time: the square's centre 0-12° left.)
-        red = red_middle()
+        red, shown = red_middle(), shown_frame()
         self.assertTrue(red is not None and abs(red) < 110, f"the red square near yaw 0 at 1 s: {red} px from the centre")
+        self.assertAlmostEqual(red, square_at(shown), delta=15, msg=f"the square where the frame at {shown} s has it")
         self.assertLessEqual(PAGE.js("return window.uploads") - before, 2, "a seek uploads the frame it shows")
         # Play: frames arrive, the picture moves, at most one upload per new frame (15 fps).
-        # From 0.8 s the square crosses the view left to right (180° a second).
-        PAGE.js("viewer.seek(0.8); viewer.play()")
+        # From 0.8 s the square crosses the view left to right (180° a second). Measured against
+        # the clip's own time, never the wall clock's (a loaded machine stalls the page for
+        # half a second): at a quarter of the speed (the square stays in view through such a
+        # stall), the page pauses the video itself once three frames were uploaded while it
+        # played, and the square is then where the frame shown has it.
+        before = PAGE.js("return window.uploads")
+        PAGE.js("viewer.seek(0.8)")
+        PAGE.until(f"return window.uploads > {before} && Math.abs(viewer.getTime() - 0.8) < 0.01", message="the frame at 0.8 s")
+        settle_video()
+        start, was, t0 = PAGE.js("return window.uploads"), red_middle(), shown_frame()
+        self.assertAlmostEqual(was, square_at(t0), delta=15, msg=f"the square where the frame at {t0} s has it")
+        PAGE.js("const v = document.querySelector('video'), start = window.uploads;"
+                "const stop = () => (window.uploads >= start + 3 ? viewer.pause() : v.requestVideoFrameCallback(stop));"
+                "v.playbackRate = 0.25; v.requestVideoFrameCallback(stop); viewer.play();")
         PAGE.until("return window.events.some((e) => e[0] === 'play')", message="play")
-        start, t0, was = PAGE.js("return window.uploads"), time.time(), red_middle()
-        time.sleep(0.25)
-        now = red_middle()
-        self.assertTrue(was is not None and now is not None and now > was + 40, f"the square moves right: {was} → {now}")
-        time.sleep(0.35)
-        playing, elapsed = PAGE.js("return window.uploads") - start, time.time() - t0
-        self.assertGreaterEqual(playing, 3, "frames arrive while playing")
-        self.assertLessEqual(playing, 15 * elapsed + 2, f"only new frames: {playing} uploads in {elapsed:.2f} s of a 15 fps clip")
-        self.assertGreater(names("timeupdate"), 0)
         # Pause: the event, and no more uploads.
-        PAGE.js("viewer.pause()")
-        PAGE.until("return window.events.some((e) => e[0] === 'pause')", message="pause")
-        time.sleep(0.15)
-        paused = PAGE.js("return window.uploads")
+        PAGE.until("return window.events.some((e) => e[0] === 'pause')", timeout=15, message="three frames while playing, then pause")
+        settle_video()
+        paused, now, t1 = PAGE.js("return window.uploads"), red_middle(), shown_frame()
+        playing = paused - start
+        self.assertGreaterEqual(playing, 3, "frames arrive while playing")
+        self.assertGreaterEqual(t1 - t0, 3 / 15 - 0.01, f"three new frames: from {t0} s to {t1} s")
+        self.assertTrue(now is not None and now > was + 40, f"the square moves right: {was} → {now}")
+        self.assertAlmostEqual(now, square_at(t1), delta=15, msg=f"the square where the frame at {t1} s has it")
+        self.assertLessEqual(playing, 15 * (t1 - t0) + 2, f"only new frames: {playing} uploads in {t1 - t0:.3f} s of a 15 fps clip")
+        self.assertGreater(names("timeupdate"), 0)
         time.sleep(0.5)
         self.assertEqual(PAGE.js("return window.uploads"), paused, "no upload after pause")
-        # The end: `ended` fires.
-        PAGE.js("viewer.seek(1.7); viewer.play()")
+        # The end: `ended` fires (at the normal speed again).
+        PAGE.js("document.querySelector('video').playbackRate = 1; viewer.seek(1.7); viewer.play()")
         PAGE.until("return window.events.some((e) => e[0] === 'ended')", timeout=5, message="ended")
         # The hotspot is there, and its link leads to the still scene: the video goes.
         spot = PAGE.driver.find_element("css selector", ".isv-hotspot")
@@ -1888,7 +1926,7 @@ class VideoScene(unittest.TestCase):
             before = PAGE.js("return window.uploads")
             PAGE.js("viewer.seek(1.5)")
             PAGE.until(f"return window.uploads > {before} && Math.abs(viewer.getTime() - 1.5) < 0.05", message="the frame")
-            time.sleep(0.3)
+            settle_video()
             frames[query] = (PAGE.js("return window.uploads") - before, base64.b64decode(PAGE.js(
                 "const c = document.querySelector('.isv-canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
                 "let s = ''; for (let i = 0; i < d.length; i += 0x8000) s += String.fromCharCode(...d.subarray(i, i + 0x8000));"
