@@ -15,31 +15,27 @@ extension CubeRendering {
     let yaw: (Double, Double), pitch: (Double, Double), roll: (Double, Double)
     let kernel: GroupKernel?
     let out: UnsafeMutablePointer<UInt32>
+    /// The band's block corner rays (top and bottom, a block `side` pixels apart) and its
+    /// rows: a pixel `cut` casts a ray for is cast as the reference casts it, between them.
+    let top: [Ray], bottom: [Ray]
+    let side: Int, j0: Int, j1: Int
 
     typealias Stepper = PanoramaRenderer.BlockContext.BlockStepper
 
     /// How far (texels) a stepped patch may stray from the exact face point between its nodes.
     static var tolerance: Double { 0.01 }
 
-    /// Why pixels could not be stepped from one rectangle of rows: a tile edge down the
-    /// picture (the texels straddle columns), one across it (rows), or anything else (a face
-    /// edge, a bend, a coarser cover).
-    enum Miss { case none, columns, rows, both }
-
-    /// Pixels `xs` × `ys` of a block stepped if they can be, else cut where they miss (across a
-    /// tile edge only, or into quarters) and tried again, down to 4×4 pixels (or one row),
-    /// else cast ray by ray. Pieces of 64 pixels or less inside one face are stepped with
-    /// each tap's texel looked up where no one tile holds them: a tile edge is a line.
+    /// Pixels `xs` × `ys` of a block stepped if they can be, else cut into quarters and tried
+    /// again, down to 4×4 pixels, else cast ray by ray (at face edges, and where the view
+    /// bends the face too much for one patch).
     func piece(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>, corners: Corners) {
-      let miss = attempt(level: level, size: size, xs: xs, ys: ys, anyTile: xs.count * ys.count <= 64)
-      if miss != .none { split(level: level, size: size, xs: xs, ys: ys, corners: corners, miss: miss) }
+      if !step(level: level, size: size, xs: xs, ys: ys) { split(level: level, size: size, xs: xs, ys: ys, corners: corners) }
     }
 
-    /// `piece` for the parts of pixels `xs` × `ys` (already found not to step as a whole, for
-    /// `miss`).
-    func split(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>, corners: Corners, miss: Miss = .both) {
+    /// `piece` for the quarters of pixels `xs` × `ys` (already found not to step as a whole).
+    func split(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>, corners: Corners) {
       // Halves a multiple of four pixels wide where they can be: whole four-pixel groups.
-      let cutX = xs.count > 4 && miss != .rows, cutY = miss == .rows ? ys.count > 1 : ys.count > 4 && miss != .columns
+      let cutX = xs.count > 4, cutY = ys.count > 4
       guard cutX || cutY else {
         rays(level: level, size: size, xs: xs, ys: ys, corners: corners)
         return
@@ -78,16 +74,32 @@ extension CubeRendering {
       }
     }
 
-    /// Draws pixels `xs` × `ys` stepped, as the equirectangular renderer draws a block, when
-    /// every texel they read lies in one rectangle of rows in memory (one face, or one tile);
-    /// false, drawing nothing, otherwise.
-    func step(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>) -> Bool {
-      attempt(level: level, size: size, xs: xs, ys: ys, anyTile: false) == .none
+    /// Pixel (`i`, `j`)'s ray as `rays` casts it for the whole block (the reference): the
+    /// same arithmetic, so that where a ray meets a cube's corner (three faces, and a fourth
+    /// tap that is any of them) both pick the same texels.
+    func referenceRay(_ i: Int, _ j: Int) -> Ray {
+      let c = i / side, i0 = c * side
+      let r00 = top[c], r10 = top[c + 1], r01 = bottom[c], r11 = bottom[c + 1]
+      let spanX = Double(min(i0 + side, width) - i0), fy = (Double(j - j0) + 0.5) / Double(j1 - j0)
+      let left = (x: r00.x + (r01.x - r00.x) * fy, y: r00.y + (r01.y - r00.y) * fy, z: r00.z + (r01.z - r00.z) * fy)
+      let right = (x: r10.x + (r11.x - r10.x) * fy, y: r10.y + (r11.y - r10.y) * fy, z: r10.z + (r11.z - r10.z) * fy)
+      let step = (x: (right.x - left.x) / spanX, y: (right.y - left.y) / spanX, z: (right.z - left.z) / spanX)
+      var d = (x: left.x + step.x * 0.5, y: left.y + step.y * 0.5, z: left.z + step.z * 0.5)
+      for _ in i0..<i { d = (x: d.x + step.x, y: d.y + step.y, z: d.z + step.z) }
+      return d
     }
 
-    /// `step`, saying why it drew nothing; with `anyTile`, pixels inside one face but not one
-    /// tile are stepped with their taps looked up (`lookUp`).
-    func attempt(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>, anyTile: Bool) -> Miss {
+    /// A face a piece's pixels may lie on, and where they meet its plane (texels, 16.16).
+    struct OnFace {
+      let face: Int
+      var u: Stepper, v: Stepper
+    }
+
+    /// Draws pixels `xs` × `ys` stepped, as the equirectangular renderer draws a block: the
+    /// face coordinates of every face the piece's nodes look at, at 3×3 points, stepped in
+    /// fixed point between them. False, drawing nothing, where the view bends a face too much
+    /// for one patch (very wide views, fisheyes near their rim) or looks away from one.
+    func step(level: Int, size: Int, xs: Range<Int>, ys: Range<Int>) -> Bool {
       let w = xs.count, h = ys.count, s = Double(size)
       // The pixel centres at 0, w/2 and w across and 0, h/2, h down (the stepper's nodes).
       // (fx, fy): 0 to 1 across and down, the nodes at 0, ½ and 1.
@@ -96,126 +108,205 @@ extension CubeRendering {
           x: Double(xs.lowerBound) + fx * Double(w) + 0.5, y: Double(ys.lowerBound) + fy * Double(h) + 0.5,
           width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch, roll: roll)
       }
-      let face = locate(ray(0.5, 0.5)).face
-      var u = SIMD16<Double>(), v = u
+      // The nine node rays, lane k node k (row by row), and the two checks.
+      var rx = SIMD16<Double>(), ry = rx, rz = rx
       for j in 0..<3 {
         for i in 0..<3 {
-          guard let p = onFace(ray(Double(i) / 2, Double(j) / 2), face, s) else { return .both }
-          u[3 * j + i] = p.0 - 0.5
-          v[3 * j + i] = p.1 - 0.5
+          let r = ray(Double(i) / 2, Double(j) / 2)
+          (rx[3 * j + i], ry[3 * j + i], rz[3 * j + i]) = r
         }
       }
-      // The patch checked against the exact face point at two points between the nodes (a
-      // quarter and three quarters across and down): where the view bends the face too much
-      // for a biquadratic (very wide views, fisheyes near their rim), smaller pieces are tried.
-      for (f, weights) in [(0.25, SIMD3<Double>(0.375, 0.75, -0.125)), (0.75, SIMD3<Double>(-0.125, 0.75, 0.375))] {
-        guard let exact = onFace(ray(f, f), face, s) else { return .both }
-        var pu = 0.0, pv = 0.0
-        for j in 0..<3 {
-          for i in 0..<3 {
-            pu += weights[i] * weights[j] * u[3 * j + i]
-            pv += weights[i] * weights[j] * v[3 * j + i]
+      let checks = (ray(0.25, 0.25), ray(0.75, 0.75))
+      // The faces the nodes and the checks look at (three at most: a cube corner).
+      var faces = (-1, -1, -1)
+      var faceCount = 0
+      func add(_ r: Ray) {
+        let f = faceOf(r)
+        if f == faces.0 || f == faces.1 || f == faces.2 { return }
+        if faceCount == 0 { faces.0 = f } else if faceCount == 1 { faces.1 = f } else { faces.2 = f }
+        faceCount += 1
+      }
+      add((rx[4], ry[4], rz[4]))
+      for k in 0..<9 { add((rx[k], ry[k], rz[k])) }
+      add(checks.0)
+      add(checks.1)
+      // Each face's patch through the nodes, checked against the exact face point at the two
+      // checks (a quarter and three quarters across and down): where the view bends the face
+      // too much for a biquadratic, smaller pieces are tried.
+      func patch(_ face: Int) -> (SIMD16<Double>, SIMD16<Double>)? {
+        // onFace's projection, lane by lane with the face's axes read once.
+        let (c, r, d) = CubeFace.frames[face]
+        let along = rx * c.x + ry * c.y + rz * c.z
+        for k in 0..<9 where !(along[k] > 1e-9) { return nil }
+        let half = 0.5 * s
+        var u = ((rx * r.x + ry * r.y + rz * r.z) / along + 1) * half - 0.5
+        var v = ((rx * d.x + ry * d.y + rz * d.z) / along + 1) * half - 0.5
+        for c in 0..<2 {
+          let weights = c == 0 ? SIMD3<Double>(0.375, 0.75, -0.125) : SIMD3<Double>(-0.125, 0.75, 0.375)
+          guard let exact = onFace(c == 0 ? checks.0 : checks.1, face, s) else { return nil }
+          var pu = 0.0, pv = 0.0
+          for j in 0..<3 {
+            for i in 0..<3 {
+              pu += weights[i] * weights[j] * u[3 * j + i]
+              pv += weights[i] * weights[j] * v[3 * j + i]
+            }
           }
+          guard abs(pu - (exact.0 - 0.5)) < Self.tolerance, abs(pv - (exact.1 - 0.5)) < Self.tolerance else { return nil }
         }
-        guard abs(pu - (exact.0 - 0.5)) < Self.tolerance, abs(pv - (exact.1 - 0.5)) < Self.tolerance else { return .both }
-      }
-      for k in 9..<16 {
-        u[k] = u[0]
-        v[k] = v[0]
-      }
-      let cx = min(max(Int(u[4]), 0), size - 1), cy = min(max(Int(v[4]), 0), size - 1)
-      var miss = Miss.both
-      _ = cube.withRows(level: level, face: face, x: cx, y: cy) { rows in
-        let pu = u - SIMD16(repeating: Double(rows.x0)), pv = v - SIMD16(repeating: Double(rows.y0))
-        // Between nodes the patch can bulge past them, by less than its second differences
-        // (plus a quarter texel for the fixed point's rounding: a sample's texel and the
-        // one right of and below it must be inside). A margin of a whole texel, as the
-        // equirectangular blocks have, sent three times the pixels along tile edges ray by ray.
-        let margin = 0.25 + Stepper.bulge(pu) + Stepper.bulge(pv)
-        let columns = pu.min() - margin >= 0 && pu.max() + margin < Double(rows.width - 1)
-        let lines = pv.min() - margin >= 0 && pv.max() + margin < Double(rows.height - 1)
-        guard columns, lines, rows.stride < 1 << 16, Int64(rows.stride) &* Int64(rows.height) < 1 << 32 else {
-          miss = columns == lines ? .both : columns ? .rows : .columns
-          return
+        for k in 9..<16 {
+          u[k] = u[0]
+          v[k] = v[0]
         }
-        miss = .none
-        draw(Stepper(pu, width: w, height: h), Stepper(pv, width: w, height: h), rows, xs: xs, ys: ys)
+        // Fixed point holds a neighbouring face's plane only near the face: a node far out
+        // there (a ray nearly along the plane) is a bend.
+        guard u.min() > -s, u.max() < 2 * s, v.min() > -s, v.max() < 2 * s else { return nil }
+        return (u, v)
       }
-      if miss != .none && anyTile {
-        let margin = 0.25 + Stepper.bulge(u) + Stepper.bulge(v), limit = Double(size - 1)
-        if u.min() - margin >= 0, u.max() + margin < limit, v.min() - margin >= 0, v.max() + margin < limit {
-          miss = .none
-          lookUp(Stepper(u, width: w, height: h), Stepper(v, width: w, height: h), level, face, xs: xs, ys: ys)
-        }
-      }
-      return miss
-    }
-
-    /// Pixels stepped as `draw` steps them, inside `face` at `level`, each tap's texel looked
-    /// up through the cube (rows in memory do not hold them all: a tile edge runs through).
-    func lookUp(_ u: Stepper, _ v: Stepper, _ level: Int, _ face: Int, xs: Range<Int>, ys: Range<Int>) {
-      var uRows = u, vRows = v
-      for y in ys {
-        let row = out + y &* width
-        for x in 0..<xs.count {
-          let pu = uRows.at(x), pv = vRows.at(x)
-          let x0 = pu >> 16, y0 = pv >> 16
-          let wx = UInt32(truncatingIfNeeded: (pu >> 8) & 255), wy = UInt32(truncatingIfNeeded: (pv >> 8) & 255)
-          let a = cube.texel(level: level, face: face, x: x0, y: y0)
-          let b = cube.texel(level: level, face: face, x: x0 + 1, y: y0)
-          let c = cube.texel(level: level, face: face, x: x0, y: y0 + 1)
-          let d = cube.texel(level: level, face: face, x: x0 + 1, y: y0 + 1)
-          row[xs.lowerBound + x] = mix(mix(a, b, wx), mix(c, d, wx), wy)
-        }
-        uRows.nextRow()
-        vRows.nextRow()
-      }
-    }
-
-    /// The equirectangular renderer's loop (`draw` in PanoramaRenderer+Blend.swift) over rows
-    /// whose every sample lies inside `rows`.
-    @inline(__always) func draw(_ u: Stepper, _ v: Stepper, _ rows: TexelRows, xs: Range<Int>, ys: Range<Int>) {
-      var uRows = u, vRows = v
-      let source = rows.base, stride = rows.stride
-      let pixels = xs.count, groups = pixels >> 2
+      guard let (u, v) = patch(faces.0) else { return false }
+      let first = OnFace(face: faces.0, u: Stepper(u, width: w, height: h), v: Stepper(v, width: w, height: h))
       var kernel = self.kernel
       if let k = kernel, k.scatteredRowsOnly {
-        let steps = (uRows.laneSteps()[0], vRows.laneSteps()[0])
+        let steps = (first.u.laneSteps()[0], first.v.laneSteps()[0])
         if !GroupKernel.scatters(across: Int32(bitPattern: steps.0), down: Int32(bitPattern: steps.1)) { kernel = nil }
       }
+      if faceCount == 1 {
+        // Between nodes the patch can bulge past them, by less than its second differences
+        // (plus a quarter texel for the fixed point's rounding: a sample's texel and the
+        // one right of and below it must be inside).
+        let margin = 0.25 + Stepper.bulge(u) + Stepper.bulge(v)
+        let cx = min(max(Int(u[4]), 0), size - 1), cy = min(max(Int(v[4]), 0), size - 1)
+        var whole = false
+        _ = cube.withRows(level: level, face: first.face, x: cx, y: cy) { rows in
+          let x0 = Double(rows.x0), y0 = Double(rows.y0)
+          guard Self.fits(rows), u.min() - margin >= x0, u.max() + margin < x0 + Double(rows.width - 1),
+            v.min() - margin >= y0, v.max() + margin < y0 + Double(rows.height - 1)
+          else { return }
+          whole = true
+          var uRows = first.u, vRows = first.v
+          for y in ys {
+            drawRow(uRows, vRows, rows, 0..<w, out + (y &* width &+ xs.lowerBound), kernel)
+            uRows.nextRow()
+            vRows.nextRow()
+          }
+        }
+        if !whole { cut([first], level, size, xs: xs, ys: ys, kernel) }
+        return true
+      }
+      var all = [first]
+      for f in [faces.1, faces.2].prefix(faceCount - 1) {
+        guard let (u, v) = patch(f) else { return false }
+        all.append(OnFace(face: f, u: Stepper(u, width: w, height: h), v: Stepper(v, width: w, height: h)))
+      }
+      cut(all, level, size, xs: xs, ys: ys, kernel)
+      return true
+    }
+
+    /// Whether four-pixel groups can read `rows`: 16.16 coordinates and indices in 32-bit lanes.
+    @inline(__always) static func fits(_ rows: TexelRows) -> Bool {
+      rows.stride < 1 << 16 && Int64(rows.stride) &* Int64(rows.height) < 1 << 32
+    }
+
+    /// Pixels whose texels no one rectangle of rows holds (a face edge or a tile edge runs
+    /// through, or a tile is shown by a coarser cover), on the faces `faces`: each row cut
+    /// where its taps pass from one face or tile to the next, its runs drawn from their
+    /// tile's rows as `step` draws a whole piece. A pixel whose taps straddle a tile edge (a
+    /// texel wide) is looked up tap by tap through the cube, one whose taps straddle a face
+    /// edge by its own ray, as the reference draws it. Cutting pieces into smaller pieces along
+    /// the edges instead cast their nodes again and again, and sent the last ones ray by ray.
+    func cut(_ faces: [OnFace], _ level: Int, _ size: Int, xs: Range<Int>, ys: Range<Int>, _ kernel: GroupKernel?) {
+      var faces = faces
+      let n = xs.count, s = Double(size)
+      // A sixteenth of a texel (16.16): far more than four-pixel groups, stepped by rounded
+      // differences, drift from `at` over a piece's row (under 0.003 texel for 64 pixels).
+      let margin: Int64 = 1 << 12, last = Int64(size - 1) << 16 - margin
       for y in ys {
-        var o = out + (y &* width &+ xs.lowerBound)
-        if groups > 0, let kernel {
-          var lanes = (uRows.lanes(), vRows.lanes(), uRows.laneSteps(), vRows.laneSteps(), uRows.laneBend(), vRows.laneBend())
-          withUnsafeBytes(of: &lanes) { raw in
-            let size = MemoryLayout<SIMD4<UInt32>>.stride
-            func lane(_ k: Int) -> UnsafePointer<UInt32> { (raw.baseAddress! + k * size).assumingMemoryBound(to: UInt32.self) }
-            kernel.groups(source, Int64(stride), o, Int64(groups), lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), 0)
+        let row = out + (y &* width &+ xs.lowerBound)
+        var x = 0
+        while x < n {
+          var end = x
+          for f in faces where end == x {
+            let pu = f.u.wide(x), pv = f.v.wide(x)
+            // Not on this face, or straddling its edge.
+            guard pu >= margin, pu < last, pv >= margin, pv < last else { continue }
+            let tx = Int(truncatingIfNeeded: pu >> 16), ty = Int(truncatingIfNeeded: pv >> 16)
+            _ = cube.withRows(level: level, face: f.face, x: tx, y: ty) { rows in
+              guard Self.fits(rows) else { return }
+              let left = Int64(rows.x0) << 16 + margin, right = Int64(rows.x0 + rows.width - 1) << 16 - margin
+              let top = Int64(rows.y0) << 16 + margin, bottom = Int64(rows.y0 + rows.height - 1) << 16 - margin
+              while end < n {
+                let a = f.u.wide(end), b = f.v.wide(end)
+                guard a >= left, a < right, b >= top, b < bottom else { break }
+                end += 1
+              }
+              if end > x { drawRow(f.u, f.v, rows, x..<end, row, kernel) }
+            }
+            if end == x {
+              let wx = UInt32(truncatingIfNeeded: (pu >> 8) & 255), wy = UInt32(truncatingIfNeeded: (pv >> 8) & 255)
+              let a = cube.texel(level: level, face: f.face, x: tx, y: ty)
+              let b = cube.texel(level: level, face: f.face, x: tx + 1, y: ty)
+              let c = cube.texel(level: level, face: f.face, x: tx, y: ty + 1)
+              let d = cube.texel(level: level, face: f.face, x: tx + 1, y: ty + 1)
+              row[x] = mix(mix(a, b, wx), mix(c, d, wx), wy)
+              end = x + 1
+            }
           }
-          o += groups << 2
-        } else if groups > 0 {
-          var us = uRows.lanes(), vs = vRows.lanes()
-          var uStep = uRows.laneSteps(), vStep = vRows.laneSteps()
-          let uBend = uRows.laneBend(), vBend = vRows.laneBend()
-          for _ in 0..<groups {
-            UnsafeMutableRawPointer(o).storeBytes(of: bilinearFour(us, vs, source, stride), as: SIMD4<UInt32>.self)
-            o += 4
-            us &+= uStep
-            vs &+= vStep
-            uStep &+= uBend
-            vStep &+= vBend
+          if end == x {
+            let (face, u, v) = locate(referenceRay(xs.lowerBound + x, y))
+            row[x] = bilinear(cube, level, face, u * s, v * s, size)
+            end = x + 1
           }
+          x = end
         }
-        for x in (groups << 2)..<pixels {
-          // One pixel through the four-pixel blend (its lane 0), so a row's last pixels are
-          // weighted as its groups are.
-          let us = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: uRows.at(x)))
-          let vs = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: vRows.at(x)))
-          o.pointee = bilinearFour(us, vs, source, stride)[0]
-          o += 1
+        for k in faces.indices {
+          faces[k].u.nextRow()
+          faces[k].v.nextRow()
         }
-        uRows.nextRow()
-        vRows.nextRow()
+      }
+    }
+
+    /// The equirectangular renderer's loop (`draw` in PanoramaRenderer+Blend.swift) over
+    /// columns `columns` of the current row of `u`, `v` (face texels, 16.16), every sample
+    /// inside `rows`; `row` is the piece's first pixel of the row.
+    @inline(__always) func drawRow(
+      _ u: Stepper, _ v: Stepper, _ rows: TexelRows, _ columns: Range<Int>, _ row: UnsafeMutablePointer<UInt32>,
+      _ kernel: GroupKernel?
+    ) {
+      let source = rows.base, stride = rows.stride
+      // Face coordinates to the rows' own: a wrapping subtraction in every lane.
+      let ox = UInt32(truncatingIfNeeded: rows.x0 &<< 16), oy = UInt32(truncatingIfNeeded: rows.y0 &<< 16)
+      let first = columns.lowerBound, groups = columns.count >> 2
+      var o = row + first
+      if groups > 0, let kernel {
+        var lanes = (
+          u.lanes(from: first) &- SIMD4(repeating: ox), v.lanes(from: first) &- SIMD4(repeating: oy),
+          u.laneSteps(from: first), v.laneSteps(from: first), u.laneBend(), v.laneBend()
+        )
+        withUnsafeBytes(of: &lanes) { raw in
+          let size = MemoryLayout<SIMD4<UInt32>>.stride
+          func lane(_ k: Int) -> UnsafePointer<UInt32> { (raw.baseAddress! + k * size).assumingMemoryBound(to: UInt32.self) }
+          kernel.groups(source, Int64(stride), o, Int64(groups), lane(0), lane(1), lane(2), lane(3), lane(4), lane(5), 0)
+        }
+        o += groups << 2
+      } else if groups > 0 {
+        var us = u.lanes(from: first) &- SIMD4(repeating: ox), vs = v.lanes(from: first) &- SIMD4(repeating: oy)
+        var uStep = u.laneSteps(from: first), vStep = v.laneSteps(from: first)
+        let uBend = u.laneBend(), vBend = v.laneBend()
+        for _ in 0..<groups {
+          UnsafeMutableRawPointer(o).storeBytes(of: bilinearFour(us, vs, source, stride), as: SIMD4<UInt32>.self)
+          o += 4
+          us &+= uStep
+          vs &+= vStep
+          uStep &+= uBend
+          vStep &+= vBend
+        }
+      }
+      for x in (first + groups << 2)..<columns.upperBound {
+        // One pixel through the four-pixel blend (its lane 0), so a row's last pixels are
+        // weighted as its groups are.
+        let us = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: u.at(x)) &- ox)
+        let vs = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: v.at(x)) &- oy)
+        o.pointee = bilinearFour(us, vs, source, stride)[0]
+        o += 1
       }
     }
   }

@@ -126,6 +126,14 @@ enum CubeRendering {
     return (face, min(max((s + 1) * 0.5, 0), 1), min(max((t + 1) * 0.5, 0), 1))
   }
 
+  /// The face `locate` puts `d` on, without the division.
+  @inline(__always) static func faceOf(_ d: Ray) -> Int {
+    let ax = abs(d.x), ay = abs(d.y), az = abs(d.z)
+    if ax >= ay && ax >= az { return ax > 0 ? (d.x >= 0 ? 1 : 3) : 0 }
+    if ay >= az { return d.y >= 0 ? 4 : 5 }
+    return d.z >= 0 ? 0 : 2
+  }
+
   /// Where `d` meets `face`'s plane, in texels of a `size`-texel face; `nil` when it points
   /// away from the face.
   @inline(__always) static func onFace(_ d: Ray, _ face: Int, _ size: Double) -> (Double, Double)? {
@@ -219,8 +227,11 @@ enum CubeRendering {
     // view at a huge field of view stay well within a hundredth of a pixel of exact.
     var side = block
     while side > 2, Double(side) / focal > 0.05 { side /= 2 }
-    let b = side
-    let columns = (width + b - 1) / b, bands = (height + b - 1) / b
+    // Bands twice as tall for a rectilinear lens (blocks of 16×32, runs of 64×32, as the
+    // equirectangular renderer's): half the exact rays, checks and levels a pixel, and its
+    // face coordinates are followed as closely (the patch's error grows with its longer side).
+    let b = side, bh = lens == .rectilinear ? 2 * side : side
+    let columns = (width + b - 1) / b, bands = (height + bh - 1) / bh
     let sizes = (0..<cube.levelCount).map { cube.faceSize(level: $0) }
     // The ray through a corner of the pixel grid (its top-left at node (i, j)), as the direct
     // renderer casts them through pixel centres.
@@ -241,7 +252,7 @@ enum CubeRendering {
     output.pixels.withUnsafeMutableBufferPointer { out in
       let shared = SharedPixels(base: out.baseAddress!, source: UnsafePointer(out.baseAddress!))
       run(bands) { band in
-        let j0 = band * b, j1 = min(j0 + b, height)
+        let j0 = band * bh, j1 = min(j0 + bh, height)
         let top = (0...columns).map { node($0 * b, j0) }, bottom = (0...columns).map { node($0 * b, j1) }
         let levels = (0..<columns).map { column -> Int in
           let i0 = column * b, i1 = min(i0 + b, width)
@@ -252,7 +263,7 @@ enum CubeRendering {
         }
         let blocks = SteppedBlocks(
           cube: cube, width: width, height: height, focal: focal, lens: lens, yaw: yaw, pitch: pitch, roll: roll,
-          kernel: kernel, out: shared.base)
+          kernel: kernel, out: shared.base, top: top, bottom: bottom, side: b, j0: j0, j1: j1)
         var column = 0
         while column < columns {
           let level = levels[column]

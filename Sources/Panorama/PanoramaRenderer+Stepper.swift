@@ -66,21 +66,25 @@ extension PanoramaRenderer.BlockContext {
     }
 
     /// The 16.16 value at column `x` of the current row.
-    func at(_ x: Int) -> Int {
+    func at(_ x: Int) -> Int { Int(truncatingIfNeeded: wide(x)) }
+
+    /// `at`, 64 bits wide everywhere (Int is 32 bits on wasm32).
+    @inline(__always) func wide(_ x: Int) -> Int64 {
       let x = Int64(x)
-      return Int(truncatingIfNeeded: (a.value &+ b.value &* x &+ c.value &* x &* x) >> 16)
+      return (a.value &+ b.value &* x &+ c.value &* x &* x) >> 16
     }
 
-    /// The 16.16 values at columns 0–3 of the current row.
-    func lanes() -> SIMD4<UInt32> {
-      func lane(_ k: Int) -> UInt32 { UInt32(truncatingIfNeeded: at(k)) }
+    /// The 16.16 values at columns `first` to `first` + 3 of the current row.
+    func lanes(from first: Int = 0) -> SIMD4<UInt32> {
+      func lane(_ k: Int) -> UInt32 { UInt32(truncatingIfNeeded: at(first &+ k)) }
       return SIMD4(lane(0), lane(1), lane(2), lane(3))
     }
 
-    /// How far each lane moves over four columns from columns 0–3: 4b + c·(8k + 16).
-    func laneSteps() -> SIMD4<UInt32> {
+    /// How far each lane moves over four columns from columns `first` + k (k in 0–3):
+    /// 4b + c·(8(`first` + k) + 16).
+    func laneSteps(from first: Int = 0) -> SIMD4<UInt32> {
       func lane(_ k: Int) -> UInt32 {
-        UInt32(truncatingIfNeeded: (4 &* b.value &+ c.value &* Int64(8 &* k &+ 16)) >> 16)
+        UInt32(truncatingIfNeeded: (4 &* b.value &+ c.value &* Int64(8 &* (first &+ k) &+ 16)) >> 16)
       }
       return SIMD4(lane(0), lane(1), lane(2), lane(3))
     }

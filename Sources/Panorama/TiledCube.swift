@@ -59,13 +59,13 @@ public struct TiledCube: Sendable {
   /// than the drawn level's texels.
   /// Its blocks are stepped four pixels at a time through `kernel` (`nil`: the portable Swift
   /// loop), as ``CubeMap/render(view:hfov:lens:into:executor:kernel:)``'s are.
+  /// It builds the tile table (``texels()``) for the frame: a host that draws many frames
+  /// from the same tiles keeps the table and calls its own `render`.
   public func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E,
     kernel: GroupKernel? = nil
   ) {
-    CubeRendering.render(texels(), view: view, hfov: hfov, lens: lens, into: &output, kernel: kernel) {
-      executor.run($0, $1)
-    }
+    texels().render(view: view, hfov: hfov, lens: lens, into: &output, executor: executor, kernel: kernel)
   }
 
   /// The per-pixel reference (``CubeMap/renderReference(view:hfov:lens:into:executor:)``).
@@ -144,6 +144,17 @@ public struct TiledCube: Sendable {
       tileShift = ts > 0 && ts & (ts - 1) == 0 ? ts.trailingZeroBitCount : -1
       self.cells = cells
       self.images = images
+    }
+
+    /// Draws the view into `output` from these tiles, as ``TiledCube/render(view:hfov:lens:into:executor:kernel:)``
+    /// does: the table is built once for as long as the tiles stay the same.
+    public func render<E: RowExecutor>(
+      view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, into output: inout RGBAImage, executor: E,
+      kernel: GroupKernel? = nil
+    ) {
+      CubeRendering.render(self, view: view, hfov: hfov, lens: lens, into: &output, kernel: kernel) {
+        executor.run($0, $1)
+      }
     }
 
     public var levelCount: Int { sizes.count }

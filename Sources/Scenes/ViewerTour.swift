@@ -139,19 +139,27 @@ public struct ViewerTour: Sendable {
   }
 
   /// The tiles held for the CPU renderer.
-  public private(set) var tilePixels: [TileID: RGBAImage] = [:]
+  public private(set) var tilePixels: [TileID: RGBAImage] = [:] { didSet { tileTable = nil } }
   /// The level the last plan wanted: the CPU renderer draws at it.
-  var plannedLevel = 1
+  var plannedLevel = 1 {
+    didSet { if plannedLevel != oldValue { tileTable = nil } }
+  }
+  /// The CPU renderer's table of `tilePixels` at `plannedLevel`, built at the first frame
+  /// after either changes (rebuilt every frame, it walked every cell of every level).
+  var tileTable: TiledCube.Texels?
 
   /// Draws the shown tiled scene from the tiles held (``tileLoaded(_:pixels:)``) with the
   /// cube grid renderer: what is missing shows its coarser cover, as on the GPU.
   /// - Returns: false when the scene is not a tiled one.
   @discardableResult
-  public func renderTiles<E: RowExecutor>(into frame: inout RGBAImage, executor: E) -> Bool {
+  public mutating func renderTiles<E: RowExecutor>(into frame: inout RGBAImage, executor: E) -> Bool {
     guard let layout = tileLayout, let v = panorama?.viewer, tiles != nil else { return false }
-    var cube = TiledCube(layout: layout, level: plannedLevel)
-    cube.tiles = tilePixels
-    cube.render(view: v.renderedView, hfov: v.hfov, lens: .rectilinear, into: &frame, executor: executor)
+    if tileTable == nil {
+      var cube = TiledCube(layout: layout, level: plannedLevel)
+      cube.tiles = tilePixels
+      tileTable = cube.texels()
+    }
+    tileTable?.render(view: v.renderedView, hfov: v.hfov, lens: .rectilinear, into: &frame, executor: executor)
     return true
   }
 

@@ -168,6 +168,11 @@ enum TiledScene {
     var schedule: TileSchedule
     var tiles: [TileID: RGBAImage] = [:]
     var reported: Set<TileID> = []
+    /// The tile table of `tiles` at `tableLevel`, kept while neither changes (most frames).
+    var table: TiledCube.Texels?
+    var tableLevel = 0
+    /// The CPU's kernel, as `pano render` uses it (chosen once: it reads the wisdom file).
+    let kernel = BlendKernels.chosen()
 
     init(configPath: String) throws {
       self.configPath = configPath
@@ -189,12 +194,13 @@ enum TiledScene {
 
     mutating func draw(view: ViewAngles, camera: PanoCommand.Camera, into frame: inout RGBAImage) throws {
       let plan = schedule.plan(view: view, hfov: camera.hfov, lens: camera.lens, width: frame.width, height: frame.height)
-      for t in plan.evict { tiles[t] = nil }
+      for t in plan.evict where tiles.removeValue(forKey: t) != nil { table = nil }
       for t in plan.fetch {
         let file = try TiledScene.path(tour, t, besides: configPath)
         switch TileFiles.load(file, tile: t, layout: layout) {
         case .success(let image):
           tiles[t] = image
+          table = nil
           schedule.loaded(t)
         case .failure(let problem):
           // Said once, when the schedule gives up on it.
@@ -203,10 +209,15 @@ enum TiledScene {
           }
         }
       }
-      var cube = TiledCube(layout: layout, level: plan.level)
-      cube.tiles = tiles
-      cube.render(
-        view: view, hfov: camera.hfov, lens: camera.lens, into: &frame, executor: ThreadedRows(threads: camera.threads))
+      if table == nil || tableLevel != plan.level {
+        var cube = TiledCube(layout: layout, level: plan.level)
+        cube.tiles = tiles
+        table = cube.texels()
+        tableLevel = plan.level
+      }
+      table?.render(
+        view: view, hfov: camera.hfov, lens: camera.lens, into: &frame, executor: ThreadedRows(threads: camera.threads),
+        kernel: kernel)
     }
   }
 }

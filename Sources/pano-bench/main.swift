@@ -96,6 +96,8 @@ if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = I
       }
     }
   }
+  // Drawn from a kept tile table, as the hosts draw frames (ViewerTour.renderTiles, pano video).
+  let tiledTable = tiled.texels()
   let kernel = BlendKernels.chosen()
   let kernelName = kernel?.name ?? "swift"
   var frame = RGBAImage(width: 1920, height: 1080)
@@ -119,7 +121,7 @@ if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = I
       "tiled reference (ray a pixel)", 0,
       { k in tiled.renderReference(view: view(k), hfov: hfov, into: &frame, executor: executor) }
     ),
-    ("tiled stepped, swift", 0, { k in tiled.render(view: view(k), hfov: hfov, into: &frame, executor: executor) }),
+    ("tiled stepped, swift", 0, { k in tiledTable.render(view: view(k), hfov: hfov, into: &frame, executor: executor) }),
   ]
   if kernel != nil {
     let first = cases.count
@@ -134,13 +136,15 @@ if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = I
       ),
       (
         "tiled stepped, \(kernelName)", first,
-        { k in tiled.render(view: view(k), hfov: hfov, into: &frame, executor: executor, kernel: kernel) }
+        { k in tiledTable.render(view: view(k), hfov: hfov, into: &frame, executor: executor, kernel: kernel) }
       ),
     ]
   }
-  // `CUBE_PROFILE=N`: case N alone, 200 frames, for a profiler.
+  // `CUBE_PROFILE=N`: case N alone, `CUBE_FRAMES` (200) frames, for a profiler (two frame
+  // counts' instruction counts give one frame's, the set-up cancelled).
   if let only = getenv("CUBE_PROFILE").flatMap({ Int(String(cString: $0)) }), cases.indices.contains(only) {
-    for k in 0..<200 { cases[only].2(k) }
+    let frames = getenv("CUBE_FRAMES").flatMap { Int(String(cString: $0)) } ?? 200
+    for k in 0..<frames { cases[only].2(k) }
 
     exit(0)
   }

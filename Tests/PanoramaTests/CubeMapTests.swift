@@ -255,6 +255,51 @@ struct CubeMapTests {
     }
   }
 
+  /// A pyramid with every tile loaded draws what the cube it was cut from draws, across its
+  /// tile edges: rows cut where their taps pass from one tile to the next read each run from
+  /// its own tile, and the pixels whose taps straddle an edge (looked up tap by tap) the
+  /// texels on both sides. On a sharp grid a texel read from the wrong tile or place is
+  /// 200 levels off; rounding (the straddling pixels are blended in another order, and a cut
+  /// row's runs start from their own exact values) leaves a level or two.
+  @Test func aFullPyramidDrawsItsCubesPixelsAcrossTileEdges() throws {
+    let source = TiledRenderTests.grid(width: 1024, spacing: 16)
+    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    let cube = CubeMap.faces(from: &renderer, size: 256, executor: InlineRows()).withMipLevels()
+    let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 32, maxLevel: 4))
+    var tiled = TiledCube(layout: layout, level: 4)
+    for level in 1...4 {
+      var faces = cube.faces
+      for _ in level..<4 { faces = faces.map { $0.halved() } }
+      let n = layout.tilesPerSide(level: level), ts = layout.tileResolution
+      for f in 0..<6 {
+        for y in 0..<n {
+          for x in 0..<n {
+            let (w, h) = layout.tileSize(level: level, x: x, y: y)
+            var tile = RGBAImage(width: w, height: h)
+            for j in 0..<h { for i in 0..<w { tile[i, j] = faces[f][x * ts + i, y * ts + j] } }
+            tiled.tiles[TileID(level: level, face: f, x: x, y: y)] = tile
+          }
+        }
+      }
+    }
+    let degree = Elementary.pi / 180
+    let table = tiled.texels()
+    for (view, hfov, lens) in [
+      (ViewAngles(yaw: 0.3, pitch: 0.2), 90.0, Lens.rectilinear), (ViewAngles(yaw: -2.4, pitch: -0.7, roll: 0.4), 60, .rectilinear),
+      (ViewAngles(yaw: 1, pitch: 1.2), 100, .rectilinear), (ViewAngles(yaw: 0.8, pitch: 0.4), 60, .fisheye),
+      (ViewAngles(yaw: 2, pitch: -0.3), 120, .stereographic),
+    ] {
+      var a = RGBAImage(width: 301, height: 171), b = a, c = a
+      cube.render(view: view, hfov: hfov * degree, lens: lens, into: &a, executor: InlineRows())
+      tiled.render(view: view, hfov: hfov * degree, lens: lens, into: &b, executor: InlineRows())
+      table.render(view: view, hfov: hfov * degree, lens: lens, into: &c, executor: InlineRows())
+      var apart = 0
+      for k in 0..<a.pixels.count { apart = max(apart, Self.difference(a.pixels[k], b.pixels[k])) }
+      #expect(apart <= 2, "\(view) \(hfov)° \(lens): \(apart) levels apart at most")
+      #expect(b == c, "a kept table draws what a fresh one draws")
+    }
+  }
+
   @Test func wrongFacesAreRefused() {
     #expect(CubeMap(faces: []) == nil)
     let square = RGBAImage(width: 8, height: 8), other = RGBAImage(width: 8, height: 4)

@@ -222,3 +222,58 @@ struct ViewerTourTests {
     #expect(abs(lat.top / Self.degree - 40) < 1e-9 && abs(lat.bottom / Self.degree - -20) < 1e-9, "centred 10° up")
   }
 }
+
+/// The CPU renderer of a tiled scene keeps its tile table from frame to frame: a frame after
+/// a tile arrives, or after the view turns, is what a table built afresh draws.
+@Suite("Viewer tour: tiles on the CPU")
+struct ViewerTourTileTests {
+  @Test func aKeptTileTableDrawsWhatAFreshOneDraws() throws {
+    let json = #"""
+      {"type": "multires", "hfov": 100, "multiRes": {"basePath": "t", "path": "/%l/%s%y_%x", "extension": "png",
+       "tileResolution": 32, "maxLevel": 2, "cubeResolution": 64}}
+      """#
+    var t = ViewerTour(config: try ViewerConfig.parse(Array(json.utf8), source: "t.json"))
+    t.layout(width: 160, height: 120)
+    let coverage = t.openTiles()
+    #expect(coverage != nil)
+    let layout = try #require(t.tileLayout)
+    let planned = t.planTiles(width: 160, height: 120)
+    let plan = try #require(planned)
+    try #require(plan.level == 2, "the view wants the finest level")
+    // A flat colour a tile, from its level, face and place.
+    func tile(_ id: TileID) -> RGBAImage {
+      let (w, h) = layout.tileSize(level: id.level, x: id.x, y: id.y)
+      var image = RGBAImage(width: w, height: h)
+      let colour = RGBAImage.pack(r: UInt8(40 * id.level), g: UInt8(30 * id.face), b: UInt8(60 * id.x + 120 * id.y))
+      for k in image.pixels.indices { image.pixels[k] = colour }
+      return image
+    }
+    func fresh() throws -> RGBAImage {
+      let v = try #require(t.panorama?.viewer)
+      var cube = TiledCube(layout: layout, level: plan.level)
+      cube.tiles = t.tilePixels
+      var frame = RGBAImage(width: 160, height: 120)
+      cube.render(view: v.renderedView, hfov: v.hfov, lens: .rectilinear, into: &frame, executor: InlineRows())
+      return frame
+    }
+    for id in plan.fetch where id.level == 1 { t.tileLoaded(id, pixels: tile(id)) }
+    var first = RGBAImage(width: 160, height: 120)
+    let drawn = t.renderTiles(into: &first, executor: InlineRows())
+    #expect(drawn)
+    #expect(try first == fresh())
+    // A finer tile arrives: the next frame shows it.
+    let next = t.planTiles(width: 160, height: 120)
+    let finer = try #require(next?.fetch.first { $0.level == 2 }, "the finest level's tiles, after the base")
+    t.tileLoaded(finer, pixels: tile(finer))
+    var second = RGBAImage(width: 160, height: 120)
+    t.renderTiles(into: &second, executor: InlineRows())
+    #expect(second != first)
+    #expect(try second == fresh())
+    // The view turns: the same table, another view.
+    t.update { $0.look(yaw: 30 * ViewerTourTests.degree, pitch: 10 * ViewerTourTests.degree, hfov: nil, duration: 0) }
+    var third = RGBAImage(width: 160, height: 120)
+    t.renderTiles(into: &third, executor: InlineRows())
+    #expect(third != second)
+    #expect(try third == fresh())
+  }
+}

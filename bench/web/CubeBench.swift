@@ -7,6 +7,8 @@ import Panorama
 nonisolated(unsafe) var equirect: PanoramaRenderer?
 nonisolated(unsafe) var cube: CubeMap?
 nonisolated(unsafe) var tiled: TiledCube?
+/// The pyramid's tile table, kept across frames as the viewer keeps it (ViewerTour.renderTiles).
+nonisolated(unsafe) var tiledTable: TiledCube.Texels?
 nonisolated(unsafe) var frame = RGBAImage(width: 1, height: 1)
 
 /// Builds SamplePanorama at 4·`face` px wide with mip levels, its faces (`face` px, with mip
@@ -41,6 +43,7 @@ public func benchCubeSetup(_ face: Int32) {
   equirect = renderer
   cube = faces
   tiled = pyramid
+  tiledTable = pyramid.texels()
 }
 
 /// Draws `frames` `width`×`height` frames of case `which` (0: equirectangular, 1: cube
@@ -48,7 +51,7 @@ public func benchCubeSetup(_ face: Int32) {
 /// `pitch` degrees, yaw 1° further each frame from `first`.
 @_cdecl("bench_cube_render")
 public func benchCubeRender(_ which: Int32, _ width: Int32, _ height: Int32, _ frames: Int32, _ first: Int32, _ pitch: Double) {
-  guard var renderer = equirect, let cube, let tiled else { return }
+  guard var renderer = equirect, let cube, let tiled, let tiledTable else { return }
   if frame.width != Int(width) || frame.height != Int(height) { frame = RGBAImage(width: Int(width), height: Int(height)) }
   let hfov = Elementary.halfPi, degree = Elementary.pi / 180
   for k in 0..<Int(frames) {
@@ -58,7 +61,7 @@ public func benchCubeRender(_ which: Int32, _ width: Int32, _ height: Int32, _ f
     case 1: cube.renderReference(view: view, hfov: hfov, into: &frame, executor: InlineRows())
     case 2: cube.render(view: view, hfov: hfov, into: &frame, executor: InlineRows())
     case 3: tiled.renderReference(view: view, hfov: hfov, into: &frame, executor: InlineRows())
-    default: tiled.render(view: view, hfov: hfov, into: &frame, executor: InlineRows())
+    default: tiledTable.render(view: view, hfov: hfov, into: &frame, executor: InlineRows())
     }
   }
   equirect = renderer  // its grid cache, kept for the next call
