@@ -233,11 +233,19 @@ extension CubeRendering {
               guard Self.fits(rows) else { return }
               let left = Int64(rows.x0) << 16 + margin, right = Int64(rows.x0 + rows.width - 1) << 16 - margin
               let top = Int64(rows.y0) << 16 + margin, bottom = Int64(rows.y0 + rows.height - 1) << 16 - margin
-              while end < n {
-                let a = f.u.wide(end), b = f.v.wide(end)
-                guard a >= left, a < right, b >= top, b < bottom else { break }
-                end += 1
+              @inline(__always) func inside(_ k: Int, _ slack: Int64) -> Bool {
+                let a = f.u.wide(k), b = f.v.wide(k)
+                return a >= left + slack && a < right - slack && b >= top + slack && b < bottom - slack
               }
+              // Four pixels a check where the row bends little: along a row u and v are
+              // quadratics, which stray from the chord between two pixels four apart by at
+              // most 4|c| (c their x² coefficient), so the two ends inside by that much (and
+              // a unit of rounding each) put every pixel between them inside.
+              let slack = 4 * (max(abs(f.u.c.value), abs(f.v.c.value)) >> 16 + 1) + 2
+              if slack < margin, inside(x, slack) {
+                while end + 4 <= n, inside(end + 3, slack) { end += 4 }
+              }
+              while end < n, inside(end, 0) { end += 1 }
               if end > x { drawRow(f.u, f.v, rows, x..<end, row, kernel) }
             }
             if end == x {
