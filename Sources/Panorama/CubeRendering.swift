@@ -45,7 +45,7 @@ public struct TexelRows {
 
 /// The grid renderer for cube sources: every lens, with mip levels and no seam at face edges.
 ///
-/// The frame is cut into blocks of 16×16 pixels (smaller where a block would span over 3°). Rays are cast exactly at the blocks' corners
+/// The frame is cut into blocks of 16×16 pixels, 16×32 for the rectilinear lens (smaller where a block would span over 3°). Rays are cast exactly at the blocks' corners
 /// and interpolated between them, then each pixel's ray meets its face with one division.
 /// A rectilinear lens's rays are linear in the screen, so for it the interpolation is exact;
 /// other lenses' rays bend by well under a hundredth of a pixel across a block. Each block
@@ -211,10 +211,11 @@ enum CubeRendering {
   /// equirectangular renderer draws its blocks (``SteppedBlocks``): the face coordinates at
   /// 3×3 points, stepped in fixed point between them, four pixels at a time through
   /// `kernel` (`nil`: the portable Swift loop). Where a run's texels do not lie in one face
-  /// or tile in memory (at face and tile edges), its blocks, then their quarters down to
-  /// 4×4 pixels, are tried alone; what is left, and every block when `stepped` is false (the
-  /// reference), casts each pixel's ray between the block's corner rays and meets its face
-  /// with one division.
+  /// or tile in memory (at face and tile edges), its rows are cut where they pass from one
+  /// to the next (``SteppedBlocks/cut(_:_:_:xs:ys:_:)``); where the view bends a face too much
+  /// for one patch, its blocks, then their quarters down to 4×4 pixels, are tried alone. What
+  /// is left, and every block when `stepped` is false (the reference), casts each pixel's ray
+  /// between the block's corner rays and meets its face with one division.
   static func render<T: CubeTexels>(
     _ cube: T, view: ViewAngles, hfov: Double, lens: Lens, into output: inout RGBAImage, kernel: GroupKernel? = nil,
     stepped: Bool = true, run: (Int, @Sendable (Int) -> Void) -> Void
