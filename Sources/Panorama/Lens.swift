@@ -29,6 +29,13 @@ public enum Lens: String, Hashable, Sendable, CaseIterable {
     }
   }
 
+  /// The fields of view a user may ask for, in whole degrees: 1° up to the widest whole
+  /// degree the lens shows (179, 359 or 360). The command line and keyframes both check
+  /// against this one range, so their messages agree.
+  public var fieldOfViewDegrees: ClosedRange<Double> {
+    1...Angle(radians: maximumFieldOfView).degrees.rounded(.down)
+  }
+
   /// The fields of view a viewer's zoom moves between, radians: past 120° a rectilinear view
   /// stretches badly, and a stereographic one past 330° shows little but its rim.
   public var viewerFieldOfView: ClosedRange<Double> {

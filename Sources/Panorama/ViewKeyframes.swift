@@ -3,7 +3,8 @@ import CoreMath
 /// A camera path through keyframes (time, yaw, pitch, roll, field of view, lens), eased in
 /// and out between each pair (smoothstep: at rest at every key), as a video editor's
 /// keyframes are. Yaw is interpolated as written, so 0 → 720° turns twice; a lens switches
-/// at its key. Before the first key the view is the first key's, after the last the last's.
+/// at its key, or earlier when the eased field of view outgrows the lens before it. Before
+/// the first key the view is the first key's, after the last the last's.
 public struct ViewKeyframes: Hashable, Sendable {
   public struct Key: Hashable, Sendable {
     /// Seconds on the clip's timeline.
@@ -36,10 +37,15 @@ public struct ViewKeyframes: Hashable, Sendable {
     for (i, k) in keys.enumerated() {
       let values = [k.time, k.view.yaw, k.view.pitch, k.view.roll, k.hfov]
       guard values.allSatisfy({ $0.isFinite }) else { throw KeyError(index: i, message: "a value is not a finite number") }
-      guard k.hfov > 0, k.hfov <= k.lens.maximumFieldOfView else {
-        let widest = Angle(radians: k.lens.maximumFieldOfView).degrees.rounded(.down)
+      let range = k.lens.fieldOfViewDegrees
+      let degrees = Angle(radians: k.hfov).degrees
+      // A whisker of slack: degrees → radians → degrees need not round-trip exactly.
+      guard degrees >= range.lowerBound - 1e-9, degrees <= range.upperBound + 1e-9 else {
         throw KeyError(
-          index: i, message: "hfov \(JSONlessNumber(Angle(radians: k.hfov).degrees)) is outside 0…\(JSONlessNumber(widest))")
+          index: i,
+          message:
+            "hfov \(JSONlessNumber(degrees)) is outside \(JSONlessNumber(range.lowerBound))…\(JSONlessNumber(range.upperBound)) for the \(k.lens.rawValue) lens"
+        )
       }
       if i > 0, k.time <= keys[i - 1].time {
         throw KeyError(
@@ -63,9 +69,15 @@ public struct ViewKeyframes: Hashable, Sendable {
     let x = (t - a.time) / (b.time - a.time)
     let e = x * x * (3 - 2 * x)
     func mix(_ p: Double, _ q: Double) -> Double { p + (q - p) * e }
+    let hfov = mix(a.hfov, b.hfov)
+    // The lens switches at the next key, or earlier, the moment the eased field grows past
+    // what this key's lens can show (rectilinear 100° → stereographic 300°: past 179° a
+    // rectilinear view is radial streaks). The eased field lies between the two keys', so
+    // the next key's lens can always show it.
+    let lens = hfov > a.lens.maximumFieldOfView ? b.lens : a.lens
     return (
       ViewAngles(yaw: mix(a.view.yaw, b.view.yaw), pitch: mix(a.view.pitch, b.view.pitch), roll: mix(a.view.roll, b.view.roll)),
-      mix(a.hfov, b.hfov), a.lens
+      hfov, lens
     )
   }
 }

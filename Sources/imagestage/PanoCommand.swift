@@ -109,9 +109,8 @@ enum PanoCommand {
       throw CommandError(
         message: "--lens: \"\(lensName)\" is not \(names.dropLast().joined(separator: ", ")) or \(names.last!)")
     }
-    // Whole degrees within what the lens can show: 179, 359 or 360.
-    let widest = Angle(radians: lens.maximumFieldOfView).degrees.rounded(.down)
-    let hfov = try parsed.number("hfov", in: 1...widest) ?? 90
+    // Whole degrees within what the lens can show: 179, 359 or 360 (as keyframes are checked).
+    let hfov = try parsed.number("hfov", in: lens.fieldOfViewDegrees) ?? 90
     let size = try parsed.size("size") ?? (1280, 720)
     let threads = try parsed.integer("threads", in: 1...64) ?? 2
     let mode = parsed.value("mode") ?? "perspective"

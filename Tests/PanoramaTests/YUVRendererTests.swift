@@ -202,6 +202,56 @@ struct ViewKeyframesTests {
     #expect(keys.view(at: 2).lens == .rectilinear)
   }
 
+  /// Rectilinear 100° → stereographic 300° (the little planet): the eased field passes
+  /// 179° well before the second key; from there on the stereographic lens draws it, never a
+  /// rectilinear view wider than it can show.
+  @Test func aLensSwitchesWhenTheEasedFieldOutgrowsIt() throws {
+    let keys = try ViewKeyframes([
+      .init(time: 7, view: ViewAngles(), hfov: 100 * Self.d),
+      .init(time: 9, view: ViewAngles(pitch: -90 * Self.d), hfov: 300 * Self.d, lens: .stereographic),
+    ])
+    var switched: Double?
+    for step in 0...200 {
+      let t = 7 + Double(step) / 100
+      let v = keys.view(at: t)
+      #expect(v.hfov <= v.lens.maximumFieldOfView, "at \(t) s: \(v.hfov / Self.d)° in \(v.lens)")
+      if v.lens == .stereographic && switched == nil { switched = t }
+      if switched != nil { #expect(v.lens == .stereographic, "no switching back at \(t) s") }
+    }
+    let at = try #require(switched)
+    #expect(at > 7.8 && at < 7.9, "switched at \(at) s, where the field crosses 179°")
+    #expect(keys.view(at: 7.8).lens == .rectilinear)
+    // Narrowing back (stereographic 300° → rectilinear 100°): the lens holds to the key.
+    let back = try ViewKeyframes([
+      .init(time: 0, view: ViewAngles(), hfov: 300 * Self.d, lens: .stereographic),
+      .init(time: 2, view: ViewAngles(), hfov: 100 * Self.d, lens: .rectilinear),
+    ])
+    #expect(back.view(at: 1.9).lens == .stereographic)
+    #expect(back.view(at: 2).lens == .rectilinear)
+  }
+
+  /// The range a key's field is checked against is the command line's `--hfov` range.
+  @Test func refusesAFieldTheLensCannotShowInTheCommandLinesTerms() {
+    #expect {
+      try ViewKeyframes([.init(time: 0, view: ViewAngles(), hfov: 250 * Self.d)])
+    } throws: { error in
+      "\(error)" == "key 1: hfov 250 is outside 1…179 for the rectilinear lens"
+    }
+    #expect(throws: ViewKeyframes.KeyError.self) {
+      try ViewKeyframes([.init(time: 0, view: ViewAngles(), hfov: 179.3 * Self.d)])
+    }
+    #expect(throws: ViewKeyframes.KeyError.self) {
+      try ViewKeyframes([.init(time: 0, view: ViewAngles(), hfov: 0.5 * Self.d)])
+    }
+    #expect(throws: Never.self) {
+      try ViewKeyframes([
+        .init(time: 0, view: ViewAngles(), hfov: 179 * Self.d), .init(time: 1, view: ViewAngles(), hfov: 1 * Self.d),
+        .init(time: 2, view: ViewAngles(), hfov: 359 * Self.d, lens: .stereographic),
+        .init(time: 3, view: ViewAngles(), hfov: 360 * Self.d, lens: .fisheye),
+      ])
+    }
+  }
+
   @Test func refusesKeysOutOfOrder() {
     #expect {
       try ViewKeyframes([
