@@ -1235,6 +1235,71 @@ class ViewerOnAPhone(PhoneScreen, unittest.TestCase):
         self.assertTrue(PAGE.js("return document.querySelector('.isv-controls').hidden"))
 
 
+class CPUPixelBudget(unittest.TestCase):
+    """On the wasm CPU renderer a frame keeps within 4 M pixels at any device pixel ratio (the
+    canvas's backing store shrinks, CSS scales it up); the GPU keeps every device pixel. The
+    hotspots, the picture under them and a drag's turn stay as they are at one pixel each."""
+
+    CONFIG = {"panorama": "../sample.jpg", "autoLoad": True, "yaw": 10, "hfov": 90,
+              "hotSpots": [{"type": "info", "pitch": -15, "yaw": 30, "text": "Here"}]}
+
+    def tearDown(self):
+        PAGE.cdp("Emulation.clearDeviceMetricsOverride")
+
+    def view(self, renderer, dpr):
+        """The page at `dpr` device pixels a CSS pixel on `renderer`: its canvas's backing store and
+        CSS size, the hotspot's CSS centre, the picture scaled to 90×70, the yaw after a drag."""
+        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 900, "height": 700, "deviceScaleFactor": dpr, "mobile": False})
+        VIDEO_PAGES[0] += 1  # a new document
+        PAGE.driver.get(PAGE.base + f"pages/video.html?renderer={renderer}&page={VIDEO_PAGES[0]}#" + json.dumps(self.CONFIG))
+        PAGE.until("return window.viewer && viewer.isLoaded()", timeout=20, message="loaded")
+        PAGE.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+        self.assertEqual(PAGE.js("return [viewer.getRenderer(), devicePixelRatio]"), [renderer, dpr])
+        canvas = PAGE.js("const c = document.querySelector('.isv-canvas'), r = c.getBoundingClientRect();"
+                         "return [c.width, c.height, r.width, r.height]")
+        spot = PAGE.js("const r = document.querySelector('.isv-hotspot').getBoundingClientRect();"
+                       "return [r.x + r.width / 2, r.y + r.height / 2]")
+        picture = bytes(PAGE.js("const c = document.querySelector('.isv-canvas'), s = document.createElement('canvas');"
+                                "s.width = 90; s.height = 70; const g = s.getContext('2d'); g.imageSmoothingQuality = 'high';"
+                                "g.drawImage(c, 0, 0, 90, 70); return Array.from(g.getImageData(0, 0, 90, 70).data)"))
+        # A drag of 100 CSS px, read before the release (which glides on, as fast as it went).
+        pointer = PointerInput(interaction.POINTER_MOUSE, "mouse")
+        press = ActionBuilder(PAGE.driver, mouse=pointer, duration=30)
+        press.pointer_action.move_to_location(450, 350)
+        press.pointer_action.pointer_down()
+        press.pointer_action.move_to_location(400, 350)
+        press.pointer_action.move_to_location(350, 350)
+        press.perform()
+        PAGE.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+        yaw = PAGE.js("return viewer.getYaw()")
+        release = ActionBuilder(PAGE.driver, mouse=pointer, duration=30)
+        release.pointer_action.pointer_up()
+        release.perform()
+        return canvas, spot, picture, yaw
+
+    def test_the_cpu_renderer_draws_within_its_pixel_budget_and_hotspots_stay(self):
+        budget = 4e6
+        (c1, spot1, picture1, yaw1) = self.view("cpu", 1)
+        self.assertEqual(c1, [900, 700, 900, 700], "at one device pixel each, every pixel")
+        # 900×700 CSS px at 3: 5.67 M device pixels, over the budget: drawn at about 2.5.
+        (c3, spot3, picture3, yaw3) = self.view("cpu", 3)
+        self.assertEqual(c3[2:], [900, 700], "the canvas fills the view")
+        self.assertLessEqual(c3[0] * c3[1], budget, f"a CPU frame within the budget: {c3[0]}×{c3[1]}")
+        self.assertGreater(c3[0] * c3[1], 0.99 * budget, f"and no smaller than it needs: {c3[0]}×{c3[1]}")
+        self.assertAlmostEqual(c3[0] / c3[1], 900 / 700, delta=0.002, msg="the view's shape")
+        self.assertAlmostEqual(spot3[0], spot1[0], delta=0.5, msg="the hotspot where it was")
+        self.assertAlmostEqual(spot3[1], spot1[1], delta=0.5, msg="the hotspot where it was")
+        self.assertGreater(psnr(picture1, picture3), 30, "the same picture under it")
+        self.assertAlmostEqual(yaw3, yaw1, delta=0.1, msg="a drag turns the view as far")
+        # The GPU draws every device pixel, and its picture is the CPU's.
+        (g3, spot_gpu, picture_gpu, yaw_gpu) = self.view("webgl2", 3)
+        self.assertEqual(g3, [2700, 2100, 900, 700], "the GPU at full resolution")
+        self.assertAlmostEqual(spot_gpu[0], spot1[0], delta=0.5)
+        self.assertAlmostEqual(spot_gpu[1], spot1[1], delta=0.5)
+        self.assertGreater(psnr(picture1, picture_gpu), 30)
+        self.assertAlmostEqual(yaw_gpu, yaw1, delta=0.1)
+
+
 def tiled_sample():
     """The bundled sample cut by `imagestage pano tiles` (1024 px faces, 256 px tiles), and our
     renderer's 640×480 view at yaw 30°, pitch 20°, 90° across, for Pannellum to match."""

@@ -34,6 +34,11 @@ const WASM_CPU = new URL('imagestage-viewer-cpu.wasm', import.meta.url);
 const GL = window.imagestageGL ?? (() => { try { return probeWebGL2(); } catch { return { webgl2: false, software: false }; } })();
 if (!GL.software) compile(GL.webgl2 ? WASM : WASM_CPU).catch(() => {});
 const now = () => performance.now() / 1000;
+// The most pixels a frame has on the wasm CPU renderer: one thread draws every one, and a
+// phone's page at full resolution (980 CSS px wide without a viewport meta tag, 3 device pixels
+// each: 18.7 M) took ~1.5 s a frame. Above it the canvas's backing store has fewer pixels than
+// the screen (a smaller device pixel ratio) and CSS scales it up; the GPU draws every pixel.
+const CPU_PIXEL_BUDGET = 4e6;
 
 let styleAdded = false;
 
@@ -282,9 +287,8 @@ export class Viewer extends ViewerAPI {
 
   _resize() {
     const r = this._root.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
     this._size = { width: Math.max(1, Math.round(r.width)), height: Math.max(1, Math.round(r.height)) };
-    const pw = Math.round(this._size.width * dpr), ph = Math.round(this._size.height * dpr);
+    const [pw, ph] = this._backingSize();
     if (this._canvas.width !== pw || this._canvas.height !== ph) { this._canvas.width = pw; this._canvas.height = ph; }
     this._root.classList.toggle('isv-narrow', this._size.width < 480);
     if (this.w) this.w.viewer_layout(this._size.width, this._size.height);
@@ -524,9 +528,28 @@ export class Viewer extends ViewerAPI {
     if (cb) cb.fn(cb.args);
   }
 
-  _draw() {
+  /**
+   * The canvas's backing store, in pixels: its CSS size at the device pixel ratio, but on the
+   * CPU renderer within CPU_PIXEL_BUDGET (hotspots and input use CSS pixels: they don't move).
+   */
+  _backingSize() {
+    const { width, height } = this._size;
     const dpr = window.devicePixelRatio || 1;
-    const pw = Math.max(1, Math.round(this._size.width * dpr)), ph = Math.max(1, Math.round(this._size.height * dpr));
+    if (this.getRenderer() === 'cpu' && width * height * dpr * dpr > CPU_PIXEL_BUDGET) {
+      const scale = Math.sqrt(CPU_PIXEL_BUDGET / (width * height));
+      return [Math.max(1, Math.floor(width * scale)), Math.max(1, Math.floor(height * scale))];
+    }
+    return [Math.max(1, Math.round(width * dpr)), Math.max(1, Math.round(height * dpr))];
+  }
+
+  _draw() {
+    // The renderer is known by now (not at the first _resize): the canvas follows it.
+    const [pw, ph] = this._backingSize();
+    if (this._canvas.width !== pw || this._canvas.height !== ph) {
+      this._canvas.width = pw; // (clears it: drawn again below)
+      this._canvas.height = ph;
+      this._lastKey = '';
+    }
     const view = this.m.json(this.w.viewer_view(pw, ph));
     if (this._tiles.state && this._source && this._source.tiled) return this._tiles.draw(view, pw, ph);
     const gpu = this._source.video ? this._source.gpu : this._renderer === 'webgl2';
