@@ -120,6 +120,45 @@ public final class VideoDecoder: @unchecked Sendable {
   var finished = false
   public private(set) var framesDecoded = 0
 
+  /// Set, a file cut short (its data ends mid-stream: the demuxer reached the file's end, or
+  /// the packets stop before the header's frame count) ends at its last whole frame instead
+  /// of throwing; `endedEarly` then says where. A decode error with data still to come
+  /// throws as before: that file is damaged, not short.
+  public var keepsFramesOfACutFile = false
+  /// Where a cut-short file ended (with `keepsFramesOfACutFile`), once `next()` returned nil.
+  public private(set) var endedEarly: EarlyEnd?
+  public struct EarlyEnd: Equatable, Sendable {
+    /// Frames decoded, and the time (s from the stream's start) at which the last one ends.
+    public var frames: Int
+    public var time: Double
+    /// The header's frame count, when it gives one.
+    public var expected: Int?
+  }
+  var cut = false
+  var lastTime = 0.0
+
+  /// Whether the demuxer has read to the end of the file's bytes.
+  var dataRanOut: Bool {
+    guard let pb = format.pointee.pb else { return false }
+    if pb.pointee.eof_reached != 0 { return true }
+    let size = avio_size(pb)
+    return size > 0 && avio_tell(pb) >= size
+  }
+
+  /// After a read or decode failure: whether it is the end of a cut-short file (then the
+  /// frames the decoder still holds are drained and the stream ends there).
+  func endsHere() -> Bool {
+    guard keepsFramesOfACutFile, cut || dataRanOut else { return false }
+    cut = true
+    if draining {
+      finished = true
+    } else {
+      avcodec_send_packet(codec, nil)
+      draining = true
+    }
+    return true
+  }
+
   /// Opens `path` and its video decoder.
   /// - Parameter threads: the decoder's threads (0: as many as there are cores).
   public init(path: String, threads: Int = 0, limits: VideoLimits = VideoLimits()) throws(VideoError) {
@@ -280,6 +319,9 @@ public final class VideoDecoder: @unchecked Sendable {
     seekedNowhere = false
     draining = false
     finished = false
+    cut = false
+    endedEarly = nil
+    lastTime = 0
   }
 
   /// The next frame in presentation order, or nil at the end of the stream.
@@ -292,6 +334,7 @@ public final class VideoDecoder: @unchecked Sendable {
         break
       }
       guard received == imagestage_averror_eagain() else {
+        if endsHere() { continue }
         throw VideoError(
           .corrupt, "\(path): frame \(framesDecoded + 1) cannot be decoded (\(Self.message(received))): damaged or truncated?")
       }
@@ -299,6 +342,7 @@ public final class VideoDecoder: @unchecked Sendable {
       let read = av_read_frame(format, packet)
       if read < 0 {
         guard read == imagestage_averror_eof() else {
+          if endsHere() { continue }
           throw VideoError(
             .truncated, "\(path): reading stopped after frame \(framesDecoded) (\(Self.message(read))): damaged or truncated?")
         }
@@ -310,12 +354,18 @@ public final class VideoDecoder: @unchecked Sendable {
       guard packet.pointee.stream_index == streamIndex else { continue }
       let sent = avcodec_send_packet(codec, packet)
       guard sent >= 0 || sent == imagestage_averror_eagain() else {
+        if endsHere() { continue }
         throw VideoError(
           .corrupt, "\(path): frame \(framesDecoded + 1) cannot be decoded (\(Self.message(sent))): damaged or truncated?")
       }
     }
     // The container promised more frames than there were: the file was cut short.
-    if let expected = frameCount, framesDecoded > 0, framesDecoded < expected - 1, seekedNowhere {
+    let short = frameCount.map { framesDecoded < $0 - 1 && seekedNowhere } ?? false
+    if keepsFramesOfACutFile, framesDecoded > 0, cut || short {
+      endedEarly = EarlyEnd(frames: framesDecoded, time: lastTime + frameDuration, expected: frameCount)
+      return nil
+    }
+    if let expected = frameCount, framesDecoded > 0, short {
       throw VideoError(
         .truncated,
         "\(path): ends after \(framesDecoded) of its \(expected) frames (\(String(format2(Double(framesDecoded) * frameDuration))) s): the file is truncated"
@@ -351,6 +401,7 @@ public final class VideoDecoder: @unchecked Sendable {
     let time =
       pts == Int64.min
       ? Double(framesDecoded - 1) * frameDuration : Double(ticks) * Double(timeBase.num) / Double(timeBase.den)
+    lastTime = max(lastTime, time)
     return VideoFrame(frame: held, planes: planes, time: time, timestamp: pts)
   }
 }

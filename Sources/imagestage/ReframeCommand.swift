@@ -73,6 +73,9 @@ enum ReframeCommand {
       output: output, width: size.width, height: size.height, raw: raw, rate: decoder.frameRate, input: input,
       audio: decoder.hasAudio && !parsed.flag("no-audio"), start: start, duration: length,
       colour: decoder.colourTags, parsed: parsed)
+    // A clip cut short (a copy stopped early, a card pulled) gives what it has, as ffmpeg
+    // does; a frame that cannot be decoded with data still to come stays an error.
+    decoder.keepsFramesOfACutFile = true
     let frames = DecodeAhead(decoder, start: start, end: end)
     let expected = end.isFinite ? max(1, Int(((end - start) * fps).rounded())) : decoder.frameCount
     let progress = ReframeProgress(total: expected, fps: fps, forced: parsed.flag("progress"))
@@ -104,6 +107,12 @@ enum ReframeCommand {
       throw error
     }
     progress.finish(written)
+    if let cut = decoder.endedEarly {
+      let last = Int((cut.time * fps).rounded())
+      Console.error(
+        "\(input): the clip ends early at \(format2(cut.time)) s (frame \(last)\(cut.expected.map { " of \($0)" } ?? "")): the output stops there"
+      )
+    }
     if let note = path.endNote { Console.error(note) }
   }
 

@@ -146,7 +146,8 @@ final class ReframeSink: @unchecked Sendable {
     if audio {
       if start > 0 { command += ["-ss", JSONText.number(start)] }
       if let duration { command += ["-t", JSONText.number(duration)] }
-      command += ["-i", input, "-map", "0:v:0", "-map", "1:a:0?", "-c:a", "copy"]
+      // -shortest: a clip cut short ends its video early (its audio may run on).
+      command += ["-i", input, "-map", "0:v:0", "-map", "1:a:0?", "-c:a", "copy", "-shortest"]
     }
     // 4:2:0 frames carry the clip's own Y′CbCr (its range and matrix, untouched): the
     // output says so. RGBA frames become BT.709 limited range, converted and tagged so.

@@ -347,16 +347,60 @@ struct ReframeCommandTests {
     #expect(left == ["out.mp4"], "\(left)")
   }
 
+  /// 4 s of ffmpeg's moving test pattern (every frame about the same size) and a tone, its
+  /// index first (faststart: the index then promises frames a cut file lacks), in `dir`.
+  static func noisyClip(in dir: URL) -> String {
+    let path = dir.appendingPathComponent("fast.mp4").path
+    Clips.ffmpeg([
+      "-f", "lavfi", "-i", "testsrc2=s=256x128:r=30:d=4", "-f", "lavfi", "-i", "sine=f=1000:d=4", "-c:v", "libx264",
+      "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart", path,
+    ])
+    return path
+  }
+
+  /// A clip cut short (`head -c`) gives the frames it has, its audio cut to match, and says
+  /// where it ended; exit 0, as ffmpeg would.
+  @Test func aClipCutShortGivesWhatItHasAndSaysWhere() throws {
+    let dir = try Tool.temporaryDirectory()
+    let whole = try Data(contentsOf: URL(fileURLWithPath: Self.noisyClip(in: dir)))
+    let cut = dir.appendingPathComponent("cut.mp4").path
+    try whole.prefix(whole.count * 6 / 10).write(to: URL(fileURLWithPath: cut))
+    let out = dir.appendingPathComponent("out.mp4").path
+    let result = try reframe([cut, "-o", out, "--size", "64x32"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let said = try #require(result.stderr.range(of: "cut.mp4: the clip ends early at "), "\(result.stderr)")
+    let rest = result.stderr[said.upperBound...]
+    #expect(rest.contains(" of 120): the output stops there"), "\(result.stderr)")
+    let seconds = try #require(Double(rest.prefix { $0 != " " }))
+    #expect(seconds > 1 && seconds < 3.5, "\(seconds) s")
+    // The output holds those frames, and its audio ends with them.
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+    p.arguments = ["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames,duration", "-of", "csv=p=0", out]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    let probe = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    let rows = probe.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+    let video = try #require(rows.first { $0.first == "video" }, "\(probe)")
+    let audio = try #require(rows.first { $0.first == "audio" }, "\(probe)")
+    #expect(Int(video[2]) == Int((seconds * Clips.fps).rounded()), "\(probe)")
+    #expect(abs((Double(audio[1]) ?? 0) - seconds) < 0.1, "audio as long as the video: \(probe)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(!left.contains { $0.contains(".partial-") }, "\(left)")
+  }
+
   /// Bad input: a clear error naming the file and what is wrong, exit 2, nothing written.
   @Test func badInputsAreRefusedClearly() throws {
     let dir = try Tool.temporaryDirectory()
     func file(_ name: String) -> String { dir.appendingPathComponent(name).path }
     let whole = try Data(contentsOf: URL(fileURLWithPath: Clips.path("marker.mp4")))
     try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: file("cut.mp4")))
-    // Cut with its index first (faststart): the index promises frames the file lacks.
-    Clips.ffmpeg(["-i", Clips.path("marker.mp4"), "-c", "copy", "-movflags", "+faststart", file("fast.mp4")])
-    let fast = try Data(contentsOf: URL(fileURLWithPath: file("fast.mp4")))
-    try fast.prefix(fast.count * 2 / 3).write(to: URL(fileURLWithPath: file("fastcut.mp4")))
+    // Damaged in the middle, the rest intact: an error, not an early end.
+    var damaged = try Data(contentsOf: URL(fileURLWithPath: Self.noisyClip(in: dir)))
+    damaged.replaceSubrange((damaged.count / 2)..<(damaged.count / 2 + 3000), with: Data(repeating: 0xFF, count: 3000))
+    try damaged.write(to: URL(fileURLWithPath: file("damaged.mp4")))
     // The sample entry's codec renamed: no decoder for it.
     var unknown = whole
     while let avc1 = unknown.range(of: Data("avc1".utf8)) { unknown.replaceSubrange(avc1, with: Data("zzzz".utf8)) }
@@ -365,7 +409,7 @@ struct ReframeCommandTests {
     Clips.ffmpeg(["-f", "lavfi", "-i", "color=gray:s=20000x2:d=0.1", "-c:v", "rawvideo", "-pix_fmt", "yuv420p", file("wide.mkv")])
     let cases: [(String, String)] = [
       ("cut.mp4", "cut.mp4: not a video libavformat can read"),
-      ("fastcut.mp4", "fastcut.mp4: frame 7 cannot be decoded (Invalid data found when processing input): damaged or truncated?"),
+      ("damaged.mp4", "damaged.mp4: frame 63 cannot be decoded (Invalid data found when processing input): damaged or truncated?"),
       ("unknown.mp4", "no decoder for its video codec"),
       ("audio.mp4", "audio.mp4: has no video stream"),
       ("wide.mkv", "the video is 20000×2, over the limit of 16384 px a side"),
