@@ -176,6 +176,13 @@ public final class VideoDecoder: @unchecked Sendable {
       avformat_close_input(&c)
       return error
     }
+    // A JPEG or PNG opens as a one-frame "video" (image2, jpeg_pipe, png_pipe…), and then
+    // failed on its pixel format (yuvj444p: re-encode), which sends a user the wrong way. A
+    // numbered sequence (img%03d.jpg) is a video, though.
+    let demuxer = context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+    if (demuxer == "image2" || demuxer.hasSuffix("_pipe")) && !path.contains("%") {
+      throw fail(VideoError(.unsupported, "\(path) is a still image: use pano render"))
+    }
     status = avformat_find_stream_info(context, nil)
     guard status >= 0 else {
       throw fail(VideoError(.corrupt, "\(path): cannot read its streams (\(Self.message(status))): damaged or truncated?"))

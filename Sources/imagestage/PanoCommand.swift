@@ -64,7 +64,17 @@ enum PanoCommand {
     var limits = ImageLimits()
     if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
     try TiledScene.refuseFolder(parsed.positional[0])
-    let pano = try ImageHeader.read(parsed.positional[0], projection: try projection(parsed), limits: limits)
+    let pano: ImageHeader
+    do {
+      pano = try ImageHeader.read(parsed.positional[0], projection: try projection(parsed), limits: limits)
+    } catch let error as PanoramaLoadError {
+      // Not an image but a media file without a picture (audio.m4a): say what `pano reframe`
+      // says of it, not that it is no JPEG or PNG.
+      do { _ = try VideoDecoder(path: parsed.positional[0], threads: 1) } catch let video where video.kind == .noVideo {
+        throw video
+      } catch {}
+      throw error
+    }
     let g = pano.geometry
     func degrees(_ r: Double) -> JSONValue { .number(Angle(radians: r).degrees) }
     var gpano = JSONValue.null

@@ -406,12 +406,14 @@ struct ReframeCommandTests {
     while let avc1 = unknown.range(of: Data("avc1".utf8)) { unknown.replaceSubrange(avc1, with: Data("zzzz".utf8)) }
     try unknown.write(to: URL(fileURLWithPath: file("unknown.mp4")))
     Clips.ffmpeg(["-f", "lavfi", "-i", "sine=d=0.5", "-c:a", "aac", file("audio.mp4")])
+    _ = try Tool.run("imagestage", ["pano", "sample", "-o", file("still.jpg"), "--size", "64x32"])
     Clips.ffmpeg(["-f", "lavfi", "-i", "color=gray:s=20000x2:d=0.1", "-c:v", "rawvideo", "-pix_fmt", "yuv420p", file("wide.mkv")])
     let cases: [(String, String)] = [
       ("cut.mp4", "cut.mp4: not a video libavformat can read"),
       ("damaged.mp4", "damaged.mp4: frame 63 cannot be decoded (Invalid data found when processing input): damaged or truncated?"),
       ("unknown.mp4", "no decoder for its video codec"),
       ("audio.mp4", "audio.mp4: has no video stream"),
+      ("still.jpg", "still.jpg is a still image: use pano render"),
       ("wide.mkv", "the video is 20000×2, over the limit of 16384 px a side"),
       ("missing.mp4", "missing.mp4: not a video libavformat can read (No such file or directory)"),
     ]
@@ -423,6 +425,19 @@ struct ReframeCommandTests {
     }
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
     #expect(!left.contains { $0.contains(".partial-") }, "\(left)")
+  }
+
+  /// `pano info` of a sound file says what `pano reframe` says (not "not a JPEG or PNG").
+  @Test func panoInfoOfASoundFileSaysItHasNoVideo() throws {
+    let dir = try Tool.temporaryDirectory()
+    let m4a = dir.appendingPathComponent("audio.m4a").path
+    Clips.ffmpeg(["-f", "lavfi", "-i", "sine=d=0.5", "-c:a", "aac", m4a])
+    let result = try Tool.run("imagestage", ["pano", "info", m4a])
+    #expect(result.status == 2 && result.stderr.contains("audio.m4a: has no video stream"), "\(result.stderr)")
+    let text = dir.appendingPathComponent("notes.txt")
+    try "hello".write(to: text, atomically: true, encoding: .utf8)
+    let other = try Tool.run("imagestage", ["pano", "info", text.path])
+    #expect(other.status == 2 && other.stderr.contains("notes.txt: not a JPEG or PNG file"), "\(other.stderr)")
   }
 
   @Test func panoVideoTakesAVideoSource() throws {
