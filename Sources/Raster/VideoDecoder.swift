@@ -137,6 +137,24 @@ public final class VideoDecoder: @unchecked Sendable {
   var cut = false
   var lastTime = 0.0
 
+  /// From the container's index alone (nothing decoded): how many of the stream's frames lie
+  /// wholly within the file's bytes, when the index lists frames past its end (a file cut
+  /// short with its index first); nil when all are there or there is no index (MKV's cues
+  /// list key frames only, so a short count there means nothing: MP4 and MOV only).
+  public var framesInFile: Int? {
+    guard let pb = format.pointee.pb, let stream = format.pointee.streams[Int(streamIndex)],
+      let demuxer = format.pointee.iformat.map({ String(cString: $0.pointee.name) }), demuxer.hasPrefix("mov")
+    else { return nil }
+    let size = avio_size(pb)
+    let count = avformat_index_get_entries_count(stream)
+    guard size > 0, count > 0 else { return nil }
+    var inside = 0
+    for i in 0..<count {
+      if let e = avformat_index_get_entry(stream, i), e.pointee.pos + Int64(e.pointee.size) <= size { inside += 1 }
+    }
+    return inside < count ? inside : nil
+  }
+
   /// Whether the demuxer has read to the end of the file's bytes.
   var dataRanOut: Bool {
     guard let pb = format.pointee.pb else { return false }

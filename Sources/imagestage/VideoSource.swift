@@ -37,9 +37,15 @@ enum VideoSource {
         "transfer": d.colourTags.transfer.map { JSONValue.string($0) } ?? .null,
         "assumed": .bool(d.colourTags.assumed),
       ],
+      "framesInFile": d.framesInFile.map { JSONValue.number($0) } ?? .null,
     ]
     Console.line(line.text)
     Console.flush()
+    if let inside = d.framesInFile {
+      Console.error(
+        "\(path): the clip ends early: its header lists \(d.frameCount.map(String.init) ?? "more") frames, the file holds \(inside) (\(format2(Double(inside) * d.frameDuration)) s)"
+      )
+    }
   }
 
   /// `pano render CLIP.mp4 --time T`: the frame shown at T seconds (the last one starting at

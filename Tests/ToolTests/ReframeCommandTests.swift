@@ -389,6 +389,13 @@ struct ReframeCommandTests {
     #expect(abs((Double(audio[1]) ?? 0) - seconds) < 0.1, "audio as long as the video: \(probe)")
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
     #expect(!left.contains { $0.contains(".partial-") }, "\(left)")
+    // `pano info` sees it from the index: as many frames in the file as reframe wrote.
+    let frames = Int((seconds * Clips.fps).rounded())
+    let info = try Tool.run("imagestage", ["pano", "info", cut])
+    #expect(info.status == 0 && info.stdout.contains("\"framesInFile\":\(frames)"), "\(info.stdout)")
+    #expect(info.stderr.contains("cut.mp4: the clip ends early: its header lists 120 frames, the file holds \(frames)"), "\(info.stderr)")
+    let intact = try Tool.run("imagestage", ["pano", "info", dir.appendingPathComponent("fast.mp4").path])
+    #expect(intact.stdout.contains("\"framesInFile\":null") && !intact.stderr.contains("ends early"), "\(intact.stderr)")
   }
 
   /// Bad input: a clear error naming the file and what is wrong, exit 2, nothing written.
