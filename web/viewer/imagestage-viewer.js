@@ -35,9 +35,10 @@ const GL = window.imagestageGL ?? (() => { try { return probeWebGL2(); } catch {
 if (!GL.software) compile(GL.webgl2 ? WASM : WASM_CPU).catch(() => {});
 const now = () => performance.now() / 1000;
 // The most pixels a frame has on the wasm CPU renderer: one thread draws every one, and a
-// phone's page at full resolution (980 CSS px wide without a viewport meta tag, 3 device pixels
-// each: 18.7 M) took ~1.5 s a frame. Above it the canvas's backing store has fewer pixels than
-// the screen (a smaller device pixel ratio) and CSS scales it up; the GPU draws every pixel.
+// phone's page at full resolution (980 CSS px wide without a viewport meta tag, 3 device
+// pixels each: 18.7 M) drew a frame in 417 ms on bench/web/phone.py's phone (100 ms at 4 M).
+// Above it the canvas's backing store has fewer pixels than the screen (a smaller device pixel
+// ratio) and CSS scales it up; the GPU draws every pixel.
 const CPU_PIXEL_BUDGET = 4e6;
 
 let styleAdded = false;
