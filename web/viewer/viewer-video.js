@@ -99,6 +99,27 @@ function mediaProblem(url, error) {
   return `The video ${url} could not be played: ${why}${error && error.message ? ` (${error.message})` : ''}.`;
 }
 
+/**
+ * What a `<video>` that failed to load or to be recognised (a network error, or "not
+ * supported", which Chromium also says for a 404) really met: the server is asked once (HEAD,
+ * with the video's credentials), so a missing file says so as a still's does. The codec
+ * message stays for a file that is there, and for a server that refuses HEAD.
+ */
+async function videoProblem(url, error, crossOrigin) {
+  if (error && (error.code === 2 || error.code === 4)) {
+    let response;
+    try {
+      response = await fetch(url, { method: 'HEAD', credentials: crossOrigin === 'use-credentials' ? 'include' : 'same-origin' });
+    } catch (e) {
+      return `The video ${url} could not be fetched (${e.message}: the network, or the server does not allow this page to read it).`;
+    }
+    if (!response.ok && response.status !== 405 && response.status !== 501) {
+      return `The video ${url} could not be loaded: HTTP ${response.status} ${response.statusText}`.trim() + '.';
+    }
+  }
+  return mediaProblem(url, error);
+}
+
 export class VideoPlayer {
   /**
    * `host`: `{ root, string(name), listen(target, type, fn), fire(type, ...args), speak(text) }`
@@ -181,7 +202,7 @@ export class VideoPlayer {
     on('volumechange', () => this.showSound());
     const ready = new Promise((resolve, reject) => {
       on('loadeddata', () => resolve({ width: v.videoWidth, height: v.videoHeight }));
-      on('error', () => reject(new Error(mediaProblem(scene.video, v.error))));
+      on('error', () => videoProblem(scene.video, v.error, v.crossOrigin).then((m) => reject(new Error(m))));
     });
     v.src = scene.video;
     this.bar.hidden = false;
