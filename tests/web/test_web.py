@@ -1964,10 +1964,15 @@ class VideoScene(unittest.TestCase):
             PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
         self.assertEqual(active(), "Play", "Tab reaches the play button")
         PAGE.driver.switch_to.active_element.send_keys(Keys.SPACE)
+        # `paused` turns false when play() is called; the label follows the `play` event a
+        # moment later, so wait on the label itself.
         PAGE.until("return !document.querySelector('video').paused", message="playing by keyboard")
-        self.assertEqual(label(".isv-play"), "Pause")
+        PAGE.until("return document.querySelector('.isv-play').getAttribute('aria-label') === 'Pause'",
+                   message="the play button says Pause while playing")
         PAGE.driver.switch_to.active_element.send_keys(Keys.SPACE)
         PAGE.until("return document.querySelector('video').paused", message="paused by keyboard")
+        PAGE.until("return document.querySelector('.isv-play').getAttribute('aria-label') === 'Play'",
+                   message="the play button says Play once paused")
         # The seek bar: an arrow moves the time on; its value is said as a time.
         PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
         self.assertEqual(active(), "Seek")
