@@ -285,7 +285,8 @@ struct CubeMapTests {
     let degree = Elementary.pi / 180
     let table = tiled.texels()
     for (view, hfov, lens) in [
-      (ViewAngles(yaw: 0.3, pitch: 0.2), 90.0, Lens.rectilinear), (ViewAngles(yaw: -2.4, pitch: -0.7, roll: 0.4), 60, .rectilinear),
+      (ViewAngles(yaw: 0.3, pitch: 0.2), 90.0, Lens.rectilinear),
+      (ViewAngles(yaw: -2.4, pitch: -0.7, roll: 0.4), 60, .rectilinear),
       (ViewAngles(yaw: 1, pitch: 1.2), 100, .rectilinear), (ViewAngles(yaw: 0.8, pitch: 0.4), 60, .fisheye),
       (ViewAngles(yaw: 2, pitch: -0.3), 120, .stereographic),
     ] {

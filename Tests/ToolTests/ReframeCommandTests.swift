@@ -376,7 +376,9 @@ struct ReframeCommandTests {
     // The output holds those frames, and its audio ends with them.
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-    p.arguments = ["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames,duration", "-of", "csv=p=0", out]
+    p.arguments = [
+      "-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames,duration", "-of", "csv=p=0", out,
+    ]
     let pipe = Pipe()
     p.standardOutput = pipe
     try p.run()
@@ -393,7 +395,9 @@ struct ReframeCommandTests {
     let frames = Int((seconds * Clips.fps).rounded())
     let info = try Tool.run("imagestage", ["pano", "info", cut])
     #expect(info.status == 0 && info.stdout.contains("\"framesInFile\":\(frames)"), "\(info.stdout)")
-    #expect(info.stderr.contains("cut.mp4: the clip ends early: its header lists 120 frames, the file holds \(frames)"), "\(info.stderr)")
+    #expect(
+      info.stderr.contains("cut.mp4: the clip ends early: its header lists 120 frames, the file holds \(frames)"),
+      "\(info.stderr)")
     let intact = try Tool.run("imagestage", ["pano", "info", dir.appendingPathComponent("fast.mp4").path])
     #expect(intact.stdout.contains("\"framesInFile\":null") && !intact.stderr.contains("ends early"), "\(intact.stderr)")
   }
@@ -417,7 +421,9 @@ struct ReframeCommandTests {
     Clips.ffmpeg(["-f", "lavfi", "-i", "color=gray:s=20000x2:d=0.1", "-c:v", "rawvideo", "-pix_fmt", "yuv420p", file("wide.mkv")])
     let cases: [(String, String)] = [
       ("cut.mp4", "cut.mp4: not a video libavformat can read"),
-      ("damaged.mp4", "damaged.mp4: frame 63 cannot be decoded (Invalid data found when processing input): damaged or truncated?"),
+      (
+        "damaged.mp4", "damaged.mp4: frame 63 cannot be decoded (Invalid data found when processing input): damaged or truncated?"
+      ),
       ("unknown.mp4", "no decoder for its video codec"),
       ("audio.mp4", "audio.mp4: has no video stream"),
       ("still.jpg", "still.jpg is a still image: use pano render"),
