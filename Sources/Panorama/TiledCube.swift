@@ -17,6 +17,35 @@ public struct TiledCube: Sendable {
     self.level = min(max(level, 1), layout.maxLevel)
   }
 
+  /// Every tile of `layout` cut from `cube`'s faces, each level's faces halved from the
+  /// finest as `pano tiles` halves them, drawn at the finest level: the pyramid a host holds
+  /// once everything has loaded. `keeping` leaves tiles out (asked in level, face, row, column
+  /// order), for a partly loaded pyramid.
+  public static func cut(
+    from cube: CubeMap, layout: MultiresLayout, keeping keep: (TileID) -> Bool = { _ in true }
+  ) -> TiledCube {
+    var tiled = TiledCube(layout: layout, level: layout.maxLevel)
+    let ts = layout.tileResolution
+    for level in 1...layout.maxLevel {
+      var faces = cube.faces
+      for _ in level..<layout.maxLevel { faces = faces.map { $0.halved() } }
+      let n = layout.tilesPerSide(level: level)
+      for f in 0..<6 {
+        for y in 0..<n {
+          for x in 0..<n {
+            let id = TileID(level: level, face: f, x: x, y: y)
+            guard keep(id) else { continue }
+            let (w, h) = layout.tileSize(level: level, x: x, y: y)
+            var tile = RGBAImage(width: w, height: h)
+            for j in 0..<h { for i in 0..<w { tile[i, j] = faces[f][x * ts + i, y * ts + j] } }
+            tiled.tiles[id] = tile
+          }
+        }
+      }
+    }
+    return tiled
+  }
+
   /// The texel (`tx`, `ty`) of `face` at `level`, from the finest loaded tile covering it;
   /// black when none does.
   func texel(_ face: Int, _ tx: Int, _ ty: Int) -> UInt32 {

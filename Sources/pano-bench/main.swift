@@ -80,22 +80,7 @@ if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = I
   let layout = MultiresLayout(
     cubeResolution: face, tileResolution: min(512, face),
     maxLevel: MultiresLayout.levels(cubeResolution: face, tileResolution: min(512, face)))!
-  var tiled = TiledCube(layout: layout, level: layout.maxLevel)
-  for level in 1...layout.maxLevel {
-    var faces = cube.faces
-    for _ in level..<layout.maxLevel { faces = faces.map { $0.halved() } }
-    let n = layout.tilesPerSide(level: level), ts = layout.tileResolution
-    for f in 0..<6 {
-      for y in 0..<n {
-        for x in 0..<n {
-          let (w, h) = layout.tileSize(level: level, x: x, y: y)
-          var tile = RGBAImage(width: w, height: h)
-          for j in 0..<h { for i in 0..<w { tile[i, j] = faces[f][x * ts + i, y * ts + j] } }
-          tiled.tiles[TileID(level: level, face: f, x: x, y: y)] = tile
-        }
-      }
-    }
-  }
+  let tiled = TiledCube.cut(from: cube, layout: layout)
   // Drawn from a kept tile table, as the hosts draw frames (ViewerTour.renderTiles, pano video).
   let tiledTable = tiled.texels()
   let kernel = BlendKernels.chosen()

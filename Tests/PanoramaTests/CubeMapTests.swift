@@ -197,24 +197,10 @@ struct CubeMapTests {
     var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     let cube = CubeMap.faces(from: &renderer, size: 256, executor: InlineRows()).withMipLevels()
     let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 32, maxLevel: 4))
-    var tiled = TiledCube(layout: layout, level: 4)
     var seed: UInt32 = 11
-    for level in 1...4 {
-      var faces = cube.faces
-      for _ in level..<4 { faces = faces.map { $0.halved() } }
-      let n = layout.tilesPerSide(level: level), ts = layout.tileResolution
-      for f in 0..<6 {
-        for y in 0..<n {
-          for x in 0..<n {
-            seed = seed &* 1_103_515_245 &+ 12345
-            guard level == 1 || seed >> 16 % 3 != 0 else { continue }
-            let (w, h) = layout.tileSize(level: level, x: x, y: y)
-            var tile = RGBAImage(width: w, height: h)
-            for j in 0..<h { for i in 0..<w { tile[i, j] = faces[f][x * ts + i, y * ts + j] } }
-            tiled.tiles[TileID(level: level, face: f, x: x, y: y)] = tile
-          }
-        }
-      }
+    let tiled = TiledCube.cut(from: cube, layout: layout) { id in
+      seed = seed &* 1_103_515_245 &+ 12345
+      return id.level == 1 || seed >> 16 % 3 != 0
     }
     let degree = Elementary.pi / 180
     let views: [(ViewAngles, Double, Lens)] = [
@@ -266,22 +252,7 @@ struct CubeMapTests {
     var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     let cube = CubeMap.faces(from: &renderer, size: 256, executor: InlineRows()).withMipLevels()
     let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 32, maxLevel: 4))
-    var tiled = TiledCube(layout: layout, level: 4)
-    for level in 1...4 {
-      var faces = cube.faces
-      for _ in level..<4 { faces = faces.map { $0.halved() } }
-      let n = layout.tilesPerSide(level: level), ts = layout.tileResolution
-      for f in 0..<6 {
-        for y in 0..<n {
-          for x in 0..<n {
-            let (w, h) = layout.tileSize(level: level, x: x, y: y)
-            var tile = RGBAImage(width: w, height: h)
-            for j in 0..<h { for i in 0..<w { tile[i, j] = faces[f][x * ts + i, y * ts + j] } }
-            tiled.tiles[TileID(level: level, face: f, x: x, y: y)] = tile
-          }
-        }
-      }
-    }
+    let tiled = TiledCube.cut(from: cube, layout: layout)
     let degree = Elementary.pi / 180
     let table = tiled.texels()
     for (view, hfov, lens) in [

@@ -51,22 +51,7 @@ extension KernelTests {
     var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     let cube = CubeMap.faces(from: &renderer, size: 256, executor: InlineRows()).withMipLevels()
     let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 64, maxLevel: 3))
-    var tiled = TiledCube(layout: layout, level: 3)
-    for level in 1...3 {
-      var faces = cube.faces
-      for _ in level..<3 { faces = faces.map { $0.halved() } }
-      let n = layout.tilesPerSide(level: level), ts = layout.tileResolution
-      for f in 0..<6 {
-        for y in 0..<n {
-          for x in 0..<n {
-            let (w, h) = layout.tileSize(level: level, x: x, y: y)
-            var tile = RGBAImage(width: w, height: h)
-            for j in 0..<h { for i in 0..<w { tile[i, j] = faces[f][x * ts + i, y * ts + j] } }
-            tiled.tiles[TileID(level: level, face: f, x: x, y: y)] = tile
-          }
-        }
-      }
-    }
+    let tiled = TiledCube.cut(from: cube, layout: layout)
     let views = [
       (ViewAngles(yaw: 0.4, pitch: 0.1), 1.6, Lens.rectilinear), (ViewAngles(yaw: 2, pitch: 1.2, roll: 0.5), 2.1, .rectilinear),
       (ViewAngles(yaw: -0.7, pitch: -0.9), 3.2, .fisheye), (ViewAngles(yaw: 1.1, pitch: -1.5), 5, .stereographic),
