@@ -46,7 +46,10 @@ clips=("$(make_clip 3840x1920 8 60)" "$(make_clip 5760x2880 4 80)")
 for clip in "${clips[@]}"; do
   echo "clip: $clip, $(ffprobe -v error -select_streams v:0 -show_entries format=bit_rate:stream=profile -of csv=p=0 "$clip" | tr '\n' ' ' | awk '{printf "%s profile, %.0f Mb/s", $1, $2 / 1e6}')"
 done
-seconds() { local s e; s=$(date +%s.%N); "$@" > /dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
+# Wall seconds and CPU seconds (user + system, the command and its children): on a loaded
+# machine the wall time swings with the other load, while the CPU time a frame costs barely
+# moves, and on 2 saturated cores the frame-rate ratio is the CPU ratio.
+seconds() { local TIMEFORMAT='%R %U %S'; { time "$@" > /dev/null 2>&1; } 2>&1 | awk '{print $1, $2 + $3}'; }
 vfov=58.7155 # 2·atan(tan(45°)·1080/1920) at hfov 90; v360 takes both, ours derives it
 # The moving view, as keyframes for us and as sendcmd's per-frame commands for v360, both
 # from one formula: keys 1/30 s apart, eased between, follow it to well under a pixel.
@@ -90,9 +93,11 @@ for ((r = 1; r <= rounds; r++)); do
       echo "$size decode $n $(seconds ffmpeg -threads 2 -i "$clip" -frames:v "$n" -f null -)" >> "$results"
       echo "$size raw $n $(seconds sh -c "$bin pano reframe $clip -o - --keys $out/moving.json --duration $d > /dev/null")" >> "$results"
       echo "$size raw-swift $n $(seconds sh -c "IMAGESTAGE_YUV_KERNEL=swift $bin pano reframe $clip -o - --keys $out/moving.json --duration $d > /dev/null")" >> "$results"
+      [ -n "${RAW_ONLY:-}" ] && continue
       echo "$size bound $n $(seconds ffmpeg -y -threads 2 -i "$clip" -frames:v "$n" -vf crop=1920:1080 "${x264[@]}" "$out/bound.mp4")" >> "$results"
       echo "$size mp4 $n $(seconds "$bin" pano reframe "$clip" -o "$out/ours.mp4" --keys "$out/moving.json" --duration "$d" --no-audio)" >> "$results"
     done
+    [ -n "${RAW_ONLY:-}" ] && continue
     for n in $vshort $vlong; do
       echo "$size v360 $n $(seconds v360 "$clip" "$n" "$out/moving.cmd" "$out/v360.mp4")" >> "$results"
       echo "$size v360-floor $n $(seconds v360 "$clip" "$n" "$out/floor.cmd" "$out/v360-floor.mp4")" >> "$results"
@@ -109,26 +114,36 @@ import statistics, sys
 path, rounds = sys.argv[1], int(sys.argv[2])
 rows = [l.split() for l in open(path)]
 sizes = list(dict.fromkeys(r[0] for r in rows))
+names = [("decode", "decode alone (ffmpeg -threads 2 -f null)"), ("raw", "pano reframe -o - (raw yuv420p)"),
+         ("raw-swift", "  the same, portable Swift loop"),
+         ("bound", "decode + encode alone (crop, libx264 veryfast)"), ("mp4", "pano reframe -o .mp4"),
+         ("v360", "ffmpeg sendcmd + v360 -> .mp4, same view"),
+         ("v360-floor", "  v360 floor: one map rebuild a frame")]
 for size in sizes:
-    per = {}
-    for name in ["decode", "raw", "raw-swift", "bound", "mp4", "v360", "v360-floor"]:
+    per, cpu = {}, {}
+    for name, _ in names:
         counts = sorted({int(r[2]) for r in rows if r[0] == size and r[1] == name})
+        if not counts:
+            continue
         short, long = counts[0], counts[-1]
-        t = {n: [float(r[3]) for r in rows if r[0] == size and r[1] == name and int(r[2]) == n] for n in (short, long)}
-        per[name] = ([(b - a) / (long - short) for a, b in zip(t[short], t[long])], f"{short}->{long}")
+        def slopes(column):
+            t = {n: [float(r[column]) for r in rows if r[0] == size and r[1] == name and int(r[2]) == n] for n in (short, long)}
+            return [(b - a) / (long - short) for a, b in zip(t[short], t[long])]
+        per[name] = (slopes(3), f"{short}->{long}")
+        cpu[name] = slopes(4)
     fps = lambda s: 1 / s if s > 0 else float("inf")
-    print(f"{size}, 1920x1080 out, moving view, frames/s from the slope between two frame counts ({rounds} rounds, ms a frame min / median):")
-    for name, label in [("decode", "decode alone (ffmpeg -threads 2 -f null)"), ("raw", "pano reframe -o - (raw yuv420p)"),
-                        ("raw-swift", "  the same, portable Swift loop"),
-                        ("bound", "decode + encode alone (crop, libx264 veryfast)"), ("mp4", "pano reframe -o .mp4"),
-                        ("v360", "ffmpeg sendcmd + v360 -> .mp4, same view"),
-                        ("v360-floor", "  v360 floor: one map rebuild a frame")]:
+    print(f"{size}, 1920x1080 out, moving view, frames/s from the slope between two frame counts ({rounds} rounds, ms a frame min / median; CPU ms a frame, user + system, median):")
+    for name, label in names:
+        if name not in per:
+            continue
         s, frames = per[name]
-        print(f"  {label:48s} {fps(statistics.median(s)):6.1f} fps  ({1000 * min(s):.1f} / {1000 * statistics.median(s):.1f} ms; {frames} frames)")
-    ratio = lambda a, b: statistics.median([y / x for x, y in zip(per[a][0], per[b][0])])
-    print(f"  raw vs decode alone: {ratio('raw', 'decode'):.2f}x the frame rate (aim: at least 0.9); portable Swift: {ratio('raw-swift', 'decode'):.2f}x")
-    print(f"  .mp4 vs v360 + sendcmd: {ratio('mp4', 'v360'):.1f}x the same view, {ratio('mp4', 'v360-floor'):.1f}x v360's floor (aim: at least 5)")
-    print(f"  .mp4 vs decode + encode alone: {ratio('mp4', 'bound'):.2f}x the frame rate")
+        print(f"  {label:48s} {fps(statistics.median(s)):6.1f} fps  ({1000 * min(s):.1f} / {1000 * statistics.median(s):.1f} ms; CPU {1000 * statistics.median(cpu[name]):.1f} ms; {frames} frames)")
+    ratio = lambda a, b, d=per: statistics.median([y / x for x, y in zip(d[a][0] if d is per else d[a], d[b][0] if d is per else d[b])])
+    print(f"  raw vs decode alone: {ratio('raw', 'decode'):.2f}x the frame rate (aim: at least 0.9), per round {' '.join(f'{y / x:.2f}' for x, y in zip(per['raw'][0], per['decode'][0]))}; portable Swift: {ratio('raw-swift', 'decode'):.2f}x")
+    print(f"    by CPU time a frame (what 2 saturated cores give, steadier under other load): {ratio('raw', 'decode', cpu):.2f}x; portable Swift: {ratio('raw-swift', 'decode', cpu):.2f}x")
+    if "mp4" in per:
+        print(f"  .mp4 vs v360 + sendcmd: {ratio('mp4', 'v360'):.1f}x the same view, {ratio('mp4', 'v360-floor'):.1f}x v360's floor (aim: at least 5)")
+        print(f"  .mp4 vs decode + encode alone: {ratio('mp4', 'bound'):.2f}x the frame rate")
     agree = [r for r in rows if r[0] == size and r[1] == "agree"]
     if agree:
         print(f"  the views agree: ours against v360's .mp4, {' '.join(agree[0][3:])} dB PSNR over their first {agree[0][2]} frames (both CRF 20)")
