@@ -11,9 +11,9 @@ import StageJSON
 /// shows. Every input must end in a value or a thrown error, never a trap.
 enum PortableReaders {
   /// What the first byte of an input picks (`selector % count`), shared with Entry.swift.
-  static let count: UInt8 = 10
+  static let count: UInt8 = 11
   static let json: UInt8 = 0, scenario: UInt8 = 1, state: UInt8 = 4, restore: UInt8 = 6, viewerConfig: UInt8 = 7
-  static let pageBoard: UInt8 = 8, sphericalV1: UInt8 = 9
+  static let pageBoard: UInt8 = 8, sphericalV1: UInt8 = 9, sphericalMP4: UInt8 = 10
 
   /// Runs the reader `selector` picks over `rest`; false when it is not one of these.
   static func run(_ selector: UInt8, _ rest: [UInt8], runFrames: Bool) -> Bool {
@@ -33,6 +33,7 @@ enum PortableReaders {
     case viewerConfig: viewerTour(rest)
     case pageBoard: pageBoardDrag(rest)
     case sphericalV1: sphericalXML(rest)
+    case sphericalMP4: sphericalBoxes(rest, knownSize: runFrames)
     default: return false
     }
     return true
@@ -53,6 +54,28 @@ enum PortableReaders {
         view: video.initialView, hfov: 1.5, from: p.cropped(width: eye.width, height: eye.height), into: &out,
         executor: InlineRows())
     }
+  }
+
+  /// An MP4's boxes through `MP4SphericalReader`, every range it asks for served from the
+  /// input (as the web viewer serves it from `Range:` requests), then the eye and geometry
+  /// of what it found. It must finish within its own read budget.
+  static func sphericalBoxes(_ bytes: [UInt8], knownSize: Bool) {
+    var reader = MP4SphericalReader(fileSize: knownSize ? Int64(bytes.count) : nil)
+    for _ in 0..<70 {
+      switch reader.next {
+      case .need(let offset, let count):
+        precondition(offset >= 0 && count >= 0 && count <= MP4SphericalReader.maxMoov, "a bad read")
+        let start = offset < Int64(bytes.count) ? Int(offset) : bytes.count
+        reader.feed(Array(bytes[start..<(start + min(count, bytes.count - start))]))
+      case .done(let video, let reason):
+        precondition(video != nil || !reason.isEmpty, "no video and no reason")
+        guard let video else { return }
+        let eye = video.eye(width: 64, height: 32)
+        _ = video.geometry(eyeWidth: eye.width, eyeHeight: eye.height)
+        return
+      }
+    }
+    preconditionFailure("the reader asked for more than 66 reads")
   }
 
   /// A viewer config (Pannellum's JSON) read, then toured as the viewer does it: every scene

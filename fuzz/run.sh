@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer, from the Swift toolchain) of what
 # reads the files users hand us: JSON, scenarios, motion logs, images (our wrapper around
-# TurboJPEG and libspng), saved board states. The first byte of an input picks the reader. Usage: fuzz/run.sh [SECONDS]  (default 120). Crashes are written
+# TurboJPEG and libspng), saved board states, MP4 boxes. The first byte of an input picks the reader. Usage: fuzz/run.sh [SECONDS]  (default 120). Crashes are written
 # to fuzz/out/ as crash-* files; replay one with `fuzz/out/fuzz fuzz/out/crash-…`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +53,13 @@ PY
 # Spherical Video V1 XML (selector 9): a top-bottom clip with a heading.
 printf '\x09<GSpherical:Spherical>true</GSpherical:Spherical><GSpherical:StereoMode>top-bottom</GSpherical:StereoMode><GSpherical:InitialViewHeadingDegrees>90</GSpherical:InitialViewHeadingDegrees><GSpherical:FullPanoWidthPixels>64</GSpherical:FullPanoWidthPixels>' \
   > "$out/corpus/spherical-v1"
+# MP4 boxes (selector 10): a one-frame 64×32 clip with V2 metadata (stereo, pose, crop),
+# one with V1's XML, moov after mdat as ffmpeg writes it (fuzz/corpus has them too).
+ffmpeg -loglevel error -y -f lavfi -i color=gray:s=64x32:d=0.04 -c:v libx264 -preset ultrafast -pix_fmt yuv420p "$out/seed.mp4"
+python3 scripts/spherical-metadata.py "$out/seed.mp4" "$out/seed-v2.mp4" --v2 --stereo top-bottom --yaw 30 --pitch -5 --crop 0.25,0,0,0
+python3 scripts/spherical-metadata.py "$out/seed.mp4" "$out/seed-v1.mp4" --v1 --yaw 45
+{ printf '\x0a'; cat "$out/seed-v2.mp4"; } > "$out/corpus/spherical-mp4-v2"
+{ printf '\x0a'; cat "$out/seed-v1.mp4"; } > "$out/corpus/spherical-mp4-v1"
 # Saved states and restores: the committed corpus (fuzz/corpus, replayed through the wasm
 # build by embedded/replay.mjs in CI) seeds them.
 cp fuzz/corpus/* "$out/corpus/"
