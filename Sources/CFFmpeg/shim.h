@@ -1,8 +1,9 @@
-// FFmpeg 5.1's demuxers, decoders and stream side data (Debian's libavformat-dev,
+// FFmpeg 5.1's demuxers, decoders and stream side data, encoders' options (Debian's libavformat-dev,
 // libavcodec-dev, libavutil-dev). Only what Swift cannot import is here: the error macros.
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/error.h>
+#include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/spherical.h>
 #include <libavutil/stereo3d.h>

@@ -126,7 +126,7 @@ enum Commands {
         OptionSpec(name: "duration", value: "S", help: "reframe S seconds", defaultValue: "to the end"),
         OptionSpec(name: "encoder", value: "NAME", help: "ffmpeg's video encoder", defaultValue: "libx264"),
         OptionSpec(name: "quality", value: "N", help: "the encoder's CRF, 0…63 (lower is better)", defaultValue: "20"),
-        OptionSpec(name: "preset", value: "NAME", help: "x264/x265 preset", defaultValue: "veryfast"),
+        OptionSpec(name: "preset", value: "NAME", help: "the encoder's preset (checked first; x264/x265 default veryfast)"),
         OptionSpec(
           name: "raw", value: "NAME", help: "-o -: frame format", choices: ["yuv420p", "rgba"], defaultValue: "yuv420p"),
         OptionSpec(name: "no-audio", value: nil, help: "leave the clip's audio out"),

@@ -36,6 +36,17 @@ enum ReframeCommand {
         throw CommandError(message: "ffmpeg not found on PATH: install it (apt-get install ffmpeg) or write raw frames with -o -")
       }
     }
+    // The encoder and its preset, checked before anything is decoded (ffmpeg would fail
+    // at its first frame with its own text).
+    let encoder = parsed.value("encoder") ?? "libx264"
+    var preset: String?
+    if output != "-" {
+      if let problem = VideoEncoders.problem(encoder: encoder) { throw CommandError(message: problem) }
+      switch VideoEncoders.preset(parsed.value("preset"), encoder: encoder, fallback: "veryfast") {
+      case .success(let p): preset = p
+      case .failure(let e): throw CommandError(message: e.message)
+      }
+    }
     let camera = try PanoCommand.camera(parsed)
     guard !camera.strip else { throw CommandError(message: "--mode strip: a video is reframed in perspective only") }
     let size = try parsed.size("size") ?? (1920, 1080)
@@ -72,7 +83,7 @@ enum ReframeCommand {
     let sink = try ReframeSink(
       output: output, width: size.width, height: size.height, raw: raw, rate: decoder.frameRate, input: input,
       audio: decoder.hasAudio && !parsed.flag("no-audio"), start: start, duration: length,
-      colour: decoder.colourTags, parsed: parsed)
+      colour: decoder.colourTags, encoder: encoder, preset: preset, parsed: parsed)
     // A clip cut short (a copy stopped early, a card pulled) gives what it has, as ffmpeg
     // does; a frame that cannot be decoded with data still to come stays an error.
     decoder.keepsFramesOfACutFile = true

@@ -125,7 +125,8 @@ final class ReframeSink: @unchecked Sendable {
 
   init(
     output: String, width: Int, height: Int, raw: String, rate: (numerator: Int, denominator: Int), input: String,
-    audio: Bool, start: Double, duration: Double?, colour: VideoColourTags, parsed: Arguments
+    audio: Bool, start: Double, duration: Double?, colour: VideoColourTags, encoder: String, preset: String?,
+    parsed: Arguments
   ) throws {
     self.output = output
     self.raw = raw
@@ -137,7 +138,6 @@ final class ReframeSink: @unchecked Sendable {
       fd = 1
       return
     }
-    let encoder = parsed.value("encoder") ?? "libx264"
     let quality = try parsed.integer("quality", in: 0...63) ?? 20
     var command = [
       "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", raw, "-s", "\(width)x\(height)",
@@ -158,7 +158,7 @@ final class ReframeSink: @unchecked Sendable {
       command += colour.ffmpegOptions
     }
     command += ["-c:v", encoder, "-crf", String(quality)]
-    if encoder == "libx264" || encoder == "libx265" { command += ["-preset", parsed.value("preset") ?? "veryfast"] }
+    if let preset { command += ["-preset", preset] }
     if encoder.hasPrefix("libvpx") { command += ["-b:v", "0"] }
     let staged = try StagedOutput(output, kind: .file)
     command += ["-pix_fmt", "yuv420p", "-f", Self.muxer(output), staged.temporary]

@@ -440,6 +440,39 @@ struct ReframeCommandTests {
     #expect(!left.contains { $0.contains(".partial-") }, "\(left)")
   }
 
+  /// An unknown or non-video encoder, or a preset the encoder lacks: our message naming the
+  /// option, what is accepted, before the clip is decoded (an unreadable input is not even
+  /// opened), and nothing under the output name.
+  @Test func encoderAndPresetAreCheckedBeforeDecoding() throws {
+    let dir = try Tool.temporaryDirectory()
+    let cases: [([String], String)] = [
+      (["--encoder", "libx999"], "--encoder libx999: this ffmpeg has no such encoder; video encoders include libx264"),
+      (["--encoder", "aac"], "--encoder aac: an audio encoder; give a video encoder such as libx264"),
+      (["--preset", "turbo"], "--preset turbo: --encoder libx264 has no such preset; it takes ultrafast, superfast, veryfast"),
+      (["--encoder", "libx265", "--preset", "p4"], "--encoder libx265 has no such preset; it takes ultrafast"),
+      (["--encoder", "libaom-av1", "--preset", "fast"], "--preset fast: --encoder libaom-av1 takes no preset"),
+      (["--encoder", "libsvtav1", "--preset", "99"], "--encoder libsvtav1 takes a preset number from -1 to 13"),
+    ]
+    for (options, expected) in cases {
+      for input in [Clips.path("plain.mp4"), dir.appendingPathComponent("missing.mp4").path] {
+        let out = dir.appendingPathComponent("out.mp4").path
+        let result = try reframe([input, "-o", out, "--size", "64x32"] + options)
+        #expect(result.status == 2 && result.stderr.contains(expected), "\(options): \(result.stderr)")
+        // Not ffmpeg's own text (what it printed before).
+        #expect(
+          !["Unknown encoder", "Invalid encoder type", "Error setting preset", "stopped accepting"].contains {
+            result.stderr.contains($0)
+          }, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+      }
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    // A preset the encoder has goes through.
+    let out = dir.appendingPathComponent("ok.mp4").path
+    let ok = try reframe([Clips.path("plain.mp4"), "-o", out, "--size", "64x32", "--preset", "ultrafast"])
+    #expect(ok.status == 0 && FileManager.default.fileExists(atPath: out), "\(ok.stderr)")
+  }
+
   /// `pano info` of a sound file says what `pano reframe` says (not "not a JPEG or PNG").
   @Test func panoInfoOfASoundFileSaysItHasNoVideo() throws {
     let dir = try Tool.temporaryDirectory()
