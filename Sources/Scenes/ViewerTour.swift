@@ -14,6 +14,9 @@ public struct ViewerTour: Sendable {
   public private(set) var sceneID: String
   /// The shown scene's panorama and camera; `nil` until its image is open.
   public private(set) var panorama: PanoramaScene?
+  /// What the last key asked of a video scene's video, until the host takes it
+  /// (`takeVideoCommand`): the host owns the player (a browser's `<video>`).
+  public private(set) var videoCommand: VideoCommand?
   /// Where the next scene's camera starts, from a hotspot's targets or `loadScene` (degrees).
   var arrival: (yaw: Double?, pitch: Double?, hfov: Double?) = (nil, nil, nil)
   var viewport = Size(width: 1024, height: 640)
@@ -577,6 +580,10 @@ extension ViewerTour {
       case .cycleMode: if isDown && !isRepeat { update { $0.cycleMode() } }
       case .recenter: if isDown && !isRepeat { update { $0.recenter() } }
       case .toggleLevelHorizon: if isDown && !isRepeat { update { $0.levelsHorizon.toggle() } }
+      case .togglePlayback, .stepFrames, .skip:
+        // The app's video keys; the page's `<video>` is the host's, so the host carries them out.
+        guard s.video != nil else { return false }
+        if isDown, let command = VideoCommand(action, isRepeat: isRepeat) { videoCommand = command }
       default: return false
       }
       if isDown { update { $0.noteInteraction(at: t) } }
@@ -586,5 +593,32 @@ extension ViewerTour {
       update { $0.releaseAll() }
     }
     return true
+  }
+}
+
+/// A key's request to a video scene's player, as the app's keys do it (`KeyBindings`): Space
+/// plays or pauses, `,`/`.` pause and step a frame, `[`/`]` skip 5 seconds.
+public enum VideoCommand: Hashable, Sendable {
+  case togglePlay
+  case stepFrames(Int)
+  case skip(Double)
+
+  /// The command of a key action; nil for other actions, and for a held Space (a repeat
+  /// would play and pause by turns).
+  init?(_ action: Action, isRepeat: Bool) {
+    switch action {
+    case .togglePlayback where !isRepeat: self = .togglePlay
+    case .stepFrames(let n): self = .stepFrames(n)
+    case .skip(let seconds): self = .skip(seconds)
+    default: return nil
+    }
+  }
+}
+
+extension ViewerTour {
+  /// The pending video command, cleared.
+  public mutating func takeVideoCommand() -> VideoCommand? {
+    defer { videoCommand = nil }
+    return videoCommand
   }
 }

@@ -110,6 +110,37 @@ struct ViewerTourTests {
     #expect(t.follow(hotSpot: 0) == "a")
   }
 
+  /// The app's video keys on a video scene become commands the host's player carries out;
+  /// on a still they are not the viewer's (the page keeps Space), and a held Space does not
+  /// flicker between play and pause.
+  @Test func videoKeysBecomeCommandsOnAVideoSceneOnly() throws {
+    var still = try Self.tour(#"{"panorama": "p.jpg"}"#)
+    still.open(width: 1024, height: 512, gpano: nil, name: "p.jpg")
+    let stillUsed = still.handle(.key(.space, [], isDown: true, isRepeat: false), at: 0)
+    #expect(stillUsed == false)
+    #expect(still.takeVideoCommand() == nil)
+    var t = try Self.tour(#"{"video": "clip.webm"}"#)
+    t.open(width: 1024, height: 512, gpano: nil, name: "clip.webm")
+    func press(_ key: KeyName, repeating: Bool = false) -> VideoCommand? {
+      let used = t.handle(.key(key, [], isDown: true, isRepeat: repeating), at: 1)
+      #expect(used)
+      return t.takeVideoCommand()
+    }
+    #expect(press(.space) == .togglePlay)
+    #expect(t.takeVideoCommand() == nil, "taken once")
+    #expect(press(.space, repeating: true) == nil)
+    #expect(press(.character(".")) == .stepFrames(1))
+    #expect(press(.character(",")) == .stepFrames(-1))
+    #expect(press(.character("]")) == .skip(5))
+    #expect(press(.character("[")) == .skip(-5))
+    let upUsed = t.handle(.key(.space, [], isDown: false, isRepeat: false), at: 2)
+    #expect(upUsed && t.takeVideoCommand() == nil)
+    var off = try Self.tour(#"{"video": "clip.webm", "disableKeyboardCtrl": true}"#)
+    off.open(width: 1024, height: 512, gpano: nil, name: "clip.webm")
+    let offUsed = off.handle(.key(.space, [], isDown: true, isRepeat: false), at: 0)
+    #expect(offUsed == false)
+  }
+
   @Test func pannellumsLimitsKeepTheViewsEdgesInside() throws {
     var t = try Self.tour(
       #"{"panorama": "p.jpg", "minYaw": -60, "maxYaw": 60, "maxPitch": 20, "minHfov": 40, "maxHfov": 90, "hfov": 120}"#)

@@ -1988,6 +1988,44 @@ class VideoScene(unittest.TestCase):
         self.assertEqual(label(".isv-sound"), "Turn sound off")
         shot("video-controls")
 
+    def test_keys_on_the_view_play_step_and_skip_as_the_apps(self):
+        video_page({"video": "../fixtures/clip.webm", "autoLoad": True})
+        PAGE.until("return window.viewer.isLoaded() && window.uploads > 0", timeout=15, message="the first frame")
+        view_element().click()
+        key = lambda k: PAGE.driver.switch_to.active_element.send_keys(k)
+        # Space on the view plays (long enough to learn the clip's 15 fps; at a quarter of the
+        # speed, so a loaded machine does not reach the 2 s clip's end first) and pauses.
+        PAGE.js("document.querySelector('video').playbackRate = 0.25")
+        key(Keys.SPACE)
+        PAGE.until("return !document.querySelector('video').paused", message="Space on the view plays")
+        PAGE.until("return viewer._player.frameDuration !== undefined && viewer.getTime() > 0.3", timeout=15,
+                   message="a few frames played")
+        key(Keys.SPACE)
+        PAGE.until("return document.querySelector('video').paused", message="Space on the view pauses")
+        settle_video()
+        self.assertAlmostEqual(PAGE.js("return viewer._player.frameDuration"), 1 / 15, delta=0.002)
+        # `.` and `,` step exactly one frame of the clip: each press one frame on or back.
+        PAGE.js("viewer.seek(1.0)")
+        settle_video()
+        t = shown_frame()
+        self.assertLess(t, 1.5, f"the frame near 1 s: {t}")
+        key(".")
+        PAGE.until(f"return viewer._player.lastFrame > {t} + 0.01", message="`.` shows the next frame")
+        settle_video()
+        self.assertAlmostEqual(shown_frame() - t, 1 / 15, delta=0.01, msg="one frame on")
+        key(",")
+        PAGE.until(f"return Math.abs(viewer._player.lastFrame - {t}) < 0.01", message="`,` goes back one frame")
+        key(",")
+        PAGE.until(f"return viewer._player.lastFrame < {t} - 0.01", message="`,` again")
+        settle_video()
+        self.assertAlmostEqual(t - shown_frame(), 1 / 15, delta=0.01, msg="one frame back")
+        self.assertTrue(PAGE.js("return document.querySelector('video').paused"), "stepping leaves it paused")
+        # `[` and `]` skip 5 seconds, clamped to the 2 s clip.
+        key("]")
+        PAGE.until("return viewer.getTime() > 1.9", message="`]` skips to the end")
+        key("[")
+        PAGE.until("return viewer.getTime() < 0.05", message="`[` skips back to the start")
+
     def test_a_video_wider_than_a_texture_is_split_without_a_seam(self):
         frames = {}
         for query in ("renderer=webgl2", "renderer=webgl2&maxTexture=512"):

@@ -183,6 +183,19 @@ func keyName(_ code: Int32) -> KeyName? {
   }
 }
 
+/// What the last key asked of the scene's video, taken (the page's `<video>` carries it
+/// out): `{"play": "toggle"}`, `{"frames": n}` (pause, step n frames) or `{"seconds": s}`
+/// (skip), or `null`.
+@_cdecl("viewer_video_command")
+public func viewerVideoCommand() -> Int32 {
+  switch tour.takeVideoCommand() {
+  case .togglePlay: answer(["play": .string("toggle")])
+  case .stepFrames(let n): answer(["frames": .number(Double(n))])
+  case .skip(let seconds): answer(["seconds": .number(seconds)])
+  case nil: answer(.null)
+  }
+}
+
 @_cdecl("viewer_focus_lost")
 public func viewerFocusLost(_ t: Double) { _ = tour.handle(.focusLost, at: t) }
 

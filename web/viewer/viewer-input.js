@@ -16,6 +16,22 @@ function pointer(v, phase, e) {
     e.timeStamp / 1000)) v._invalidate();
 }
 
+/** Carries out a video key the core chose (Space, `,` `.`, `[` `]`: as the app's). */
+function videoCommand(v, c) {
+  const p = v._player;
+  if (!c || !p?.video) return;
+  if (c.play) {
+    if (p.video.paused || p.video.ended) v.play(); else v.pause();
+  } else if (c.frames) {
+    // From the frame shown (its media time), to the middle of the one n frames on.
+    v.pause();
+    const step = p.frameDuration ?? 1 / 30, shown = p.lastFrame >= 0 ? p.lastFrame : p.time;
+    v.seek(Math.max(0, shown + (c.frames + 0.5) * step));
+  } else if (c.seconds) {
+    v.seek(p.time + c.seconds);
+  }
+}
+
 /** Listens to the page for viewer `v` (through its `_on`: removed by `destroy`). */
 export function wireInput(v) {
   const view = v._view;
@@ -59,6 +75,7 @@ export function wireInput(v) {
     if (v.w.viewer_key(code, modifiers(e), down ? 1 : 0, e.repeat ? 1 : 0, now())) {
       e.preventDefault();
       v._invalidate();
+      if (down) videoCommand(v, v.m.json(v.w.viewer_video_command()));
     }
   };
   v._on(view, 'keydown', (e) => key(e, true));

@@ -224,7 +224,18 @@ export class VideoPlayer {
       const next = (now, meta) => {
         if (this.video !== v) return;
         // One callback per frame presented; a repeat of the same frame is not uploaded again.
-        if (meta.mediaTime !== this.lastFrame) { this.lastFrame = meta.mediaTime; frame(); }
+        if (meta.mediaTime !== this.lastFrame) {
+          // The clip's frame time (for frame steps): the median of the last gaps between two
+          // frames presented one after the other while playing (a seek or a drop is an outlier).
+          const gap = meta.mediaTime - this.lastFrame;
+          if (!v.paused && meta.presentedFrames === this.presented + 1 && gap > 0.001 && gap < 0.2) {
+            this.gaps = [...(this.gaps ?? []).slice(-8), gap];
+            this.frameDuration = [...this.gaps].sort((a, b) => a - b)[this.gaps.length >> 1];
+          }
+          this.presented = meta.presentedFrames;
+          this.lastFrame = meta.mediaTime;
+          frame();
+        }
         v.requestVideoFrameCallback(next);
       };
       v.requestVideoFrameCallback(next);
