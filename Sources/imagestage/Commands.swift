@@ -131,6 +131,7 @@ enum Commands {
           name: "raw", value: "NAME", help: "-o -: frame format", choices: ["yuv420p", "rgba"], defaultValue: "yuv420p"),
         OptionSpec(name: "no-audio", value: nil, help: "leave the clip's audio out"),
         OptionSpec(name: "progress", value: nil, help: "print the progress line even when stderr is not a terminal"),
+        OptionSpec(name: "quiet", value: nil, help: "no progress line and no summary at the end (warnings still)"),
         OptionSpec(name: "threads", value: "N", help: "rendering threads, 1…64", defaultValue: "2"),
         OptionSpec(name: "decoder-threads", value: "N", help: "the decoder's threads (0: one per core)", defaultValue: "0"),
         OptionSpec(name: "raw-motion", value: nil, help: "no One Euro smoothing of the log"),

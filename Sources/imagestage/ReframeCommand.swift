@@ -22,6 +22,9 @@ enum ReframeCommand {
     guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input video") }
     guard let output = parsed.value("output") else { throw CommandError(message: "\(spec) needs -o OUT.mp4 or -o -") }
     let input = parsed.positional[0]
+    if parsed.flag("quiet") && parsed.flag("progress") {
+      throw CommandError(message: "--quiet and --progress: give one")
+    }
     let raw = parsed.value("raw") ?? "yuv420p"
     guard raw == "yuv420p" || raw == "rgba" else { throw CommandError(message: "--raw: \"\(raw)\" is not yuv420p or rgba") }
     if output == "-" {
@@ -89,7 +92,8 @@ enum ReframeCommand {
     decoder.keepsFramesOfACutFile = true
     let frames = DecodeAhead(decoder, start: start, end: end)
     let expected = end.isFinite ? max(1, Int(((end - start) * fps).rounded())) : decoder.frameCount
-    let progress = ReframeProgress(total: expected, fps: fps, forced: parsed.flag("progress"))
+    let progress = ReframeProgress(
+      total: expected, fps: fps, forced: parsed.flag("progress"), quiet: parsed.flag("quiet"))
     let executor = ThreadedRows(threads: threads)
     var written = 0
     do {
@@ -117,7 +121,7 @@ enum ReframeCommand {
       progress.finish(written)
       throw error
     }
-    progress.finish(written)
+    progress.finish(written, output: output)
     if let cut = decoder.endedEarly {
       let last = Int((cut.time * fps).rounded())
       Console.error(

@@ -473,6 +473,23 @@ struct ReframeCommandTests {
     #expect(ok.status == 0 && FileManager.default.fileExists(atPath: out), "\(ok.stderr)")
   }
 
+  /// Without a terminal (a script, a CI log) a run still ends with one summary line on
+  /// stderr, which `--quiet` leaves out.
+  @Test func aRunEndsWithASummaryLineUnlessQuiet() throws {
+    let dir = try Tool.temporaryDirectory()
+    let out = dir.appendingPathComponent("out.mp4").path
+    let result = try reframe([Clips.path("plain.mp4"), "-o", out, "--size", "64x32"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stderr.split(separator: "\n")
+    #expect(lines.count == 1 && lines[0].hasPrefix("reframed 30 frames in "), "\(result.stderr)")
+    #expect(lines.first?.hasSuffix(" fps) into \(out)") == true, "\(result.stderr)")
+    let piped = try Clips.raw(["pano", "reframe", Clips.path("plain.mp4"), "-o", "-", "--size", "64x32"])
+    #expect(
+      piped.stderr.hasPrefix("reframed 30 frames in ") && piped.stderr.hasSuffix(" to standard output\n"), "\(piped.stderr)")
+    let quiet = try reframe([Clips.path("plain.mp4"), "-o", out, "--size", "64x32", "--quiet"])
+    #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+  }
+
   /// `pano info` of a sound file says what `pano reframe` says (not "not a JPEG or PNG").
   @Test func panoInfoOfASoundFileSaysItHasNoVideo() throws {
     let dir = try Tool.temporaryDirectory()
