@@ -128,7 +128,8 @@ enum ReframeCommand {
         "\(input): the clip ends early at \(format2(cut.time)) s (frame \(last)\(cut.expected.map { " of \($0)" } ?? "")): the output stops there"
       )
     }
-    if let note = path.endNote { Console.error(note) }
+    // The frames there, not the header's length, for a clip that ended early.
+    if let note = path.endNote(clipEnd: min(end, decoder.endedEarly?.time ?? end)) { Console.error(note) }
   }
 
   static let containers = [".mp4", ".mov", ".mkv", ".webm", ".m4v"]
@@ -144,8 +145,8 @@ struct ViewPath {
   }
   var source: Source
   let camera: PanoCommand.Camera
-  /// What to tell the user after the run (a log that ends before the clip).
-  var endNote: String?
+  /// The motion log's name and where it ends in clip time, for `endNote`.
+  var motionEnd: (path: String, time: Double)?
 
   init(_ parsed: Arguments, camera: PanoCommand.Camera, decoder: VideoDecoder, clipEnd: Double) throws {
     self.camera = camera
@@ -166,15 +167,20 @@ struct ViewPath {
       viewer.set(offset: camera.view)
       viewer.play(log, loops: false)
       source = .motion(viewer, offset: offset, logEnd: logEnd)
-      if clipEnd.isFinite, logEnd + offset < clipEnd - 1e-6 {
-        endNote =
-          "\(motionPath) ends at \(format2(logEnd + offset)) s of the clip (\(format2(clipEnd)) s): after that the view holds the log's last direction"
-      }
+      motionEnd = (motionPath, logEnd + offset)
     } else if let keysPath = parsed.value("keys") {
       source = .keys(try Self.readKeys(keysPath, camera: camera))
     } else {
       source = .fixed
     }
+  }
+
+  /// What to tell the user after the run, when the log ends before the clip: `clipEnd` is
+  /// where the frames actually ended (a clip cut short ends before its header says).
+  func endNote(clipEnd: Double) -> String? {
+    guard let (path, end) = motionEnd, clipEnd.isFinite, end < clipEnd - 1e-6 else { return nil }
+    return
+      "\(path) ends at \(format2(end)) s of the clip (\(format2(clipEnd)) s): after that the view holds the log's last direction"
   }
 
   mutating func view(at t: Double) -> (view: ViewAngles, hfov: Double, lens: Lens) {

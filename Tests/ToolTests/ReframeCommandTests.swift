@@ -402,6 +402,29 @@ struct ReframeCommandTests {
     #expect(intact.stdout.contains("\"framesInFile\":null") && !intact.stderr.contains("ends early"), "\(intact.stderr)")
   }
 
+  /// A cut-short clip's motion-log note measures the clip by the frames there, not its
+  /// header: a log longer than what is left says nothing; a shorter one gives that length.
+  @Test func theMotionLogNoteOfACutClipUsesTheFramesThere() throws {
+    let dir = try Tool.temporaryDirectory()
+    let whole = try Data(contentsOf: URL(fileURLWithPath: Self.noisyClip(in: dir)))
+    let cut = dir.appendingPathComponent("cut.mp4").path
+    try whole.prefix(whole.count * 6 / 10).write(to: URL(fileURLWithPath: cut))
+    func log(_ end: Double) throws -> String {
+      let url = dir.appendingPathComponent("log-\(end).csv")
+      try "t,qx,qy,qz,qw\n0,\(Self.upright(yaw: 0))\n\(end),\(Self.upright(yaw: 0))\n".write(
+        to: url, atomically: true, encoding: .utf8)
+      return url.path
+    }
+    // The header says 4 s; the frames end between 1 and 3.5 s (`aClipCutShort…`).
+    let long = try Clips.raw(["pano", "reframe", cut, "--motion", try log(3.9), "-o", "-", "--size", "64x32"])
+    #expect(long.status == 0 && long.stderr.contains("the clip ends early at "), "\(long.stderr)")
+    #expect(!long.stderr.contains("ends at 3.90 s of the clip"), "\(long.stderr)")
+    let short = try Clips.raw(["pano", "reframe", cut, "--motion", try log(0.5), "-o", "-", "--size", "64x32"])
+    let said = try #require(short.stderr.range(of: "the clip ends early at "), "\(short.stderr)")
+    let cutAt = try #require(Double(short.stderr[said.upperBound...].prefix { $0 != " " }))
+    #expect(short.stderr.contains("ends at 0.50 s of the clip (\(String(format: "%.2f", cutAt)) s)"), "\(short.stderr)")
+  }
+
   /// Bad input: a clear error naming the file and what is wrong, exit 2, nothing written.
   @Test func badInputsAreRefusedClearly() throws {
     let dir = try Tool.temporaryDirectory()
