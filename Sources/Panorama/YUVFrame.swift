@@ -5,6 +5,9 @@ public struct YUVColour: Hashable, Sendable {
     case bt601
     /// ITU-R BT.709 (HD video; what most 360° cameras write).
     case bt709
+    /// ITU-R BT.2020 non-constant luminance (10-bit HDR and wide-gamut video). Only the
+    /// matrix: primaries are not converted and PQ or HLG is not tone-mapped.
+    case bt2020
   }
   public var matrix: Matrix
   /// Full range (0…255, "JPEG" or "pc") rather than limited (16…235 luma, 16…240 chroma).
@@ -16,7 +19,13 @@ public struct YUVColour: Hashable, Sendable {
   }
 
   /// Kr and Kb of the matrix.
-  var weights: (r: Double, b: Double) { matrix == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722) }
+  var weights: (r: Double, b: Double) {
+    switch matrix {
+    case .bt601: (0.299, 0.114)
+    case .bt709: (0.2126, 0.0722)
+    case .bt2020: (0.2627, 0.0593)
+    }
+  }
 
   /// RGB (0…255, unrounded) of one sample, exactly: the reference the fixed-point
   /// conversion is tested against.
@@ -56,6 +65,17 @@ public struct YUVColour: Hashable, Sendable {
       let r = clamp(l &+ rv &* cr), g = clamp(l &- gu &* cb &- gv &* cr), b = clamp(l &+ bu &* cb)
       return r | g << 8 | b << 16 | 0xFF00_0000
     }
+
+    /// `pixel` for 10-bit taps kept unrounded: each value is 8-bit units × 2¹⁸ (a 10-bit
+    /// sample × 2¹⁶), so the interpolation is rounded once, here, to the output's 8 bits.
+    @inline(__always) func deepPixel(_ y: Int32, _ u: Int32, _ v: Int32) -> UInt32 {
+      let l = Int64(yScale) &* (Int64(y) &- Int64(yOffset) << 18) &+ (1 << 33)
+      let cb = Int64(u) &- (128 << 18), cr = Int64(v) &- (128 << 18)
+      @inline(__always) func clamp(_ x: Int64) -> UInt32 { UInt32(min(max(x >> 34, 0), 255)) }
+      let r = clamp(l &+ Int64(rv) &* cr), g = clamp(l &- Int64(gu) &* cb &- Int64(gv) &* cr)
+      let b = clamp(l &+ Int64(bu) &* cb)
+      return r | g << 8 | b << 16 | 0xFF00_0000
+    }
   }
 }
 
@@ -71,9 +91,10 @@ public enum ChromaSiting: String, Hashable, Sendable {
   }
 }
 
-/// An 8-bit 4:2:0 frame's planes, borrowed (a decoder's buffers): valid only while the call
-/// they are passed to runs. Luma is `width`×`height`; each chroma plane is half as wide and
-/// half as high, rounded up.
+/// A 4:2:0 frame's planes, borrowed (a decoder's buffers): valid only while the call they
+/// are passed to runs. Luma is `width`×`height`; each chroma plane is half as wide and half
+/// as high, rounded up. 8-bit samples are bytes; 10-bit ones (`yuv420p10le`) 16-bit
+/// little-endian words holding 0…1023, the pointers and strides still in bytes.
 public struct YUVPlanes: @unchecked Sendable {
   public var width: Int, height: Int
   public var y: UnsafePointer<UInt8>, yStride: Int
@@ -81,6 +102,8 @@ public struct YUVPlanes: @unchecked Sendable {
   public var v: UnsafePointer<UInt8>, vStride: Int
   public var colour: YUVColour
   public var siting: ChromaSiting
+  /// 8 or 10.
+  public private(set) var bitDepth = 8
 
   public init(
     width: Int, height: Int, y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, uStride: Int,
@@ -97,6 +120,23 @@ public struct YUVPlanes: @unchecked Sendable {
     self.vStride = vStride
     self.colour = colour
     self.siting = siting
+  }
+
+  /// Planes of 16-bit little-endian samples with `bitDepth` significant bits (10: values
+  /// 0…1023, as `yuv420p10le`); strides in bytes.
+  public init(
+    width: Int, height: Int, bitDepth: Int, y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>,
+    uStride: Int, v: UnsafePointer<UInt8>, vStride: Int, colour: YUVColour = YUVColour(), siting: ChromaSiting = .left
+  ) {
+    precondition(bitDepth == 8 || bitDepth == 10, "8- or 10-bit samples")
+    let bytes = bitDepth == 8 ? 1 : 2, cw = (width + 1) / 2
+    precondition(
+      yStride >= bytes * width && uStride >= bytes * cw && vStride >= bytes * cw
+        && (bitDepth == 8 || (yStride | uStride | vStride) & 1 == 0))
+    self.init(
+      width: width, height: height, y: y, yStride: yStride, u: u, uStride: uStride, v: v, vStride: vStride,
+      colour: colour, siting: siting)
+    self.bitDepth = bitDepth
   }
 
   var chromaWidth: Int { (width + 1) / 2 }

@@ -20,6 +20,8 @@ struct YUVBlocks: @unchecked Sendable {
   /// for a kernel's four-byte loads. Empty for planes too small to have one.
   let interior: (u: (lo: Double, hi: Double), v: (lo: Double, hi: Double))
   let kernel: YUVKernel?
+  /// 10-bit planes: 16-bit samples, drawn by the `deep` loops (never by a kernel).
+  let deep: Bool
 
   init(renderer: YUVRenderer, planes: YUVPlanes, shift: Double, mapping: YUVRenderer.Mapping) {
     nodes = renderer.nodes
@@ -43,6 +45,7 @@ struct YUVBlocks: @unchecked Sendable {
       (4 * one, planes.height >= 10 ? Double(planes.height - 5) * one : -one)
     )
     kernel = renderer.kernel
+    deep = planes.bitDepth > 8
   }
 
   struct Target: @unchecked Sendable {
@@ -165,6 +168,43 @@ struct YUVBlocks: @unchecked Sendable {
     let top = a &* 256 &+ (b &- a) &* fx, bottom = c &* 256 &+ (d &- c) &* fx
     return (top &* 256 &+ (bottom &- top) &* fy &+ 32768) >> 16
   }
+
+  /// `tap` of a 16-bit plane, unrounded: a 10-bit sample × 2¹⁶ (`YUVColour.Fixed.deepPixel`).
+  /// The same wrapping, clamping and weights as `tap`.
+  @inline(__always) func deepTap(
+    _ plane: UnsafePointer<UInt8>, _ stride: Int, _ pw: Int, _ ph: Int, _ u: Int64, _ v: Int64
+  ) -> Int32? {
+    var x0 = Int(truncatingIfNeeded: u >> 32), y0 = Int(truncatingIfNeeded: v >> 32)
+    let fx = Int32(truncatingIfNeeded: (u >> 24) & 255), fy = Int32(truncatingIfNeeded: (v >> 24) & 255)
+    var x1 = x0 + 1, y1 = y0 + 1
+    if wraps {
+      if x0 < 0 { x0 += pw } else if x0 >= pw { x0 -= pw }
+      if x0 < 0 || x0 >= pw { x0 = 0 }
+      x1 = x0 + 1 == pw ? 0 : x0 + 1
+    } else {
+      if x0 < -1 || x0 >= pw { return nil }
+      x0 = max(x0, 0)
+      x1 = min(x1, pw - 1)
+    }
+    if y0 < 0 || y0 >= ph - 1 {
+      if !coversPoles && (y0 < -1 || y0 >= ph) { return nil }
+      y0 = y0 < 0 ? 0 : ph - 1
+      y1 = y0
+    }
+    let r0 = UnsafeRawPointer(plane + y0 &* stride), r1 = UnsafeRawPointer(plane + y1 &* stride)
+    let a = sample(r0, x0), b = sample(r0, x1), c = sample(r1, x0), d = sample(r1, x1)
+    let top = a &* 256 &+ (b &- a) &* fx, bottom = c &* 256 &+ (d &- c) &* fx
+    return top &* 256 &+ (bottom &- top) &* fy
+  }
+
+  /// Sample `x` of a row of 16-bit little-endian words, its top six bits ignored (as
+  /// FFmpeg's 10-bit formats leave them zero).
+  @inline(__always) func sample(_ row: UnsafeRawPointer, _ x: Int) -> Int32 {
+    Int32(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: x &* 2, as: UInt16.self)) & 1023)
+  }
+
+  /// An unrounded 10-bit tap (× 2¹⁶) as an 8-bit output sample, rounded once.
+  @inline(__always) func deepByte(_ t: Int32) -> UInt8 { UInt8(min((t &+ (1 << 17)) >> 18, 255)) }
 
   @inline(__always) func luma(_ u: Int64, _ v: Int64) -> Int32? { tap(planes.y, planes.yStride, w, h, u, v) }
 

@@ -20,9 +20,10 @@ extension YUVRenderer {
         }
         let p = sourcePosition(mapping.direction(Double(x), Double(y)))
         let c = planes.siting.chroma(x: p.u, y: p.v)
-        guard let l = exactTap(planes.y, planes.yStride, planes.width, planes.height, p.u, p.v),
-          let cb = exactTap(planes.u, planes.uStride, planes.chromaWidth, planes.chromaHeight, c.x, c.y),
-          let cr = exactTap(planes.v, planes.vStride, planes.chromaWidth, planes.chromaHeight, c.x, c.y)
+        let deep = planes.bitDepth > 8
+        guard let l = exactTap(planes.y, planes.yStride, planes.width, planes.height, p.u, p.v, deep: deep),
+          let cb = exactTap(planes.u, planes.uStride, planes.chromaWidth, planes.chromaHeight, c.x, c.y, deep: deep),
+          let cr = exactTap(planes.v, planes.vStride, planes.chromaWidth, planes.chromaHeight, c.x, c.y, deep: deep)
         else { continue }
         let rgb = planes.colour.rgb(y: l, u: cb, v: cr)
         func byte(_ x: Double) -> UInt8 { UInt8(min(max(x.rounded(), 0), 255)) }
@@ -34,7 +35,9 @@ extension YUVRenderer {
 
   /// A float64 bilinear tap at (`u`, `v`) (pixel centres at integers), wrapping across a
   /// full 360° plane and clamping at the poles; nil outside a partial source.
-  func exactTap(_ plane: UnsafePointer<UInt8>, _ stride: Int, _ pw: Int, _ ph: Int, _ u: Double, _ v: Double) -> Double? {
+  func exactTap(
+    _ plane: UnsafePointer<UInt8>, _ stride: Int, _ pw: Int, _ ph: Int, _ u: Double, _ v: Double, deep: Bool = false
+  ) -> Double? {
     guard u.isFinite, v.isFinite else { return nil }
     var u = u
     if wraps { u -= (u / Double(pw)).rounded(.down) * Double(pw) }
@@ -57,7 +60,12 @@ extension YUVRenderer {
       y1 = y0
       wy = 0
     }
-    func at(_ x: Int, _ y: Int) -> Double { Double(plane[y * stride + x]) }
+    // 10-bit samples in 8-bit units (a quarter), as the renderer's `deepPixel` reads them.
+    func at(_ x: Int, _ y: Int) -> Double {
+      guard deep else { return Double(plane[y * stride + x]) }
+      let word = UnsafeRawPointer(plane).loadUnaligned(fromByteOffset: y * stride + 2 * x, as: UInt16.self)
+      return Double(UInt16(littleEndian: word) & 1023) / 4
+    }
     let top = at(x0, y0) * (1 - fx) + at(x1, y0) * fx
     let bottom = at(x0, y1) * (1 - fx) + at(x1, y1) * fx
     return top * (1 - wy) + bottom * wy

@@ -41,6 +41,23 @@ public struct VideoColourTags: Equatable, Sendable {
     self.assumed = assumed
   }
 
+  /// PQ (`smpte2084`) or HLG (`arib-std-b67`): an HDR transfer, whose values are drawn as
+  /// they are (not tone-mapped), so RGBA stills look flat and dim; nil for SDR or untagged.
+  public var hdrTransfer: String? {
+    switch transfer {
+    case "smpte2084": "PQ (smpte2084)"
+    case "arib-std-b67": "HLG (arib-std-b67)"
+    default: nil
+    }
+  }
+
+  /// The warning for an HDR clip, once a command: what the output is and is not.
+  public var hdrWarning: String? {
+    hdrTransfer.map {
+      "the clip's transfer is \($0): HDR is not tone-mapped; video output keeps the clip's values and tags, stills show them as SDR (flat, dim)"
+    }
+  }
+
   /// ffmpeg's options tagging an encoded stream so.
   public var ffmpegOptions: [String] {
     var options = ["-color_range", range, "-colorspace", space]
@@ -87,8 +104,10 @@ public final class VideoFrame: @unchecked Sendable {
 /// data (Spherical Video V2: `sv3d`, `st3d`, or WebM's `Projection`) as libavformat
 /// exposes it, and V1's GSpherical XML from an MP4's or MOV's `uuid` box.
 ///
-/// Only 8-bit 4:2:0 (`yuv420p`, `yuvj420p`) frames are handed on: what H.264, HEVC, VP9
-/// and AV1 cameras write at 8 bits. Other pixel formats are refused with their name.
+/// Only 4:2:0 frames of 8 bits (`yuv420p`, `yuvj420p`: what H.264, HEVC, VP9 and AV1
+/// cameras write at 8 bits) or 10 bits (`yuv420p10le`: HEVC Main 10, VP9 profile 2, AV1 at
+/// 10 bits) are handed on. Other pixel formats (4:2:2, 4:4:4, 12-bit, `p010`) are refused
+/// with their name.
 /// One thread at a time: the reframer hands it to its decoding thread.
 public final class VideoDecoder: @unchecked Sendable {
   public let path: String
@@ -104,6 +123,8 @@ public final class VideoDecoder: @unchecked Sendable {
   public let spherical: SphericalVideo
   public let hasAudio: Bool
   public let pixelFormat: String
+  /// Bits a sample: 8, or 10 (`yuv420p10le`; the frames' planes carry it).
+  public let bitDepth: Int
   /// How the stream's frames become RGB, from its tags (what each `VideoFrame` carries),
   /// and the tags themselves for an encoder to repeat (`colourTags`).
   public let colour: YUVColour
@@ -252,13 +273,14 @@ public final class VideoDecoder: @unchecked Sendable {
     self.codec = codec
     let pixel = AVPixelFormat(rawValue: parameters.pointee.format)
     pixelFormat = av_get_pix_fmt_name(pixel).map { String(cString: $0) } ?? "unknown"
-    guard pixel == AV_PIX_FMT_YUV420P || pixel == AV_PIX_FMT_YUVJ420P else {
+    guard let depth = Self.bitDepth(pixel.rawValue) else {
       throw failCodec(
         VideoError(
           .unsupported,
-          "\(path): its frames are \(pixelFormat); only 8-bit 4:2:0 (yuv420p) is read so far: re-encode with -pix_fmt yuv420p"
+          "\(path): its frames are \(pixelFormat); only 4:2:0 at 8 or 10 bits (yuv420p, yuv420p10le) is read so far: re-encode with -pix_fmt yuv420p10le (or yuv420p)"
         ))
     }
+    bitDepth = depth
     packet = av_packet_alloc()
     frame = av_frame_alloc()
     timeBase = stream.pointee.time_base
@@ -300,14 +322,27 @@ public final class VideoDecoder: @unchecked Sendable {
     avformat_close_input(&fc)
   }
 
+  /// Bits a sample of a pixel format the renderer reads, or nil.
+  static func bitDepth(_ format: Int32) -> Int? {
+    switch format {
+    case AV_PIX_FMT_YUV420P.rawValue, AV_PIX_FMT_YUVJ420P.rawValue: 8
+    case AV_PIX_FMT_YUV420P10LE.rawValue: 10
+    default: nil
+    }
+  }
+
   /// The conversion a frame's tags ask for: full range when tagged so (or `yuvj420p`),
-  /// BT.601 when tagged BT.470BG or SMPTE 170M, BT.709 when tagged so; untagged, BT.709 from
-  /// 720 lines up and BT.601 below (as players assume).
+  /// BT.601 when tagged BT.470BG or SMPTE 170M, BT.709 when tagged so, BT.2020 when tagged
+  /// BT.2020 (non-constant luminance; constant luminance is drawn with the same matrix, an
+  /// approximation); untagged, BT.709 from 720 lines up and BT.601 below (as players assume).
   static func colour(range: AVColorRange, space: AVColorSpace, format: Int32, height: Int) -> YUVColour {
     let full = range == AVCOL_RANGE_JPEG || format == AV_PIX_FMT_YUVJ420P.rawValue
     let matrix: YUVColour.Matrix =
       space == AVCOL_SPC_BT470BG || space == AVCOL_SPC_SMPTE170M
-      ? .bt601 : space == AVCOL_SPC_BT709 ? .bt709 : (height >= 720 ? .bt709 : .bt601)
+      ? .bt601
+      : space == AVCOL_SPC_BT709
+        ? .bt709
+        : space == AVCOL_SPC_BT2020_NCL || space == AVCOL_SPC_BT2020_CL ? .bt2020 : (height >= 720 ? .bt709 : .bt601)
     return YUVColour(matrix: matrix, fullRange: full)
   }
 
@@ -408,7 +443,7 @@ public final class VideoDecoder: @unchecked Sendable {
     av_frame_unref(frame)
     let f = held.pointee
     guard Int(f.width) == width, Int(f.height) == height,
-      f.format == AV_PIX_FMT_YUV420P.rawValue || f.format == AV_PIX_FMT_YUVJ420P.rawValue,
+      Self.bitDepth(f.format) == bitDepth,
       let y = f.data.0, let u = f.data.1, let v = f.data.2
     else {
       var h: UnsafeMutablePointer<AVFrame>? = held
@@ -417,7 +452,8 @@ public final class VideoDecoder: @unchecked Sendable {
         .unsupported, "\(path): frame \(framesDecoded) changed size or format (\(f.width)×\(f.height)); not supported")
     }
     let planes = YUVPlanes(
-      width: width, height: height, y: UnsafePointer(y), yStride: Int(f.linesize.0), u: UnsafePointer(u),
+      width: width, height: height, bitDepth: bitDepth, y: UnsafePointer(y), yStride: Int(f.linesize.0),
+      u: UnsafePointer(u),
       uStride: Int(f.linesize.1), v: UnsafePointer(v), vStride: Int(f.linesize.2),
       colour: Self.colour(range: f.color_range, space: f.colorspace, format: f.format, height: height),
       siting: f.chroma_location == AVCHROMA_LOC_CENTER ? .centre : .left)

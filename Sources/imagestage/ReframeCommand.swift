@@ -60,6 +60,7 @@ enum ReframeCommand {
     let length = try parsed.number("duration", in: 0.001...1e7)
     let threads = camera.threads
     let decoder = try VideoDecoder(path: input, threads: try parsed.integer("decoder-threads", in: 0...64) ?? 0)
+    if let warning = decoder.colourTags.hdrWarning { Console.error("warning: \(input): \(warning)") }
     let eye = decoder.spherical.eye(width: decoder.width, height: decoder.height)
     guard decoder.spherical.projection == .equirectangular else {
       throw CommandError(

@@ -18,7 +18,7 @@ enum VideoSource {
     func degrees(_ r: Double) -> JSONValue { .number(Angle(radians: r).degrees) }
     let line: JSONValue = [
       "width": .number(d.width), "height": .number(d.height), "format": .string("video"), "codec": .string(d.codecName),
-      "pixelFormat": .string(d.pixelFormat),
+      "pixelFormat": .string(d.pixelFormat), "bitDepth": .number(d.bitDepth),
       "fps": .number(Double(d.frameRate.numerator) / Double(d.frameRate.denominator)),
       "frameRate": .string("\(d.frameRate.numerator)/\(d.frameRate.denominator)"),
       "duration": d.duration.map { JSONValue.number($0) } ?? .null, "frames": .number(d.frameCount),
@@ -36,11 +36,15 @@ enum VideoSource {
         "primaries": d.colourTags.primaries.map { JSONValue.string($0) } ?? .null,
         "transfer": d.colourTags.transfer.map { JSONValue.string($0) } ?? .null,
         "assumed": .bool(d.colourTags.assumed),
+        // PQ or HLG is drawn as it is, never tone-mapped.
+        "hdr": d.colourTags.hdrTransfer.map { JSONValue.string($0) } ?? .null,
+        "toneMapped": .bool(false),
       ],
       "framesInFile": d.framesInFile.map { JSONValue.number($0) } ?? .null,
     ]
     Console.line(line.text)
     Console.flush()
+    if let warning = d.colourTags.hdrWarning { Console.error("warning: \(path): \(warning)") }
     if let inside = d.framesInFile {
       Console.error(
         "\(path): the clip ends early: its header lists \(d.frameCount.map(String.init) ?? "more") frames, the file holds \(inside) (\(format2(Double(inside) * d.frameDuration)) s)"
@@ -54,6 +58,7 @@ enum VideoSource {
     guard !camera.strip else { throw CommandError(message: "--mode strip: a video is rendered in perspective only") }
     let time = try parsed.number("time", in: 0...1e7) ?? 0
     let decoder = try VideoDecoder(path: path, threads: camera.threads)
+    if let warning = decoder.colourTags.hdrWarning { Console.error("warning: \(path): \(warning)") }
     if let duration = decoder.duration, time >= duration {
       throw CommandError(message: "--time \(JSONText.number(time)): \(path) is \(format2(duration)) s long")
     }
