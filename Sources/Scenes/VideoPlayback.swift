@@ -22,6 +22,11 @@ public struct VideoPlayback: Hashable, Sendable {
   public private(set) var seekRequest: Double?
   /// Playback stopped at the last frame; Space starts again from the beginning.
   public private(set) var ended = false
+  /// The start of the frame a step asked for, until the host shows a frame after taking
+  /// the seek: a press before then goes on from it, not from the frame still on screen (a
+  /// step lost) nor from the seek's half-frame slack (slack that added up: three presses
+  /// went four frames).
+  var stepTarget: Double?
   /// The pointer holding the progress bar (scrubbing), if any.
   var scrubbing: Int?
   /// Where the controls are, in viewport points (laid out with the scene).
@@ -49,6 +54,7 @@ public struct VideoPlayback: Hashable, Sendable {
 
   public mutating func play() {
     if ended { seek(to: 0) }
+    stepTarget = nil
     isPlaying = true
   }
 
@@ -65,6 +71,7 @@ public struct VideoPlayback: Hashable, Sendable {
     var t = max(0, seconds)
     if duration > 0 { t = min(t, lastFrameTime) }
     seekRequest = t
+    stepTarget = nil
     ended = false
   }
 
@@ -74,9 +81,11 @@ public struct VideoPlayback: Hashable, Sendable {
   /// `,` and `.`: pauses and goes `frames` frames on (back when negative) from the frame shown.
   public mutating func step(frames: Int) {
     pause()
-    let from = seekRequest ?? time
+    var target = max(0, (stepTarget ?? seekRequest ?? time) + Double(frames) * frameDuration)
+    if duration > 0 { target = min(target, lastFrameTime) }
     // Half a frame's slack: the frame found is the one starting at or before the target.
-    seek(to: from + Double(frames) * frameDuration + frameDuration / 2)
+    seek(to: target + frameDuration / 2)
+    stepTarget = target
   }
 
   // MARK: What the host reports
@@ -90,6 +99,8 @@ public struct VideoPlayback: Hashable, Sendable {
   /// The host shows the frame that starts at `seconds`.
   public mutating func showed(frameAt seconds: Double) {
     time = seconds
+    // The frame of the step's seek (the host shows only frames after the seek it took).
+    if seekRequest == nil { stepTarget = nil }
     ended = false
   }
 

@@ -78,7 +78,58 @@ struct VideoPlaybackTests {
     // Two steps before the host answered: the second goes on from the first's target.
     v.step(frames: 1)
     v.step(frames: 1)
-    #expect(v.seekRequest.map { $0 > 1 + 2 * Self.fd } == true)
+    #expect(v.seekRequest.map { abs($0 - (1 + 2.5 * Self.fd)) < 1e-12 } == true, "\(String(describing: v.seekRequest))")
+  }
+
+  /// Presses of `,` and `.` land on exactly the frame their count says, however they fall
+  /// between the host's turns: before it takes the seek, after it took it but before the
+  /// frame is shown, or after. The host is the app's: it shows the first frame that ends
+  /// after the seek's time, and only frames after the seek it took.
+  @Test func framePressesLandOnTheExactFrameHoweverTheHostInterleaves() {
+    // SplitMix64, seeded: the same presses every run.
+    struct Seeded {
+      var state: UInt64
+      mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+      }
+    }
+    var rng = Seeded(state: 7)
+    for _ in 0..<200 {
+      let frames = 120
+      var v = VideoPlayback(duration: Double(frames) * Self.fd, frameDuration: Self.fd, playing: false)
+      var shown = Int(rng.next() % UInt64(frames))
+      v.showed(frameAt: Double(shown) * Self.fd)
+      var expected = shown
+      var pendingSeek: Double?
+      for _ in 0..<12 {
+        switch rng.next() % 4 {
+        case 0, 1:
+          let n = rng.next() % 3 == 0 ? -1 : 1
+          v.step(frames: n)
+          expected = min(max(expected + n, 0), frames - 1)
+        case 2:
+          if let t = v.takeSeek() { pendingSeek = t }
+        default:
+          if let t = pendingSeek {
+            // The frame covering t (time + fd past t by more than 1 % of a frame).
+            shown = (0..<frames).first { Double($0) * Self.fd + Self.fd > t + Self.fd * 0.01 } ?? frames - 1
+            v.showed(frameAt: Double(shown) * Self.fd)
+            pendingSeek = nil
+          }
+        }
+      }
+      if let t = v.takeSeek() { pendingSeek = t }
+      if let t = pendingSeek {
+        shown = (0..<frames).first { Double($0) * Self.fd + Self.fd > t + Self.fd * 0.01 } ?? frames - 1
+        v.showed(frameAt: Double(shown) * Self.fd)
+      }
+      #expect(shown == expected)
+      #expect(!v.isPlaying)
+    }
   }
 
   @Test(arguments: [(-3.0, 0.0), (2.5, 2.5), (10.0, 4 - 1.0 / 30), (Double.infinity, nil)])
