@@ -38,10 +38,11 @@ def full(kind, body, version=0, flags=0):
 
 def rebuild(data, start, end, path, insert):
     """The boxes in data[start:end], with `insert` appended inside the box at `path`
-    (a list of (kind, header_extra_bytes)); sizes on the way grow."""
+    (a list of (kind, header_extra_bytes, test); kind None: the first box, as the video
+    sample entry, whatever its codec: avc1, vp09…); sizes on the way grow."""
     out = b""
     for i, size, kind in boxes(data, start, end):
-        if path and kind == path[0][0] and path[0][2](data, i, size):
+        if path and path[0][0] in (kind, None) and path[0][2](data, i, size):
             extra = path[0][1]
             head = data[i + 8:i + 8 + extra]
             if len(path) == 1:
@@ -92,7 +93,7 @@ def main():
         )
         # stsd: FullBox (4) + entry count (4); the visual sample entry: 78 bytes of fields.
         path = [(b"moov", 0, anything), (b"trak", 0, is_video_trak), (b"mdia", 0, anything), (b"minf", 0, anything),
-                (b"stbl", 0, anything), (b"stsd", 8, anything), (b"avc1", 78, anything)]
+                (b"stbl", 0, anything), (b"stsd", 8, anything), (None, 78, anything)]
         data = b"".join(rebuild(data, i, i + s, path, st3d + sv3d) if k == b"moov" else data[i:i + s]
                         for i, s, k in boxes(data, 0, len(data)))
     if a.v1:

@@ -204,11 +204,16 @@ public struct ViewerTour: Sendable {
   /// The scene's image is decoded: `width`×`height` pixels, with the GPano metadata of its
   /// file (ignored under `ignoreGPanoXMP`). `haov`/`vaov`/`vOffset` in the config win over
   /// both, as in Pannellum. Sets the camera from the settings (or the link that led here).
+  /// `video`: a clip's spherical metadata, which gives its eye's geometry (in place of GPano).
   /// - Returns: how its coverage was decided, in words.
   @discardableResult
-  public mutating func open(width: Int, height: Int, gpano: GPano?, name: String) -> String {
+  public mutating func open(width: Int, height: Int, gpano: GPano?, name: String, video: SphericalVideo? = nil) -> String {
     let s = settings
     var (geometry, coverage) = PanoramaGeometry.of(width: width, height: height, gpano: s.ignoreGPanoXMP == true ? nil : gpano)
+    if let video {
+      geometry = video.geometry(eyeWidth: width, eyeHeight: height)
+      coverage = "from the clip's \(video.source)"
+    }
     if s.haov != nil || s.vaov != nil || s.vOffset != nil {
       let haov = min(s.haov ?? 360, 360), vaov = min(s.vaov ?? 180, 180)
       let fullWidth = Double(width) * 360 / haov

@@ -1812,6 +1812,32 @@ def video_clip():
     return path
 
 
+def stereo_clip():
+    """A 0.5 s top-bottom stereo clip (VP9 in MP4, 512×512): the sample on top (the left eye),
+    the sample with only its green channel below, with Spherical Video V2's st3d and sv3d
+    written by scripts/spherical-metadata.py after mdat, as ffmpeg lays an MP4 out."""
+    os.makedirs(FIXTURES, exist_ok=True)
+    path = os.path.join(FIXTURES, "stereo.mp4")
+    if not os.path.exists(path):
+        plain = path + ".plain.mp4"
+        subprocess.run(
+            ["ffmpeg", "-loglevel", "error", "-y", "-loop", "1", "-framerate", "10", "-i", os.path.join(WEB, "sample.jpg"), "-t", "0.5",
+             "-filter_complex", "[0]scale=512:256,split[a][b];[b]colorchannelmixer=rr=0:gg=1:bb=0[g];[a][g]vstack,format=yuv420p",
+             "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "400k", plain],
+            check=True)
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "spherical-metadata.py"), plain, path + ".part.mp4",
+                        "--v2", "--stereo", "top-bottom"], check=True)
+        os.replace(path + ".part.mp4", path)
+    return path
+
+
+def green_share():
+    """The share of the view's pixels that are the clip's green-only eye (no red, no blue)."""
+    return PAGE.js("const c = document.querySelector('.isv-canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+                   "let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 24 && d[i + 2] < 24 && d[i + 1] > 48) n++;"
+                   "return n / (d.length / 4);")
+
+
 VIDEO_PAGES = [0]
 
 
@@ -2078,6 +2104,19 @@ class VideoScene(unittest.TestCase):
                              message="the message")
         # Said as a missing still is (the server is asked), not as a codec this browser lacks.
         self.assertRegex(message, r"^The video fixtures/none\.webm could not be loaded: HTTP 404\b.*\.$")
+
+    def test_a_top_bottom_stereo_clip_shows_one_eye(self):
+        # Looking up and down over the whole sphere: only the top (left) eye shows, never the
+        # green-only bottom one (which, stacked as one 1:1 picture, filled the lower half).
+        stereo_clip()
+        for renderer in ("webgl2", "cpu"):
+            video_page({"video": "../fixtures/stereo.mp4", "autoLoad": True, "hfov": 120, "pitch": -60}, f"renderer={renderer}")
+            PAGE.until("return window.viewer.isLoaded() && viewer._player.uploads > 0", timeout=15, message="the first frame")
+            for pitch in (-60, 0, 60):
+                PAGE.js(f"viewer.setPitch({pitch}, false)")
+                PAGE.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+                self.assertLess(green_share(), 0.01, f"{renderer}, pitch {pitch}: the bottom eye shows")
+            self.assertEqual(PAGE.js("return viewer._spherical && viewer._spherical.stereo"), "top-bottom", renderer)
 
     def test_a_file_that_is_there_but_no_video_keeps_the_codec_message(self):
         # A text file named .webm, served 200 as video/webm: the browser cannot play it, and

@@ -90,7 +90,9 @@ export async function copyPixels(bitmap, memory, ptr, width = bitmap.width, heig
     let frame = null;
     try {
       frame = new VideoFrame(bitmap, { timestamp: 0 });
-      await frame.copyTo(target(), { format: 'RGBA', colorSpace: 'srgb' });
+      // Smaller than the frame (one eye of a stereo video): its top-left part.
+      const part = width < frame.displayWidth || height < frame.displayHeight ? { rect: { x: 0, y: 0, width, height } } : {};
+      await frame.copyTo(target(), { format: 'RGBA', colorSpace: 'srgb', ...part });
       return 'VideoFrame';
     } catch {
       // An older browser without format conversion: below.

@@ -112,6 +112,63 @@ public func viewerOpen(
   return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
 }
 
+/// The scene's video's spherical metadata, read from its MP4 boxes by `MP4SphericalReader`
+/// (viewer-video.js fetches the ranges it asks for), and what it found.
+nonisolated(unsafe) var sphericalReader = MP4SphericalReader()
+nonisolated(unsafe) var spherical: SphericalVideo?
+
+/// A file size from JS (negative or not a safe integer: unknown).
+func fileSize(_ size: Double) -> Int64? { size >= 0 && size < 9_007_199_254_740_992 ? Int64(size) : nil }
+
+/// Starts reading a video's boxes afresh (`size`: the file's length, or −1). Answers the
+/// reader's step: `{"need": [offset, count]}`, `{"video": {…}}` or `{"reason": …}`.
+@_cdecl("viewer_spherical_begin")
+public func viewerSphericalBegin(_ size: Double) -> Int32 {
+  sphericalReader = MP4SphericalReader(fileSize: fileSize(size))
+  spherical = nil
+  return answer(sphericalStep())
+}
+
+/// The bytes of the range the last step asked for (fewer where the file ends; `size` as for
+/// begin, when this answer told it). Answers the next step.
+@_cdecl("viewer_spherical_feed")
+public func viewerSphericalFeed(_ data: UnsafePointer<UInt8>?, _ count: Int32, _ size: Double) -> Int32 {
+  if sphericalReader.fileSize == nil, let size = fileSize(size) { sphericalReader.fileSize = size }
+  sphericalReader.feed(bytes(data, count))
+  return answer(sphericalStep())
+}
+
+func sphericalStep() -> JSONValue {
+  switch sphericalReader.next {
+  case .need(let offset, let count): return ["need": .array([.number(Double(offset)), .number(Double(count))])]
+  case .done(let video, let reason):
+    spherical = video
+    guard let v = video else { return ["reason": .string(reason)] }
+    return [
+      "video": [
+        "source": .string(v.source), "stereo": .string(v.stereo.rawValue), "projection": .string(v.projection.rawValue),
+        "yaw": .number(v.pose.yaw / degree), "pitch": .number(v.pose.pitch / degree), "roll": .number(v.pose.roll / degree),
+        "crop": .array([v.cropTop, v.cropBottom, v.cropLeft, v.cropRight].map { .number($0) }),
+      ]
+    ]
+  }
+}
+
+/// Opens the scene's video (`width`×`height` frames): with the metadata the reader found,
+/// one eye of a stereo frame (its top or left half) and that eye's geometry. Answers the
+/// geometry and `eye` ([x, y, width, height] in frame pixels: what to sample).
+@_cdecl("viewer_open_video")
+public func viewerOpenVideo(_ width: Int32, _ height: Int32, _ name: UnsafePointer<UInt8>?, _ nameCount: Int32) -> Int32 {
+  let w = Int(width), h = Int(height)
+  let eye = spherical?.eye(width: w, height: h) ?? (x: 0, y: 0, width: w, height: h)
+  let coverage = tour.open(width: eye.width, height: eye.height, gpano: nil, name: text(name, nameCount), video: spherical)
+  guard case .object(var fields) = geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage) else {
+    return answer(JSONValue.null)
+  }
+  fields.append(("eye", .array([eye.x, eye.y, eye.width, eye.height].map { .number(Double($0)) })))
+  return answer(JSONValue.object(fields))
+}
+
 /// The CPU renderer takes the pixels `web_panorama_buffer` gave room for.
 @_cdecl("viewer_commit")
 public func viewerCommit() -> Int32 {

@@ -16,11 +16,12 @@ export const STRINGS = {
 
 /**
  * Makes room in `pgl` (a PanoramaGL) for a video's frames (`width`×`height`, with the core's
- * `geometry`): one layer per tile, as few tiles as the texture size allows (split as stills
+ * `geometry`, drawn from the top-left `eye` [0, 0, width, height] of each frame: one eye of a
+ * stereo pair, sampled in place, since the shader's pixels are the eye's): one layer per tile, as few tiles as the texture size allows (split as stills
  * are), without borders or mip levels, since every new frame replaces the last. A video wider
  * than a texture is cut with WebCodecs' `VideoFrame`; where that is missing it throws, saying so.
  */
-export function videoTexture(pgl, width, height, geometry) {
+export function videoTexture(pgl, width, height, geometry, eye = [0, 0, width, height]) {
   const gl = pgl.gl, limit = pgl.limit;
   const grid = [Math.ceil(width / limit), Math.ceil(height / limit)];
   if (grid[0] * grid[1] > 1 && typeof VideoFrame === 'undefined') {
@@ -37,7 +38,7 @@ export function videoTexture(pgl, width, height, geometry) {
   for (const [k, v] of [[gl.TEXTURE_MAX_LEVEL, 0], [gl.TEXTURE_MIN_FILTER, gl.LINEAR], [gl.TEXTURE_MAG_FILTER, gl.LINEAR],
     [gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE], [gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE]]) gl.texParameteri(A, k, v);
   pgl.mipmapsPending = false;
-  pgl.source = { width, height, geometry, grid, tile, layer: tile, pad: 0 };
+  pgl.source = { width: eye[2], height: eye[3], frame: [width, height], geometry, grid, tile, layer: tile, pad: 0 };
 }
 
 /** Uploads the frame `video` shows now into the texture `videoTexture` made in `pgl`. */
@@ -45,7 +46,7 @@ export function uploadFrame(pgl, video) {
   const gl = pgl.gl, p = pgl.source, A = gl.TEXTURE_2D_ARRAY;
   gl.bindTexture(A, pgl.texture);
   if (p.grid[0] * p.grid[1] === 1) {
-    gl.texSubImage3D(A, 0, 0, 0, 0, p.width, p.height, 1, gl.RGBA, gl.UNSIGNED_BYTE, video);
+    gl.texSubImage3D(A, 0, 0, 0, 0, p.frame[0], p.frame[1], 1, gl.RGBA, gl.UNSIGNED_BYTE, video);
     return;
   }
   const frame = new VideoFrame(video);
@@ -53,7 +54,7 @@ export function uploadFrame(pgl, video) {
     for (let ty = 0; ty < p.grid[1]; ty++) {
       for (let tx = 0; tx < p.grid[0]; tx++) {
         const x = tx * p.tile[0], y = ty * p.tile[1];
-        const width = Math.min(p.tile[0], p.width - x), height = Math.min(p.tile[1], p.height - y);
+        const width = Math.min(p.tile[0], p.frame[0] - x), height = Math.min(p.tile[1], p.frame[1] - y);
         const part = new VideoFrame(frame, { visibleRect: { x, y, width, height } });
         try {
           gl.texSubImage3D(A, 0, 0, 0, ty * p.grid[0] + tx, width, height, 1, gl.RGBA, gl.UNSIGNED_BYTE, part);
@@ -334,6 +335,68 @@ export class VideoPlayer {
 }
 
 /**
+ * Reads the spherical metadata of the video at `url` (an MP4 or MOV: Spherical Video V2's
+ * st3d/sv3d, V1's XML) with the core's box reader (MP4SphericalReader), fetching with `Range:`
+ * requests the few ranges it asks for: the first 64 KB, then the moov box, wherever it is.
+ * Resolves with what it found, or null, telling the console why (a server without ranges, a
+ * cross-origin refusal, a WebM, no metadata): the video then plays as it is.
+ */
+export async function readSpherical(m, w, url, crossOrigin, current) {
+  const credentials = crossOrigin === 'use-credentials' ? 'include' : 'same-origin';
+  const why = (text) => {
+    console.info(`ImageStage viewer: ${url}: ${text}; the video is shown as one equirectangular picture.`);
+    return null;
+  };
+  // WebM and Matroska carry their own boxes (not read here yet): no request for them.
+  if (/\.(webm|mkv)$/i.test(String(url).split(/[?#]/)[0])) return why('a WebM or Matroska file, whose metadata is not read yet');
+  try {
+    let total = -1;
+    let step = m.json(w.viewer_spherical_begin(-1));
+    for (let reads = 0; step.need && reads < 80; reads++) {
+      const [offset, count] = step.need;
+      const range = await fetchRange(url, offset, count, credentials);
+      if (!current()) return null;
+      if (range.total != null) total = range.total;
+      step = m.withBytes(range.bytes, (p, n) => m.json(w.viewer_spherical_feed(p, n, total)));
+    }
+    return step.video ?? why(step.reason ? `no spherical metadata read (${step.reason})` : 'the box reader did not finish');
+  } catch (e) {
+    return why(`its spherical metadata could not be read (${e.message})`);
+  }
+}
+
+/** Bytes `offset`… (`count` of them, fewer at the file's end) of `url`, and the file's size when told. */
+async function fetchRange(url, offset, count, credentials) {
+  const r = await fetch(url, { headers: { Range: `bytes=${offset}-${offset + count - 1}` }, credentials });
+  if (r.status === 206) {
+    const m = /bytes (\d+)-\d+\/(\d+|\*)/.exec(r.headers.get('Content-Range') || '');
+    if (!m || Number(m[1]) !== offset) throw new Error(`the server answered another range (${r.headers.get('Content-Range')})`);
+    return { bytes: new Uint8Array(await r.arrayBuffer()).subarray(0, count), total: m[2] === '*' ? null : Number(m[2]) };
+  }
+  if (r.status === 416) return { bytes: new Uint8Array(0), total: null };
+  if (r.status !== 200) throw new Error(`HTTP ${r.status} for a Range request`);
+  // The whole file: read only up to the range's end, then stop the download.
+  if (offset > 64 << 20) {
+    r.body?.cancel().catch(() => {});
+    throw new Error(`the server ignores Range requests, and the metadata is ${Math.round(offset / 1048576)} MB in`);
+  }
+  const reader = r.body.getReader(), out = new Uint8Array(count);
+  let at = 0, got = 0;
+  try {
+    while (got < count) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const from = Math.max(offset - at, 0), to = Math.min(value.length, offset + count - at);
+      if (to > from) { out.set(value.subarray(from, to), got); got += to - from; }
+      at += value.length;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return { bytes: out.subarray(0, got), total: got < count ? at : null };
+}
+
+/**
  * Opens the viewer `v`'s video scene: the `<video>` element's frames go to a WebGL2 texture
  * (`gpu`), or to the wasm CPU renderer (asked for, or no WebGL2) as long as it keeps 24 frames
  * a second at the viewer's size. `load` fires when the first frame is drawn.
@@ -351,6 +414,9 @@ export async function openVideo(v, gpu, fade, ticket) {
     speak: (text) => v._speak(text),
   });
   v._root.classList.add('isv-has-video');
+  // The metadata is read while the video loads; the first frame waits for both.
+  const current = () => !v._destroyed && ticket === v._ticket;
+  const spherical = readSpherical(v.m, v.w, s.video, s.crossOrigin, current);
   let size;
   try {
     size = await player.open(s, (video) => videoFrame(v, video));
@@ -359,16 +425,19 @@ export async function openVideo(v, gpu, fade, ticket) {
     return;
   }
   if (v._destroyed || ticket !== v._ticket) return;
+  v._spherical = await spherical;
+  if (v._destroyed || ticket !== v._ticket) return;
   v._loading.hidden = true;
   if (v._error) v._clearError();
   if (fade) v._snapshot();
   const name = decodeURIComponent(String(s.video).split('/').pop().split('?')[0]);
-  const geometry = v.m.withTwo(new Uint8Array(0), name, (hp, hn, np, nn) =>
-    v.m.json(v.w.viewer_open(hp, hn, size.width, size.height, np, nn)));
+  // With metadata, the core opens one eye of a stereo frame, with its crop.
+  const geometry = v.m.withBytes(name, (np, nn) => v.m.json(v.w.viewer_open_video(size.width, size.height, np, nn)));
+  const eye = geometry.eye;
   v.w.viewer_layout(v._size.width, v._size.height);
-  v._source = { video: true, gpu, width: size.width, height: size.height, geometry, cpuTimes: [] };
+  v._source = { video: true, gpu, width: eye[2], height: eye[3], geometry, cpuTimes: [] };
   if (gpu) {
-    try { videoTexture(v._gl, size.width, size.height, geometry); } catch (e) {
+    try { videoTexture(v._gl, size.width, size.height, geometry, eye); } catch (e) {
       player.close();
       v._fail(e, false);
       return;
