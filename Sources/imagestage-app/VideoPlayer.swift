@@ -59,6 +59,7 @@ final class VideoPlayer {
       throw VideoError(
         .unsupported, "\(path): its projection is \(decoder.spherical.projection.rawValue); the app plays equirectangular video")
     }
+    if let warning = decoder.colourTags.hdrWarning { Console.error("warning: \(path): \(warning)") }
     width = decoder.width
     height = decoder.height
     frameDuration = decoder.frameDuration
