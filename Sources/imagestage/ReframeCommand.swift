@@ -100,6 +100,7 @@ enum ReframeCommand {
     do {
       while let frame = try frames.next() {
         let t = frame.time
+        if written == 0 { VideoSource.warnIfDualFisheye(decoder, frame, path: input) }
         let view = path.view(at: t)
         let planes = frame.planes.cropped(width: eye.width, height: eye.height)
         let buffer = try sink.freeBuffer()

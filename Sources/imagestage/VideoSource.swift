@@ -9,6 +9,17 @@ enum VideoSource {
   /// Whether `path` names a video (by its extension: what the user sees in the name).
   static func isVideo(_ path: String) -> Bool { VideoDecoder.isVideoPath(path) }
 
+  /// Warns when a clip without spherical metadata looks like an unstitched dual-fisheye
+  /// file (`DualFisheye`): it would be drawn as equirectangular without a word.
+  static func warnIfDualFisheye(_ decoder: VideoDecoder, _ frame: VideoFrame, path: String) {
+    guard decoder.spherical.source.hasPrefix("no spherical metadata"), DualFisheye.looksUnstitched(frame.planes) else {
+      return
+    }
+    Console.error(
+      "\(path) looks like an unstitched dual-fisheye frame (two lens circles side by side); ImageStage draws stitched equirectangular video: stitch it first with the camera's software, or roughly with ffmpeg -vf v360=dfisheye:e:ih_fov=190:iv_fov=190"
+    )
+  }
+
   /// `pano info CLIP.mp4`: the stream, its spherical metadata (or what was assumed, and why).
   static func info(_ path: String) throws {
     let d = try VideoDecoder(path: path, threads: 1)
@@ -45,6 +56,7 @@ enum VideoSource {
     Console.line(line.text)
     Console.flush()
     if let warning = d.colourTags.hdrWarning { Console.error("warning: \(path): \(warning)") }
+    if let first = try? d.next() { warnIfDualFisheye(d, first, path: path) }
     if let inside = d.framesInFile {
       Console.error(
         "\(path): the clip ends early: its header lists \(d.frameCount.map(String.init) ?? "more") frames, the file holds \(inside) (\(format2(Double(inside) * d.frameDuration)) s)"
@@ -70,6 +82,7 @@ enum VideoSource {
       chosen = frame
     }
     guard let chosen else { throw CommandError(message: "\(path): no frame at \(JSONText.number(time)) s") }
+    warnIfDualFisheye(decoder, chosen, path: path)
     let eye = decoder.spherical.eye(width: decoder.width, height: decoder.height)
     var renderer = YUVRenderer(width: eye.width, height: eye.height, video: decoder.spherical)
     var frame = RGBAImage(width: camera.width, height: camera.height)

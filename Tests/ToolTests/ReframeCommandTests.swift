@@ -425,6 +425,32 @@ struct ReframeCommandTests {
     #expect(short.stderr.contains("ends at 0.50 s of the clip (\(String(format: "%.2f", cutAt)) s)"), "\(short.stderr)")
   }
 
+  /// An unstitched dual-fisheye clip (made from the sample with v360, black outside the two
+  /// circles) is warned about by info, reframe and render; the equirectangular sample is not.
+  @Test func anUnstitchedDualFisheyeClipIsWarnedAbout() throws {
+    let dir = try Tool.temporaryDirectory()
+    let fisheye = dir.appendingPathComponent("dual.mp4").path
+    let inside = "lte(hypot(mod(X,W/2)-W/4,Y-H/2),H/2)"
+    Clips.ffmpeg([
+      "-i", Clips.path("plain.mp4"), "-vf",
+      "v360=e:dfisheye:h_fov=190:v_fov=190,format=rgb24,geq=r='if(\(inside),r(X,Y),0)':g='if(\(inside),g(X,Y),0)':b='if(\(inside),b(X,Y),0)'",
+      fisheye,
+    ])
+    let warning = "looks like an unstitched dual-fisheye frame (two lens circles side by side)"
+    let png = dir.appendingPathComponent("view.png").path
+    for input in [fisheye, Clips.path("plain.mp4")] {
+      let runs = [
+        try Tool.run("imagestage", ["pano", "info", input]),
+        try reframe([input, "-o", dir.appendingPathComponent("out.mp4").path, "--size", "64x32"]),
+        try Tool.run("imagestage", ["pano", "render", input, "-o", png, "--size", "64x32"]),
+      ]
+      for run in runs {
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains(warning) == (input == fisheye), "\(input): \(run.stderr)")
+      }
+    }
+  }
+
   /// Bad input: a clear error naming the file and what is wrong, exit 2, nothing written.
   @Test func badInputsAreRefusedClearly() throws {
     let dir = try Tool.temporaryDirectory()
