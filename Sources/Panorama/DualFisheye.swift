@@ -10,7 +10,9 @@ public enum DualFisheye {
   public static func looksUnstitched(
     luma: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int, bitDepth: Int = 8
   ) -> Bool {
-    guard height >= 16, width >= 32, stride >= width * (bitDepth == 8 ? 1 : 2), abs(width - 2 * height) <= width / 50 else { return false }
+    guard height >= 16, width >= 32, stride >= width * (bitDepth == 8 ? 1 : 2), abs(width - 2 * height) <= width / 50 else {
+      return false
+    }
     let w = Double(width), h = Double(height)
     let patch = max(1, height / 64)
     /// Mean luma of the patch centred on (fx·w, fy·h), clamped inside the frame.
