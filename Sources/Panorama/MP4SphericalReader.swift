@@ -91,6 +91,10 @@ public struct MP4SphericalReader: Sendable {
         headerSize = 16
       }
       let name = MP4Box.name(type)
+      // A 64-bit size near Int64.max would overflow the offset arithmetic below (a trap).
+      guard size <= Int64.max - at - headerSize else {
+        return .done(nil, reason: "box '\(name)' at byte \(at) claims \(size) bytes, past any file's end")
+      }
       guard size == 0 || size >= headerSize else {
         return .done(nil, reason: "box '\(name)' at byte \(at) has size \(size), shorter than its header")
       }

@@ -150,6 +150,10 @@ struct MP4SphericalReaderTests {
     let huge = [0, 0, 0, 1] + Array("moov".utf8) + [0, 0, 0, 0, 0x02, 0, 0, 0] + [UInt8](repeating: 0, count: 64)
     let refused = Self.read(huge)
     #expect(refused.reason.contains("over the 16 MB") && refused.reads == [0])
+    // A 64-bit size near Int64.max after a first box: refused, not an overflow trap.
+    let free = [0, 0, 0, 8] + Array("free".utf8)
+    let endless = free + [0, 0, 0, 1] + Array("mdat".utf8) + [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    #expect(Self.read(endless + [UInt8](repeating: 0, count: 64)).reason.contains("past any file's end"))
     // A child running past moov's end.
     let overrun = [0, 0, 0, 24] + Array("moov".utf8) + [0, 0, 1, 0] + Array("trak".utf8) + [UInt8](repeating: 0, count: 8)
     #expect(Self.read(overrun).reason.contains("runs past its parent"))
