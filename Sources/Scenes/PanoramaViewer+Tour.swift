@@ -72,7 +72,8 @@ extension PanoramaViewer {
   /// the right. `view` stays what the user and the API move.
   public var renderedView: ViewAngles {
     let v = view
-    guard mode == .perspective, horizon.pitch != 0 || horizon.roll != 0 else { return v }
+    let posed = pose.yaw != 0 || pose.pitch != 0 || pose.roll != 0
+    guard mode == .perspective, horizon.pitch != 0 || horizon.roll != 0 || posed else { return v }
     // The camera's axes in the panorama frame (x right, y up, z forward at yaw 0): yaw about
     // y, then pitch about x, then roll about z.
     let (sy, cy) = Elementary.sinCos(v.yaw), (sp, cp) = Elementary.sinCos(v.pitch), (sr, cr) = Elementary.sinCos(v.roll)
@@ -89,7 +90,17 @@ extension PanoramaViewer {
       let (y2, z2) = (chp * y1 - shp * d.2, shp * y1 + chp * d.2)
       return (x1, y2, z2)
     }
-    let f = tilt(camera(0, 0, 1)), r = tilt(camera(1, 0, 0))
+    // The pose, undone as `SphericalVideo.projectionMatrix` undoes it: about y (z towards x),
+    // then x (z towards −y), then z (x towards y), in the picture's axes.
+    let (spy, cpy) = Elementary.sinCos(pose.yaw), (spp, cpp) = Elementary.sinCos(pose.pitch)
+    let (spr, cpr) = Elementary.sinCos(pose.roll)
+    func unpose(_ d: (Double, Double, Double)) -> (Double, Double, Double) {
+      guard posed else { return d }
+      let (x1, z1) = (cpy * d.0 + spy * d.2, -spy * d.0 + cpy * d.2)
+      let (y2, z2) = (cpp * d.1 - spp * z1, spp * d.1 + cpp * z1)
+      return (cpr * x1 - spr * y2, spr * x1 + cpr * y2, z2)
+    }
+    let f = unpose(tilt(camera(0, 0, 1))), r = unpose(tilt(camera(1, 0, 0)))
     let pitch = Elementary.asin(min(max(f.1, -1), 1))
     let yaw = Elementary.atan2(f.0, f.2)
     // The roll that takes the unrolled camera's right axis to `r`.

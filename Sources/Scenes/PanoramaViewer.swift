@@ -72,6 +72,10 @@ public struct PanoramaViewer: Sendable {
   var glide: Glide?
   /// The panorama's own tilt (radians): Pannellum's `horizonPitch` and `horizonRoll`.
   public var horizon = (pitch: 0.0, roll: 0.0)
+  /// A video's Spherical Video V2 pose (`SphericalVideo.pose`), undone when drawing as the CLI
+  /// and the app undo it: content at the projection's centre shows at yaw −pose.yaw, pitch
+  /// +pose.pitch. Applied after `horizon` (nearest the picture).
+  public var pose = ViewAngles()
   /// Set when a glide arrived; the host reads and clears it (`animatefinished`).
   public var glideFinished = false
 

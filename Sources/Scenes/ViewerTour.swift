@@ -204,7 +204,8 @@ public struct ViewerTour: Sendable {
   /// The scene's image is decoded: `width`×`height` pixels, with the GPano metadata of its
   /// file (ignored under `ignoreGPanoXMP`). `haov`/`vaov`/`vOffset` in the config win over
   /// both, as in Pannellum. Sets the camera from the settings (or the link that led here).
-  /// `video`: a clip's spherical metadata, which gives its eye's geometry (in place of GPano).
+  /// `video`: a clip's spherical metadata, which gives its eye's geometry (in place of GPano)
+  /// and its pose (undone in drawing, as the CLI and the app undo it).
   /// - Returns: how its coverage was decided, in words.
   @discardableResult
   public mutating func open(width: Int, height: Int, gpano: GPano?, name: String, video: SphericalVideo? = nil) -> String {
@@ -232,6 +233,7 @@ public struct ViewerTour: Sendable {
     if let p = panorama { scene.inheritGeneration(from: p) }
     panorama = scene
     applySettings()
+    if let video { update { $0.pose = video.pose } }
     return coverage
   }
 

@@ -1,9 +1,10 @@
 import CoreMath
-import Panorama
 import Scenes
 import Stage
 import StageJSON
 import Testing
+
+@testable import Panorama
 
 /// The viewer's rules shared by the web component, the app and the CLI: hotspot placement
 /// for every lens, scene links, Pannellum's limits, autorotate and `lookAt`.
@@ -242,6 +243,34 @@ struct ViewerTourTests {
       var dy = d.yaw / Self.degree - (yaw + 12)
       dy -= (dy / 360).rounded() * 360
       #expect(abs(dy) < 1e-6 && abs(d.pitch / Self.degree - 3) < 1e-6, "at yaw \(yaw)")
+    }
+  }
+
+  /// A clip's V2 pose is undone as the CLI and the app undo it (`SphericalVideo`'s
+  /// projection matrix): the drawn camera's axes are that matrix's columns, for views and
+  /// poses all round; a hotspot stays with the content it marks.
+  @Test func aVideosPoseIsUndoneAsTheRenderersUndoIt() throws {
+    var t = try Self.tour(#"{"video": "clip.webm", "hotSpots": [{"yaw": 0, "pitch": 0}]}"#)
+    var video = SphericalVideo(source: "test")
+    video.pose = ViewAngles(yaw: 30 * Self.degree, pitch: 0, roll: 0)
+    t.open(width: 1024, height: 512, gpano: nil, name: "clip.webm", video: video)
+    // The projection's centre (a hotspot at yaw 0) shows at world yaw −30°.
+    t.update { $0.look(yaw: -30 * Self.degree, pitch: 0, hfov: nil, duration: 0) }
+    let centre = try #require(t.placements()[0].at)
+    #expect(abs(centre.x - 400) < 1e-6 && abs(centre.y - 300) < 1e-6, "the content's centre straight ahead: \(centre)")
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<40 {
+      func angle(_ r: Double) -> Double { Double.random(in: -r...r, using: &generator) * Self.degree }
+      video.pose = ViewAngles(yaw: angle(180), pitch: angle(89), roll: angle(180))
+      let view = ViewAngles(yaw: angle(180), pitch: angle(80), roll: 0)
+      t.open(width: 1024, height: 512, gpano: nil, name: "clip.webm", video: video)
+      t.update { $0.look(yaw: view.yaw, pitch: view.pitch, hfov: nil, duration: 0) }
+      let drawn = try #require(t.panorama?.viewer.renderedView)
+      let expected = video.projectionMatrix(view: view)
+      let got = SphericalVideo(source: "none").projectionMatrix(view: drawn)
+      for k in 0..<9 {
+        #expect(abs(got[k] - expected[k]) < 1e-9, "pose \(video.pose), view \(view): \(got) against \(expected)")
+      }
     }
   }
 

@@ -1831,6 +1831,21 @@ def stereo_clip():
     return path
 
 
+def posed_clip():
+    """video_clip() in MP4 with Spherical Video V2's pose yaw 60°, pitch 20° (written by
+    scripts/spherical-metadata.py): the picture's centre, where the red square is at 1 s,
+    shows at world yaw −60°, pitch +20° (docs/video.md)."""
+    source = video_clip()
+    path = os.path.join(FIXTURES, "posed.mp4")
+    if not os.path.exists(path):
+        plain = path + ".plain.mp4"
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", source, "-an", "-c:v", "copy", plain], check=True)
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "spherical-metadata.py"), plain, path + ".part.mp4",
+                        "--v2", "--yaw", "60", "--pitch", "20"], check=True)
+        os.replace(path + ".part.mp4", path)
+    return path
+
+
 def green_share():
     """The share of the view's pixels that are the clip's green-only eye (no red, no blue)."""
     return PAGE.js("const c = document.querySelector('.isv-canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
@@ -2117,6 +2132,24 @@ class VideoScene(unittest.TestCase):
                 PAGE.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
                 self.assertLess(green_share(), 0.01, f"{renderer}, pitch {pitch}: the bottom eye shows")
             self.assertEqual(PAGE.js("return viewer._spherical && viewer._spherical.stereo"), "top-bottom", renderer)
+
+    def test_a_posed_clip_is_turned_as_its_pose_says(self):
+        # At 1 s the red square is at the picture's centre; the pose puts that at world yaw
+        # −60°, pitch 20°: looking there it is straight ahead, looking at yaw 0 it is not in view.
+        posed_clip()
+        for renderer in ("webgl2", "cpu"):
+            video_page({"video": "../fixtures/posed.mp4", "autoLoad": True, "yaw": -60, "pitch": 20, "hfov": 90},
+                       f"renderer={renderer}")
+            PAGE.until("return window.viewer.isLoaded() && viewer._player.uploads > 0", timeout=15, message="the first frame")
+            PAGE.until("return viewer._spherical !== undefined", timeout=10, message="the metadata read")
+            PAGE.js("viewer.seek(1.0)")
+            settle_video()
+            red, shown = red_middle(), shown_frame()
+            self.assertTrue(red is not None, f"{renderer}: the square straight ahead at world yaw -60, pitch 20")
+            self.assertAlmostEqual(red, square_at(shown), delta=15, msg=f"{renderer}: where the frame at {shown} s has it")
+            PAGE.js("viewer.setPitch(0, false); viewer.setYaw(0, false)")
+            PAGE.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+            self.assertIsNone(red_middle(), f"{renderer}: at world yaw 0 the square is 60° off, out of a 90° view")
 
     def test_a_file_that_is_there_but_no_video_keeps_the_codec_message(self):
         # A text file named .webm, served 200 as video/webm: the browser cannot play it, and
