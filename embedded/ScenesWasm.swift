@@ -10,10 +10,10 @@ import Stage
 @_cdecl("scenes_drop_beside_slot1")
 public func scenesDropBesideSlot1(_ dx: Double) -> Int32 {
   var studio = Studio()
-  _ = studio.layout(viewport: Size(width: 1024, height: 720), at: 0)
+  _ = studio.layout(viewport: StageSize(width: 1024, height: 720), at: 0)
   let board = studio.locations.engine.board
   let from = board.items[0].center
-  let to = Point(x: board.slots[1].frame.center.x + dx, y: board.slots[1].frame.center.y)
+  let to = StagePoint(x: board.slots[1].frame.center.x + dx, y: board.slots[1].frame.center.y)
   _ = studio.handle(.pointer(.down, id: 0, kind: .touch, at: from), at: 0)
   _ = studio.handle(.pointer(.move, id: 0, kind: .touch, at: to), at: 0.1)
   _ = studio.handle(.pointer(.up, id: 0, kind: .touch, at: to), at: 0.2)

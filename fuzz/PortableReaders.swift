@@ -111,7 +111,7 @@ enum PortableReaders {
       for lens in Lens.allCases {
         tour.update { $0.setLens(lens) }
         _ = tour.placements(margin: 40)
-        _ = tour.direction(at: Point(x: 195, y: 422))
+        _ = tour.direction(at: StagePoint(x: 195, y: 422))
       }
       _ = tour.tabOrder
       for k in tour.scene.hotSpots.indices {
@@ -119,9 +119,9 @@ enum PortableReaders {
         _ = tour.nudge(hotSpot: k, dx: 1, dy: -5)
         tour.reveal(hotSpot: k, duration: 0.5)
       }
-      _ = tour.handle(.pointer(.down, id: 1, kind: .touch, at: Point(x: 100, y: 100)), at: 0)
-      _ = tour.handle(.pointer(.move, id: 1, kind: .touch, at: Point(x: 300, y: 500)), at: 0.05)
-      _ = tour.handle(.pointer(.up, id: 1, kind: .touch, at: Point(x: 300, y: 500)), at: 0.1)
+      _ = tour.handle(.pointer(.down, id: 1, kind: .touch, at: StagePoint(x: 100, y: 100)), at: 0)
+      _ = tour.handle(.pointer(.move, id: 1, kind: .touch, at: StagePoint(x: 300, y: 500)), at: 0.05)
+      _ = tour.handle(.pointer(.up, id: 1, kind: .touch, at: StagePoint(x: 300, y: 500)), at: 0.1)
       _ = tour.handle(.key(.right, [], isDown: true, isRepeat: false), at: 0.2)
       for step in 1...30 { tour.advance(to: 0.2 + Double(step) / 30) }
       let s = tour.settings
@@ -143,14 +143,16 @@ enum PortableReaders {
     var engine = Engine(board: page.board, options: page.options)
     guard !engine.board.items.isEmpty else { return }
     let from = engine.board.items[0].center
-    let to = engine.board.slots.last?.frame.center ?? Point(x: 0, y: 0)
+    let to = engine.board.slots.last?.frame.center ?? StagePoint(x: 0, y: 0)
     _ = engine.press(item: 0, pointer: 1, at: from, time: 0)
     _ = engine.handle(.pointer(.move, id: 1, at: to), at: 0.05)
     _ = engine.handle(.pointer(.up, id: 1, at: to), at: 0.1)
     for key in Key.allCases { _ = engine.handle(.key(key), at: 0.2) }
     _ = engine.handle(.key(.escape), at: 0.3)
-    let frames = engine.board.slots.indices.map { SlotFrame(slot: $0, frame: Rect(x: Double($0) * 7, y: 3, width: 5, height: 5)) }
-    _ = engine.handle(.layout(frames, canvas: Size(width: 400, height: 300)), at: 0.4)
+    let frames = engine.board.slots.indices.map {
+      SlotFrame(slot: $0, frame: StageRect(x: Double($0) * 7, y: 3, width: 5, height: 5))
+    }
+    _ = engine.handle(.layout(frames, canvas: StageSize(width: 400, height: 300)), at: 0.4)
     engine.advance(to: 10)
     _ = SavedState.encode(engine, numericIDs: [])
   }
@@ -160,15 +162,15 @@ enum PortableReaders {
   static func savedState(_ bytes: [UInt8]) {
     guard
       var board = try? Board(
-        canvas: Size(width: 320, height: 480),
-        slots: (0..<3).map { Slot(id: "t\($0)", frame: Rect(x: 200, y: 20 + 100 * Double($0), width: 80, height: 80)) },
-        items: [Item(id: "mail", frame: Rect(x: 20, y: 20, width: 80, height: 80))]),
+        canvas: StageSize(width: 320, height: 480),
+        slots: (0..<3).map { Slot(id: "t\($0)", frame: StageRect(x: 200, y: 20 + 100 * Double($0), width: 80, height: 80)) },
+        items: [Item(id: "mail", frame: StageRect(x: 20, y: 20, width: 80, height: 80))]),
       (try? SavedState.apply(bytes, to: &board, file: "state.json")) != nil
     else { return }
     var engine = Engine(board: board, options: .preset(.shortcuts))
-    _ = engine.handle(.pointer(.down, id: 1, at: Point(x: 60, y: 60)), at: 0)
-    _ = engine.handle(.pointer(.move, id: 1, at: Point(x: 240, y: 160)), at: 0.1)
-    _ = engine.handle(.pointer(.up, id: 1, at: Point(x: 240, y: 160)), at: 0.2)
+    _ = engine.handle(.pointer(.down, id: 1, at: StagePoint(x: 60, y: 60)), at: 0)
+    _ = engine.handle(.pointer(.move, id: 1, at: StagePoint(x: 240, y: 160)), at: 0.1)
+    _ = engine.handle(.pointer(.up, id: 1, at: StagePoint(x: 240, y: 160)), at: 0.2)
     engine.advance(to: 10)
     _ = SavedState.encode(engine, numericIDs: [])
   }
@@ -179,9 +181,9 @@ enum PortableReaders {
     for kind in [SceneKind.locations, .shortcuts] {
       for layoutFirst in [true, false] {
         var studio = Studio(active: kind)
-        if layoutFirst { _ = studio.layout(viewport: Size(width: 1024, height: 720), at: 0) }
+        if layoutFirst { _ = studio.layout(viewport: StageSize(width: 1024, height: 720), at: 0) }
         guard (try? studio.restoreSaved(kind, from: bytes, source: "fuzz", at: 0)) != nil else { continue }
-        _ = studio.layout(viewport: Size(width: 390, height: 844), at: 0.1)
+        _ = studio.layout(viewport: StageSize(width: 390, height: 844), at: 0.1)
         studio.advance(to: 1)
         _ = studio.displayList()
         _ = studio.savedState(kind)

@@ -61,7 +61,7 @@ extension BoardScene {
     for i in held { drawItem(i, lifted: true, small: small, into: &list) }
     for ghost in engine.ghosts {
       let item = board.items[ghost.item]
-      let r = Rect(center: ghost.center, size: Size(width: item.size.width * 1.06, height: item.size.height * 1.06))
+      let r = StageRect(center: ghost.center, size: StageSize(width: item.size.width * 1.06, height: item.size.height * 1.06))
       list.commands.append(.shadow(r.offsetBy(dx: 0, dy: 5), radius: 10, opacity: 0.35))
       if let icon = ShortcutIcon.all.first(where: { $0.id == item.id }) {
         drawIcon(icon, in: r, opacity: 0.85, into: &list)
@@ -94,7 +94,7 @@ extension BoardScene {
     var r = item.frame
     if lifted {
       // Lifted: a little larger, with a shadow below (what a finger picking it up expects).
-      r = Rect(center: r.center, size: Size(width: r.size.width * 1.06, height: r.size.height * 1.06))
+      r = StageRect(center: r.center, size: StageSize(width: r.size.width * 1.06, height: r.size.height * 1.06))
       list.commands.append(.shadow(r.offsetBy(dx: 0, dy: 6), radius: 12, opacity: 0.4))
     }
     if kind == .shortcuts, let icon = ShortcutIcon.all.first(where: { $0.id == item.id }) {
@@ -106,14 +106,14 @@ extension BoardScene {
       list.commands.append(.image(.photo(item.id), r, opacity: 1))
       if engine.board.items.count > 1 && !small {
         // White on a dark band: white alone vanished on light photos.
-        list.fill(Rect(x: r.minX, y: r.maxY - 22, width: r.size.width, height: 22), Palette.caption)
+        list.fill(StageRect(x: r.minX, y: r.maxY - 22, width: r.size.width, height: 22), Palette.caption)
         list.text(
           engine.itemName(i), r.center.x, r.maxY - 19, size: 12, color: Palette.white, align: .center, maxWidth: r.size.width - 6)
       }
     }
   }
 
-  func drawIcon(_ icon: ShortcutIcon, in r: Rect, opacity: Double, into list: inout DisplayList) {
+  func drawIcon(_ icon: ShortcutIcon, in r: StageRect, opacity: Double, into list: inout DisplayList) {
     list.commands.append(.image(.icon(icon.id), r, opacity: opacity))
     let size = (r.size.height * 0.5).rounded()
     list.text(icon.letter, r.center.x, r.center.y - size * 0.62, size: size, color: Palette.white, align: .center)
@@ -133,6 +133,8 @@ extension BoardScene {
   }
 }
 
-extension Rect {
-  func offsetBy(dx: Double, dy: Double) -> Rect { Rect(x: minX + dx, y: minY + dy, width: size.width, height: size.height) }
+extension StageRect {
+  func offsetBy(dx: Double, dy: Double) -> StageRect {
+    StageRect(x: minX + dx, y: minY + dy, width: size.width, height: size.height)
+  }
 }

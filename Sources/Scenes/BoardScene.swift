@@ -42,16 +42,16 @@ public struct BoardScene: Sendable {
   public let kind: SceneKind
   public internal(set) var engine: Engine
   /// The Shortcuts scene's Clear button, once laid out.
-  public internal(set) var clearButton: Rect?
+  public internal(set) var clearButton: StageRect?
   /// Undo and Redo, at the footer's right, when `touchFirst`.
-  public internal(set) var undoButtons: (undo: Rect, redo: Rect)?
+  public internal(set) var undoButtons: (undo: StageRect, redo: StageRect)?
   /// The last announcement, shown under the board.
   public internal(set) var announcement: Announcement?
   /// Where the slots and items live, inside the viewport.
-  public internal(set) var area = Rect(x: 0, y: 0, width: 0, height: 0)
+  public internal(set) var area = StageRect(x: 0, y: 0, width: 0, height: 0)
   var footerTop = 0.0
-  var canvas = Size(width: 1, height: 1)
-  var hoverAt: Point?
+  var canvas = StageSize(width: 1, height: 1)
+  var hoverAt: StagePoint?
   var minimumSlots: Int
 
   public static let footerHeight = 70.0
@@ -77,7 +77,7 @@ public struct BoardScene: Sendable {
   }
 
   static func makeEngine(kind: SceneKind, photos: [Photo], slots: Int) -> Engine {
-    let placeholder = Rect(x: 0, y: 0, width: 1, height: 1)
+    let placeholder = StageRect(x: 0, y: 0, width: 1, height: 1)
     let board: Board
     var options: Options
     if kind == .locations {
@@ -86,14 +86,14 @@ public struct BoardScene: Sendable {
       let items = photos.map { Item(id: $0.id, frame: placeholder, name: $0.name) }
       // Ids are unique by construction (the host makes photo ids unique), so this cannot fail.
       board = try! Board(
-        canvas: Size(width: 1, height: 1), slots: slotList, items: items, itemSlots: items.indices.map(String.init))
+        canvas: StageSize(width: 1, height: 1), slots: slotList, items: items, itemSlots: items.indices.map(String.init))
       options = .preset(.locations)
       options.snapInsideSlot = true
       options.swapOccupied = true
     } else {
       let slotList = (0..<slots).map { Slot(id: "slot\($0 + 1)", frame: placeholder, name: "Shortcut \($0 + 1)") }
       let items = ShortcutIcon.all.map { Item(id: $0.id, frame: placeholder, name: $0.name) }
-      board = try! Board(canvas: Size(width: 1, height: 1), slots: slotList, items: items)
+      board = try! Board(canvas: StageSize(width: 1, height: 1), slots: slotList, items: items)
       options = .preset(.shortcuts)
       options.contentDraggable = true
     }
@@ -126,7 +126,7 @@ public struct BoardScene: Sendable {
     let w = 84.0, gap = 8.0
     let y = footerTop + 6
     undoButtons = (
-      Rect(x: area.maxX - 2 * w - gap, y: y, width: w, height: 44), Rect(x: area.maxX - w, y: y, width: w, height: 44)
+      StageRect(x: area.maxX - 2 * w - gap, y: y, width: w, height: 44), StageRect(x: area.maxX - w, y: y, width: w, height: 44)
     )
   }
 
@@ -145,7 +145,7 @@ public struct BoardScene: Sendable {
   /// Photos already on the board keep their places.
   /// `droppedAt`: where the files were dropped (viewport points); the first photo goes to
   /// the free slot there, if there is one, the others to the first free slots.
-  public mutating func addPhotos(_ photos: [Photo], droppedAt: Point? = nil, at t: Double) -> [StageEvent] {
+  public mutating func addPhotos(_ photos: [Photo], droppedAt: StagePoint? = nil, at t: Double) -> [StageEvent] {
     guard kind == .locations, !photos.isEmpty else { return [] }
     let old = engine.board
     var all = old.items.map { Photo(id: $0.id, name: $0.name ?? $0.id) }
@@ -190,9 +190,9 @@ public struct BoardScene: Sendable {
 
   /// Lays the board out in `bounds` (points): the seed's `viewDidLayoutSubviews`.
   @discardableResult
-  public mutating func layout(in bounds: Rect, canvas: Size, at t: Double) -> [StageEvent] {
+  public mutating func layout(in bounds: StageRect, canvas: StageSize, at t: Double) -> [StageEvent] {
     // The hint line sits `hintGap` above the board, with room between it and the tab bar.
-    area = Rect(
+    area = StageRect(
       x: bounds.minX + 20, y: bounds.minY + 12 + Self.hintGap, width: max(bounds.size.width - 40, 10),
       height: max(bounds.size.height - Self.footerHeight - 20 - Self.hintGap, 10))
     footerTop = bounds.maxY - Self.footerHeight
@@ -212,19 +212,19 @@ public struct BoardScene: Sendable {
       let rowH = area.size.height / Double(max(itemCount, 1))
       let iconSide = min(paletteW * 0.6, (rowH - 18) * 0.85)
       for i in 0..<itemCount {
-        let c = Point(x: area.minX + paletteW / 2, y: area.minY + (Double(i) + 0.5) * rowH - 8)
-        engine.relayoutItem(i, frame: Rect(center: c, size: Size(width: max(iconSide, 8), height: max(iconSide, 8))))
+        let c = StagePoint(x: area.minX + paletteW / 2, y: area.minY + (Double(i) + 0.5) * rowH - 8)
+        engine.relayoutItem(i, frame: StageRect(center: c, size: StageSize(width: max(iconSide, 8), height: max(iconSide, 8))))
       }
       let targetsX = area.minX + paletteW + 20, targetsW = area.size.width - paletteW - 20
       let targetsH = area.size.height - 50
       let side = max(min(targetsW / 2, targetsH / 2) * 0.7, 8)
       labelWidth = targetsW / 2 - 8
       for i in 0..<slotCount {
-        let c = Point(
+        let c = StagePoint(
           x: targetsX + (Double(i % 2) + 0.5) * targetsW / 2, y: area.minY + (Double(i / 2) + 0.5) * targetsH / 2 - 8)
-        frames.append(SlotFrame(slot: i, frame: Rect(center: c, size: Size(width: side, height: side))))
+        frames.append(SlotFrame(slot: i, frame: StageRect(center: c, size: StageSize(width: side, height: side))))
       }
-      clearButton = Rect(x: area.maxX - 150, y: area.maxY - 40, width: 150, height: 36)
+      clearButton = StageRect(x: area.maxX - 150, y: area.maxY - 40, width: 150, height: 36)
     default:
       // A grid as square as the area allows; slots fill 80 % of their cells. Before the
       // first layout the area is empty: 0 / 0 would make the column count NaN (a trap).
@@ -235,12 +235,13 @@ public struct BoardScene: Sendable {
       let side = min(cellW, cellH - 18) * 0.8
       labelWidth = cellW - 8
       for i in 0..<slotCount {
-        let c = Point(
+        let c = StagePoint(
           x: area.minX + (Double(i % columns) + 0.5) * cellW, y: area.minY + (Double(i / columns) + 0.5) * cellH - 8)
-        frames.append(SlotFrame(slot: i, frame: Rect(center: c, size: Size(width: max(side, 4), height: max(side, 4)))))
+        frames.append(SlotFrame(slot: i, frame: StageRect(center: c, size: StageSize(width: max(side, 4), height: max(side, 4)))))
       }
       for i in 0..<itemCount {
-        engine.relayoutItem(i, frame: Rect(center: .zero, size: Size(width: max(side * 0.7, 3), height: max(side * 0.7, 3))))
+        engine.relayoutItem(
+          i, frame: StageRect(center: .zero, size: StageSize(width: max(side * 0.7, 3), height: max(side * 0.7, 3))))
       }
     }
     return note(engine.handle(.layout(frames, canvas: canvas), at: t))
@@ -249,7 +250,7 @@ public struct BoardScene: Sendable {
   // MARK: Input
 
   /// A pointer event in viewport points.
-  public mutating func pointer(_ phase: PointerPhase, id: Int, at p: Point, time t: Double) -> [StageEvent] {
+  public mutating func pointer(_ phase: PointerPhase, id: Int, at p: StagePoint, time t: Double) -> [StageEvent] {
     if phase == .move { hoverAt = p }
     if phase == .down, let clear = clearButton, clear.contains(p) { return handle(.clearContents, at: t) }
     if phase == .down, let b = undoButtons, !engine.isPointerDragging {
@@ -286,7 +287,7 @@ public struct BoardScene: Sendable {
     // Items in reading order of where they rest (their slot), not by id: after a swap Tab
     // still goes left to right, top to bottom, as the screen shows them.
     let board = engine.board
-    func rest(_ i: Int) -> Point { board.items[i].slot.map { board.slots[$0].frame.center } ?? board.items[i].center }
+    func rest(_ i: Int) -> StagePoint { board.items[i].slot.map { board.slots[$0].frame.center } ?? board.items[i].center }
     let items = board.items.indices.sorted {
       let a = rest($0), b = rest($1)
       return a.y != b.y ? a.y < b.y : a.x != b.x ? a.x < b.x : $0 < $1
@@ -298,7 +299,7 @@ public struct BoardScene: Sendable {
   }
 
   /// Where a focus ring goes.
-  public func frame(of focus: BoardFocus) -> Rect {
+  public func frame(of focus: BoardFocus) -> StageRect {
     switch focus {
     case .item(let i): engine.board.items[i].frame
     case .slot(let s): engine.board.slots[s].frame
@@ -332,7 +333,7 @@ public struct BoardScene: Sendable {
   }
 
   /// The cursor for a pointer resting at `p`.
-  func cursor(at p: Point?) -> Cursor {
+  func cursor(at p: StagePoint?) -> Cursor {
     if engine.isPointerDragging { return .grabbing }
     guard let p else { return .arrow }
     if let clear = clearButton, clear.contains(p) { return .pointer }

@@ -54,15 +54,15 @@ public enum ImageID: Hashable, Sendable {
 
 /// One drawing step, in points, painted in order.
 public enum DrawCommand: Hashable, Sendable {
-  case fill(Rect, RGBA, cornerRadius: Double)
-  case outline(Rect, RGBA, width: Double, cornerRadius: Double)
-  case image(ImageID, Rect, opacity: Double)
+  case fill(StageRect, RGBA, cornerRadius: Double)
+  case outline(StageRect, RGBA, width: Double, cornerRadius: Double)
+  case image(ImageID, StageRect, opacity: Double)
   /// Text whose top edge is at `at.y`; `maxWidth` clips it (the host ellipsises).
-  case text(String, at: Point, size: Double, color: RGBA, alignment: TextAlignment, maxWidth: Double?)
+  case text(String, at: StagePoint, size: Double, color: RGBA, alignment: TextAlignment, maxWidth: Double?)
   /// A soft shadow under a lifted item: the host blurs by `radius` as well as it can.
-  case shadow(Rect, radius: Double, opacity: Double)
+  case shadow(StageRect, radius: Double, opacity: Double)
   /// The keyboard focus: hosts draw it clearly over everything else.
-  case focusRing(Rect)
+  case focusRing(StageRect)
 }
 
 /// What the pointer should look like.
@@ -83,9 +83,9 @@ public struct DisplayList: Hashable, Sendable {
 
   public init() {}
 
-  mutating func fill(_ r: Rect, _ c: RGBA, radius: Double = 0) { commands.append(.fill(r, c, cornerRadius: radius)) }
+  mutating func fill(_ r: StageRect, _ c: RGBA, radius: Double = 0) { commands.append(.fill(r, c, cornerRadius: radius)) }
 
-  mutating func outline(_ r: Rect, _ c: RGBA, width: Double = 1, radius: Double = 0) {
+  mutating func outline(_ r: StageRect, _ c: RGBA, width: Double = 1, radius: Double = 0) {
     commands.append(.outline(r, c, width: width, cornerRadius: radius))
   }
 
@@ -94,7 +94,7 @@ public struct DisplayList: Hashable, Sendable {
     maxWidth: Double? = nil
   ) {
     guard !s.isEmpty else { return }
-    commands.append(.text(s, at: Point(x: x, y: y), size: size, color: color, alignment: align, maxWidth: maxWidth))
+    commands.append(.text(s, at: StagePoint(x: x, y: y), size: size, color: color, alignment: align, maxWidth: maxWidth))
   }
 }
 

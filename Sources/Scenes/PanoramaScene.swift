@@ -22,7 +22,7 @@ public struct PanoramaScene: Sendable {
   /// The file name shown in the caption.
   public private(set) var name: String
   /// Where the picture goes, in viewport points.
-  public private(set) var frame = Rect(x: 0, y: 0, width: 1, height: 1)
+  public private(set) var frame = StageRect(x: 0, y: 0, width: 1, height: 1)
   /// Bumped when the source changes, so a host re-renders.
   public private(set) var generation = 0
   /// Set when the panorama is a video: its playback, which the host drives (its frames are
@@ -76,7 +76,7 @@ public struct PanoramaScene: Sendable {
 
   /// A pointer on the video's controls (a click on the bar seeks, a drag scrubs, the button
   /// plays or pauses); whether they took it, so the camera does not drag too.
-  mutating func controlsPointer(_ phase: PointerPhase, id: Int, at p: Point) -> Bool {
+  mutating func controlsPointer(_ phase: PointerPhase, id: Int, at p: StagePoint) -> Bool {
     guard var v = video else { return false }
     defer { video = v }
     return v.pointer(phase, id: id, at: p)
@@ -107,7 +107,7 @@ public struct PanoramaScene: Sendable {
     generation += 1
   }
 
-  public mutating func layout(in bounds: Rect) {
+  public mutating func layout(in bounds: StageRect) {
     frame = bounds
     viewer.resize(width: bounds.size.width, height: bounds.size.height)
     video?.layout(in: bounds, captionHeight: Self.captionHeight)
@@ -175,7 +175,7 @@ public struct PanoramaScene: Sendable {
   public func draw(into list: inout DisplayList, tabFocused: Bool = false, touch: Bool = false) {
     list.commands.append(.image(.panorama, frame, opacity: 1))
     video?.draw(into: &list)
-    let bar = Rect(
+    let bar = StageRect(
       x: frame.minX, y: frame.maxY - Self.captionHeight, width: frame.size.width, height: Self.captionHeight)
     list.fill(bar, Palette.caption)
     let width = bar.size.width - 20

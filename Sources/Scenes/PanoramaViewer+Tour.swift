@@ -117,7 +117,7 @@ extension PanoramaViewer {
   /// shows in the viewport, in points from its top left; `nil` when the lens does not show
   /// it now (behind a rectilinear camera, outside the fisheye's circle, off the view).
   /// `margin` points beyond the edges still count as shown (a hotspot's own size).
-  public func screenPoint(yaw: Double, pitch: Double, margin: Double = 0) -> Point? {
+  public func screenPoint(yaw: Double, pitch: Double, margin: Double = 0) -> StagePoint? {
     let v = renderedView
     let w = viewport.width, h = viewport.height
     switch mode {
@@ -128,7 +128,7 @@ extension PanoramaViewer {
       if geometry.wraps { dx -= (dx / Elementary.twoPi).rounded() * Elementary.twoPi }
       let top = coveredLatitudes.top, bottom = coveredLatitudes.bottom
       let y = (top - pitch) / max(top - bottom, 1e-9) * h
-      let p = Point(x: w / 2 + dx * pointsPerRadian, y: y)
+      let p = StagePoint(x: w / 2 + dx * pointsPerRadian, y: y)
       return inside(p, w, h, margin) ? p : nil
     case .perspective:
       // The hotspot's direction relative to the camera's yaw, then into the camera's frame
@@ -147,14 +147,14 @@ extension PanoramaViewer {
       guard let image = lens.project(x: c.x, y: c.y, z: c.z) else { return nil }
       if let r = lens.visibleRadius, (image.x * image.x + image.y * image.y).squareRoot() > r { return nil }
       let focal = lens.focalLength(halfWidth: w / 2, fieldOfView: hfov)
-      let p = Point(x: w / 2 + image.x * focal, y: h / 2 - image.y * focal)
+      let p = StagePoint(x: w / 2 + image.x * focal, y: h / 2 - image.y * focal)
       return inside(p, w, h, margin) ? p : nil
     }
   }
 
   /// The panorama direction (radians) seen at viewport point `p`: the inverse of
   /// `screenPoint`; `nil` where the lens shows nothing (outside the fisheye's circle).
-  public func direction(at p: Point) -> (yaw: Double, pitch: Double)? {
+  public func direction(at p: StagePoint) -> (yaw: Double, pitch: Double)? {
     let v = renderedView
     let w = viewport.width, h = viewport.height
     switch mode {
@@ -180,7 +180,7 @@ extension PanoramaViewer {
     }
   }
 
-  func inside(_ p: Point, _ w: Double, _ h: Double, _ margin: Double) -> Bool {
+  func inside(_ p: StagePoint, _ w: Double, _ h: Double, _ margin: Double) -> Bool {
     p.x.isFinite && p.y.isFinite && p.x >= -margin && p.x <= w + margin && p.y >= -margin && p.y <= h + margin
   }
 

@@ -45,16 +45,16 @@ public struct PanoramaViewer: Sendable {
   /// off for `pano video`, which renders exactly the angles asked for.
   public var keepsInsideCoverage = true
   /// Points of the viewport; drags and the vertical field of view follow from it.
-  public private(set) var viewport = Size(width: 1024, height: 640)
+  public private(set) var viewport = StageSize(width: 1024, height: 640)
   /// Turning speed of the user's offset (rad/s): inertia after a flick, glide under keys.
   public internal(set) var velocity = (yaw: 0.0, pitch: 0.0)
   var heldTurns: [Key] = []
   /// Seconds since the last turning key went up, while its glide eases out.
   var keyCoast: Double?
-  var pointers: [(id: Int, at: Point)] = []
-  var drag: (start: Point, offset: ViewAngles)?
+  var pointers: [(id: Int, at: StagePoint)] = []
+  var drag: (start: StagePoint, offset: ViewAngles)?
   var pinch: (distance: Double, hfov: Double)?
-  var dragSamples: [(t: Double, at: Point)] = []
+  var dragSamples: [(t: Double, at: StagePoint)] = []
   var lastAdvance: Double?
   let smoothing: Bool
   /// A site's own limits (a viewer config's min/max keys), within the coverage's.
@@ -128,7 +128,7 @@ public struct PanoramaViewer: Sendable {
   }
 
   public mutating func resize(width: Double, height: Double) {
-    viewport = Size(width: max(width, 1), height: max(height, 1))
+    viewport = StageSize(width: max(width, 1), height: max(height, 1))
     if !fieldOfViewChosen {
       // Until the user zooms, the longer side sees 90° (`unzoomedFieldOfView`): a portrait phone gets a narrower
       // horizontal field instead of 90° across and a stretched 150° top to bottom.
@@ -258,7 +258,7 @@ public struct PanoramaViewer: Sendable {
 
   /// A pointer event in viewport points. One pointer drags (the picture follows it); two
   /// pinch.
-  public mutating func pointer(_ phase: PointerPhase, id: Int, at p: Point, time t: Double) {
+  public mutating func pointer(_ phase: PointerPhase, id: Int, at p: StagePoint, time t: Double) {
     switch phase {
     case .down:
       pointers.removeAll { $0.id == id }

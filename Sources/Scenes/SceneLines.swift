@@ -70,7 +70,7 @@ public enum SceneLines {
     let scene = studio.board(studio.active)
     let lines = EventLines(numericIDs: scene.numericIDs)
     let board = scene.engine.board
-    func frame(_ r: Rect) -> JSONValue {
+    func frame(_ r: StageRect) -> JSONValue {
       [.number(r.minX), .number(r.minY), .number(r.size.width), .number(r.size.height)]
     }
     var sitting: [Int: String] = [:]

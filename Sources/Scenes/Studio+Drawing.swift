@@ -4,7 +4,7 @@ extension Studio {
   /// Everything to draw this frame, in paint order, with the cursor.
   public func displayList() -> DisplayList {
     var list = DisplayList()
-    list.fill(Rect(x: 0, y: 0, width: viewport.width, height: viewport.height), Palette.background)
+    list.fill(StageRect(x: 0, y: 0, width: viewport.width, height: viewport.height), Palette.background)
     let boardFocus: BoardFocus? = if case .board(let f) = focus { f } else { nil }
     switch active {
     case .locations: locations.draw(into: &list, focus: boardFocus)
@@ -41,7 +41,7 @@ extension Studio {
     }
     if let notice {
       let w = min(TextLayout.width(notice.text, size: 15) + 32, viewport.width - 20)
-      let pill = Rect(x: (viewport.width - w) / 2, y: viewport.height - 120, width: w, height: 34)
+      let pill = StageRect(x: (viewport.width - w) / 2, y: viewport.height - 120, width: w, height: 34)
       list.fill(pill, Palette.notice, radius: 17)
       list.text(notice.text, pill.center.x, pill.minY + 8, size: 15, color: Palette.white, align: .center, maxWidth: w - 16)
     }

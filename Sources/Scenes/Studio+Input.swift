@@ -25,7 +25,7 @@ extension Studio {
     }
   }
 
-  mutating func pointer(_ phase: PointerPhase, id: Int, at p: Point, time t: Double) -> [SceneEvent] {
+  mutating func pointer(_ phase: PointerPhase, id: Int, at p: StagePoint, time t: Double) -> [SceneEvent] {
     if phase == .down {
       // A pointer press hides the keyboard's focus ring, as :focus-visible does.
       focus = nil
@@ -142,10 +142,10 @@ extension Studio {
   }
 
   /// Where the focus ring of `focus` goes.
-  public func frame(of focus: Focus) -> Rect {
+  public func frame(of focus: Focus) -> StageRect {
     switch focus {
     case .tab(let kind): tabFrame(kind)
-    case .board(let f): active.isBoard ? board(active).frame(of: f) : Rect(x: 0, y: 0, width: 0, height: 0)
+    case .board(let f): active.isBoard ? board(active).frame(of: f) : StageRect(x: 0, y: 0, width: 0, height: 0)
     case .dismissMessage: dismissFrame
     case .view: panorama?.frame ?? contentFrame
     }

@@ -30,17 +30,17 @@ extension Studio {
   static let hotSpotRadius = 13.0
 
   /// The shown scene's hotspots in viewport points, with their names.
-  public var tourHotSpots: [(index: Int, name: String, at: Point?)] {
+  public var tourHotSpots: [(index: Int, name: String, at: StagePoint?)] {
     guard let tour, let panorama else { return [] }
     let origin = panorama.frame.origin
     return tour.placements(for: panorama.viewer).map { p in
-      (p.index, tour.name(ofHotSpot: p.index), p.at.map { Point(x: $0.x + origin.x, y: $0.y + origin.y) })
+      (p.index, tour.name(ofHotSpot: p.index), p.at.map { StagePoint(x: $0.x + origin.x, y: $0.y + origin.y) })
     }
   }
 
   /// A press and release on the panorama at nearly one place: on a hotspot, it is followed
   /// (a scene link) or said (an info hotspot).
-  mutating func tourClick(_ phase: PointerPhase, id: Int, at p: Point) -> [SceneEvent] {
+  mutating func tourClick(_ phase: PointerPhase, id: Int, at p: StagePoint) -> [SceneEvent] {
     guard tour != nil, let panorama else { return [] }
     switch phase {
     case .down:
@@ -74,12 +74,12 @@ extension Studio {
     for spot in tourHotSpots {
       guard let at = spot.at else { continue }
       let isLink = tour.scene.hotSpots[spot.index].kind == .scene
-      let marker = Rect(x: at.x - r, y: at.y - r, width: 2 * r, height: 2 * r)
+      let marker = StageRect(x: at.x - r, y: at.y - r, width: 2 * r, height: 2 * r)
       list.fill(marker, isLink ? RGBA(20, 150, 80, 235) : RGBA(30, 110, 255, 220), radius: r)
       list.outline(marker, Palette.white, width: 2, radius: r)
       list.text(isLink ? "→" : "i", at.x, at.y - 9, size: 15, color: Palette.white, align: .center)
       let width = min(TextLayout.width(spot.name, size: 13) + 12, 240)
-      let label = Rect(x: at.x - width / 2, y: at.y + r + 4, width: width, height: 20)
+      let label = StageRect(x: at.x - width / 2, y: at.y + r + 4, width: width, height: 20)
       list.fill(label, RGBA(0, 0, 0, 170), radius: 4)
       list.text(spot.name, at.x, label.minY + 3, size: 13, color: Palette.white, align: .center, maxWidth: width - 8)
     }

@@ -47,9 +47,9 @@ public struct Studio: Sendable {
   /// hotspots; the camera is `panorama`'s.
   public internal(set) var tour: ViewerTour?
   /// Where a press on the panorama went down, to tell a click on a hotspot from a drag.
-  var tourPress: (id: Int, at: Point)?
+  var tourPress: (id: Int, at: StagePoint)?
   public internal(set) var focus: Focus?
-  public internal(set) var viewport = Size(width: 1024, height: 720)
+  public internal(set) var viewport = StageSize(width: 1024, height: 720)
   /// Errors the user should see until they dismiss them, each for the tab it is about (a
   /// Locations photo that failed to load is no news on the Panorama tab) or, with no tab,
   /// for every tab.
@@ -65,7 +65,7 @@ public struct Studio: Sendable {
 
   public static let tabHeight = 44.0
   /// Below this the tabs and boards overlap: hosts keep windows at least this big.
-  public static let minimumSize = Size(width: 520, height: 400)
+  public static let minimumSize = StageSize(width: 520, height: 400)
 
   public init(active: SceneKind = .locations, locations: BoardScene = .locations(), shortcuts: BoardScene = .shortcuts()) {
     self.active = active
@@ -105,13 +105,13 @@ public struct Studio: Sendable {
   public var tabBarTrailingInset = 0.0
 
   /// The rect of tab `kind`.
-  public func tabFrame(_ kind: SceneKind) -> Rect {
+  public func tabFrame(_ kind: SceneKind) -> StageRect {
     let w = max(viewport.width - tabBarTrailingInset, 1) / Double(SceneKind.allCases.count)
-    return Rect(x: Double(SceneKind.allCases.firstIndex(of: kind)!) * w, y: 0, width: w, height: Self.tabHeight)
+    return StageRect(x: Double(SceneKind.allCases.firstIndex(of: kind)!) * w, y: 0, width: w, height: Self.tabHeight)
   }
 
-  var contentFrame: Rect {
-    Rect(x: 0, y: Self.tabHeight, width: viewport.width, height: max(viewport.height - Self.tabHeight, 1))
+  var contentFrame: StageRect {
+    StageRect(x: 0, y: Self.tabHeight, width: viewport.width, height: max(viewport.height - Self.tabHeight, 1))
   }
 
   /// Lines of the message banner: as many as it needs (up to four), never cut mid-sentence.
@@ -120,14 +120,14 @@ public struct Studio: Sendable {
     return TextLayout.lines(message, width: viewport.width - 60, size: 14, maxLines: 4)
   }
 
-  var messageFrame: Rect {
-    Rect(x: 0, y: Self.tabHeight, width: viewport.width, height: 12 + 18 * Double(max(messageLines.count, 1)))
+  var messageFrame: StageRect {
+    StageRect(x: 0, y: Self.tabHeight, width: viewport.width, height: 12 + 18 * Double(max(messageLines.count, 1)))
   }
-  var dismissFrame: Rect { Rect(x: viewport.width - 34, y: Self.tabHeight + 2, width: 26, height: 26) }
+  var dismissFrame: StageRect { StageRect(x: viewport.width - 34, y: Self.tabHeight + 2, width: 26, height: 26) }
 
   /// Lays every scene out for a viewport of `size` points.
-  public mutating func layout(viewport size: Size, at t: Double) -> [SceneEvent] {
-    viewport = Size(width: max(size.width, 1), height: max(size.height, 1))
+  public mutating func layout(viewport size: StageSize, at t: Double) -> [SceneEvent] {
+    viewport = StageSize(width: max(size.width, 1), height: max(size.height, 1))
     let content = contentFrame
     var events = locations.layout(in: content, canvas: viewport, at: t).map { SceneEvent.engine(.locations, $0) }
     events += shortcuts.layout(in: content, canvas: viewport, at: t).map { SceneEvent.engine(.shortcuts, $0) }
@@ -165,7 +165,7 @@ public struct Studio: Sendable {
   }
 
   /// Adds photos to Locations; the first to the free slot at `droppedAt`, if any.
-  public mutating func addPhotos(_ photos: [Photo], droppedAt: Point? = nil, at t: Double) -> [SceneEvent] {
+  public mutating func addPhotos(_ photos: [Photo], droppedAt: StagePoint? = nil, at t: Double) -> [SceneEvent] {
     let events = locations.addPhotos(photos, droppedAt: droppedAt, at: t)
     return report(.locations, events) + [.layout(.locations), .save(.locations)]
   }

@@ -30,7 +30,7 @@ public struct VideoPlayback: Hashable, Sendable {
   /// The pointer holding the progress bar (scrubbing), if any.
   var scrubbing: Int?
   /// Where the controls are, in viewport points (laid out with the scene).
-  public private(set) var controls = Rect(x: 0, y: 0, width: 0, height: 0)
+  public private(set) var controls = StageRect(x: 0, y: 0, width: 0, height: 0)
 
   /// Seconds a `[` or `]` skips.
   public static let skipSeconds = 5.0
@@ -113,19 +113,19 @@ public struct VideoPlayback: Hashable, Sendable {
   // MARK: The controls
 
   /// Lays the controls out along the bottom of the picture `frame`, above the caption bar.
-  mutating func layout(in frame: Rect, captionHeight: Double) {
-    controls = Rect(
+  mutating func layout(in frame: StageRect, captionHeight: Double) {
+    controls = StageRect(
       x: frame.minX, y: frame.maxY - captionHeight - Self.controlsHeight, width: frame.size.width,
       height: Self.controlsHeight)
   }
 
   /// The play/pause button at the controls' left end.
-  public var buttonFrame: Rect { Rect(x: controls.minX, y: controls.minY, width: 40, height: controls.size.height) }
+  public var buttonFrame: StageRect { StageRect(x: controls.minX, y: controls.minY, width: 40, height: controls.size.height) }
 
   /// The progress bar's track: what a click or a drag on it seeks along.
-  public var barFrame: Rect {
+  public var barFrame: StageRect {
     let left = controls.minX + 48, right = controls.maxX - 130
-    return Rect(x: left, y: controls.minY + 12, width: max(right - left, 1), height: 8)
+    return StageRect(x: left, y: controls.minY + 12, width: max(right - left, 1), height: 8)
   }
 
   /// The time at `x` (viewport points) along the bar.
@@ -138,7 +138,7 @@ public struct VideoPlayback: Hashable, Sendable {
   /// A pointer on the controls: a press on the bar seeks there and holds it (a drag
   /// scrubs), a press on the button plays or pauses.
   /// - Returns: whether the controls took the pointer (the camera must not drag).
-  mutating func pointer(_ phase: PointerPhase, id: Int, at p: Point) -> Bool {
+  mutating func pointer(_ phase: PointerPhase, id: Int, at p: StagePoint) -> Bool {
     switch phase {
     case .down:
       guard controls.contains(p) else { return false }
@@ -180,17 +180,17 @@ public struct VideoPlayback: Hashable, Sendable {
     // Play (a triangle, as text) or pause (two bars).
     let b = buttonFrame
     if isPlaying {
-      list.fill(Rect(x: b.minX + 14, y: b.minY + 8, width: 4, height: 16), Palette.white)
-      list.fill(Rect(x: b.minX + 22, y: b.minY + 8, width: 4, height: 16), Palette.white)
+      list.fill(StageRect(x: b.minX + 14, y: b.minY + 8, width: 4, height: 16), Palette.white)
+      list.fill(StageRect(x: b.minX + 22, y: b.minY + 8, width: 4, height: 16), Palette.white)
     } else {
       list.text("▶", b.center.x, b.minY + 6, size: 16, color: Palette.white, align: .center)
     }
     let bar = barFrame
     list.fill(bar, RGBA(255, 255, 255, 90), radius: 4)
     let fraction = duration > 0 ? min(max(shownTime / duration, 0), 1) : 0
-    let played = Rect(x: bar.minX, y: bar.minY, width: bar.size.width * fraction, height: bar.size.height)
+    let played = StageRect(x: bar.minX, y: bar.minY, width: bar.size.width * fraction, height: bar.size.height)
     if played.size.width >= 1 { list.fill(played, Palette.focus, radius: 4) }
-    let knob = Rect(x: bar.minX + bar.size.width * fraction - 6, y: bar.center.y - 6, width: 12, height: 12)
+    let knob = StageRect(x: bar.minX + bar.size.width * fraction - 6, y: bar.center.y - 6, width: 12, height: 12)
     list.fill(knob, Palette.white, radius: 6)
     list.text(timeLabel, controls.maxX - 10, controls.minY + 8, size: 13, color: Palette.white, align: .trailing)
   }

@@ -19,7 +19,7 @@ public struct ViewerTour: Sendable {
   public private(set) var videoCommand: VideoCommand?
   /// Where the next scene's camera starts, from a hotspot's targets or `loadScene` (degrees).
   var arrival: (yaw: Double?, pitch: Double?, hfov: Double?) = (nil, nil, nil)
-  var viewport = Size(width: 1024, height: 640)
+  var viewport = StageSize(width: 1024, height: 640)
   /// Pannellum's default field of view, degrees (ours is 90°; a Pannellum page expects 100°).
   public static let defaultHfov = 100.0
 
@@ -229,7 +229,7 @@ public struct ViewerTour: Sendable {
     }
     if s.type != .multires && s.type != .cubemap { tiles = nil }
     var scene = PanoramaScene(geometry: geometry, name: s.title ?? name)
-    scene.layout(in: Rect(x: 0, y: 0, width: viewport.width, height: viewport.height))
+    scene.layout(in: StageRect(x: 0, y: 0, width: viewport.width, height: viewport.height))
     if let p = panorama { scene.inheritGeneration(from: p) }
     panorama = scene
     applySettings()
@@ -275,8 +275,8 @@ public struct ViewerTour: Sendable {
   }
 
   public mutating func layout(width: Double, height: Double) {
-    viewport = Size(width: max(width, 1), height: max(height, 1))
-    panorama?.layout(in: Rect(x: 0, y: 0, width: viewport.width, height: viewport.height))
+    viewport = StageSize(width: max(width, 1), height: max(height, 1))
+    panorama?.layout(in: StageRect(x: 0, y: 0, width: viewport.width, height: viewport.height))
   }
 
   /// Runs the camera (motion, inertia, glides, autorotate) to host time `t`.
@@ -298,7 +298,7 @@ public struct ViewerTour: Sendable {
   /// Where one hotspot is now: `at` in viewport points, `nil` when the lens does not show it.
   public struct Placement: Sendable {
     public var index: Int
-    public var at: Point?
+    public var at: StagePoint?
   }
 
   /// Every hotspot of the shown scene, placed for the camera and lens now.
@@ -401,7 +401,7 @@ public struct ViewerTour: Sendable {
   }
 
   /// The panorama direction (degrees) at viewport point `p` (Pannellum's `mouseEventToCoords`).
-  public func direction(at p: Point) -> (pitch: Double, yaw: Double)? {
+  public func direction(at p: StagePoint) -> (pitch: Double, yaw: Double)? {
     guard let v = panorama?.viewer, let d = v.direction(at: p) else { return nil }
     return (d.pitch * 180 / Elementary.pi, d.yaw * 180 / Elementary.pi)
   }

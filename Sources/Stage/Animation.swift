@@ -73,14 +73,14 @@ public enum AnimationTarget: Hashable, Sendable {
   /// The centre of a slot (by index).
   case slot(Int)
   /// A fixed point on the board.
-  case point(Point)
+  case point(StagePoint)
   /// Wherever an item is drawn (a ghost returning to its source).
   case item(Int)
 }
 
 /// One item's or ghost's motion from where it was to a target.
 public struct Motion: Hashable, Sendable {
-  public var from: Point
+  public var from: StagePoint
   public var target: AnimationTarget
   public var start: Double
   public var duration: Double
@@ -89,7 +89,7 @@ public struct Motion: Hashable, Sendable {
   public var end: Double { start + duration }
 
   /// Position at time `t`, given where the target is now.
-  public func position(at t: Double, targetPoint: Point) -> Point {
+  public func position(at t: Double, targetPoint: StagePoint) -> StagePoint {
     from.interpolated(to: targetPoint, by: curve.progress(at: t - start, duration: duration))
   }
 }

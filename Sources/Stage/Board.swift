@@ -4,7 +4,7 @@ public struct Slot: Hashable, Sendable {
   /// Caller-chosen identifier, unique on the board; shown in status text (`location #<id>`).
   public var id: String
   /// Frame in board points.
-  public var frame: Rect
+  public var frame: StageRect
   /// The item id whose image this slot shows (Shortcuts); `nil` when empty.
   public var content: String?
   /// Tags an item must carry (any one of them) to be dropped here; `nil` accepts every item.
@@ -17,7 +17,7 @@ public struct Slot: Hashable, Sendable {
   public var name: String?
 
   public init(
-    id: String, frame: Rect, content: String? = nil, accepts: [String]? = nil, capacity: Int = 1, name: String? = nil
+    id: String, frame: StageRect, content: String? = nil, accepts: [String]? = nil, capacity: Int = 1, name: String? = nil
   ) {
     self.id = id
     self.name = name
@@ -39,13 +39,13 @@ public struct Slot: Hashable, Sendable {
 public struct Item: Hashable, Sendable {
   public var id: String
   /// Size of the image in points; the engine moves its centre.
-  public var size: Size
+  public var size: StageSize
   /// Where the item is drawn now (its centre), updated by every event and clock step.
-  public var center: Point
+  public var center: StagePoint
   /// Index in `Board.slots` of the slot the item belongs to (Locations), or `nil`.
   public var slot: Int?
   /// Where the item rests when it has no slot: its centre as first placed.
-  public var restingCenter: Point
+  public var restingCenter: StagePoint
   /// Tags matched against `Slot.accepts`.
   public var tags: [String]
   /// What the user reads for this item ("Mail"); `nil` reads its id.
@@ -54,7 +54,7 @@ public struct Item: Hashable, Sendable {
   /// does not centre it (a web page's CSS may put it in a corner). Snaps end there.
   public var slotOffset = Vector(dx: 0, dy: 0)
 
-  public init(id: String, frame: Rect, tags: [String] = [], name: String? = nil) {
+  public init(id: String, frame: StageRect, tags: [String] = [], name: String? = nil) {
     self.id = id
     self.name = name
     self.size = frame.size
@@ -65,7 +65,7 @@ public struct Item: Hashable, Sendable {
   }
 
   /// The frame the item is drawn in.
-  @inlinable public var frame: Rect { Rect(center: center, size: size) }
+  @inlinable public var frame: StageRect { StageRect(center: center, size: size) }
 }
 
 /// The static part of a scene: slots, items and the canvas they live on.
@@ -73,7 +73,7 @@ public struct Item: Hashable, Sendable {
 /// Build one, then hand it to ``Engine``, which owns it from then on. Ids are resolved to
 /// indices once here, so the engine's hot paths never hash strings.
 public struct Board: Sendable {
-  public var canvas: Size
+  public var canvas: StageSize
   public internal(set) var slots: [Slot]
   public internal(set) var items: [Item]
   /// Item indices from bottom to top; the last is drawn last and wins a hit.
@@ -86,7 +86,7 @@ public struct Board: Sendable {
   /// - Throws: ``BoardError`` for duplicate ids, negative sizes, or an item naming a slot
   ///   that does not exist.
   /// - Complexity: O(slots + items).
-  public init(canvas: Size, slots: [Slot], items: [Item], itemSlots: [String?] = []) throws(BoardError) {
+  public init(canvas: StageSize, slots: [Slot], items: [Item], itemSlots: [String?] = []) throws(BoardError) {
     precondition(itemSlots.isEmpty || itemSlots.count == items.count, "itemSlots must match items")
     self.canvas = canvas
     self.slots = slots

@@ -55,7 +55,7 @@ extension Engine {
 
   mutating func keyboardMove(_ key: Key, _ events: inout [StageEvent]) {
     guard var k = keyboardDrag else { return }
-    let from: Point
+    let from: StagePoint
     if let g = k.ghost, let ghost = ghosts.first(where: { $0.id == g }) {
       from = ghost.center
     } else {
@@ -94,7 +94,7 @@ extension Engine {
 
   /// The eligible slot nearest `p` in the arrow's direction, favouring slots in line with it.
   /// - Complexity: O(slots); a key press is rare next to pointer moves.
-  func neighbour(of p: Point, toward key: Key, item: Int, excluding current: Int?) -> Int? {
+  func neighbour(of p: StagePoint, toward key: Key, item: Int, excluding current: Int?) -> Int? {
     var best: Int?
     var bestScore = Double.infinity
     for s in board.slots.indices where s != current {

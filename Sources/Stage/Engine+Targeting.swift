@@ -13,7 +13,7 @@ extension Engine {
   /// exact rule of the board's strategy. For `allIntersecting` in move mode, where an item
   /// can only sit on one slot, the one it overlaps most.
   /// - Complexity: O(slots near the frame) through the spatial index.
-  public func dropTarget(item i: Int, frame: Rect, pointer: Point) -> Int? {
+  public func dropTarget(item i: Int, frame: StageRect, pointer: StagePoint) -> Int? {
     switch options.strategy {
     case .nearestCenter:
       let near = index.nearestCenter(to: frame.center, within: options.snapRadius) { isEligible(item: i, slot: $0) }
@@ -29,7 +29,7 @@ extension Engine {
   }
 
   /// Every slot a drop lands on: all overlapped ones for `allIntersecting`, else at most one.
-  public func dropTargets(item i: Int, frame: Rect, pointer: Point) -> [Int] {
+  public func dropTargets(item i: Int, frame: StageRect, pointer: StagePoint) -> [Int] {
     guard options.strategy == .allIntersecting else {
       return dropTarget(item: i, frame: frame, pointer: pointer).map { [$0] } ?? []
     }
@@ -41,7 +41,7 @@ extension Engine {
   /// The hover target: the exact rule, except that the `current` target is kept while it
   /// still qualifies with `hoverHysteresis` points of slack and no other slot beats it by
   /// more than that slack.
-  public func hoverTarget(item i: Int, frame: Rect, pointer: Point, current: Int?) -> Int? {
+  public func hoverTarget(item i: Int, frame: StageRect, pointer: StagePoint, current: Int?) -> Int? {
     let h = max(0, options.hoverHysteresis)
     let best = dropTarget(item: i, frame: frame, pointer: pointer)
     guard let current, h > 0, best != current, isEligible(item: i, slot: current) else { return best }
@@ -66,7 +66,7 @@ extension Engine {
     }
   }
 
-  func largestOverlap(item i: Int, frame: Rect) -> (slot: Int?, area: Double) {
+  func largestOverlap(item i: Int, frame: StageRect) -> (slot: Int?, area: Double) {
     var best: Int?
     var bestArea = 0.0
     index.forEachOverlapping(frame) { s in
@@ -80,7 +80,7 @@ extension Engine {
   }
 
   /// The eligible slot containing `p` whose centre is nearest it.
-  func slotContaining(item i: Int, _ p: Point) -> Int? {
+  func slotContaining(item i: Int, _ p: StagePoint) -> Int? {
     var best: Int?
     var bestDistance = Double.infinity
     index.forEachContaining(p) { s in
@@ -94,7 +94,7 @@ extension Engine {
   }
 
   /// The last-declared eligible slot containing the pointer (later slots draw on top).
-  func slotUnderPointer(item i: Int, _ p: Point) -> Int? {
+  func slotUnderPointer(item i: Int, _ p: StagePoint) -> Int? {
     var best: Int?
     index.forEachContaining(p) { s in
       if s > (best ?? -1), isEligible(item: i, slot: s) { best = s }

@@ -3,8 +3,8 @@
 ///
 /// ```swift
 /// var engine = Engine(board: board, options: .preset(.locations))
-/// var events = engine.handle(.pointer(.down, id: 0, at: Point(x: 60, y: 60)), at: 0)
-/// events += engine.handle(.pointer(.up, id: 0, at: Point(x: 160, y: 60)), at: 0.1)
+/// var events = engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 60, y: 60)), at: 0)
+/// events += engine.handle(.pointer(.up, id: 0, at: StagePoint(x: 160, y: 60)), at: 0.1)
 /// engine.advance(to: 0.4)   // the snap animation has finished
 /// ```
 public struct Engine: Sendable {
@@ -33,7 +33,7 @@ public struct Engine: Sendable {
     public var id: Int
     /// The source item's index.
     public var item: Int
-    public var center: Point
+    public var center: StagePoint
     var motion: Motion?
   }
 
@@ -41,12 +41,12 @@ public struct Engine: Sendable {
     var pointer: Int
     var item: Int
     var grabOffset: Vector
-    var pressedAt: Point
-    var startCenter: Point
+    var pressedAt: StagePoint
+    var startCenter: StagePoint
     var active: Bool
     var ghost: Int?
     var hover: Int?
-    var pointerAt: Point
+    var pointerAt: StagePoint
     /// The slot whose content is being dragged out (`Options.contentDraggable`).
     var fromSlot: Int?
   }
@@ -244,7 +244,7 @@ public struct Engine: Sendable {
 
   /// Where an animation target is right now; for `item`, a slot is where that item rests
   /// on it (``Item/slotOffset``).
-  func point(of target: AnimationTarget, for item: Int? = nil) -> Point {
+  func point(of target: AnimationTarget, for item: Int? = nil) -> StagePoint {
     switch target {
     case .slot(let s): return board.slots[s].frame.center + (item.map { board.items[$0].slotOffset } ?? Vector(dx: 0, dy: 0))
     case .point(let p): return p
@@ -253,7 +253,7 @@ public struct Engine: Sendable {
   }
 
   /// Where item `i`'s centre is once nothing holds or moves it: on its slot, or its own place.
-  public func restingPoint(of i: Int) -> Point { point(of: home(of: i), for: i) }
+  public func restingPoint(of i: Int) -> StagePoint { point(of: home(of: i), for: i) }
 
   /// Where item `i` rests when no drag or animation holds it.
   func home(of i: Int) -> AnimationTarget {
@@ -271,7 +271,7 @@ public struct Engine: Sendable {
   /// `activationDistance`, and at all when that is 0): a click that never moves is no drag
   /// and reports nothing (dnd-kit's and SortableJS's rule). A touch the host held still
   /// until its delay ran out passes `false` and is picked up at once.
-  public mutating func press(item i: Int?, pointer: Int, at p: Point, time t: Double, waitForMove: Bool = false)
+  public mutating func press(item i: Int?, pointer: Int, at p: StagePoint, time t: Double, waitForMove: Bool = false)
     -> [StageEvent]
   {
     advance(to: t)
@@ -286,7 +286,7 @@ public struct Engine: Sendable {
   }
 
   mutating func pointerDown(
-    _ pointer: Int, at p: Point, item pressed: Int? = nil, startsNow: Bool = true, _ events: inout [StageEvent]
+    _ pointer: Int, at p: StagePoint, item pressed: Int? = nil, startsNow: Bool = true, _ events: inout [StageEvent]
   ) {
     guard !drags.contains(where: { $0.pointer == pointer }) else { return }
     guard let item = pressed ?? hitTest(p) else {
@@ -329,7 +329,7 @@ public struct Engine: Sendable {
   }
 
   /// A press on a filled slot (`Options.contentDraggable`): a ghost of its content follows.
-  mutating func pressContent(_ pointer: Int, at p: Point, startsNow: Bool = true, _ events: inout [StageEvent]) {
+  mutating func pressContent(_ pointer: Int, at p: StagePoint, startsNow: Bool = true, _ events: inout [StageEvent]) {
     guard options.style == .ghost, let s = slotWithContent(at: p), let content = board.slots[s].content,
       let item = board.itemIndex(of: content)
     else { return }
@@ -342,7 +342,7 @@ public struct Engine: Sendable {
   }
 
   /// The last-declared filled slot containing `p`.
-  public func slotWithContent(at p: Point) -> Int? {
+  public func slotWithContent(at p: StagePoint) -> Int? {
     var best: Int?
     index.forEachContaining(p) { s in
       if board.slots[s].content != nil, s > (best ?? -1) { best = s }
@@ -352,12 +352,12 @@ public struct Engine: Sendable {
 
   /// The topmost item whose drawn frame contains `p`.
   /// - Complexity: O(items).
-  public func hitTest(_ p: Point) -> Int? {
+  public func hitTest(_ p: StagePoint) -> Int? {
     for i in board.zOrder.reversed() where board.items[i].frame.contains(p) { return i }
     return nil
   }
 
-  mutating func pointerMove(_ pointer: Int, to p: Point, _ events: inout [StageEvent]) {
+  mutating func pointerMove(_ pointer: Int, to p: StagePoint, _ events: inout [StageEvent]) {
     guard let d = drags.firstIndex(where: { $0.pointer == pointer }) else { return }
     drags[d].pointerAt = p
     if !drags[d].active {
@@ -373,7 +373,7 @@ public struct Engine: Sendable {
     updateHover(d, &events)
   }
 
-  mutating func pointerUp(_ pointer: Int, at p: Point, _ events: inout [StageEvent]) {
+  mutating func pointerUp(_ pointer: Int, at p: StagePoint, _ events: inout [StageEvent]) {
     guard let d = drags.firstIndex(where: { $0.pointer == pointer }) else { return }
     guard drags[d].active else {
       drags.remove(at: d)
@@ -401,7 +401,7 @@ public struct Engine: Sendable {
   }
 
   /// The dragged centre after the modifiers: axis lock, grid, canvas bounds.
-  func constrainedCenter(_ drag: Drag, pointer p: Point) -> Point {
+  func constrainedCenter(_ drag: Drag, pointer p: StagePoint) -> StagePoint {
     var c = p + drag.grabOffset
     switch options.axisLock {
     case .horizontal: c.y = drag.startCenter.y
@@ -421,7 +421,7 @@ public struct Engine: Sendable {
     return c
   }
 
-  mutating func place(_ drag: Drag, at center: Point) {
+  mutating func place(_ drag: Drag, at center: StagePoint) {
     if let g = drag.ghost, let gi = ghosts.firstIndex(where: { $0.id == g }) {
       ghosts[gi].center = center
     } else {
@@ -429,12 +429,12 @@ public struct Engine: Sendable {
     }
   }
 
-  func draggedFrame(_ drag: Drag) -> Rect {
+  func draggedFrame(_ drag: Drag) -> StageRect {
     let size = board.items[drag.item].size
     if let g = drag.ghost, let ghost = ghosts.first(where: { $0.id == g }) {
-      return Rect(center: ghost.center, size: size)
+      return StageRect(center: ghost.center, size: size)
     }
-    return Rect(center: board.items[drag.item].center, size: size)
+    return StageRect(center: board.items[drag.item].center, size: size)
   }
 
   mutating func updateHover(_ d: Int, _ events: inout [StageEvent]) {
@@ -449,7 +449,7 @@ public struct Engine: Sendable {
   // MARK: - Drops
 
   mutating func finishDrop(
-    item: Int, ghost: Int?, frame: Rect, pointer: Point, hover: Int? = nil, _ events: inout [StageEvent]
+    item: Int, ghost: Int?, frame: StageRect, pointer: StagePoint, hover: Int? = nil, _ events: inout [StageEvent]
   ) {
     let id = board.items[item].id
     switch options.style {
@@ -499,7 +499,7 @@ public struct Engine: Sendable {
 
   /// A slot's content dropped: onto other slots it moves there; off every slot it is removed;
   /// back on its own slot nothing changes. One undoable step.
-  mutating func finishContentDrop(_ drag: Drag, from: Int, hover: Int?, pointer: Point, _ events: inout [StageEvent]) {
+  mutating func finishContentDrop(_ drag: Drag, from: Int, hover: Int?, pointer: StagePoint, _ events: inout [StageEvent]) {
     let id = board.items[drag.item].id
     let targets = hover.map { [$0] } ?? dropTargets(item: drag.item, frame: draggedFrame(drag), pointer: pointer)
     if targets == [from] {
@@ -647,7 +647,7 @@ public struct Engine: Sendable {
 
   /// Gives item `i` a new size and resting place (the host laid out its palette again). A
   /// settled item without a slot moves there at once; items on slots stay centred on them.
-  public mutating func relayoutItem(_ i: Int, frame: Rect) {
+  public mutating func relayoutItem(_ i: Int, frame: StageRect) {
     board.items[i].size = frame.size
     board.items[i].restingCenter = frame.center
     let held = drags.contains { $0.item == i && $0.active && $0.ghost == nil } || motions.contains { $0.item == i }
@@ -664,7 +664,7 @@ public struct Engine: Sendable {
     }
   }
 
-  mutating func relayout(_ frames: [SlotFrame], canvas: Size?) {
+  mutating func relayout(_ frames: [SlotFrame], canvas: StageSize?) {
     if let canvas { board.canvas = canvas }
     guard !frames.isEmpty else { return }
     for f in frames { board.slots[f.slot].frame = f.frame }

@@ -11,10 +11,10 @@ public enum Key: String, Hashable, Sendable, CaseIterable {
 /// Something the host tells the engine.
 public enum Input: Hashable, Sendable {
   /// A pointer event at a board position. Ids tell simultaneous pointers apart.
-  case pointer(PointerPhase, id: Int, at: Point)
+  case pointer(PointerPhase, id: Int, at: StagePoint)
   /// New frames for some slots (by slot index), and optionally a new canvas size: a window
   /// resize or rotation (the seed's `viewDidLayoutSubviews`).
-  case layout([SlotFrame], canvas: Size?)
+  case layout([SlotFrame], canvas: StageSize?)
   case key(Key)
   /// Cancels every drag in flight: the window lost focus, or the pointer left for good.
   case cancelAll
@@ -27,8 +27,8 @@ public enum Input: Hashable, Sendable {
 /// A slot's new frame in a layout input.
 public struct SlotFrame: Hashable, Sendable {
   public var slot: Int
-  public var frame: Rect
-  public init(slot: Int, frame: Rect) {
+  public var frame: StageRect
+  public init(slot: Int, frame: StageRect) {
     self.slot = slot
     self.frame = frame
   }

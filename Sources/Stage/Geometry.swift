@@ -1,5 +1,5 @@
 /// A position on the board, in points, with y growing downwards (as UIKit and SDL do).
-public struct Point: Hashable, Sendable {
+public struct StagePoint: Hashable, Sendable {
   public var x: Double
   public var y: Double
 
@@ -8,26 +8,26 @@ public struct Point: Hashable, Sendable {
     self.y = y
   }
 
-  public static let zero = Point(x: 0, y: 0)
+  public static let zero = StagePoint(x: 0, y: 0)
 
   /// Euclidean distance to `other`, in points.
-  @inlinable public func distance(to other: Point) -> Double {
+  @inlinable public func distance(to other: StagePoint) -> Double {
     (self - other).length
   }
 
   /// Squared distance: cheaper, and orders the same as `distance(to:)`.
-  @inlinable public func distanceSquared(to other: Point) -> Double {
+  @inlinable public func distanceSquared(to other: StagePoint) -> Double {
     let d = self - other
     return d.dx * d.dx + d.dy * d.dy
   }
 
-  @inlinable public static func + (p: Point, v: Vector) -> Point { Point(x: p.x + v.dx, y: p.y + v.dy) }
-  @inlinable public static func - (p: Point, v: Vector) -> Point { Point(x: p.x - v.dx, y: p.y - v.dy) }
-  @inlinable public static func - (a: Point, b: Point) -> Vector { Vector(dx: a.x - b.x, dy: a.y - b.y) }
+  @inlinable public static func + (p: StagePoint, v: Vector) -> StagePoint { StagePoint(x: p.x + v.dx, y: p.y + v.dy) }
+  @inlinable public static func - (p: StagePoint, v: Vector) -> StagePoint { StagePoint(x: p.x - v.dx, y: p.y - v.dy) }
+  @inlinable public static func - (a: StagePoint, b: StagePoint) -> Vector { Vector(dx: a.x - b.x, dy: a.y - b.y) }
 
   /// Linear interpolation: `self` at `f == 0`, `other` at `f == 1`.
-  @inlinable public func interpolated(to other: Point, by f: Double) -> Point {
-    Point(x: x + (other.x - x) * f, y: y + (other.y - y) * f)
+  @inlinable public func interpolated(to other: StagePoint, by f: Double) -> StagePoint {
+    StagePoint(x: x + (other.x - x) * f, y: y + (other.y - y) * f)
   }
 }
 
@@ -50,7 +50,7 @@ public struct Vector: Hashable, Sendable {
 }
 
 /// A width and height, in points; never negative on a valid board.
-public struct Size: Hashable, Sendable {
+public struct StageSize: Hashable, Sendable {
   public var width: Double
   public var height: Double
 
@@ -61,21 +61,21 @@ public struct Size: Hashable, Sendable {
 }
 
 /// An axis-aligned rectangle: origin at the top-left corner, in points.
-public struct Rect: Hashable, Sendable {
-  public var origin: Point
-  public var size: Size
+public struct StageRect: Hashable, Sendable {
+  public var origin: StagePoint
+  public var size: StageSize
 
-  @inlinable public init(origin: Point, size: Size) {
+  @inlinable public init(origin: StagePoint, size: StageSize) {
     self.origin = origin
     self.size = size
   }
 
   @inlinable public init(x: Double, y: Double, width: Double, height: Double) {
-    self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
+    self.init(origin: StagePoint(x: x, y: y), size: StageSize(width: width, height: height))
   }
 
   /// The rectangle of `size` whose centre is `center`.
-  @inlinable public init(center: Point, size: Size) {
+  @inlinable public init(center: StagePoint, size: StageSize) {
     self.init(
       x: center.x - size.width / 2, y: center.y - size.height / 2,
       width: size.width, height: size.height)
@@ -85,17 +85,17 @@ public struct Rect: Hashable, Sendable {
   @inlinable public var minY: Double { origin.y }
   @inlinable public var maxX: Double { origin.x + size.width }
   @inlinable public var maxY: Double { origin.y + size.height }
-  @inlinable public var center: Point { Point(x: origin.x + size.width / 2, y: origin.y + size.height / 2) }
+  @inlinable public var center: StagePoint { StagePoint(x: origin.x + size.width / 2, y: origin.y + size.height / 2) }
   @inlinable public var area: Double { size.width * size.height }
 
   /// Whether `p` lies inside; the top and left edges are inside, the bottom and right are not,
   /// so that a point on a shared edge belongs to exactly one of two neighbouring slots.
-  @inlinable public func contains(_ p: Point) -> Bool {
+  @inlinable public func contains(_ p: StagePoint) -> Bool {
     p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
   }
 
   /// Area shared with `other`; 0 when they only touch along an edge or not at all.
-  @inlinable public func overlapArea(with other: Rect) -> Double {
+  @inlinable public func overlapArea(with other: StageRect) -> Double {
     let w = min(maxX, other.maxX) - max(minX, other.minX)
     let h = min(maxY, other.maxY) - max(minY, other.minY)
     return w > 0 && h > 0 ? w * h : 0
@@ -103,10 +103,10 @@ public struct Rect: Hashable, Sendable {
 
   /// Whether the two rectangles share a region of positive area (as `CGRectIntersectsRect`
   /// does for rectangles of positive size).
-  @inlinable public func intersects(_ other: Rect) -> Bool { overlapArea(with: other) > 0 }
+  @inlinable public func intersects(_ other: StageRect) -> Bool { overlapArea(with: other) > 0 }
 
   /// The rectangle grown by `d` points on every side (shrunk when `d` is negative).
-  @inlinable public func insetBy(_ d: Double) -> Rect {
-    Rect(x: minX + d, y: minY + d, width: max(0, size.width - 2 * d), height: max(0, size.height - 2 * d))
+  @inlinable public func insetBy(_ d: Double) -> StageRect {
+    StageRect(x: minX + d, y: minY + d, width: max(0, size.width - 2 * d), height: max(0, size.height - 2 * d))
   }
 }

@@ -19,7 +19,7 @@ public struct SpatialIndex: Sendable {
   @usableFromInline var centerStart: [Int32] = [0, 0]
   @usableFromInline var centerEntries: [Int32] = []
   @usableFromInline var oversized: [Int32] = []
-  @usableFromInline var frames: [Rect] = []
+  @usableFromInline var frames: [StageRect] = []
 
   /// Slots spanning more than this many cells per axis go to the linear list.
   static let maxSpan = 4
@@ -28,7 +28,7 @@ public struct SpatialIndex: Sendable {
 
   /// Builds the index over `frames` (one per slot, by slot index).
   /// - Complexity: O(n) time and memory.
-  public init(frames: [Rect]) {
+  public init(frames: [StageRect]) {
     self.frames = frames
     guard !frames.isEmpty else { return }
     var minX = Double.infinity, minY = Double.infinity
@@ -112,9 +112,9 @@ public struct SpatialIndex: Sendable {
     return r >= 0 ? (r < Double(rows) ? Int(r) : rows - 1) : 0
   }
 
-  @inlinable func cellOf(_ p: Point) -> Int { row(p.y) * columns + column(p.x) }
+  @inlinable func cellOf(_ p: StagePoint) -> Int { row(p.y) * columns + column(p.x) }
 
-  @inlinable func cellRange(_ r: Rect) -> (Int, Int, Int, Int) {
+  @inlinable func cellRange(_ r: StageRect) -> (Int, Int, Int, Int) {
     (column(r.minX), row(r.minY), column(r.maxX), row(r.maxY))
   }
 
@@ -122,7 +122,7 @@ public struct SpatialIndex: Sendable {
   /// `accept` lets through. Ties go to the higher slot index, as the seed's loop does.
   /// - Complexity: O(slots within `radius`) on boards of similar-sized slots.
   @inlinable public func nearestCenter(
-    to point: Point, within radius: Double, accept: (Int) -> Bool
+    to point: StagePoint, within radius: Double, accept: (Int) -> Bool
   ) -> Int? {
     guard !frames.isEmpty, radius > 0 else { return nil }
     var best = -1
@@ -166,7 +166,7 @@ public struct SpatialIndex: Sendable {
 
   /// Calls `body` once for every slot whose frame shares positive area with `rect`.
   /// - Complexity: O(cells under `rect` + slots there + oversized slots).
-  @inlinable public func forEachOverlapping(_ rect: Rect, _ body: (Int) -> Void) {
+  @inlinable public func forEachOverlapping(_ rect: StageRect, _ body: (Int) -> Void) {
     guard !frames.isEmpty else { return }
     let (qx0, qy0, qx1, qy1) = cellRange(rect)
     for y in qy0...qy1 {
@@ -188,7 +188,7 @@ public struct SpatialIndex: Sendable {
   }
 
   /// Calls `body` for every slot whose frame contains `point`.
-  @inlinable public func forEachContaining(_ point: Point, _ body: (Int) -> Void) {
+  @inlinable public func forEachContaining(_ point: StagePoint, _ body: (Int) -> Void) {
     guard !frames.isEmpty else { return }
     let c = cellOf(point)
     var e = Int(frameStart[c])

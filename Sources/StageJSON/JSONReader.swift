@@ -152,20 +152,20 @@ struct JSONReader {
   }
 
   /// A frame `[x, y, width, height]` with non-negative size.
-  func rect() throws(InputError) -> Rect {
+  func rect() throws(InputError) -> StageRect {
     let parts = try array()
     guard parts.count == 4 else { throw fail("expected [x, y, width, height], found \(parts.count) numbers") }
     let x = try parts[0].double(), y = try parts[1].double()
     let w = try parts[2].double(), h = try parts[3].double()
     guard w >= 0, h >= 0 else { throw fail("width and height must not be negative") }
-    return Rect(x: x, y: y, width: w, height: h)
+    return StageRect(x: x, y: y, width: w, height: h)
   }
 
   /// A size `{"width": w, "height": h}`, both positive.
-  func size() throws(InputError) -> Size {
+  func size() throws(InputError) -> StageSize {
     try object(allowed: ["width", "height"])
     let w = try require("width").double(), h = try require("height").double()
     guard w > 0, h > 0 else { throw fail("width and height must be positive") }
-    return Size(width: w, height: h)
+    return StageSize(width: w, height: h)
   }
 }

@@ -87,7 +87,7 @@ public struct PageBoard: Sendable {
       items.append(item)
       itemSlots.append(try r.optional("slot")?.string())
     }
-    let canvas = hidden ? Size(width: 1, height: 1) : try root.optional("canvas")?.size() ?? Size(width: 0, height: 0)
+    let canvas = hidden ? StageSize(width: 1, height: 1) : try root.optional("canvas")?.size() ?? StageSize(width: 0, height: 0)
     do throws(BoardError) {
       let board = try Board(canvas: canvas, slots: slots, items: items, itemSlots: itemSlots)
       return PageBoard(mode: mode, board: board, options: options)

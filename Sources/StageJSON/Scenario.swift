@@ -132,8 +132,8 @@ public struct Scenario: Sendable {
       ("down", 0), ("move", 1), ("up", 2), ("cancel", 3), ("layout", 4), ("key", 5), ("blur", 6), ("clear", 7),
     ])
     let pointer = try e.optional("pointer")?.int() ?? 0
-    func location() throws(InputError) -> Point {
-      Point(x: try e.require("x").double(), y: try e.require("y").double())
+    func location() throws(InputError) -> StagePoint {
+      StagePoint(x: try e.require("x").double(), y: try e.require("y").double())
     }
     switch type {
     case 0: return TimedInput(t: t, input: .pointer(.down, id: pointer, at: try location()))

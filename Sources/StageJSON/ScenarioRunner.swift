@@ -67,7 +67,7 @@ public struct EventLines: Sendable {
   public func id(_ s: String) -> JSONValue { numericIDs.contains(s) ? .raw(s) : .string(s) }
   func id(_ s: String?) -> JSONValue { s.map { id($0) } ?? .null }
 
-  func point(_ p: Point) -> JSONValue { [.number(p.x), .number(p.y)] }
+  func point(_ p: StagePoint) -> JSONValue { [.number(p.x), .number(p.y)] }
 
   /// One engine event as a JSON object.
   public func line(_ event: StageEvent, at t: Double) -> String { value(event, at: t).text }

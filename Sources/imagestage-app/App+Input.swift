@@ -26,14 +26,14 @@ extension App {
       }
     case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
       mouseDown = true
-      send(.pointer(.down, id: 0, kind: .mouse, at: Point(x: Double(event.button.x), y: Double(event.button.y))), at: t)
+      send(.pointer(.down, id: 0, kind: .mouse, at: StagePoint(x: Double(event.button.x), y: Double(event.button.y))), at: t)
     case SDL_MOUSEMOTION:
       // Without a press it is a hover: the scene picks the cursor.
-      send(.pointer(.move, id: 0, kind: .mouse, at: Point(x: Double(event.motion.x), y: Double(event.motion.y))), at: t)
+      send(.pointer(.move, id: 0, kind: .mouse, at: StagePoint(x: Double(event.motion.x), y: Double(event.motion.y))), at: t)
     case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
       guard mouseDown else { return }
       mouseDown = false
-      send(.pointer(.up, id: 0, kind: .mouse, at: Point(x: Double(event.button.x), y: Double(event.button.y))), at: t)
+      send(.pointer(.up, id: 0, kind: .mouse, at: StagePoint(x: Double(event.button.x), y: Double(event.button.y))), at: t)
     case SDL_MOUSEWHEEL:
       let w = event.wheel
       let flip = w.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1.0 : 1.0
@@ -42,10 +42,10 @@ extension App {
       let precise = dx != dx.rounded() || dy != dy.rounded()
       var x: Int32 = 0, y: Int32 = 0
       SDL_GetMouseState(&x, &y)
-      send(.wheel(dx: dx, dy: dy, precise: precise, at: Point(x: Double(x), y: Double(y))), at: t)
+      send(.wheel(dx: dx, dy: dy, precise: precise, at: StagePoint(x: Double(x), y: Double(y))), at: t)
     case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
       let size = viewportSize
-      let p = Point(x: Double(event.tfinger.x) * size.width, y: Double(event.tfinger.y) * size.height)
+      let p = StagePoint(x: Double(event.tfinger.x) * size.width, y: Double(event.tfinger.y) * size.height)
       let id = Int(truncatingIfNeeded: event.tfinger.fingerId) &+ 1
       let phase: PointerPhase =
         event.type == SDL_FINGERDOWN.rawValue ? .down : (event.type == SDL_FINGERUP.rawValue ? .up : .move)

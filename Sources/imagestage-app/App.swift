@@ -129,9 +129,9 @@ final class App {
 
   var now: Double { Double(SDL_GetPerformanceCounter() - start) / frequency }
 
-  var viewportSize: Size {
+  var viewportSize: StageSize {
     let (w, h) = window.size
-    return Size(width: Double(w), height: Double(h))
+    return StageSize(width: Double(w), height: Double(h))
   }
 
   // MARK: Scene output
@@ -508,7 +508,7 @@ final class App {
     // SDL's drop events carry no position: the pointer is where the files were let go.
     var x: Int32 = 0, y: Int32 = 0
     SDL_GetMouseState(&x, &y)
-    emit(studio.addPhotos(photos, droppedAt: Point(x: Double(x), y: Double(y)), at: now))
+    emit(studio.addPhotos(photos, droppedAt: StagePoint(x: Double(x), y: Double(y)), at: now))
     // Ids may have been made unique: map each new item to its image by position.
     let items = studio.locations.engine.board.items
     for (k, p) in photos.enumerated() {

@@ -54,6 +54,6 @@ struct DisplayListPainter {
     }
   }
 
-  func pixel(_ r: Rect) -> PixelRect { PixelRect(x: r.minX, y: r.minY, w: r.size.width, h: r.size.height) }
+  func pixel(_ r: StageRect) -> PixelRect { PixelRect(x: r.minX, y: r.minY, w: r.size.width, h: r.size.height) }
   func color(_ c: RGBA) -> Color { Color(c.r, c.g, c.b, c.a) }
 }

@@ -15,19 +15,20 @@ struct SplitMix: RandomNumberGenerator {
   }
 }
 
-func grid(_ count: Int) -> (Board, [Point]) {
+func grid(_ count: Int) -> (Board, [StagePoint]) {
   let side = Int(Double(count).squareRoot().rounded(.up))
   var slots: [Slot] = []
   slots.reserveCapacity(count)
   for i in 0..<count {
-    slots.append(Slot(id: String(i), frame: Rect(x: Double(i % side) * 100, y: Double(i / side) * 100, width: 80, height: 80)))
+    slots.append(
+      Slot(id: String(i), frame: StageRect(x: Double(i % side) * 100, y: Double(i / side) * 100, width: 80, height: 80)))
   }
-  let item = Item(id: "photo", frame: Rect(x: 0, y: 0, width: 60, height: 60))
+  let item = Item(id: "photo", frame: StageRect(x: 0, y: 0, width: 60, height: 60))
   let board = try! Board(
-    canvas: Size(width: Double(side) * 100, height: Double(side) * 100), slots: slots, items: [item], itemSlots: ["0"])
+    canvas: StageSize(width: Double(side) * 100, height: Double(side) * 100), slots: slots, items: [item], itemSlots: ["0"])
   var rng = SplitMix(state: 42)
-  var p = Point(x: 40, y: 40)
-  var path: [Point] = []
+  var p = StagePoint(x: 40, y: 40)
+  var path: [StagePoint] = []
   for _ in 0..<20_000 {
     p.x = min(max(p.x + Double.random(in: -30...30, using: &rng), 0), Double(side) * 100)
     p.y = min(max(p.y + Double.random(in: -30...30, using: &rng), 0), Double(side) * 100)
@@ -52,7 +53,7 @@ func measure(runs: Int, moves: Int, _ body: () -> Int) -> (min: Double, median: 
   return (samples[0], samples[samples.count / 2], check)
 }
 
-func linearNearest(_ frames: [Rect], _ p: Point, radius: Double) -> Int {
+func linearNearest(_ frames: [StageRect], _ p: StagePoint, radius: Double) -> Int {
   var best = -1
   var bestD = radius
   for (i, f) in frames.enumerated() {
@@ -67,7 +68,7 @@ func linearNearest(_ frames: [Rect], _ p: Point, radius: Double) -> Int {
 
 /// Seed 000's `getDistance()`: append each distance, then compare it with `minElement` of the
 /// whole array so far.
-func seedNearest(_ frames: [Rect], _ p: Point, radius: Double) -> Int {
+func seedNearest(_ frames: [StageRect], _ p: StagePoint, radius: Double) -> Int {
   var distances: [Double] = []
   var minIndex = 0
   for (i, f) in frames.enumerated() {
@@ -91,12 +92,12 @@ for count in [1_000, 100_000, 1_000_000] {
     var current: Int? = nil
     for p in path {
       current = engine.hoverTarget(
-        item: 0, frame: Rect(center: p, size: Size(width: 60, height: 60)), pointer: p, current: current)
+        item: 0, frame: StageRect(center: p, size: StageSize(width: 60, height: 60)), pointer: p, current: current)
       acc &+= current ?? -1
     }
     return acc
   }
-  _ = engine.handle(.pointer(.down, id: 0, at: Point(x: 40, y: 40)), at: 0)
+  _ = engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 40, y: 40)), at: 0)
   var t = 0.0
   let full = measure(runs: runs, moves: moves) {
     for p in path {

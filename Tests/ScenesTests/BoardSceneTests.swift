@@ -11,7 +11,7 @@ struct BoardSceneTests {
   /// the close button and Escape dismiss the one shown.
   @Test func aTabsErrorStaysOnItsTab() {
     var studio = Studio(active: .panorama)
-    _ = studio.layout(viewport: Size(width: 800, height: 600), at: 0)
+    _ = studio.layout(viewport: StageSize(width: 800, height: 600), at: 0)
     studio.showMessage("photo.jpg: not a JPEG or PNG file", in: .locations)
     #expect(studio.message == nil)
     #expect(!studio.focusOrder.contains(.dismissMessage))
@@ -30,15 +30,15 @@ struct BoardSceneTests {
   static func studio(_ active: SceneKind = .locations, photos: Int = 1) -> Studio {
     let list = (0..<photos).map { Photo(id: $0 == 0 ? "photo" : "photo\($0)", name: $0 == 0 ? "Photo" : "Photo \($0 + 1)") }
     var s = Studio(active: .locations, locations: .locations(photos: list))
-    _ = s.layout(viewport: Size(width: 1024, height: 720), at: 0)
+    _ = s.layout(viewport: StageSize(width: 1024, height: 720), at: 0)
     if active != .locations { _ = s.show(active, at: 0) }
     return s
   }
 
-  static func drag(_ s: inout Studio, from a: Point, to b: Point, at t: Double) -> [SceneEvent] {
+  static func drag(_ s: inout Studio, from a: StagePoint, to b: StagePoint, at t: Double) -> [SceneEvent] {
     var events = s.handle(.pointer(.down, id: 0, kind: .mouse, at: a), at: t)
     for k in 1...5 {
-      let p = Point(x: a.x + (b.x - a.x) * Double(k) / 5, y: a.y + (b.y - a.y) * Double(k) / 5)
+      let p = StagePoint(x: a.x + (b.x - a.x) * Double(k) / 5, y: a.y + (b.y - a.y) * Double(k) / 5)
       events += s.handle(.pointer(.move, id: 0, kind: .mouse, at: p), at: t + 0.01 * Double(k))
     }
     events += s.handle(.pointer(.up, id: 0, kind: .mouse, at: b), at: t + 0.06)
@@ -66,21 +66,21 @@ struct BoardSceneTests {
     #expect(slot.size.width > 150, "the slots are big at 1024×720: \(slot.size.width)")
     let from = s.locations.engine.board.items[0].center
     // 80 pt right of the centre: over 50 pt away, yet inside the slot.
-    let events = Self.drag(&s, from: from, to: Point(x: slot.center.x + 80, y: slot.center.y), at: 0)
+    let events = Self.drag(&s, from: from, to: StagePoint(x: slot.center.x + 80, y: slot.center.y), at: 0)
     #expect(Self.engineEvents(events).contains(.drop(item: "photo", slot: "1")))
     #expect(s.locations.engine.board.items[0].slot == 1)
     #expect(events.contains { if case .save(.locations) = $0 { true } else { false } }, "a moved photo is saved")
   }
 
   @Test func theSeedsRuleStaysFiftyPointsInTheEngine() throws {
-    let slots = [Slot(id: "0", frame: Rect(x: 0, y: 0, width: 233, height: 233))]
+    let slots = [Slot(id: "0", frame: StageRect(x: 0, y: 0, width: 233, height: 233))]
     let board = try Board(
-      canvas: Size(width: 800, height: 600), slots: slots,
-      items: [Item(id: "p", frame: Rect(x: 400, y: 400, width: 50, height: 50))])
+      canvas: StageSize(width: 800, height: 600), slots: slots,
+      items: [Item(id: "p", frame: StageRect(x: 400, y: 400, width: 50, height: 50))])
     var engine = Engine(board: board, options: .preset(.locations))
-    _ = engine.handle(.pointer(.down, id: 0, at: Point(x: 425, y: 425)), at: 0)
-    _ = engine.handle(.pointer(.move, id: 0, at: Point(x: 116.5 + 51, y: 116.5)), at: 0.1)
-    let events = engine.handle(.pointer(.up, id: 0, at: Point(x: 116.5 + 51, y: 116.5)), at: 0.2)
+    _ = engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 425, y: 425)), at: 0)
+    _ = engine.handle(.pointer(.move, id: 0, at: StagePoint(x: 116.5 + 51, y: 116.5)), at: 0.1)
+    let events = engine.handle(.pointer(.up, id: 0, at: StagePoint(x: 116.5 + 51, y: 116.5)), at: 0.2)
     #expect(events.contains(.returned(item: "p", slot: nil)), "51 pt is outside the seed's 50 pt")
   }
 
@@ -102,7 +102,7 @@ struct BoardSceneTests {
     var locations = s.locations
     locations.swapsOccupied = false
     s = Studio(active: .locations, locations: locations)
-    _ = s.layout(viewport: Size(width: 1024, height: 720), at: 0)
+    _ = s.layout(viewport: StageSize(width: 1024, height: 720), at: 0)
     let board = s.locations.engine.board
     _ = s.handle(.pointer(.down, id: 0, kind: .mouse, at: board.items[0].center), at: 0)
     _ = s.handle(.pointer(.move, id: 0, kind: .mouse, at: board.slots[1].frame.center), at: 0.1)
@@ -118,7 +118,7 @@ struct BoardSceneTests {
     var s = Self.studio()
     let from = s.locations.engine.board.items[0].center
     _ = s.handle(.pointer(.down, id: 0, kind: .mouse, at: from), at: 0)
-    _ = s.handle(.pointer(.move, id: 0, kind: .mouse, at: Point(x: from.x + 300, y: from.y)), at: 0.1)
+    _ = s.handle(.pointer(.move, id: 0, kind: .mouse, at: StagePoint(x: from.x + 300, y: from.y)), at: 0.1)
     let events = s.handle(.key(.escape, [], isDown: true, isRepeat: false), at: 0.2)
     #expect(Self.engineEvents(events).contains(.cancel(item: "photo")))
     s.advance(to: 1)
@@ -134,7 +134,7 @@ struct BoardSceneTests {
     _ = s.handle(.pointer(.move, id: 0, kind: .mouse, at: from), at: 0)
     #expect(s.displayList().cursor == .grab)
     _ = s.handle(.pointer(.down, id: 0, kind: .mouse, at: from), at: 0)
-    _ = s.handle(.pointer(.move, id: 0, kind: .mouse, at: Point(x: from.x + 30, y: from.y)), at: 0.1)
+    _ = s.handle(.pointer(.move, id: 0, kind: .mouse, at: StagePoint(x: from.x + 30, y: from.y)), at: 0.1)
     let list = s.displayList()
     #expect(list.cursor == .grabbing)
     #expect(list.commands.contains { if case .shadow = $0 { true } else { false } })
@@ -148,7 +148,7 @@ struct BoardSceneTests {
     var events = Self.drag(&s, from: board.slots[0].frame.center, to: board.slots[3].frame.center, at: 2)
     #expect(s.shortcuts.engine.board.slots[0].content == nil && s.shortcuts.engine.board.slots[3].content == "mail")
     #expect(Self.announcements(events).contains("Moved Mail to Shortcut 4."))
-    events = Self.drag(&s, from: board.slots[3].frame.center, to: Point(x: 5, y: 700), at: 4)
+    events = Self.drag(&s, from: board.slots[3].frame.center, to: StagePoint(x: 5, y: 700), at: 4)
     #expect(s.shortcuts.engine.board.slots.allSatisfy { $0.content == nil })
     #expect(Self.announcements(events).contains("Removed Mail from Shortcut 4. Press Ctrl+Z to undo."))
     #expect(events.contains { if case .save(.shortcuts) = $0 { true } else { false } })
@@ -232,7 +232,7 @@ struct BoardSceneTests {
 
     var fresh = Studio(active: kind)
     try fresh.restoreSaved(kind, from: Array(line.utf8), source: "test", at: 0)
-    _ = fresh.layout(viewport: Size(width: 1024, height: 720), at: 0.1)
+    _ = fresh.layout(viewport: StageSize(width: 1024, height: 720), at: 0.1)
     fresh.advance(to: 2)
     #expect(fresh.savedState(kind) == line, "the restored board saves the same line once laid out")
   }

@@ -29,7 +29,7 @@ struct KeyBindingTests {
 
   @Test func focusCanLeaveAtEitherEndOfTheOrder() {
     var studio = Studio()
-    _ = studio.layout(viewport: Size(width: 1024, height: 720), at: 0)
+    _ = studio.layout(viewport: StageSize(width: 1024, height: 720), at: 0)
     let count = studio.focusOrder.count
     #expect(!studio.focusLeaves(forward: true), "nothing focused: Tab enters the scene")
     for k in 1...count {
@@ -50,7 +50,7 @@ struct KeyBindingTests {
   /// and Escape did not give them back. The view is a focus stop now.
   @Test func thePanoramaViewIsAFocusStopAndEscapeReturnsToIt() {
     var studio = Studio(active: .panorama)
-    _ = studio.layout(viewport: Size(width: 1024, height: 720), at: 0)
+    _ = studio.layout(viewport: StageSize(width: 1024, height: 720), at: 0)
     studio.setPanorama(PanoramaScene(geometry: PanoramaGeometry(width: 64, height: 32), name: "Test"))
     #expect(studio.focusOrder.first == .view)
     // Tab to the last tab, then past it: back round to the view, where the arrows turn.

@@ -97,9 +97,9 @@ struct PanoramaViewerTests {
   @Test func aFlickCoastsAndComesToRest() {
     var v = Self.viewer()
     v.advance(to: 0)
-    v.pointer(.down, id: 1, at: Point(x: 400, y: 250), time: 0)
-    for k in 1...5 { v.pointer(.move, id: 1, at: Point(x: 400 - Double(k) * 20, y: 250), time: Double(k) * 0.016) }
-    v.pointer(.up, id: 1, at: Point(x: 300, y: 250), time: 0.085)
+    v.pointer(.down, id: 1, at: StagePoint(x: 400, y: 250), time: 0)
+    for k in 1...5 { v.pointer(.move, id: 1, at: StagePoint(x: 400 - Double(k) * 20, y: 250), time: Double(k) * 0.016) }
+    v.pointer(.up, id: 1, at: StagePoint(x: 300, y: 250), time: 0.085)
     let released = v.view.yaw
     v.advance(to: 0.085)
     v.advance(to: 0.3)
@@ -108,17 +108,17 @@ struct PanoramaViewerTests {
     #expect(!v.isMoving, "and stops")
     // A drag that rests before the release does not coast.
     var still = Self.viewer()
-    still.pointer(.down, id: 1, at: Point(x: 400, y: 250), time: 0)
-    still.pointer(.move, id: 1, at: Point(x: 300, y: 250), time: 0.05)
-    still.pointer(.up, id: 1, at: Point(x: 300, y: 250), time: 0.5)
+    still.pointer(.down, id: 1, at: StagePoint(x: 400, y: 250), time: 0)
+    still.pointer(.move, id: 1, at: StagePoint(x: 300, y: 250), time: 0.05)
+    still.pointer(.up, id: 1, at: StagePoint(x: 300, y: 250), time: 0.5)
     #expect(!still.isMoving)
   }
 
   @Test func twoFingersPinch() {
     var v = Self.viewer()
-    v.pointer(.down, id: 1, at: Point(x: 300, y: 250), time: 0)
-    v.pointer(.down, id: 2, at: Point(x: 500, y: 250), time: 0)
-    v.pointer(.move, id: 2, at: Point(x: 700, y: 250), time: 0.1)
+    v.pointer(.down, id: 1, at: StagePoint(x: 300, y: 250), time: 0)
+    v.pointer(.down, id: 2, at: StagePoint(x: 500, y: 250), time: 0)
+    v.pointer(.move, id: 2, at: StagePoint(x: 700, y: 250), time: 0.1)
     #expect(abs(Self.degrees(v.hfov) - 45) < 0.01, "twice the spread, half the field")
   }
 
@@ -156,9 +156,9 @@ struct PanoramaViewerTests {
     #expect(vfov <= g.verticalFOV + 1e-9 && v.hfov <= g.horizontalFOV + 1e-9)
     // Drag far in every direction: the view's edges never pass the photo's.
     for (dx, dy) in [(2000.0, 0.0), (-4000, 0), (0, 3000), (0, -6000)] {
-      v.pointer(.down, id: 1, at: Point(x: 400, y: 250), time: 0)
-      v.pointer(.move, id: 1, at: Point(x: 400 + dx, y: 250 + dy), time: 1)
-      v.pointer(.up, id: 1, at: Point(x: 400 + dx, y: 250 + dy), time: 5)
+      v.pointer(.down, id: 1, at: StagePoint(x: 400, y: 250), time: 0)
+      v.pointer(.move, id: 1, at: StagePoint(x: 400 + dx, y: 250 + dy), time: 1)
+      v.pointer(.up, id: 1, at: StagePoint(x: 400 + dx, y: 250 + dy), time: 5)
       let view = v.view
       #expect(abs(view.yaw) + v.hfov / 2 <= g.horizontalFOV / 2 + 1e-6, "yaw \(Self.degrees(view.yaw))")
       #expect(abs(view.pitch) + vfov / 2 <= g.verticalFOV / 2 + 1e-6, "pitch \(Self.degrees(view.pitch))")

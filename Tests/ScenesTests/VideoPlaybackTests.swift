@@ -13,7 +13,7 @@ struct VideoPlaybackTests {
   /// A studio on the Panorama tab showing a 4 s, 30 fps video, laid out in 800 × 600.
   static func studio(duration: Double = 4) -> Studio {
     var studio = Studio(active: .panorama)
-    _ = studio.layout(viewport: Size(width: 800, height: 600), at: 0)
+    _ = studio.layout(viewport: StageSize(width: 800, height: 600), at: 0)
     let playback = VideoPlayback(duration: duration, frameDuration: fd)
     studio.setPanorama(PanoramaScene(video: playback, geometry: PanoramaGeometry(width: 512, height: 256), name: "clip.mp4"))
     return studio
@@ -176,20 +176,20 @@ struct VideoPlaybackTests {
     let video = try #require(studio.panorama?.video)
     let bar = video.barFrame
     #expect(bar.minY > 44 && bar.maxY < 600 - 28, "above the caption, inside the picture: \(bar)")
-    let at = Point(x: bar.minX + 0.75 * bar.size.width, y: bar.center.y)
+    let at = StagePoint(x: bar.minX + 0.75 * bar.size.width, y: bar.center.y)
     _ = studio.handle(.pointer(.down, id: 0, kind: .mouse, at: at), at: 0)
     let target = try #require(studio.panorama?.video?.seekRequest)
     #expect(abs(target - 3) < 1e-9, "\(target)")
     // A drag along the bar scrubs; the camera stays where it was.
-    _ = studio.handle(.pointer(.move, id: 0, kind: .mouse, at: Point(x: bar.minX + 0.25 * bar.size.width, y: 300)), at: 0.1)
+    _ = studio.handle(.pointer(.move, id: 0, kind: .mouse, at: StagePoint(x: bar.minX + 0.25 * bar.size.width, y: 300)), at: 0.1)
     #expect(studio.panorama?.video?.seekRequest.map { abs($0 - 1) < 1e-9 } == true)
     _ = studio.handle(.pointer(.up, id: 0, kind: .mouse, at: at), at: 0.2)
     #expect(studio.panorama?.viewer.offset == ViewAngles())
     // Above the controls a drag turns the camera, and seeks nothing.
     studio.updatePanorama { $0.updateVideo { _ = $0.takeSeek() } }
-    _ = studio.handle(.pointer(.down, id: 0, kind: .mouse, at: Point(x: 400, y: 300)), at: 1)
-    _ = studio.handle(.pointer(.move, id: 0, kind: .mouse, at: Point(x: 300, y: 300)), at: 1.1)
-    _ = studio.handle(.pointer(.up, id: 0, kind: .mouse, at: Point(x: 300, y: 300)), at: 1.2)
+    _ = studio.handle(.pointer(.down, id: 0, kind: .mouse, at: StagePoint(x: 400, y: 300)), at: 1)
+    _ = studio.handle(.pointer(.move, id: 0, kind: .mouse, at: StagePoint(x: 300, y: 300)), at: 1.1)
+    _ = studio.handle(.pointer(.up, id: 0, kind: .mouse, at: StagePoint(x: 300, y: 300)), at: 1.2)
     #expect((studio.panorama?.viewer.offset.yaw ?? 0) > 0.1)
     #expect(studio.panorama?.video?.seekRequest == nil)
   }

@@ -26,7 +26,7 @@ struct LocationsTests {
     (P(160, 110), 0),  // exactly 50 pt: the seed's test is `< 50`, so it returns
     (P(300, 300), 0),
   ])
-  func snapRadiusIsExclusive(release: Point, expectedSlot: Int) {
+  func snapRadiusIsExclusive(release: StagePoint, expectedSlot: Int) {
     var engine = locationsEngine()
     engine.drag(from: P(60, 60), to: release)
     engine.settle()
@@ -74,14 +74,14 @@ struct LocationsTests {
 
   @Test func relayoutKeepsSettledAndFlyingItemsOnTheirSlots() {
     var engine = locationsEngine()
-    let moved = [SlotFrame(slot: 0, frame: Rect(x: 20, y: 200, width: 80, height: 80))]
-    _ = engine.handle(.layout(moved, canvas: Size(width: 480, height: 320)), at: 0)
+    let moved = [SlotFrame(slot: 0, frame: StageRect(x: 20, y: 200, width: 80, height: 80))]
+    _ = engine.handle(.layout(moved, canvas: StageSize(width: 480, height: 320)), at: 0)
     #expect(engine.board.items[0].center == P(60, 240))
-    #expect(engine.board.canvas == Size(width: 480, height: 320))
+    #expect(engine.board.canvas == StageSize(width: 480, height: 320))
 
     engine.drag(from: P(60, 240), to: P(150, 70), at: 1)
     engine.advance(to: engine.now + 0.1)
-    let relaid = [SlotFrame(slot: 1, frame: Rect(x: 120, y: 300, width: 80, height: 80))]
+    let relaid = [SlotFrame(slot: 1, frame: StageRect(x: 120, y: 300, width: 80, height: 80))]
     _ = engine.handle(.layout(relaid, canvas: nil), at: engine.now)
     engine.settle()
     #expect(engine.board.items[0].center == P(160, 340))
@@ -95,13 +95,13 @@ struct LocationsTests {
   }
 
   @Test func fullSlotsAndFilteredSlotsAreNotTargets() {
-    var slots = (0..<3).map { Slot(id: String($0), frame: Rect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80)) }
+    var slots = (0..<3).map { Slot(id: String($0), frame: StageRect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80)) }
     slots[2].accepts = ["video"]
     let items = [
-      Item(id: "a", frame: Rect(x: 0, y: 0, width: 60, height: 60)),
-      Item(id: "b", frame: Rect(x: 0, y: 0, width: 60, height: 60)),
+      Item(id: "a", frame: StageRect(x: 0, y: 0, width: 60, height: 60)),
+      Item(id: "b", frame: StageRect(x: 0, y: 0, width: 60, height: 60)),
     ]
-    let board = try! Board(canvas: Size(width: 320, height: 480), slots: slots, items: items, itemSlots: ["0", "1"])
+    let board = try! Board(canvas: StageSize(width: 320, height: 480), slots: slots, items: items, itemSlots: ["0", "1"])
     var engine = Engine(board: board, options: .preset(.locations))
     engine.drag(from: P(60, 60), to: P(155, 60))  // onto b's slot
     #expect(engine.board.items[0].slot == 0)
@@ -112,12 +112,12 @@ struct LocationsTests {
 
   /// With swapping off a drop on a full slot goes home, and says why.
   @Test func aDropOnAFullSlotSaysWhyItWentBack() {
-    let slots = (0..<3).map { Slot(id: String($0), frame: Rect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80)) }
+    let slots = (0..<3).map { Slot(id: String($0), frame: StageRect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80)) }
     let items = [
-      Item(id: "a", frame: Rect(x: 0, y: 0, width: 60, height: 60), name: "c-mandel"),
-      Item(id: "b", frame: Rect(x: 0, y: 0, width: 60, height: 60)),
+      Item(id: "a", frame: StageRect(x: 0, y: 0, width: 60, height: 60), name: "c-mandel"),
+      Item(id: "b", frame: StageRect(x: 0, y: 0, width: 60, height: 60)),
     ]
-    let board = try! Board(canvas: Size(width: 320, height: 480), slots: slots, items: items, itemSlots: ["0", "1"])
+    let board = try! Board(canvas: StageSize(width: 320, height: 480), slots: slots, items: items, itemSlots: ["0", "1"])
     var engine = Engine(board: board, options: .preset(.locations))
     let events = engine.drag(from: P(60, 60), to: P(155, 60))
     #expect(engine.board.items[0].slot == 0)

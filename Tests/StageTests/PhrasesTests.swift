@@ -27,11 +27,11 @@ struct PhrasesTests {
 
   func twoSlotBoard() -> Board {
     let slots = [
-      Slot(id: "a", frame: Rect(x: 0, y: 0, width: 100, height: 100)),
-      Slot(id: "b", frame: Rect(x: 200, y: 0, width: 100, height: 100)),
+      Slot(id: "a", frame: StageRect(x: 0, y: 0, width: 100, height: 100)),
+      Slot(id: "b", frame: StageRect(x: 200, y: 0, width: 100, height: 100)),
     ]
     return try! Board(
-      canvas: Size(width: 400, height: 200), slots: slots,
-      items: [Item(id: "photo", frame: Rect(x: 10, y: 10, width: 80, height: 80))], itemSlots: ["a"])
+      canvas: StageSize(width: 400, height: 200), slots: slots,
+      items: [Item(id: "photo", frame: StageRect(x: 10, y: 10, width: 80, height: 80))], itemSlots: ["a"])
   }
 }

@@ -4,13 +4,13 @@ import Testing
 
 @Suite("SpatialIndex")
 struct SpatialIndexTests {
-  static func randomFrames(_ n: Int, _ rng: inout SeededRandom) -> [Rect] {
+  static func randomFrames(_ n: Int, _ rng: inout SeededRandom) -> [StageRect] {
     (0..<n).map { _ in
       // Mostly similar slots, some huge ones that must go to the oversized list.
       let big = Int.random(in: 0..<20, using: &rng) == 0
       let w = big ? Double.random(in: 300...900, using: &rng) : Double.random(in: 5...60, using: &rng)
       let h = big ? Double.random(in: 300...900, using: &rng) : Double.random(in: 5...60, using: &rng)
-      return Rect(
+      return StageRect(
         x: Double.random(in: -200...1000, using: &rng), y: Double.random(in: -200...800, using: &rng), width: w, height: h)
     }
   }
@@ -21,7 +21,7 @@ struct SpatialIndexTests {
     let frames = Self.randomFrames(count, &rng)
     let index = SpatialIndex(frames: frames)
     for _ in 0..<300 {
-      let p = Point(x: Double.random(in: -400...1200, using: &rng), y: Double.random(in: -400...1000, using: &rng))
+      let p = StagePoint(x: Double.random(in: -400...1200, using: &rng), y: Double.random(in: -400...1000, using: &rng))
       let radius = Double.random(in: 1...200, using: &rng)
       let accept: (Int) -> Bool = { $0 % 3 != 1 }
       var expected: Int?
@@ -35,8 +35,9 @@ struct SpatialIndexTests {
       }
       #expect(index.nearestCenter(to: p, within: radius, accept: accept) == expected)
 
-      let q = Rect(
-        center: p, size: Size(width: Double.random(in: 1...120, using: &rng), height: Double.random(in: 1...120, using: &rng)))
+      let q = StageRect(
+        center: p,
+        size: StageSize(width: Double.random(in: 1...120, using: &rng), height: Double.random(in: 1...120, using: &rng)))
       var overlapping: [Int] = []
       index.forEachOverlapping(q) { overlapping.append($0) }
       #expect(overlapping.sorted() == frames.indices.filter { frames[$0].intersects(q) })
@@ -51,16 +52,16 @@ extension SpatialIndexTests {
   /// Found by fuzzing `board run`: a slot 10^300 points away made the grid ask for ~10^40
   /// columns and trap converting that to Int. Far-off, long thin and NaN frames must index.
   @Test func extremeCoordinatesDoNotTrap() {
-    let near = Rect(x: 0, y: 0, width: 10, height: 10)
+    let near = StageRect(x: 0, y: 0, width: 10, height: 10)
     for far in [
-      Rect(x: 1e300, y: 0, width: 10, height: 10), Rect(x: 1e9, y: 0, width: 10, height: 10),
-      Rect(x: -1e308, y: 1e308, width: 1e308, height: 1e308), Rect(x: .nan, y: 0, width: 10, height: 10),
+      StageRect(x: 1e300, y: 0, width: 10, height: 10), StageRect(x: 1e9, y: 0, width: 10, height: 10),
+      StageRect(x: -1e308, y: 1e308, width: 1e308, height: 1e308), StageRect(x: .nan, y: 0, width: 10, height: 10),
     ] {
       let index = SpatialIndex(frames: [near, far])
       #expect(index.columns * index.rows <= 4 * 2 + 16)
-      #expect(index.nearestCenter(to: Point(x: 4, y: 6), within: 50, accept: { _ in true }) == 0)
+      #expect(index.nearestCenter(to: StagePoint(x: 4, y: 6), within: 50, accept: { _ in true }) == 0)
       var containing: [Int] = []
-      index.forEachContaining(Point(x: 5, y: 5)) { containing.append($0) }
+      index.forEachContaining(StagePoint(x: 5, y: 5)) { containing.append($0) }
       #expect(containing == [0])
     }
   }
@@ -81,7 +82,7 @@ struct ModelTests {
       for s in 0..<slotCount {
         var slot = Slot(
           id: "s\(s)",
-          frame: Rect(
+          frame: StageRect(
             x: Double.random(in: 0...500, using: &rng), y: Double.random(in: 0...500, using: &rng), width: 60, height: 60))
         slot.capacity = Int.random(in: 1...2, using: &rng)
         if Int.random(in: 0..<5, using: &rng) == 0 { slot.accepts = ["b"] }
@@ -89,10 +90,10 @@ struct ModelTests {
       }
       let itemCount = Int.random(in: 1...min(5, slotCount), using: &rng)
       let items = (0..<itemCount).map { i in
-        Item(id: "i\(i)", frame: Rect(x: 0, y: 0, width: 50, height: 50), tags: i % 2 == 0 ? ["a"] : ["b"])
+        Item(id: "i\(i)", frame: StageRect(x: 0, y: 0, width: 50, height: 50), tags: i % 2 == 0 ? ["a"] : ["b"])
       }
       let placement: [String?] = (0..<itemCount).map { preset == .locations ? "s\($0)" : nil }
-      var board = try! Board(canvas: Size(width: 600, height: 600), slots: slots, items: items, itemSlots: placement)
+      var board = try! Board(canvas: StageSize(width: 600, height: 600), slots: slots, items: items, itemSlots: placement)
       if preset == .shortcuts {
         for i in 0..<itemCount { board.place(item: i, on: nil) }
       }
@@ -105,7 +106,7 @@ struct ModelTests {
       for _ in 0..<60 {
         t += Double.random(in: 0...0.15, using: &rng)
         let pointer = Int.random(in: 0...2, using: &rng)
-        let p = Point(x: Double.random(in: -50...650, using: &rng), y: Double.random(in: -50...650, using: &rng))
+        let p = StagePoint(x: Double.random(in: -50...650, using: &rng), y: Double.random(in: -50...650, using: &rng))
         let input: Input
         switch Int.random(in: 0..<20, using: &rng) {
         case 0..<5:
@@ -116,7 +117,9 @@ struct ModelTests {
         case 16: input = .key(Key.allCases.randomElement(using: &rng)!)
         case 17:
           input = .layout(
-            [SlotFrame(slot: Int.random(in: 0..<slotCount, using: &rng), frame: Rect(x: p.x, y: p.y, width: 60, height: 60))],
+            [
+              SlotFrame(slot: Int.random(in: 0..<slotCount, using: &rng), frame: StageRect(x: p.x, y: p.y, width: 60, height: 60))
+            ],
             canvas: nil)
         case 18: input = .cancelAll
         default: input = .key(.undo)

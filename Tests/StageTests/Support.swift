@@ -17,9 +17,9 @@ struct SeededRandom: RandomNumberGenerator {
 func locationsEngine(_ configure: (inout Options) -> Void = { _ in }) -> Engine {
   var options = Options.preset(.locations)
   configure(&options)
-  let slots = (0..<3).map { Slot(id: String($0), frame: Rect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80)) }
-  let item = Item(id: "photo", frame: Rect(x: 0, y: 0, width: 60, height: 60))
-  let board = try! Board(canvas: Size(width: 320, height: 480), slots: slots, items: [item], itemSlots: ["0"])
+  let slots = (0..<3).map { Slot(id: String($0), frame: StageRect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80)) }
+  let item = Item(id: "photo", frame: StageRect(x: 0, y: 0, width: 60, height: 60))
+  let board = try! Board(canvas: StageSize(width: 320, height: 480), slots: slots, items: [item], itemSlots: ["0"])
   return Engine(board: board, options: options)
 }
 
@@ -27,12 +27,12 @@ func locationsEngine(_ configure: (inout Options) -> Void = { _ in }) -> Engine 
 func shortcutsEngine(_ configure: (inout Options) -> Void = { _ in }) -> Engine {
   var options = Options.preset(.shortcuts)
   configure(&options)
-  let slots = (0..<3).map { Slot(id: "t\($0)", frame: Rect(x: 200, y: Double(20 + 100 * $0), width: 80, height: 80)) }
+  let slots = (0..<3).map { Slot(id: "t\($0)", frame: StageRect(x: 200, y: Double(20 + 100 * $0), width: 80, height: 80)) }
   let items = [
-    Item(id: "mail", frame: Rect(x: 20, y: 20, width: 80, height: 80)),
-    Item(id: "maps", frame: Rect(x: 20, y: 120, width: 80, height: 80)),
+    Item(id: "mail", frame: StageRect(x: 20, y: 20, width: 80, height: 80)),
+    Item(id: "maps", frame: StageRect(x: 20, y: 120, width: 80, height: 80)),
   ]
-  let board = try! Board(canvas: Size(width: 320, height: 480), slots: slots, items: items)
+  let board = try! Board(canvas: StageSize(width: 320, height: 480), slots: slots, items: items)
   return Engine(board: board, options: options)
 }
 
@@ -40,7 +40,7 @@ extension Engine {
   /// Presses at `from`, moves in `steps` to `to`, releases; returns every event.
   @discardableResult
   mutating func drag(
-    from: Point, to: Point, pointer: Int = 0, at t: Double = 0, steps: Int = 4, release: Bool = true
+    from: StagePoint, to: StagePoint, pointer: Int = 0, at t: Double = 0, steps: Int = 4, release: Bool = true
   ) -> [StageEvent] {
     var events = handle(.pointer(.down, id: pointer, at: from), at: t)
     for k in 1...steps {
@@ -54,4 +54,4 @@ extension Engine {
   mutating func settle() { advance(to: (animationsEnd ?? now) + 0.001) }
 }
 
-func P(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
+func P(_ x: Double, _ y: Double) -> StagePoint { StagePoint(x: x, y: y) }

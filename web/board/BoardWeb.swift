@@ -114,7 +114,7 @@ public func boardSetOptions(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) ->
 public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double, _ held: Int32) -> Int32 {
   guard engine != nil else { return answer("{}") }
   let pressed = item >= 0 ? Int(item) : nil
-  return report(engine!.press(item: pressed, pointer: Int(id), at: Point(x: x, y: y), time: t, waitForMove: held == 0))
+  return report(engine!.press(item: pressed, pointer: Int(id), at: StagePoint(x: x, y: y), time: t, waitForMove: held == 0))
 }
 
 /// `phase`: 0 down (not on an item: a slot's content), 1 move, 2 up, 3 cancel.
@@ -122,7 +122,7 @@ public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t
 public func boardPointer(_ phase: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
   guard engine != nil else { return answer("{}") }
   let phases: [PointerPhase] = [.down, .move, .up, .cancel]
-  return report(engine!.handle(.pointer(phases[Int(min(max(phase, 0), 3))], id: Int(id), at: Point(x: x, y: y)), at: t))
+  return report(engine!.handle(.pointer(phases[Int(min(max(phase, 0), 3))], id: Int(id), at: StagePoint(x: x, y: y)), at: t))
 }
 
 /// Keys in `Key.allCases` order: 0 Tab, 1 Space, 2 Enter, 3 Escape, 4–7 Left, Right, Up,
@@ -167,20 +167,20 @@ public func boardLayout(
   guard engine != nil, let frames else { return answer("{}") }
   let slotCount = min(Int(slots), engine!.board.slots.count)
   let itemCount = min(Int(items), engine!.board.items.count)
-  func rect(_ k: Int) -> Rect {
-    Rect(x: frames[4 * k], y: frames[4 * k + 1], width: max(0, frames[4 * k + 2]), height: max(0, frames[4 * k + 3]))
+  func rect(_ k: Int) -> StageRect {
+    StageRect(x: frames[4 * k], y: frames[4 * k + 1], width: max(0, frames[4 * k + 2]), height: max(0, frames[4 * k + 3]))
   }
   let slotFrames = (0..<slotCount).map { SlotFrame(slot: $0, frame: rect($0)) }
-  let canvas = width > 0 && height > 0 ? Size(width: width, height: height) : nil
+  let canvas = width > 0 && height > 0 ? StageSize(width: width, height: height) : nil
   let events = engine!.handle(.layout(slotFrames, canvas: canvas), at: t)
   for i in 0..<itemCount {
     var frame = rect(Int(slots) + i)
     if let s = engine!.board.items[i].slot {
       // It sits in its slot's element: where the page's CSS puts it there is where snaps end.
       if !frame.origin.x.isNaN { engine!.setSlotOffset(i, frame.center - engine!.board.slots[s].frame.center) }
-      frame = Rect(center: engine!.board.items[i].restingCenter, size: frame.size)
+      frame = StageRect(center: engine!.board.items[i].restingCenter, size: frame.size)
     } else if frame.origin.x.isNaN {
-      frame = Rect(center: engine!.board.items[i].restingCenter, size: frame.size)
+      frame = StageRect(center: engine!.board.items[i].restingCenter, size: frame.size)
     }
     engine!.relayoutItem(i, frame: frame)
   }

@@ -64,7 +64,7 @@ public func webSetReducedMotion(_ on: Int32) { studio.setReducedMotion(on != 0) 
 
 @_cdecl("web_layout")
 public func webLayout(_ width: Double, _ height: Double, _ t: Double) -> Int32 {
-  report(studio.layout(viewport: Size(width: width, height: height), at: t), at: t)
+  report(studio.layout(viewport: StageSize(width: width, height: height), at: t), at: t)
 }
 
 @_cdecl("web_show")
@@ -76,13 +76,13 @@ public func webPointer(_ phase: Int32, _ id: Int32, _ pointerKind: Int32, _ x: D
   let phases: [PointerPhase] = [.down, .move, .up, .cancel]
   let kinds: [PointerKind] = [.mouse, .touch, .pen]
   let input = SceneInput.pointer(
-    phases[Int(min(max(phase, 0), 3))], id: Int(id), kind: kinds[Int(min(max(pointerKind, 0), 2))], at: Point(x: x, y: y))
+    phases[Int(min(max(phase, 0), 3))], id: Int(id), kind: kinds[Int(min(max(pointerKind, 0), 2))], at: StagePoint(x: x, y: y))
   return report(studio.handle(input, at: t), at: t)
 }
 
 @_cdecl("web_wheel")
 public func webWheel(_ dx: Double, _ dy: Double, _ precise: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
-  report(studio.handle(.wheel(dx: dx, dy: dy, precise: precise != 0, at: Point(x: x, y: y)), at: t), at: t)
+  report(studio.handle(.wheel(dx: dx, dy: dy, precise: precise != 0, at: StagePoint(x: x, y: y)), at: t), at: t)
 }
 
 /// Keys by number (the JS host maps `KeyboardEvent.key`): 1 Tab, 2 Space, 3 Enter, 4 Escape,
@@ -149,7 +149,7 @@ public func webMessage(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) {
 // MARK: Drawing
 
 func color(_ c: RGBA) -> JSONValue { .string("rgba(\(c.r),\(c.g),\(c.b),\(JSONText.number(Double(c.a) / 255)))") }
-func rect(_ r: Rect) -> [JSONValue] { [.number(r.minX), .number(r.minY), .number(r.size.width), .number(r.size.height)] }
+func rect(_ r: StageRect) -> [JSONValue] { [.number(r.minX), .number(r.minY), .number(r.size.width), .number(r.size.height)] }
 
 /// The display list as JSON: `{"cursor":…, "commands":[[op, …], …]}` with ops `fill`,
 /// `outline`, `image`, `text`, `shadow`, `focus` (docs/web.md).
@@ -267,7 +267,7 @@ public func webAddPhoto(
   -> Int32
 {
   // x, y: where it was dropped (NaN: from the file picker, no place).
-  let at = x.isFinite && y.isFinite ? Point(x: x, y: y) : nil
+  let at = x.isFinite && y.isFinite ? StagePoint(x: x, y: y) : nil
   return report(studio.addPhotos([Photo(id: text(id, idCount), name: text(name, nameCount))], droppedAt: at, at: t), at: t)
 }
 

@@ -203,13 +203,13 @@ public func viewerPointer(_ phase: Int32, _ id: Int32, _ pointerKind: Int32, _ x
   let phases: [PointerPhase] = [.down, .move, .up, .cancel]
   let kinds: [PointerKind] = [.mouse, .touch, .pen]
   let input = SceneInput.pointer(
-    phases[Int(min(max(phase, 0), 3))], id: Int(id), kind: kinds[Int(min(max(pointerKind, 0), 2))], at: Point(x: x, y: y))
+    phases[Int(min(max(phase, 0), 3))], id: Int(id), kind: kinds[Int(min(max(pointerKind, 0), 2))], at: StagePoint(x: x, y: y))
   return tour.handle(input, at: t) ? 1 : 0
 }
 
 @_cdecl("viewer_wheel")
 public func viewerWheel(_ dx: Double, _ dy: Double, _ precise: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
-  tour.handle(.wheel(dx: dx, dy: dy, precise: precise != 0, at: Point(x: x, y: y)), at: t) ? 1 : 0
+  tour.handle(.wheel(dx: dx, dy: dy, precise: precise != 0, at: StagePoint(x: x, y: y)), at: t) ? 1 : 0
 }
 
 /// Keys by the demo page's numbers (web/shared/input.js `keyCode`).
@@ -402,7 +402,7 @@ public func viewerReopen() { tour.reopen() }
 /// `[pitch, yaw]` degrees at viewport point (x, y), or null.
 @_cdecl("viewer_direction")
 public func viewerDirection(_ x: Double, _ y: Double) -> Int32 {
-  guard let d = tour.direction(at: Point(x: x, y: y)) else { return answer(JSONValue.null) }
+  guard let d = tour.direction(at: StagePoint(x: x, y: y)) else { return answer(JSONValue.null) }
   var yaw = d.yaw
   yaw -= (yaw / 360).rounded() * 360
   return answer([.number(d.pitch), .number(yaw)])
