@@ -45,8 +45,46 @@ public enum Console {
     return true
   }
 
-  /// Prints `programName: message` on stderr.
+  /// `text` (a path, a name from a file) made safe to print in a message: control
+  /// characters written as `\n`, `\t`, `\r` or `\u{1b}`, so that a file named
+  /// "a\n\u{1b}[31mb.jpg" can neither forge a line of output nor drive the terminal; bidi
+  /// overrides too, which reorder what a terminal shows. Every path a message holds goes
+  /// through here (`FileError`, the CLI's `Failures`).
+  public static func escaped(_ text: String) -> String { escaped(text, keepingLines: false) }
+
+  /// `text` escaped as `escaped(_:)` does, but for its line breaks and tabs (a message of
+  /// several lines stays so).
+  static func escaped(_ text: String, keepingLines: Bool) -> String {
+    func needs(_ scalar: Unicode.Scalar) -> Bool {
+      needsEscape(scalar) && !(keepingLines && (scalar == "\n" || scalar == "\t"))
+    }
+    guard text.unicodeScalars.contains(where: needs) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      guard needs(scalar) else {
+        out.unicodeScalars.append(scalar)
+        continue
+      }
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      default: out += "\\u{" + String(scalar.value, radix: 16) + "}"
+      }
+    }
+    return out
+  }
+
+  static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    let v = scalar.value
+    return v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+  }
+
+  /// Prints `programName: message` on stderr. Escape codes and other control characters in
+  /// it are escaped (its line breaks kept): whatever a message quotes (a name from a file,
+  /// ffmpeg's words) never reaches the terminal as a command. Paths in it are escaped whole
+  /// where the message is made (`escaped(_:)`), line breaks too.
   public static func error(_ s: String) {
-    writeAll(2, Array("\(programName): \(s)\n".utf8))
+    writeAll(2, Array("\(programName): \(escaped(s, keepingLines: true))\n".utf8))
   }
 }

@@ -30,8 +30,8 @@ public final class StagedOutput: @unchecked Sendable {
   private var interruptID: Int?
   private var finished = false
 
-  /// Reserves `target.partial-PID` (a new empty folder for `.directory`; for `.file`
-  /// nothing is created: the writer creates it), after removing dead runs' leftovers.
+  /// Reserves `target.partial-PID` (a new empty folder for `.directory`, a new empty file for
+  /// `.file`, which the writer overwrites), after removing dead runs' leftovers.
   public init(_ target: String, kind: Kind) throws(FileError) {
     // `-o frames/` names the folder `frames`: its temporary is `frames.partial-PID`.
     var target = target
@@ -41,8 +41,14 @@ public final class StagedOutput: @unchecked Sendable {
     temporary = "\(target).partial-\(getpid())"
     removedLeftovers = Self.removeLeftovers(of: target)
     Self.removeTree(temporary)
+    // Made here, new, for either kind (`mkdir` and `O_EXCL` never follow a link): the
+    // writer (ffmpeg) then opens our own file, not a link planted at the name meanwhile.
     if kind == .directory {
       guard mkdir(temporary, 0o755) == 0 else { throw .fromErrno("cannot create directory", target) }
+    } else {
+      let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+      guard fd >= 0 else { throw .fromErrno("cannot create", target) }
+      close(fd)
     }
     let temporary = self.temporary, shown = self.target
     interruptID =
@@ -60,7 +66,7 @@ public final class StagedOutput: @unchecked Sendable {
       if kind == .directory {
         FileIO.syncFileSystem()
       } else {
-        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+        let fd = open(temporary, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd >= 0 {
           fsync(fd)
           close(fd)
@@ -133,20 +139,41 @@ public final class StagedOutput: @unchecked Sendable {
     removeTree(rename(path, aside) == 0 ? aside : path)
   }
 
-  /// Removes a file, or a folder with everything in it; best effort, nothing if absent.
+  /// Removes a file, or a folder with everything in it; best effort, nothing if absent. A
+  /// symbolic link is removed itself, never followed, at the top and at every level below:
+  /// a link named like a leftover (`OUT.partial-123 -> ~/Photos`) once had the folder it
+  /// pointed at emptied. Folders are opened `O_NOFOLLOW | O_DIRECTORY` and their entries
+  /// removed relative to that open folder (`unlinkat`), so no path is looked up twice.
   public static func removeTree(_ path: String) {
-    guard let dir = opendir(path) else {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else {
+      // Not a folder: a file, a link (ELOOP, ENOTDIR), or nothing.
       unlink(path)
       return
     }
+    removeContents(of: fd)
+    rmdir(path)
+  }
+
+  /// Empties the open folder `fd` (and closes it): links and files unlinked, folders
+  /// emptied the same way, then removed.
+  static func removeContents(of fd: Int32) {
+    guard let dir = fdopendir(fd) else {
+      close(fd)
+      return
+    }
+    defer { closedir(dir) }
     while let entry = readdir(dir) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
       if name == "." || name == ".." { continue }
-      let child = path + "/" + name
-      if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
+      let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      if child >= 0 {
+        removeContents(of: child)
+        unlinkat(fd, name, AT_REMOVEDIR)
+      } else {
+        unlinkat(fd, name, 0)
+      }
     }
-    closedir(dir)
-    rmdir(path)
   }
 
   /// Swaps two paths atomically (Linux's renameat2 with RENAME_EXCHANGE); elsewhere, or
@@ -177,15 +204,15 @@ extension FileIO {
   /// for every command, before any work is done: an output must never create folders the
   /// user did not ask for, nor fail only after minutes of decoding.
   public static func checkDestination(_ path: String) throws(FileError) {
-    let (directory, _) = split(path)
+    let directory = Console.escaped(split(path).directory)
     var st = stat()
-    guard stat(directory, &st) == 0 else {
+    guard stat(split(path).directory, &st) == 0 else {
       throw FileError(operation: "cannot write", path: path, reason: "the folder \(directory) does not exist")
     }
     guard (st.st_mode & S_IFMT) == S_IFDIR else {
       throw FileError(operation: "cannot write", path: path, reason: "\(directory) is not a folder")
     }
-    guard access(directory, W_OK | X_OK) == 0 else {
+    guard access(split(path).directory, W_OK | X_OK) == 0 else {
       throw FileError(operation: "cannot write", path: path, reason: "the folder \(directory) is not writable")
     }
   }

@@ -61,7 +61,7 @@ public struct LoadedPanorama: Sendable {
     do {
       decoded = try Raster.decode(bytes, limits: limits)
     } catch {
-      throw PanoramaLoadError(message: "\(path): \(error.message)")
+      throw PanoramaLoadError(message: "\(Console.escaped(path)): \(error.message)")
     }
     let (geometry, coverage) = PanoramaGeometry.of(
       width: decoded.image.width, height: decoded.image.height, gpano: decoded.gpano, projection: projection)

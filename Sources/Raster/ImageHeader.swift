@@ -34,7 +34,9 @@ public struct ImageHeader: Sendable {
         return try parse(bytes, projection: projection, limits: limits)
       } catch {
         // The header may lie further in; once the whole file is read, the error is the file's.
-        if bytes.count < count || error.kind != .corrupt { throw PanoramaLoadError(message: "\(path): \(error.message)") }
+        if bytes.count < count || error.kind != .corrupt {
+          throw PanoramaLoadError(message: "\(Console.escaped(path)): \(error.message)")
+        }
         count *= 8
       }
     }

@@ -36,7 +36,7 @@ public final class PanoramaRows {
     if let metadata, metadata.orientation == 1 {
       var message = [CChar](repeating: 0, count: 256)
       guard let reader = jpeg_rows_open(path, &message, message.count) else {
-        throw PanoramaLoadError(message: "\(path): \(Self.text(message))")
+        throw PanoramaLoadError(message: "\(Console.escaped(path)): \(Self.text(message))")
       }
       self.reader = reader
       width = Int(jpeg_rows_width(reader))
@@ -66,7 +66,7 @@ public final class PanoramaRows {
       let bytes = UnsafeMutableRawPointer(rows).assumingMemoryBound(to: UInt8.self)
       let status = jpeg_rows_read(reader, bytes, Int32(count), width * 4, &message, message.count)
       guard status == 0 else {
-        throw RasterError(.corrupt, "\(path): corrupt JPEG data at row \(next): \(Self.text(message))")
+        throw RasterError(.corrupt, "\(Console.escaped(path)): corrupt JPEG data at row \(next): \(Self.text(message))")
       }
     } else if let whole {
       whole.pixels.withUnsafeBufferPointer { p in

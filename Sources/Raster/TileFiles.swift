@@ -1,25 +1,10 @@
 import HostIO
 import Panorama
 
-/// A tiled panorama's tiles on disk, for the hosts that read files (the CLI, the app): a
-/// config's tile URL resolved beside the config, and a tile read and checked against the
-/// size its layout gives it.
+/// A tiled panorama's tiles on disk, for the hosts that read files (the CLI, the app): a tile
+/// read and checked against the size its layout gives it. Where a config's tile address is on
+/// disk is HostIO's `ConfigFolder` (inside the config's folder only, unless trusted).
 public enum TileFiles {
-  /// Where `url` (a config's tile address) is on disk: relative to the config's folder; a
-  /// path starting with "/" that is not there is taken as relative to it too (our tiler's
-  /// "/%l/%s%y_%x" with no basePath). nil for a web address.
-  public static func path(_ url: String, besides configPath: String) -> String? {
-    if url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("data:") || url.hasPrefix("blob:") {
-      return nil
-    }
-    var p = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
-    if let q = p.firstIndex(of: "?") { p = String(p[..<q]) }
-    if p.hasPrefix("/") && FileIO.exists(p) { return p }
-    if p.hasPrefix("/") { p = String(p.dropFirst()) }
-    guard let slash = configPath.lastIndex(of: "/") else { return p }
-    return String(configPath[...slash]) + p
-  }
-
   /// The tile at `file`, or why it cannot be used (missing, not an image, not the size
   /// `layout` gives `tile`), in words that name the file.
   public static func load(_ file: String, tile: TileID, layout: MultiresLayout) -> Result<RGBAImage, TileProblem> {
@@ -31,7 +16,7 @@ public enum TileFiles {
       return .failure(
         TileProblem(
           message:
-            "\(file): is \(decoded.image.width)×\(decoded.image.height), expected \(expected.width)×\(expected.height) (cubeResolution \(layout.cubeResolution), tileResolution \(layout.tileResolution), level \(tile.level) of \(layout.maxLevel))"
+            "\(Console.escaped(file)): is \(decoded.image.width)×\(decoded.image.height), expected \(expected.width)×\(expected.height) (cubeResolution \(layout.cubeResolution), tileResolution \(layout.tileResolution), level \(tile.level) of \(layout.maxLevel))"
         ))
     } catch {
       return .failure(TileProblem(file, error))
@@ -46,7 +31,8 @@ extension TileFiles {
     do {
       let size = try Raster.imageSize(try FileIO.readPrefix(file, count: 1 << 16))
       guard size.width == size.height else {
-        return .failure(TileProblem(message: "\(file): a cube face must be square (it is \(size.width)×\(size.height))"))
+        return .failure(
+          TileProblem(message: "\(Console.escaped(file)): a cube face must be square (it is \(size.width)×\(size.height))"))
       }
       return .success(size.width)
     } catch {
@@ -64,6 +50,7 @@ public struct TileProblem: Error, Sendable, CustomStringConvertible {
 
   /// A read or decode failure of `file`, in the reader's own words.
   init(_ file: String, _ error: any Error) {
+    let file = Console.escaped(file)
     switch error {
     case let error as FileError: message = "\(file): \(error.reason)"
     case let error as RasterError: message = "\(file): \(error.message)"

@@ -1,4 +1,5 @@
 import CFFmpeg
+import HostIO
 import Panorama
 
 #if canImport(Glibc)
@@ -203,10 +204,12 @@ public final class VideoDecoder: @unchecked Sendable {
   public init(path: String, threads: Int = 0, limits: VideoLimits = VideoLimits()) throws(VideoError) {
     self.path = path
     av_log_set_level(AV_LOG_FATAL)
+    // A FIFO or a device would hang libavformat's open: refused first, by name.
+    do { try FileIO.requireRegularFile(path) } catch { throw VideoError(.unreadable, error.description) }
     var context: UnsafeMutablePointer<AVFormatContext>?
     var status = avformat_open_input(&context, path, nil, nil)
     guard status >= 0, let context else {
-      throw VideoError(.unreadable, "\(path): not a video libavformat can read (\(Self.message(status)))")
+      throw VideoError(.unreadable, "\(Console.escaped(path)): not a video libavformat can read (\(Self.message(status)))")
     }
     format = context
     // From here every failure closes the file: one cleanup, in `fail`.

@@ -84,7 +84,8 @@ enum MP4Boxes {
   }
 
   static func moov(path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    // O_NONBLOCK: a FIFO opens at once (and fails its pread) rather than waiting for a writer.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var offset: Int64 = 0

@@ -318,19 +318,33 @@ public struct ViewerTour: Sendable {
   /// Takes the camera a host moved (the app's `Studio` keeps its own copy of the scene).
   public mutating func adopt(viewer: PanoramaViewer) { panorama?.update { $0 = viewer } }
 
-  /// The scene's image as a file path: relative to the config file's folder; `nil` for a web
-  /// address (a desktop host reads files).
-  public func imagePath(besides configPath: String) -> String? {
-    guard let url = imageURL else { return nil }
-    if url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("data:") || url.hasPrefix("blob:") {
-      return nil
-    }
-    var path = url.hasPrefix("file://") ? String(url.dropFirst(7)) : url
-    if let q = path.firstIndex(of: "?") { path = String(path[..<q]) }
-    if path.hasPrefix("/") { return path }
-    guard let slash = configPath.lastIndex(of: "/") else { return path }
-    return String(configPath[...slash]) + path
+  /// A file the shown scene names, for a host that reads files: its address (under
+  /// `basePath`), the config key that gives it (`scenes.hall.panorama`, `multiRes.path`,
+  /// `cubeMap[2]`), for a message that names it, and whether a leading "/" is the config's
+  /// folder's (our tiler's `"path": "/%l/%s%y_%x"` with no `basePath`). The host resolves it
+  /// (HostIO's `ConfigFolder`: inside the config's folder only, unless trusted).
+  public struct FileReference: Sendable, Equatable {
+    public var url: String
+    public var key: String
+    public var rootIsFolder: Bool
   }
+
+  /// The shown scene's image (`panorama`), or nil when it has none.
+  public var imageReference: FileReference? {
+    imageURL.map { FileReference(url: $0, key: keyPath("panorama"), rootIsFolder: false) }
+  }
+
+  /// Where `tile` of the shown tiled scene comes from (see ``tileURL(_:)``).
+  public func tileReference(_ tile: TileID) -> FileReference? {
+    guard let url = tileURL(tile) else { return nil }
+    if settings.type == .cubemap {
+      return FileReference(url: url, key: keyPath("cubeMap[\(min(max(tile.face, 0), 5))]"), rootIsFolder: false)
+    }
+    return FileReference(url: url, key: keyPath("multiRes.path"), rootIsFolder: tileBase.isEmpty)
+  }
+
+  /// `key` of the shown scene, as a path into the config.
+  func keyPath(_ key: String) -> String { scene.id.isEmpty ? key : "scenes.\(scene.id).\(key)" }
 
   /// The hotspots in the order Tab reaches them: left to right around the scene from its
   /// starting view, then top to bottom.

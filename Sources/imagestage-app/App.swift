@@ -27,6 +27,8 @@ struct AppOptions {
   var panorama: String?
   /// A viewer config (`--config`): its tour in the Panorama tab.
   var tourConfig: String?
+  /// `--allow-outside-paths`: the config may name files outside its folder (`ConfigFolder`).
+  var allowOutsidePaths = false
   var motion: String?
   var levelHorizon = false
   var photos: String?
@@ -275,19 +277,20 @@ final class App {
   @discardableResult
   func openTourScene() -> Bool {
     guard let tour = studio.tour, let config = options.tourConfig else { return false }
-    let problem: String?
+    let folder = ConfigFolder(configPath: config, allowsOutside: options.allowOutsidePaths)
+    var problem: String?
     if let unsupported = tour.unsupported {
       problem = "Scene \"\(tour.sceneID)\": \(unsupported)"
     } else if var layout = tour.tileLayout {
       // A cubemap's faces are as large as its front face says.
-      if tour.settings.type == .cubemap, let url = tour.tileURL(TileID(level: 1, face: 0, x: 0, y: 0)),
-        let file = TileFiles.path(url, besides: config), case .success(let size) = TileFiles.cubeFaceSize(file),
+      if tour.settings.type == .cubemap, let ref = tour.tileReference(TileID(level: 1, face: 0, x: 0, y: 0)),
+        let file = try? folder.file(ref.url, key: ref.key), case .success(let size) = TileFiles.cubeFaceSize(file),
         let faces = MultiresLayout(cubeResolution: size, tileResolution: size, maxLevel: 1)
       {
         layout = faces
       }
-      return openTiledScene(tour, layout, config)
-    } else if let path = tour.imagePath(besides: config) {
+      return openTiledScene(tour, layout, folder)
+    } else if let ref = tour.imageReference, let path = resolve(ref, in: folder, problem: &problem) {
       do {
         let loaded = try LoadedPanorama.load(path)
         guard
@@ -307,6 +310,8 @@ final class App {
       } catch {
         problem = "Scene \"\(tour.sceneID)\": \(error.message)"
       }
+    } else if problem != nil {
+      // Refused by the config's folder (said in `problem`).
     } else if tour.settings.panorama == nil, let video = tour.videoURL {
       problem =
         "Scene \"\(tour.sceneID)\" is a video (\(video)) without a still \"panorama\"; a tour's videos play in the web viewer"
@@ -318,12 +323,22 @@ final class App {
     return studio.panorama != nil
   }
 
+  /// The file `ref` names, inside the config's folder unless trusted; nil with `problem` set
+  /// when it is refused, nil alone for a web address.
+  func resolve(_ ref: ViewerTour.FileReference, in folder: ConfigFolder, problem: inout String?) -> String? {
+    do { return try folder.file(ref.url, key: ref.key, rootIsFolder: ref.rootIsFolder) } catch {
+      problem = error.description
+      return nil
+    }
+  }
+
   /// A tiled (`multires`) scene: the coarsest level's six tiles drawn at once, then, on
   /// another thread, the finest level up to 2048 px faces (an 8192-wide panorama's detail),
   /// with mip levels and polar caps, swapped in when done (`takeExtras`). Problem tiles are
   /// named on stderr and drawn from their coarser cover.
   @discardableResult
-  func openTiledScene(_ tour: ViewerTour, _ layout: MultiresLayout, _ config: String) -> Bool {
+  func openTiledScene(_ tour: ViewerTour, _ layout: MultiresLayout, _ folder: ConfigFolder) -> Bool {
+    let config = folder.configPath
     // `known`: tiles already read (the first pass's), not read again.
     @Sendable func cube(level: Int, known: [TileID: RGBAImage] = [:]) -> (TiledCube, [String]) {
       var cube = TiledCube(layout: layout, level: level)
@@ -337,8 +352,17 @@ final class App {
             for x in 0..<n {
               let tile = TileID(level: l, face: face, x: x, y: y)
               if known[tile] != nil { continue }
-              guard let url = tour.tileURL(tile), let file = TileFiles.path(url, besides: config) else {
-                problems.append("\(tour.tileURL(tile) ?? "a tile"): a web address; the app reads files")
+              let file: String
+              do {
+                guard let ref = tour.tileReference(tile),
+                  let found = try folder.file(ref.url, key: ref.key, rootIsFolder: ref.rootIsFolder)
+                else {
+                  problems.append("\(Console.escaped(tour.tileURL(tile) ?? "a tile")): a web address; the app reads files")
+                  continue
+                }
+                file = found
+              } catch {
+                problems.append(error.description)
                 continue
               }
               switch TileFiles.load(file, tile: tile, layout: layout) {

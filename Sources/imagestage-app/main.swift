@@ -18,6 +18,10 @@ let optionTable: [(name: String, value: String?, help: String)] = [
   ),
   ("motion", "LOG.csv", "replay a motion log in the Panorama tab, looping (docs/motion.md)"),
   ("config", "TOUR.json", "open a viewer config (Pannellum's JSON; a tour, docs/viewer.md) in the Panorama tab"),
+  (
+    "allow-outside-paths", nil,
+    "a --config you trust: read files it names outside its own folder (../, absolute paths, links, file://)"
+  ),
   ("level-horizon", nil, "ignore the device's roll: the horizon stays level (H toggles it)"),
   ("slots", "N", "Locations slots (default 6)"),
   ("items", "N", "generated Locations photos (default 1)"),
@@ -80,6 +84,7 @@ do {
   }
   options.panorama = parsed.value("panorama")
   options.tourConfig = parsed.value("config")
+  options.allowOutsidePaths = parsed.flag("allow-outside-paths")
   // A folder made by `imagestage pano tiles` is its config.json.
   if let folder = options.panorama, options.tourConfig == nil, FileIO.exists(folder + "/config.json") {
     options.tourConfig = folder + "/config.json"

@@ -60,6 +60,9 @@ enum Commands {
   static let projection = OptionSpec(
     name: "projection", value: "NAME", help: "source projection when the file has no GPano metadata",
     choices: SourceProjection.allCases.map(\.rawValue), defaultValue: "from the image's shape")
+  static let allowOutsidePaths = OptionSpec(
+    name: "allow-outside-paths", value: nil,
+    help: "a config you trust: read files it names outside its own folder (../, absolute paths, links, file://)")
   static let camera: [OptionSpec] = [
     OptionSpec(name: "output", value: "OUT", help: "where to write", isFile: true),
     OptionSpec(name: "yaw", value: "DEG", help: "turn right from the image's centre column", defaultValue: "0"),
@@ -93,7 +96,7 @@ enum Commands {
     CommandSpec(
       words: ["pano", "info"], operands: "IN",
       summary: "Prints an image's size, format, panorama coverage (and why) and GPano fields as JSON.",
-      options: [projection, maxPixels]),
+      options: [projection, maxPixels, allowOutsidePaths]),
     CommandSpec(
       words: ["pano", "render"], operands: "IN|DIR -o OUT.png|.jpg",
       summary:
@@ -105,6 +108,7 @@ enum Commands {
           isFile: true),
         OptionSpec(name: "scene", value: "ID", help: "the tour's scene to render", defaultValue: "the config's firstScene"),
         OptionSpec(name: "time", value: "S", help: "IN is a video: the frame at S seconds", defaultValue: "0"),
+        allowOutsidePaths,
       ], alternatives: ["--config CONFIG.json|DIR [--scene ID] -o OUT.png|.jpg"]),
 
     CommandSpec(
@@ -152,6 +156,7 @@ enum Commands {
         OptionSpec(
           name: "level-horizon", value: nil,
           help: "ignore the log's roll: the horizon stays level (a phone held upside down replays upright)"),
+        allowOutsidePaths,
       ]),
     CommandSpec(
       words: ["pano", "tiles"], operands: "IN -o DIR",

@@ -26,10 +26,11 @@ enum Failures {
     case let e as CommandError: return (e.message, e.code)
     case let e as InFile:
       let inner = describe(e.error)
-      return ("\(e.path): \(inner.message)", inner.code)
+      return ("\(Console.escaped(e.path)): \(inner.message)", inner.code)
     // Reading what the user named is their input; anything else is the run failing.
     case let e as FileError: return (e.description, e.isRead ? 2 : 1)
     case let e as Arguments.Error: return (e.description, 2)
+    case let e as ConfigPathError: return (e.description, 2)
     case let e as PanoramaLoadError: return (e.message, 2)
     case let e as RasterError: return (e.message, 2)
     case let e as MotionLog.ParseError: return (e.description, 2)

@@ -32,6 +32,12 @@ enum PanoCommand {
     try Arguments(args, valued: spec.valued, switches: spec.switches, aliases: ["o": "output"])
   }
 
+  /// The config at `path` and the folder it may read from: its own, unless
+  /// `--allow-outside-paths` trusts it (`ConfigFolder`).
+  static func configFolder(_ path: String, _ parsed: Arguments) -> ConfigFolder {
+    ConfigFolder(configPath: path, allowsOutside: parsed.flag("allow-outside-paths"))
+  }
+
   static func input(_ parsed: Arguments, projection: SourceProjection?) throws -> LoadedPanorama {
     guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input image (or \"sample\")") }
     var limits = ImageLimits()
@@ -53,7 +59,7 @@ enum PanoCommand {
   static func info(_ args: [String]) throws {
     let parsed = try parse(args, Commands.spec("pano info"))
     if parsed.positional.count == 1, let config = TiledScene.configPath(parsed.positional[0]) {
-      return try TiledScene.info(config)
+      return try TiledScene.info(configFolder(config, parsed))
     }
     if parsed.positional.count == 1, VideoSource.isVideo(parsed.positional[0]) {
       return try VideoSource.info(parsed.positional[0])
@@ -170,7 +176,7 @@ enum PanoCommand {
   static func checkImageOutput(_ path: String) throws {
     let lower = path.lowercased()
     guard lower.hasSuffix(".png") || lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else {
-      throw CommandError(message: "-o \(path): unknown image type; use OUT.png, OUT.jpg or OUT.jpeg")
+      throw CommandError(message: "-o \(Console.escaped(path)): unknown image type; use OUT.png, OUT.jpg or OUT.jpeg")
     }
   }
 
@@ -179,7 +185,7 @@ enum PanoCommand {
   /// folders the user did not name.
   static func checkDestination(_ path: String, option: String = "-o") throws {
     do { try FileIO.checkDestination(path) } catch {
-      throw CommandError(message: "\(option) \(path): \(error.reason)")
+      throw CommandError(message: "\(option) \(Console.escaped(path)): \(error.reason)")
     }
   }
 
@@ -212,11 +218,11 @@ enum PanoCommand {
       guard parsed.positional.isEmpty else {
         throw CommandError(message: "--config names the panorama: give no IN (found \"\(parsed.positional[0])\")")
       }
-      return try renderScene(try TiledScene.configArgument(config), parsed, output: output)
+      return try renderScene(configFolder(try TiledScene.configArgument(config), parsed), parsed, output: output)
     }
     // A pyramid's folder (or a config) as IN, as `pano info` and `pano video` take it.
     if parsed.positional.count == 1, let config = TiledScene.configPath(parsed.positional[0]) {
-      return try renderScene(config, parsed, output: output)
+      return try renderScene(configFolder(config, parsed), parsed, output: output)
     }
     if parsed.value("scene") != nil { throw CommandError(message: "--scene needs --config CONFIG.json") }
     let camera = try camera(parsed)
@@ -234,8 +240,9 @@ enum PanoCommand {
   /// `pano render --config`: a scene of a viewer config, with its camera (the config's yaw,
   /// pitch, hfov, lens and limits, read by the same `ViewerTour` as the web viewer and the
   /// app); --yaw, --pitch, --hfov and --lens given on the command line win.
-  static func renderScene(_ configPath: String, _ parsed: Arguments, output: String) throws {
-    let config = try TiledScene.readConfig(configPath)
+  static func renderScene(_ folder: ConfigFolder, _ parsed: Arguments, output: String) throws {
+    let configPath = Console.escaped(folder.configPath)
+    let config = try TiledScene.readConfig(folder.configPath)
     for w in config.warnings { Console.error("warning: \(configPath): \(w)") }
     var tour = ViewerTour(config: config)
     if let id = parsed.value("scene") {
@@ -246,16 +253,18 @@ enum PanoCommand {
       }
     }
     if let problem = tour.unsupported { throw CommandError(message: "\(configPath): scene \"\(tour.sceneID)\": \(problem)") }
-    if tour.settings.type == .cubemap { try TiledScene.measureCube(&tour, configPath: configPath) }
-    if tour.tileLayout != nil { return try renderTiledScene(&tour, configPath, parsed, output: output) }
-    guard let image = tour.imagePath(besides: configPath) else {
+    if tour.settings.type == .cubemap { try TiledScene.measureCube(&tour, in: folder) }
+    if tour.tileLayout != nil { return try renderTiledScene(&tour, folder, parsed, output: output) }
+    guard let ref = tour.imageReference, let image = try folder.file(ref.url, key: ref.key) else {
       if tour.settings.panorama == nil, let video = tour.videoURL {
         throw CommandError(
           message: "\(configPath): scene \"\(tour.sceneID)\" is a video (\(video)) without a still \"panorama\": "
             + "render its frames with pano render CLIP --time SECONDS, or pano reframe")
       }
       throw CommandError(
-        message: "\(tour.imageURL ?? ""): the CLI reads files, not web addresses; download it and point \"panorama\" at the file")
+        message:
+          "\(Console.escaped(tour.imageURL ?? "")): the CLI reads files, not web addresses; download it and point \"panorama\" at the file"
+      )
     }
     let camera = try Self.camera(parsed)
     var limits = ImageLimits()
@@ -290,14 +299,14 @@ enum PanoCommand {
   }
 
   /// A tiled scene: only the tiles the frame needs are read (`TiledScene`).
-  static func renderTiledScene(_ tour: inout ViewerTour, _ configPath: String, _ parsed: Arguments, output: String) throws {
+  static func renderTiledScene(_ tour: inout ViewerTour, _ folder: ConfigFolder, _ parsed: Arguments, output: String) throws {
     let camera = try Self.camera(parsed)
     guard !camera.strip else { throw CommandError(message: "--strip: a tiled panorama has no strip; leave it out") }
     tour.layout(width: Double(camera.width), height: Double(camera.height))
     tour.openTiles()
     try look(&tour, parsed)
     var frame = RGBAImage(width: camera.width, height: camera.height)
-    try TiledScene.render(&tour, configPath: configPath, into: &frame, threads: camera.threads)
+    try TiledScene.render(&tour, in: folder, into: &frame, threads: camera.threads)
     try write(frame, to: output, threads: camera.threads)
   }
 
@@ -341,7 +350,7 @@ enum PanoCommand {
     var tiled: TiledScene.Frames?
     if parsed.positional.count == 1, let config = TiledScene.configPath(parsed.positional[0]) {
       guard !camera.strip else { throw CommandError(message: "--strip: a tiled panorama has no strip; leave it out") }
-      tiled = try TiledScene.Frames(configPath: config)
+      tiled = try TiledScene.Frames(configFolder(config, parsed))
     }
     let pano = tiled == nil ? try input(parsed, projection: try projection(parsed)) : nil
     let geometry = tiled?.geometry ?? pano!.geometry

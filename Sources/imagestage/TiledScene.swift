@@ -10,19 +10,24 @@ import StageJSON
 /// level), a missing, broken or wrongly sized tile named on stderr and drawn from a coarser
 /// level, never a hole or a crash.
 enum TiledScene {
-  /// Where `tile` is on disk (`TileFiles.path`); a web address is an error.
-  static func path(_ tour: ViewerTour, _ tile: TileID, besides configPath: String) throws -> String {
-    guard let url = tour.tileURL(tile) else { throw CommandError(message: "\(configPath): no multiRes settings") }
-    guard let file = TileFiles.path(url, besides: configPath) else {
-      throw CommandError(message: "\(url): the CLI reads files, not web addresses; download the tiles and point basePath at them")
+  /// Where `tile` is on disk, inside the config's folder unless `--allow-outside-paths`
+  /// (`ConfigFolder`); a web address, or a path refused, is an error.
+  static func path(_ tour: ViewerTour, _ tile: TileID, in folder: ConfigFolder) throws -> String {
+    guard let ref = tour.tileReference(tile) else {
+      throw CommandError(message: "\(Console.escaped(folder.configPath)): no multiRes settings")
+    }
+    guard let file = try folder.file(ref.url, key: ref.key, rootIsFolder: ref.rootIsFolder) else {
+      throw CommandError(
+        message:
+          "\(Console.escaped(ref.url)): the CLI reads files, not web addresses; download the tiles and point basePath at them")
     }
     return file
   }
 
   /// Reads `tile`: nil (with the reason on stderr) when it is missing, not an image, or not
   /// the size the layout gives it.
-  static func load(_ tour: ViewerTour, _ layout: MultiresLayout, _ tile: TileID, configPath: String) throws -> RGBAImage? {
-    switch TileFiles.load(try path(tour, tile, besides: configPath), tile: tile, layout: layout) {
+  static func load(_ tour: ViewerTour, _ layout: MultiresLayout, _ tile: TileID, in folder: ConfigFolder) throws -> RGBAImage? {
+    switch TileFiles.load(try path(tour, tile, in: folder), tile: tile, layout: layout) {
     case .success(let image): return image
     case .failure(let problem):
       Console.error("warning: \(problem.message); drawn from a coarser level")
@@ -32,7 +37,7 @@ enum TiledScene {
 
   /// Renders the shown tiled scene of `tour` (the camera already set) into `frame`.
   static func render(
-    _ tour: inout ViewerTour, configPath: String, into frame: inout RGBAImage, threads: Int
+    _ tour: inout ViewerTour, in folder: ConfigFolder, into frame: inout RGBAImage, threads: Int
   ) throws {
     guard let layout = tour.tileLayout, let viewer = tour.panorama?.viewer else { return }
     var schedule = TileSchedule(layout: layout, budget: Int.max)
@@ -42,7 +47,7 @@ enum TiledScene {
     var cube = TiledCube(layout: layout, level: plan.level)
     var failed = 0
     for tile in plan.fetch {
-      if let image = try load(tour, layout, tile, configPath: configPath) { cube.tiles[tile] = image } else { failed += 1 }
+      if let image = try load(tour, layout, tile, in: folder) { cube.tiles[tile] = image } else { failed += 1 }
     }
     cube.render(
       view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, into: &frame, executor: ThreadedRows(threads: threads),
@@ -55,9 +60,10 @@ enum TiledScene {
   /// `pano info` on a tiled config: the pyramid's shape, and every tile checked (present, an
   /// image, the size the layout gives it). Problems are listed (the first 20) and counted;
   /// the exit status is 1 when there are any.
-  static func info(_ configPath: String) throws {
-    var tour = ViewerTour(config: try readConfig(configPath))
-    if tour.settings.type == .cubemap { try measureCube(&tour, configPath: configPath) }
+  static func info(_ folder: ConfigFolder) throws {
+    let configPath = Console.escaped(folder.configPath)
+    var tour = ViewerTour(config: try readConfig(folder.configPath))
+    if tour.settings.type == .cubemap { try measureCube(&tour, in: folder) }
     guard let layout = tour.tileLayout else {
       throw CommandError(
         message: "\(configPath): not a multires config (type \(tour.settings.type?.rawValue ?? "equirectangular"))")
@@ -73,7 +79,7 @@ enum TiledScene {
           for x in 0..<n {
             tileCount += 1
             let tile = TileID(level: level, face: face, x: x, y: y)
-            let file = try path(tour, tile, besides: configPath)
+            let file = try path(tour, tile, in: folder)
             let expected = layout.tileSize(level: level, x: x, y: y)
             var problem: String?
             do {
@@ -91,7 +97,7 @@ enum TiledScene {
             }
             if let problem {
               count += 1
-              if problems.count < 20 { problems.append(.string("\(file): \(problem)")) }
+              if problems.count < 20 { problems.append(.string("\(Console.escaped(file)): \(problem)")) }
             }
           }
         }
@@ -115,8 +121,8 @@ enum TiledScene {
 
   /// A cubemap scene's face size, from its front face's header (each face is then checked
   /// against it as it is read).
-  static func measureCube(_ tour: inout ViewerTour, configPath: String) throws {
-    let file = try path(tour, TileID(level: 1, face: 0, x: 0, y: 0), besides: configPath)
+  static func measureCube(_ tour: inout ViewerTour, in folder: ConfigFolder) throws {
+    let file = try path(tour, TileID(level: 1, face: 0, x: 0, y: 0), in: folder)
     switch TileFiles.cubeFaceSize(file) {
     case .success(let size): tour.cubeFaceSize = size
     case .failure(let problem): throw CommandError(message: problem.message)
@@ -162,7 +168,7 @@ enum TiledScene {
   /// (the web viewer's schedule, with a budget), drops those the schedule drops, and draws
   /// from the finest loaded cover of each.
   struct Frames {
-    let configPath: String
+    let folder: ConfigFolder
     let tour: ViewerTour
     let layout: MultiresLayout
     var schedule: TileSchedule
@@ -174,13 +180,14 @@ enum TiledScene {
     /// The CPU's kernel, as `pano render` uses it (chosen once: it reads the wisdom file).
     let kernel = BlendKernels.chosen()
 
-    init(configPath: String) throws {
-      self.configPath = configPath
-      var tour = ViewerTour(config: try TiledScene.readConfig(configPath))
-      if tour.settings.type == .cubemap { try TiledScene.measureCube(&tour, configPath: configPath) }
+    init(_ folder: ConfigFolder) throws {
+      self.folder = folder
+      var tour = ViewerTour(config: try TiledScene.readConfig(folder.configPath))
+      if tour.settings.type == .cubemap { try TiledScene.measureCube(&tour, in: folder) }
       self.tour = tour
       guard let layout = tour.tileLayout else {
-        throw CommandError(message: "\(configPath): not a multires or cubemap config; give the image itself")
+        throw CommandError(
+          message: "\(Console.escaped(folder.configPath)): not a multires or cubemap config; give the image itself")
       }
       self.layout = layout
       schedule = TileSchedule(layout: layout, budget: 512)
@@ -196,7 +203,7 @@ enum TiledScene {
       let plan = schedule.plan(view: view, hfov: camera.hfov, lens: camera.lens, width: frame.width, height: frame.height)
       for t in plan.evict where tiles.removeValue(forKey: t) != nil { table = nil }
       for t in plan.fetch {
-        let file = try TiledScene.path(tour, t, besides: configPath)
+        let file = try TiledScene.path(tour, t, in: folder)
         switch TileFiles.load(file, tile: t, layout: layout) {
         case .success(let image):
           tiles[t] = image
