@@ -203,11 +203,14 @@ public final class VideoDecoder: @unchecked Sendable {
   public init(path: String, threads: Int = 0, limits: VideoLimits = VideoLimits()) throws(VideoError) {
     self.path = path
     av_log_set_level(AV_LOG_FATAL)
-    var context: UnsafeMutablePointer<AVFormatContext>?
-    var status = avformat_open_input(&context, path, nil, nil)
-    guard status >= 0, let context else {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    switch VideoInput.openContext(path) {
+    case .success(let opened): context = opened
+    case .failure(.refused(let reason)): throw VideoError(.unsupported, reason)
+    case .failure(.status(let status)):
       throw VideoError(.unreadable, "\(path): not a video libavformat can read (\(Self.message(status)))")
     }
+    var status: Int32
     format = context
     // From here every failure closes the file: one cleanup, in `fail`.
     func fail(_ error: VideoError) -> VideoError {
