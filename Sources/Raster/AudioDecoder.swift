@@ -47,9 +47,13 @@ public final class AudioDecoder: @unchecked Sendable {
   /// Opens the sound of `path`, its times on the clock of `video`'s frames.
   public init(path: String, alignedWith video: VideoDecoder) throws(AudioError) {
     self.path = path
-    var context: UnsafeMutablePointer<AVFormatContext>?
-    var status = avformat_open_input(&context, path, nil, nil)
-    guard status >= 0, let context else { throw AudioError("\(path): cannot read it (\(VideoDecoder.message(status)))") }
+    let context: UnsafeMutablePointer<AVFormatContext>
+    switch VideoInput.openContext(path) {
+    case .success(let opened): context = opened
+    case .failure(.refused(let reason)): throw AudioError(reason)
+    case .failure(.status(let status)): throw AudioError("\(path): cannot read it (\(VideoDecoder.message(status)))")
+    }
+    var status: Int32
     format = context
     func fail(_ message: String) -> AudioError {
       var c: UnsafeMutablePointer<AVFormatContext>? = context

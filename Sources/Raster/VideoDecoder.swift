@@ -206,11 +206,14 @@ public final class VideoDecoder: @unchecked Sendable {
     av_log_set_level(AV_LOG_FATAL)
     // A FIFO or a device would hang libavformat's open: refused first, by name.
     do { try FileIO.requireRegularFile(path) } catch { throw VideoError(.unreadable, error.description) }
-    var context: UnsafeMutablePointer<AVFormatContext>?
-    var status = avformat_open_input(&context, path, nil, nil)
-    guard status >= 0, let context else {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    switch VideoInput.openContext(path) {
+    case .success(let opened): context = opened
+    case .failure(.refused(let reason)): throw VideoError(.unsupported, reason)
+    case .failure(.status(let status)):
       throw VideoError(.unreadable, "\(Console.escaped(path)): not a video libavformat can read (\(Self.message(status)))")
     }
+    var status: Int32
     format = context
     // From here every failure closes the file: one cleanup, in `fail`.
     func fail(_ error: VideoError) -> VideoError {

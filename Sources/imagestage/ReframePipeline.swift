@@ -140,13 +140,16 @@ final class ReframeSink: @unchecked Sendable {
     }
     let quality = try parsed.integer("quality", in: 0...63) ?? 20
     var command = [
-      "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", raw, "-s", "\(width)x\(height)",
+      "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-protocol_whitelist", "pipe", "-f", "rawvideo", "-pix_fmt", raw,
+      "-s", "\(width)x\(height)",
       "-framerate", "\(rate.numerator)/\(rate.denominator)", "-i", "-",
     ]
     if audio {
       if start > 0 { command += ["-ss", JSONText.number(start)] }
       if let duration { command += ["-t", JSONText.number(duration)] }
       // -shortest: a clip cut short ends its video early (its audio may run on).
+      // The clip is read again for its sound: local file, our containers only (VideoInput).
+      command += VideoInput.ffmpegOptions(for: input)
       command += ["-i", input, "-map", "0:v:0", "-map", "1:a:0?", "-c:a", "copy", "-shortest"]
     }
     // 4:2:0 frames carry the clip's own Y′CbCr (its range and matrix, untouched): the

@@ -168,7 +168,8 @@ struct FrameSink {
       let staged = try StagedOutput(output, kind: .file)
       Self.mention(staged.removedLeftovers)
       let ffmpeg = try ChildProcess([
-        "ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-r",
+        "ffmpeg", "-loglevel", "error", "-y", "-protocol_whitelist", "pipe", "-f", "rawvideo", "-pix_fmt", "rgba", "-s",
+        "\(width)x\(height)", "-r",
         JSONText.number(fps), "-i", "-", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "veryfast", "-f", "mp4",
         staged.temporary,
       ])
