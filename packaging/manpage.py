@@ -106,7 +106,9 @@ def main():
                 if not re.fullmatch(r"[a-z]+", w):
                     break
                 command.append(w)
-            if command:
+            # A command with other forms (pano render --config …) is listed once per form
+            # in the overview; its subsection is written once.
+            if command and command not in commands:
                 commands.append(command)
     if commands:
         page.append(".SH COMMANDS")
@@ -115,8 +117,13 @@ def main():
             page += [f'.SS "{escape(" ".join([name] + command))}"', escape(usage), ".PP"]
             # A command's own headings ("Options:") are bold lines within its subsection.
             page += [line.replace(".SS", ".B", 1) if line.startswith(".SS") else line for line in convert(text, ".B")]
-    page += [".SH SEE ALSO", "The project's docs/ folder; \\fB" + ("imagestage\\-app" if name == "imagestage" else "imagestage")
-             + "\\fR(1)."]
+    # The docs the package ships (packaging/deb/build.sh): the file formats are there.
+    page += [".SH FILES", ".TP", "\\fI/usr/share/doc/imagestage/\\fR",
+             "The guides, with the file formats: \\fBcli.md\\fR (every command), \\fBvideo.md\\fR (reframing, "
+             "the \\fB\\-\\-keys\\fR keyframe format), \\fBmotion.md\\fR (motion logs), \\fBviewer.md\\fR "
+             "(viewer configs and tours), \\fBscenario.md\\fR (board scenarios), and \\fBexamples/\\fR. "
+             "Files over 4 KB are compressed (read them with \\fBzless\\fR).",
+             ".SH SEE ALSO", "\\fB" + ("imagestage\\-app" if name == "imagestage" else "imagestage") + "\\fR(1)."]
     print("\n".join(page))
 
 

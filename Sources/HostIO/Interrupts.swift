@@ -8,7 +8,8 @@ import Synchronization
 
 /// SIGINT and SIGTERM for a command that writes outputs: they stop its child processes
 /// (ffmpeg), remove its temporary outputs (`StagedOutput`, `FileIO.writeAtomically`'s
-/// temporary file), say so on stderr and exit 130, at once, whatever the command's threads
+/// temporary file), say so on stderr and exit 128 + the signal (130 for Ctrl-C, 143 for
+/// SIGTERM, as a shell reports them), at once, whatever the command's threads
 /// are doing. The handler only writes a byte to a pipe; a watcher thread does the work,
 /// under the same lock as `StagedOutput.commit`, so an output is either renamed into place
 /// whole or removed, never half of each.
@@ -27,8 +28,9 @@ public enum Interrupts {
   nonisolated(unsafe) static var wakeFD: Int32 = -1
   static let installed = Atomic<Bool>(false)
 
-  /// The exit status of an interrupted run (128 + SIGINT, as a shell reports Ctrl-C).
-  public static let exitStatus: Int32 = 130
+  /// The exit status of a run interrupted by `signal`: 128 + its number, as a shell
+  /// reports it (130 for SIGINT, 143 for SIGTERM).
+  public static func exitStatus(signal: Int32) -> Int32 { 128 + signal }
 
   /// Catches SIGINT and SIGTERM from now on (once; later calls do nothing).
   public static func install() {
@@ -53,7 +55,7 @@ public enum Interrupts {
         #endif
         var signalNumber: UInt8 = 0
         while read(fd, &signalNumber, 1) < 0 && errno == EINTR {}
-        Interrupts.stopEverything()
+        Interrupts.stopEverything(signal: Int32(signalNumber))
       }, box)
     pthread_detach(thread)
     for number in [SIGINT, SIGTERM] {
@@ -108,7 +110,7 @@ public enum Interrupts {
   static func release(_ pid: Int32) { state.withLock { _ = $0.children.remove(pid) } }
 
   /// The watcher's work: holds the lock to the end (`_exit`), so nothing is committed after.
-  static func stopEverything() -> Never {
+  static func stopEverything(signal number: Int32) -> Never {
     state.withLock { s in
       // A child killed under a thread writing to it must not end us by SIGPIPE first.
       signal(SIGPIPE, SIG_IGN)
@@ -120,7 +122,7 @@ public enum Interrupts {
       let removed = s.cleanups.keys.sorted().compactMap { s.cleanups[$0]!() }
       let said = removed.isEmpty ? "" : "; " + removed.joined(separator: "; ")
       Console.writeAll(2, Array("\(Console.programName): interrupted\(said)\n".utf8))
-      _exit(exitStatus)
+      _exit(exitStatus(signal: number))
     }
   }
 }

@@ -50,6 +50,11 @@ public enum DualFisheye {
     return inside >= 6
   }
 
+  /// What every host says of such a clip (`name`: its file), so the CLI and the app agree.
+  public static func warning(_ name: String) -> String {
+    "\(name) looks like an unstitched dual-fisheye frame (two lens circles side by side); ImageStage draws stitched equirectangular video: stitch it first with the camera's software, or roughly with ffmpeg -vf v360=dfisheye:e:ih_fov=190:iv_fov=190"
+  }
+
   /// `looksUnstitched` on a frame's luma plane.
   public static func looksUnstitched(_ planes: YUVPlanes) -> Bool {
     looksUnstitched(

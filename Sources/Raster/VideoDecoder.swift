@@ -158,6 +158,10 @@ public final class VideoDecoder: @unchecked Sendable {
   }
   var cut = false
   var lastTime = 0.0
+  /// The number (from 1) of the latest frame decoded, by its time: what messages name. A
+  /// count of frames decoded fell behind once frames were skipped or sought past ("frame
+  /// 150" of a clip stopped at 5.8 s).
+  var lastFrameNumber = 0
 
   /// From the container's index alone (nothing decoded): how many of the stream's frames lie
   /// wholly within the file's bytes, when the index lists frames past its end (a file cut
@@ -388,6 +392,7 @@ public final class VideoDecoder: @unchecked Sendable {
     cut = false
     endedEarly = nil
     lastTime = 0
+    lastFrameNumber = Int((seconds / frameDuration).rounded(.down))
   }
 
   /// The next frame in presentation order, or nil at the end of the stream.
@@ -402,7 +407,7 @@ public final class VideoDecoder: @unchecked Sendable {
       guard received == imagestage_averror_eagain() else {
         if endsHere() { continue }
         throw VideoError(
-          .corrupt, "\(path): frame \(framesDecoded + 1) cannot be decoded (\(Self.message(received))): damaged or truncated?")
+          .corrupt, "\(path): frame \(lastFrameNumber + 1) cannot be decoded (\(Self.message(received))): damaged or truncated?")
       }
       if draining { continue }
       let read = av_read_frame(format, packet)
@@ -410,7 +415,7 @@ public final class VideoDecoder: @unchecked Sendable {
         guard read == imagestage_averror_eof() else {
           if endsHere() { continue }
           throw VideoError(
-            .truncated, "\(path): reading stopped after frame \(framesDecoded) (\(Self.message(read))): damaged or truncated?")
+            .truncated, "\(path): reading stopped after frame \(lastFrameNumber) (\(Self.message(read))): damaged or truncated?")
         }
         avcodec_send_packet(codec, nil)
         draining = true
@@ -422,7 +427,7 @@ public final class VideoDecoder: @unchecked Sendable {
       guard sent >= 0 || sent == imagestage_averror_eagain() else {
         if endsHere() { continue }
         throw VideoError(
-          .corrupt, "\(path): frame \(framesDecoded + 1) cannot be decoded (\(Self.message(sent))): damaged or truncated?")
+          .corrupt, "\(path): frame \(lastFrameNumber + 1) cannot be decoded (\(Self.message(sent))): damaged or truncated?")
       }
     }
     // The container promised more frames than there were: the file was cut short.
@@ -434,7 +439,7 @@ public final class VideoDecoder: @unchecked Sendable {
     if let expected = frameCount, framesDecoded > 0, short {
       throw VideoError(
         .truncated,
-        "\(path): ends after \(framesDecoded) of its \(expected) frames (\(String(format2(Double(framesDecoded) * frameDuration))) s): the file is truncated"
+        "\(path): ends after \(lastFrameNumber) of its \(expected) frames (\(format2(lastTime + frameDuration)) s): the file is truncated"
       )
     }
     return nil
@@ -469,6 +474,7 @@ public final class VideoDecoder: @unchecked Sendable {
       pts == Int64.min
       ? Double(framesDecoded - 1) * frameDuration : Double(ticks) * Double(timeBase.num) / Double(timeBase.den)
     lastTime = max(lastTime, time)
+    lastFrameNumber = max(lastFrameNumber, Int((time / frameDuration).rounded()) + 1)
     return VideoFrame(frame: held, planes: planes, time: time, timestamp: pts)
   }
 }

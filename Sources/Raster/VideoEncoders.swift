@@ -41,6 +41,11 @@ public enum VideoEncoders {
     return nil
   }
 
+  /// The codec an encoder writes (`libvpx-vp9` → `vp9`), nil for an unknown name.
+  public static func codecName(encoder name: String) -> String? {
+    avcodec_find_encoder_by_name(name).map { String(cString: avcodec_get_name($0.pointee.id)) }
+  }
+
   static func isVideo(_ name: String) -> Bool {
     avcodec_find_encoder_by_name(name).map { $0.pointee.type == AVMEDIA_TYPE_VIDEO } ?? false
   }

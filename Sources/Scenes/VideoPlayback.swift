@@ -11,8 +11,9 @@ import Stage
 /// Times are seconds from the stream's first frame.
 public struct VideoPlayback: Hashable, Sendable {
   /// The stream's length in seconds (0 when the container does not say: the bar is then
-  /// inert, and seeks are only clamped at 0).
-  public let duration: Double
+  /// inert, and seeks are only clamped at 0); where the picture really ended, once playback
+  /// found it ends before (`reachedEnd(at:)`: a file cut short).
+  public private(set) var duration: Double
   /// Seconds per frame (a step with `,` and `.`).
   public let frameDuration: Double
   public private(set) var isPlaying = true
@@ -104,10 +105,13 @@ public struct VideoPlayback: Hashable, Sendable {
     ended = false
   }
 
-  /// The host showed the last frame and its time ran out: playback stops there.
-  public mutating func reachedEnd() {
+  /// The host showed the last frame and its time ran out: playback stops there. `end`:
+  /// where the picture really ended when the host found it short of `duration` (a file cut
+  /// short); the length, the bar and its label take it, so none of them says the header's.
+  public mutating func reachedEnd(at end: Double? = nil) {
     isPlaying = false
     ended = true
+    if let end, end.isFinite, end > 0, duration == 0 || end < duration { duration = end }
   }
 
   // MARK: The controls

@@ -66,6 +66,10 @@ final class App {
   /// The video on the Panorama tab, when it shows one, and the number of its frame drawn.
   var player: VideoPlayer?
   var renderedVideoFrame = -1
+  /// Whether the video's first frame was looked at for an unstitched dual-fisheye layout.
+  var checkedVideoLayout = false
+  /// Whether the video's early end (a file cut short) was said.
+  var saidPictureEnd = false
   var droppedFiles: [String] = []
   var lastStoreCheck = 0.0
   var screenshotCount = 0
@@ -181,9 +185,14 @@ final class App {
     var message: String?
     var loaded = LoadedPanorama.sample()
     var name = "Sample panorama"
-    if let path = options.panorama, VideoDecoder.isVideoPath(path) {
+    if let path = options.panorama, VideoDecoder.isVideo(path) {
       do {
         try openVideo(path)
+        // The log turns the video's view as it turns a still's (it was ignored, unsaid).
+        if let problem = playMotion() {
+          Console.error(problem)
+          studio.showMessage(problem, in: .panorama)
+        }
         return
       } catch {
         message = "\(error.message). Showing the sample panorama."
@@ -200,17 +209,23 @@ final class App {
     studio.setPanorama(PanoramaScene(renderer: renderer, name: name))
     if options.levelHorizon { studio.updatePanorama { $0.update { $0.levelsHorizon = true } } }
     buildExtras(renderer)
-    if let motion = options.motion {
-      do {
-        let log = try MotionLog.parse(try FileIO.read(motion))
-        studio.updatePanorama { $0.update { $0.play(log, loops: true) } }
-      } catch {
-        message = "\(motion): \(error)"
-      }
-    }
+    if let problem = playMotion() { message = problem }
     if let message {
       Console.error(message)
       studio.showMessage(message, in: .panorama)
+    }
+  }
+
+  /// Replays `--motion`'s log, looping, in the panorama shown (a still or a video); what
+  /// went wrong when it does not read.
+  func playMotion() -> String? {
+    guard let motion = options.motion else { return nil }
+    do {
+      let log = try MotionLog.parse(try FileIO.read(motion))
+      studio.updatePanorama { $0.update { $0.play(log, loops: true) } }
+      return nil
+    } catch {
+      return "\(motion): \(error)"
     }
   }
 
@@ -403,7 +418,13 @@ final class App {
       renderer.groupKernel = BlendKernels.chosen()
       renderer.buildMipLevels(executor: ThreadedRows(threads: 2))
       renderer.buildPolarCaps(executor: ThreadedRows(threads: 2))
-      if events { Console.error("tiles: level \(finest) of \(layout.maxLevel) in (\(image.width)×\(image.height))") }
+      if events {
+        // Which level the view's detail comes from, and why not a finer one.
+        let why = finest < layout.maxLevel ? "; finer levels are not read: the app's faces stop at 2048 px" : ", the finest"
+        Console.error(
+          "tiles: detail from level \(finest) of \(layout.maxLevel) (cube faces of \(layout.faceSize(level: finest)) px\(why)), drawn as a \(image.width)×\(image.height) panorama"
+        )
+      }
       extras.value.withLock { $0 = (opening, renderer) }
     }
     renderedKey = nil
@@ -415,7 +436,7 @@ final class App {
   func openPanorama(_ path: String) {
     emit(studio.show(.panorama, at: now))
     preparePanorama()
-    if VideoDecoder.isVideoPath(path) {
+    if VideoDecoder.isVideo(path) {
       do {
         try openVideo(path)
         studio.showMessage(nil, in: .panorama)
@@ -457,12 +478,26 @@ final class App {
     extrasPending = false
     renderedKey = nil
     renderedVideoFrame = -1
+    checkedVideoLayout = false
+    saidPictureEnd = false
     drewIdleFrame = false
     if options.levelHorizon { studio.updatePanorama { $0.update { $0.levelsHorizon = true } } }
     if let problem = player.soundProblem {
       Console.error("\(path): \(problem)")
       emit(studio.notify("Playing without sound: \(problem.dropFirst("no sound: ".count))", at: now))
     }
+  }
+
+  /// Warns, as the CLI does, when a clip without spherical metadata looks like an
+  /// unstitched dual-fisheye file: it would be drawn as equirectangular without a word.
+  func warnIfDualFisheye(_ player: VideoPlayer, _ frame: VideoFrame) {
+    guard player.spherical.source.hasPrefix("no spherical metadata"), DualFisheye.looksUnstitched(frame.planes) else {
+      return
+    }
+    Console.error("warning: \(DualFisheye.warning(player.path))")
+    studio.showMessage(
+      "\(fileName(player.path)) looks like an unstitched dual-fisheye clip (two lens circles side by side): stitch it with the camera's software first.",
+      in: .panorama)
   }
 
   func closeVideo() {
@@ -496,9 +531,20 @@ final class App {
     if let frame = player.current, tick.newFrame {
       studio.updatePanorama { $0.updateVideo { $0.showed(frameAt: frame.time) } }
       changed = true
+      if !checkedVideoLayout {
+        checkedVideoLayout = true
+        warnIfDualFisheye(player, frame)
+      }
     }
     if tick.reachedEnd {
-      studio.updatePanorama { $0.updateVideo { $0.reachedEnd() } }
+      // A file cut short: the bar, its label and the length become what the file holds.
+      let short = player.pictureEnd
+      studio.updatePanorama { $0.updateVideo { $0.reachedEnd(at: short?.time) } }
+      if let short, !saidPictureEnd {
+        saidPictureEnd = true
+        Console.error(short.note)
+        studio.showMessage(short.note, in: .panorama)
+      }
       changed = true
     }
     if let error = tick.error {

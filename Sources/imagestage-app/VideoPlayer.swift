@@ -25,6 +25,9 @@ final class VideoPlayer {
   let audio: AudioOutput?
   /// Why there is no sound, when the file has some (no device, a decoder refused it).
   private(set) var soundProblem: String?
+  /// Where the picture really ended, when that is before the length the header gave (a
+  /// file cut short), and what to say of it; set once the end is reached.
+  var pictureEnd: (time: Double, note: String)? { shared.state.withLock { $0.pictureEnd } }
   /// The frame on screen, and a number bumped with each new one.
   private(set) var current: VideoFrame?
   private(set) var frameNumber = 0
@@ -55,6 +58,9 @@ final class VideoPlayer {
   init(path: String, now: Double) throws(VideoError) {
     self.path = path
     let decoder = try VideoDecoder(path: path, threads: 0)
+    // A clip cut short (a copy stopped early) plays what it has and ends at its last whole
+    // frame, which `pictureEnd` then gives; a frame damaged mid-file is still an error.
+    decoder.keepsFramesOfACutFile = true
     guard decoder.spherical.projection == .equirectangular else {
       throw VideoError(
         .unsupported, "\(path): its projection is \(decoder.spherical.projection.rawValue); the app plays equirectangular video")
@@ -281,6 +287,8 @@ final class PlayerShared: Sendable {
     /// The serial whose sound reached its end.
     var soundEnded: Int?
     var error: String?
+    /// The picture ended before the header's length: where, and the note saying so.
+    var pictureEnd: (time: Double, note: String)?
     var stop = false
     /// The main loop's clock and whether it runs: late frames are dropped by it.
     var clock = 0.0
@@ -330,6 +338,7 @@ struct PictureThread {
         serial = s
         target = time
         ended = false
+        lastTime = nil
         decoder.skipsNonReferenceFrames = false
         do {
           try decoder.seek(to: time)
@@ -341,18 +350,25 @@ struct PictureThread {
         do {
           guard let frame = try decoder.next() else {
             ended = true
-            // The container promised more than there was: say so (the decoder's own frame
-            // count check is off while it skips frames).
-            if let claimed = duration, let last = lastTime, last + 3 * frameDuration < claimed {
-              fail(
-                "\(decoder.path): the picture ends at \(seconds(last + frameDuration)) of its \(seconds(claimed)): the file is truncated",
-                serial: serial)
-              continue
+            // The container promised more than there was: where the frames really end (the
+            // decoder's, or the last frame's end while it skipped frames), said once the
+            // last one has shown; not an error: what is there plays to its end.
+            let end = decoder.endedEarly?.time ?? lastTime.map { $0 + frameDuration }
+            var short: (time: Double, note: String)?
+            if let claimed = duration, let end, end + 2 * frameDuration < claimed {
+              short = (
+                end,
+                "\(decoder.path): the picture ends at \(seconds(end)) of its \(seconds(claimed)): the file is truncated"
+              )
             }
-            shared.state.withLock { if $0.seek == nil { $0.ended = true } }
+            shared.state.withLock { s in
+              guard s.seek == nil else { return }
+              s.ended = true
+              if let short { s.pictureEnd = short }
+            }
             continue
           }
-          lastTime = frame.time
+          lastTime = max(lastTime ?? 0, frame.time)
           if let t = target {
             // Frames before the one showing the seek's time are decoded and let go.
             if frame.time + frameDuration <= t + frameDuration * 0.01 { continue }
@@ -380,10 +396,11 @@ struct PictureThread {
     }
   }
 
-  /// `x` seconds, with one decimal.
+  /// `x` seconds, with two decimals (as the CLI's "ends early at 5.93 s").
   func seconds(_ x: Double) -> String {
-    let tenths = Int((x * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10) s"
+    let hundredths = Int((x * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
   }
 
   func fail(_ message: String, serial: Int) {

@@ -95,7 +95,8 @@ enum Commands {
       ]),
     CommandSpec(
       words: ["pano", "info"], operands: "IN",
-      summary: "Prints an image's size, format, panorama coverage (and why) and GPano fields as JSON.",
+      summary:
+        "Prints a panorama's or a 360° video's size, format, coverage (and why) and metadata as JSON: an image's GPano fields; a video's codec, frame rate, length and spherical metadata (IN is known by its content: a camera's .insv or .360 is a video).",
       options: [projection, maxPixels, allowOutsidePaths]),
     CommandSpec(
       words: ["pano", "render"], operands: "IN|DIR -o OUT.png|.jpg",
@@ -112,11 +113,13 @@ enum Commands {
       ], alternatives: ["--config CONFIG.json|DIR [--scene ID] -o OUT.png|.jpg"]),
 
     CommandSpec(
-      words: ["pano", "reframe"], operands: "IN -o OUT.mp4|-",
+      words: ["pano", "reframe"], operands: "IN -o OUT.mp4|DIR|-",
       summary:
-        "Reframes a 360° video into a flat one (docs/video.md): the view follows a motion log, keyframes or fixed angles; frame rate and audio kept.",
+        "Reframes a 360° video into a flat one (docs/video.md): the view follows a motion log, keyframes or fixed angles; frame rate and audio kept (audio encoded where the container cannot hold it).",
       options: [
-        OptionSpec(name: "output", value: "OUT", help: "OUT.mp4 (.mov, .mkv, .webm), or - for raw frames", isFile: true),
+        OptionSpec(
+          name: "output", value: "OUT",
+          help: "OUT.mp4 (.mov, .mkv, .webm), a folder DIR for numbered PNGs, or - for raw frames", isFile: true),
         OptionSpec(name: "motion", value: "LOG.csv", help: "a phone's motion log drives the view", isFile: true),
         OptionSpec(name: "offset", value: "S", help: "the clip's time at which the log's time 0 falls", defaultValue: "0"),
         OptionSpec(name: "keys", value: "KEYS.json", help: "keyframes (time, yaw, pitch, roll, hfov, lens), eased", isFile: true),
@@ -128,7 +131,7 @@ enum Commands {
         OptionSpec(name: "size", value: "WxH", help: "output size, both even", defaultValue: "1920x1080"),
         OptionSpec(name: "start", value: "S", help: "start S seconds into the clip", defaultValue: "0"),
         OptionSpec(name: "duration", value: "S", help: "reframe S seconds", defaultValue: "to the end"),
-        OptionSpec(name: "encoder", value: "NAME", help: "ffmpeg's video encoder", defaultValue: "libx264"),
+        OptionSpec(name: "encoder", value: "NAME", help: "ffmpeg's video encoder", defaultValue: "libx264; libvpx-vp9 for .webm"),
         OptionSpec(name: "quality", value: "N", help: "the encoder's CRF, 0…63 (lower is better)", defaultValue: "20"),
         OptionSpec(name: "preset", value: "NAME", help: "the encoder's preset (checked first; x264/x265 default veryfast)"),
         OptionSpec(
@@ -203,7 +206,8 @@ enum Commands {
     lines += [
       "", "Each command answers --help with its options. imagestage --version prints the version.",
       "Angles are degrees: yaw 0 looks at the image's centre column, positive yaw turns right,",
-      "positive pitch looks up. See docs/cli.md, docs/scenario.md and docs/motion.md.",
+      "positive pitch looks up. See docs/cli.md, docs/scenario.md and docs/motion.md",
+      "(installed: /usr/share/doc/imagestage).",
     ]
     return lines.joined(separator: "\n")
   }

@@ -328,9 +328,28 @@ enum PanoCommand {
 
   // MARK: video
 
+  /// `pano video`'s IN before its options are known (a video takes `pano reframe`'s): the
+  /// first argument that is neither an option nor the value of one.
+  static func firstOperand(_ args: [String]) -> String? {
+    let valued = Set(Commands.spec("pano video").valued + Commands.spec("pano reframe").valued + ["o"])
+    var i = 0
+    while i < args.count {
+      let arg = args[i]
+      if arg == "--" { return i + 1 < args.count ? args[i + 1] : nil }
+      if arg.hasPrefix("-") && arg != "-" {
+        let name = String(arg.drop { $0 == "-" })
+        if !name.contains("="), valued.contains(name) { i += 1 }
+      } else {
+        return arg
+      }
+      i += 1
+    }
+    return nil
+  }
+
   static func video(_ args: [String]) throws {
     // A 360° video as the source: reframed along the log, at the clip's own frame rate.
-    if let input = args.first(where: { !$0.hasPrefix("-") }), VideoSource.isVideo(input), !args.contains("--motion=" + input) {
+    if let input = firstOperand(args), VideoSource.isVideo(input) {
       return try ReframeCommand.run(args, spec: "pano reframe")
     }
     let parsed = try parse(args, Commands.spec("pano video"))

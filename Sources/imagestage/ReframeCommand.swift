@@ -11,7 +11,7 @@ import Synchronization
   import Glibc
 #endif
 
-/// `imagestage pano reframe IN -o OUT.mp4|-`: a flat video of a 360° clip, the view driven
+/// `imagestage pano reframe IN -o OUT.mp4|DIR|-`: a flat video of a 360° clip, the view driven
 /// by a motion log, keyframes or fixed angles (docs/video.md). Three stages run at once:
 /// the decoder (its own threads) on a thread of its own, the renderer on the caller's
 /// threads straight from the decoded planes, and the writer (ffmpeg's input, or standard
@@ -25,26 +25,44 @@ enum ReframeCommand {
     if parsed.flag("quiet") && parsed.flag("progress") {
       throw CommandError(message: "--quiet and --progress: give one")
     }
-    let raw = parsed.value("raw") ?? "yuv420p"
+    var raw = parsed.value("raw") ?? "yuv420p"
     guard raw == "yuv420p" || raw == "rgba" else { throw CommandError(message: "--raw: \"\(raw)\" is not yuv420p or rgba") }
+    // A folder (one there, or a name without an extension) takes numbered PNGs, as
+    // `pano video`'s synopsis promises for a video source too.
+    let folder = output != "-" && Self.isFolder(output)
     if output == "-" {
       guard isatty(1) == 0 else {
         throw CommandError(message: "-o -: standard output is a terminal; pipe the raw frames (| ffplay …) or write OUT.mp4")
       }
+    } else if folder {
+      try FrameSink.check(output: output)
+      raw = "rgba"
     } else {
       guard Self.containers.contains(where: { output.lowercased().hasSuffix($0) }) else {
-        throw CommandError(message: "-o \(output): unknown video type; write OUT.mp4, .mov, .mkv or .webm, or - for raw frames")
+        throw CommandError(
+          message: "-o \(output): unknown video type; write OUT.mp4, .mov, .mkv or .webm, a folder for PNGs, or - for raw frames")
       }
+      // Before anything is decoded, as render and tiles check (ffmpeg failed late, naming
+      // the staged OUT.partial-PID).
+      try PanoCommand.checkDestination(output)
       guard ChildProcess.isOnPath("ffmpeg") else {
         throw CommandError(message: "ffmpeg not found on PATH: install it (apt-get install ffmpeg) or write raw frames with -o -")
       }
     }
     // The encoder and its preset, checked before anything is decoded (ffmpeg would fail
     // at its first frame with its own text).
-    let encoder = parsed.value("encoder") ?? "libx264"
+    // WebM holds VP8, VP9 and AV1 only: VP9 is its default (x264 failed in ffmpeg's words).
+    let webm = output.lowercased().hasSuffix(".webm")
+    let encoder = parsed.value("encoder") ?? (webm ? "libvpx-vp9" : "libx264")
     var preset: String?
-    if output != "-" {
+    if output != "-" && !folder {
       if let problem = VideoEncoders.problem(encoder: encoder) { throw CommandError(message: problem) }
+      if webm, let codec = VideoEncoders.codecName(encoder: encoder), !["vp8", "vp9", "av1"].contains(codec) {
+        throw CommandError(
+          message:
+            "--encoder \(encoder): WebM holds VP8, VP9 or AV1 video, not \(codec); leave --encoder out (libvpx-vp9) or write .mp4"
+        )
+      }
       switch VideoEncoders.preset(parsed.value("preset"), encoder: encoder, fallback: "veryfast") {
       case .success(let p): preset = p
       case .failure(let e): throw CommandError(message: e.message)
@@ -82,11 +100,12 @@ enum ReframeCommand {
       throw CommandError(message: "\(input): one eye is \(eye.width)×\(eye.height); 4:2:0 needs even sides")
     }
 
-    // Ctrl-C and SIGTERM: ffmpeg killed, the staged output removed, exit 130 (`Interrupts`).
+    // Ctrl-C and SIGTERM: ffmpeg killed, the staged output removed, exit 130 or 143 (`Interrupts`).
     Interrupts.install()
     let sink = try ReframeSink(
-      output: output, width: size.width, height: size.height, raw: raw, rate: decoder.frameRate, input: input,
-      audio: decoder.hasAudio && !parsed.flag("no-audio"), start: start, duration: length,
+      output: output, folder: folder, width: size.width, height: size.height, raw: raw, rate: decoder.frameRate,
+      input: input,
+      audioCodec: parsed.flag("no-audio") ? nil : decoder.audioCodecName, start: start, duration: length,
       colour: decoder.colourTags, encoder: encoder, preset: preset, parsed: parsed)
     // A clip cut short (a copy stopped early, a card pulled) gives what it has, as ffmpeg
     // does; a frame that cannot be decoded with data still to come stays an error.
@@ -135,6 +154,16 @@ enum ReframeCommand {
   }
 
   static let containers = [".mp4", ".mov", ".mkv", ".webm", ".m4v"]
+
+  /// Whether `-o path` means a folder of PNGs: a folder that is there, or a name with no
+  /// extension (`frames`, `out/`).
+  static func isFolder(_ path: String) -> Bool {
+    var status = stat()
+    if stat(path, &status) == 0 { return (status.st_mode & S_IFMT) == S_IFDIR }
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard let dot = name.lastIndex(of: ".") else { return true }
+    return dot == name.startIndex || name.index(after: dot) == name.endIndex
+  }
 }
 
 /// Where each frame's view comes from: a motion log (through the viewers' own replay, as

@@ -98,7 +98,8 @@ final class ReframeBuffer: @unchecked Sendable {
   }
 }
 
-/// Where reframed frames go: ffmpeg (which encodes them and copies the clip's audio) writing
+/// Where reframed frames go: ffmpeg (which encodes them and copies the clip's audio, or
+/// encodes it where the container cannot hold its codec: `audioPlan`) writing
 /// the output staged under a temporary name (`StagedOutput`, renamed over OUT when ffmpeg
 /// has finished; `Interrupts` kill ffmpeg and remove it on Ctrl-C or SIGTERM); or raw frames
 /// on standard output. Frames are written on a thread of their own, two buffers in turn.
@@ -113,6 +114,10 @@ final class ReframeSink: @unchecked Sendable {
   let failure = Mutex<String?>(nil)
   let buffers: [ReframeBuffer]
   var next = 0
+  /// The staged folder PNG frames go into (`-o DIR`), nil for a video or raw frames.
+  var pngFolder: String?
+  /// Frames handed to the writer (numbers the PNGs); touched on `queue` only.
+  var written = 0
 
   /// ffmpeg's muxer for an output name (the staged name's extension is not the output's).
   static func muxer(_ output: String) -> String {
@@ -123,9 +128,40 @@ final class ReframeSink: @unchecked Sendable {
     return "mp4"
   }
 
+  /// How the clip's audio goes into `output`: copied where the container takes its codec,
+  /// otherwise encoded (Opus for WebM, AAC for MP4 and MOV; Matroska takes them all), with
+  /// the line that says so. ffmpeg refused AAC in WebM and PCM in MP4 with its own text.
+  static func audioPlan(codec: String, output: String) -> (options: [String], note: String?) {
+    let lower = output.lowercased()
+    let copied: (String) -> Bool
+    let encoder: (name: String, shown: String, options: [String])
+    let container: String
+    if lower.hasSuffix(".webm") {
+      container = "WebM"
+      copied = { ["opus", "vorbis"].contains($0) }
+      encoder = ("libopus", "Opus", ["-b:a", "160k"])
+    } else if lower.hasSuffix(".mov") {
+      container = "MOV"
+      copied = { ["aac", "mp3", "ac3", "eac3", "alac"].contains($0) || $0.hasPrefix("pcm_") }
+      encoder = ("aac", "AAC", ["-b:a", "256k"])
+    } else if lower.hasSuffix(".mkv") {
+      return (["-c:a", "copy"], nil)
+    } else {
+      container = lower.hasSuffix(".m4v") ? "M4V" : "MP4"
+      copied = { ["aac", "mp3", "ac3", "eac3", "alac", "opus"].contains($0) }
+      encoder = ("aac", "AAC", ["-b:a", "256k"])
+    }
+    guard !copied(codec) else { return (["-c:a", "copy"], nil) }
+    return (
+      ["-c:a", encoder.name] + encoder.options,
+      "audio: \(codec) does not go into \(container); encoding it as \(encoder.shown) (--no-audio leaves it out)"
+    )
+  }
+
   init(
-    output: String, width: Int, height: Int, raw: String, rate: (numerator: Int, denominator: Int), input: String,
-    audio: Bool, start: Double, duration: Double?, colour: VideoColourTags, encoder: String, preset: String?,
+    output: String, folder: Bool = false, width: Int, height: Int, raw: String, rate: (numerator: Int, denominator: Int),
+    input: String, audioCodec: String?, start: Double, duration: Double?, colour: VideoColourTags, encoder: String,
+    preset: String?,
     parsed: Arguments
   ) throws {
     self.output = output
@@ -138,19 +174,31 @@ final class ReframeSink: @unchecked Sendable {
       fd = 1
       return
     }
+    if folder {
+      // Numbered PNGs in a staged folder, renamed over DIR when the last is written.
+      let staged = try StagedOutput(output, kind: .directory)
+      FrameSink.mention(staged.removedLeftovers)
+      self.staged = staged
+      pngFolder = staged.temporary
+      ffmpeg = nil
+      fd = -1
+      return
+    }
     let quality = try parsed.integer("quality", in: 0...63) ?? 20
     var command = [
       "ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-protocol_whitelist", "pipe", "-f", "rawvideo", "-pix_fmt", raw,
       "-s", "\(width)x\(height)",
       "-framerate", "\(rate.numerator)/\(rate.denominator)", "-i", "-",
     ]
-    if audio {
+    if let audioCodec {
       if start > 0 { command += ["-ss", JSONText.number(start)] }
       if let duration { command += ["-t", JSONText.number(duration)] }
+      let plan = Self.audioPlan(codec: audioCodec, output: output)
+      if let note = plan.note { Console.error(note) }
       // -shortest: a clip cut short ends its video early (its audio may run on).
       // The clip is read again for its sound: local file, our containers only (VideoInput).
       command += VideoInput.ffmpegOptions(for: input)
-      command += ["-i", input, "-map", "0:v:0", "-map", "1:a:0?", "-c:a", "copy", "-shortest"]
+      command += ["-i", input, "-map", "0:v:0", "-map", "1:a:0?"] + plan.options + ["-shortest"]
     }
     // 4:2:0 frames carry the clip's own Y′CbCr (its range and matrix, untouched): the
     // output says so. RGBA frames become BT.709 limited range, converted and tagged so.
@@ -164,6 +212,7 @@ final class ReframeSink: @unchecked Sendable {
     if let preset { command += ["-preset", preset] }
     if encoder.hasPrefix("libvpx") { command += ["-b:v", "0"] }
     let staged = try StagedOutput(output, kind: .file)
+    FrameSink.mention(staged.removedLeftovers)
     command += ["-pix_fmt", "yuv420p", "-f", Self.muxer(output), staged.temporary]
     self.staged = staged
     let ffmpeg = try ChildProcess(command)
@@ -185,7 +234,12 @@ final class ReframeSink: @unchecked Sendable {
   func write(_ buffer: ReframeBuffer, frame: VideoFrame) {
     let (fd, raw, output) = (self.fd, self.raw, self.output)
     queue.async {
-      if self.failure.withLock({ $0 == nil }) {
+      if self.failure.withLock({ $0 == nil }), let folder = self.pngFolder {
+        do { try FrameSink.writePNG(buffer.rgba, index: self.written, in: folder) } catch {
+          self.failure.withLock { $0 = Failures.describe(error).message }
+        }
+        self.written += 1
+      } else if self.failure.withLock({ $0 == nil }) {
         let sent =
           raw == "rgba"
           ? buffer.rgba.pixels.withUnsafeBytes { Console.writeAll(fd, $0) }
@@ -207,7 +261,8 @@ final class ReframeSink: @unchecked Sendable {
       abandon()
       throw CommandError(message: message, code: 1)
     }
-    guard let ffmpeg, let staged else { return }
+    guard let staged else { return }
+    guard let ffmpeg else { return try staged.commit() }
     let status = ffmpeg.wait()
     guard status == 0 else {
       staged.discard()

@@ -184,12 +184,22 @@ enum TilesCommand {
     guard (status.st_mode & S_IFMT) == S_IFDIR else {
       throw CommandError(message: "-o \(output): that is a file; pano tiles writes a folder")
     }
-    if !force, let first = FileIO.entries(output).first {
+    let entries = FileIO.entries(output)
+    if !force, let first = entries.first {
+      // Named as an entry, never bare: "holds 1" (a pyramid's level folder) read as a count.
+      let others = entries.count > 1 ? " and \(entries.count - 1) more" : ""
       throw CommandError(
         message:
-          "-o \(output): already exists and holds \(first); choose a new or empty folder, or add --force to replace it once the new pyramid is complete"
+          "-o \(output): already exists and is not empty (it holds \(Self.entryName(first, in: output))\(others)); choose a new or empty folder, or add --force to replace it once the new pyramid is complete"
       )
     }
+  }
+
+  /// `the folder "1"` or `the file "notes.txt"`: an entry of `folder`, said as one.
+  static func entryName(_ name: String, in folder: String) -> String {
+    var status = stat()
+    let isFolder = lstat(folder + "/" + name, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    return "the \(isFolder ? "folder" : "file") \"\(name)\""
   }
 
   /// `--background R,G,B` with components 0…1 (generate.py's `-b`, brackets allowed), or `#RRGGBB`.

@@ -138,7 +138,7 @@ struct FrameSink {
     if isDirectory, let other = FileIO.entries(output).first(where: { !isFrameName($0) }) {
       throw CommandError(
         message:
-          "-o \(output): the folder holds \(other); pano video replaces a folder's frames whole, so give a new folder, an empty one or one of frame-NNNNN.png only"
+          "-o \(output): the folder holds \(TilesCommand.entryName(other, in: output)); pano video replaces a folder's frames whole, so give a new folder, an empty one or one of frame-NNNNN.png only"
       )
     }
   }

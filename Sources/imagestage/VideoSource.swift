@@ -6,8 +6,9 @@ import StageJSON
 
 /// A 360° video as the source of `pano info`, `pano render --time` and `pano video`.
 enum VideoSource {
-  /// Whether `path` names a video (by its extension: what the user sees in the name).
-  static func isVideo(_ path: String) -> Bool { VideoDecoder.isVideoPath(path) }
+  /// Whether `path` holds a video, by its content (`VideoDecoder.isVideo`: the rule the app
+  /// uses too), so a camera's `.insv`, `.360` or extensionless MP4 is one.
+  static func isVideo(_ path: String) -> Bool { VideoDecoder.isVideo(path) }
 
   /// Warns when a clip without spherical metadata looks like an unstitched dual-fisheye
   /// file (`DualFisheye`): it would be drawn as equirectangular without a word.
@@ -15,9 +16,7 @@ enum VideoSource {
     guard decoder.spherical.source.hasPrefix("no spherical metadata"), DualFisheye.looksUnstitched(frame.planes) else {
       return
     }
-    Console.error(
-      "\(path) looks like an unstitched dual-fisheye frame (two lens circles side by side); ImageStage draws stitched equirectangular video: stitch it first with the camera's software, or roughly with ffmpeg -vf v360=dfisheye:e:ih_fov=190:iv_fov=190"
-    )
+    Console.error(DualFisheye.warning(path))
   }
 
   /// `pano info CLIP.mp4`: the stream, its spherical metadata (or what was assumed, and why).

@@ -171,6 +171,22 @@ struct VideoPlaybackTests {
     #expect(v.isPlaying && v.takeSeek() == 0)
   }
 
+  /// A file cut short: the host finds the picture ends at 5.93 s of a header's 10 s. The
+  /// length, the full bar and its label say 5.93 s, not "0:10.0 / 0:10.0"; seeks stay in it.
+  @Test func anEndShortOfTheHeadersLengthBecomesTheLength() {
+    var v = VideoPlayback(duration: 10, frameDuration: Self.fd)
+    v.showed(frameAt: 5.93 - Self.fd)
+    v.reachedEnd(at: 5.93)
+    #expect(v.duration == 5.93 && v.shownTime == 5.93)
+    #expect(v.timeLabel == "0:05.9 / 0:05.9", "\(v.timeLabel)")
+    v.seek(to: 8)
+    #expect(v.takeSeek() == 5.93 - Self.fd, "the last frame there is")
+    // An end at or past the header's length changes nothing.
+    var whole = VideoPlayback(duration: 4, frameDuration: Self.fd)
+    whole.reachedEnd(at: 4.2)
+    #expect(whole.duration == 4 && whole.timeLabel == "0:04.0 / 0:04.0")
+  }
+
   @Test func aClickOnTheBarSeeksThereAndDoesNotTurnTheCamera() throws {
     var studio = Self.studio()
     let video = try #require(studio.panorama?.video)

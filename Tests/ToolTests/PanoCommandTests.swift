@@ -240,6 +240,7 @@ struct PanoCommandTests {
     ["pano", "video", "/nonexistent.jpg", "--motion", "docs/examples/turn.csv", "-o", "MISSING/frames"],
     ["pano", "video", "/nonexistent.jpg", "--motion", "docs/examples/turn.csv", "-o", "-", "--camera-log", "MISSING/c.jsonl"],
     ["pano", "tiles", "/nonexistent.jpg", "-o", "MISSING/tiles"],
+    ["pano", "reframe", "/nonexistent.mp4", "-o", "MISSING/r.mp4"],
   ])
   func anOutputInAMissingFolderIsRefusedFirst(args: [String]) throws {
     let dir = try Tool.temporaryDirectory()

@@ -312,6 +312,56 @@ struct ReframeCommandTests {
     #expect(abs(flashAt - 0.5) < 0.5 / Clips.fps + 1e-9, "flash at \(flashAt) s")
   }
 
+  /// The codec of each stream of `path` (`video=vp9`, `audio=opus`), from ffprobe.
+  static func codecs(_ path: String) throws -> [String: String] {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+    p.arguments = ["-v", "error", "-show_entries", "stream=codec_type,codec_name", "-of", "csv=p=0", path]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    var found: [String: String] = [:]
+    for row in text.split(separator: "\n") {
+      let parts = row.split(separator: ",").map(String.init)
+      if parts.count == 2 { found[parts[1]] = parts[0] }
+    }
+    return found
+  }
+
+  /// Audio the container cannot hold is encoded (AAC into WebM becomes Opus, PCM from a
+  /// MOV into MP4 becomes AAC) and one line says so; audio it can hold is copied unsaid.
+  @Test func audioTheContainerCannotHoldIsEncodedAndSaidSo() throws {
+    let dir = try Tool.temporaryDirectory()
+    let mov = dir.appendingPathComponent("camera.mov").path
+    Clips.ffmpeg([
+      "-i", Clips.path("tone.mp4"), "-map", "0", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", mov,
+    ])
+    #expect(try Self.codecs(mov)["audio"] == "pcm_s16le")
+    let cases: [(input: String, output: String, audio: String, video: String, note: String?)] = [
+      (Clips.path("tone.mp4"), "out.webm", "opus", "vp9", "audio: aac does not go into WebM; encoding it as Opus"),
+      (mov, "out.mp4", "aac", "h264", "audio: pcm_s16le does not go into MP4; encoding it as AAC"),
+      (mov, "out.mov", "pcm_s16le", "h264", nil),
+      (Clips.path("tone.mp4"), "out.mkv", "aac", "h264", nil),
+    ]
+    for c in cases {
+      let out = dir.appendingPathComponent(c.output).path
+      let result = try reframe([c.input, "-o", out, "--size", "64x32", "--duration", "1"])
+      #expect(result.status == 0, "\(c.output): \(result.stderr)")
+      let lines = result.stderr.split(separator: "\n").map(String.init)
+      if let note = c.note {
+        #expect(lines.filter { $0.contains("audio: ") } == ["imagestage: \(note) (--no-audio leaves it out)"], "\(result.stderr)")
+      } else {
+        #expect(!result.stderr.contains("audio:"), "\(result.stderr)")
+      }
+      #expect(try Self.codecs(out) == ["video": c.video, "audio": c.audio], "\(c.output)")
+    }
+    // x264 into WebM: refused first, in our words.
+    let refused = try reframe([Clips.path("tone.mp4"), "-o", dir.appendingPathComponent("x.webm").path, "--encoder", "libx264"])
+    #expect(refused.status == 2 && refused.stderr.contains("WebM holds VP8, VP9 or AV1 video, not h264"), "\(refused.stderr)")
+  }
+
   @Test func anInterruptedRunLeavesTheOutputAsItWas() throws {
     let dir = try Tool.temporaryDirectory()
     let out = dir.appendingPathComponent("out.mp4").path
@@ -345,6 +395,57 @@ struct ReframeCommandTests {
     #expect(try String(contentsOfFile: out, encoding: .utf8) == "the user's old file")
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
     #expect(left == ["out.mp4"], "\(left)")
+  }
+
+  /// A run killed outright (`kill -9`) leaves `OUT.partial-PID`; the next run into that
+  /// folder removes it and says so, whatever name it writes (it was only ever cleaned by a
+  /// run of the same name).
+  @Test func aKilledRunsLeftoverIsRemovedByTheNextRunThere() throws {
+    let dir = try Tool.temporaryDirectory()
+    let process = Process()
+    process.executableURL = Tool.productsDirectory.appendingPathComponent("imagestage")
+    process.arguments = [
+      "pano", "reframe", Clips.path("tone.mp4"), "-o", dir.appendingPathComponent("first.mp4").path, "--size", "1920x1080",
+      "--threads", "1", "--preset", "veryslow", "--quiet",
+    ]
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let partial = dir.appendingPathComponent("first.mp4.partial-\(process.processIdentifier)").path
+    var waited = 0
+    while waited < 600, !FileManager.default.fileExists(atPath: partial) {
+      usleep(20_000)
+      waited += 1
+    }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(FileManager.default.fileExists(atPath: partial), "the killed run's leftover")
+    let next = try reframe([Clips.path("plain.mp4"), "-o", dir.appendingPathComponent("second.mp4").path, "--size", "64x32"])
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(next.stderr.contains("removed \(partial), left by an earlier run that was killed"), "\(next.stderr)")
+    // ffmpeg, orphaned, may still be finishing: it writes to the removed file, not a new one.
+    usleep(300_000)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["second.mp4"])
+  }
+
+  /// `pano video CLIP -o DIR` (its synopsis lists DIR) writes the clip's frames as numbered
+  /// PNGs into DIR, staged and renamed as a still's frames are.
+  @Test func panoVideoOfAClipWritesAFolderOfPNGs() throws {
+    let dir = try Tool.temporaryDirectory()
+    let frames = dir.appendingPathComponent("frames").path
+    let log = dir.appendingPathComponent("still.csv")
+    try "t,qx,qy,qz,qw\n0,\(Self.upright(yaw: 0))\n1,\(Self.upright(yaw: 0))\n".write(to: log, atomically: true, encoding: .utf8)
+    let result = try Tool.run(
+      "imagestage", ["pano", "video", Clips.path("marker.mp4"), "--motion", log.path, "-o", frames, "--size", "64x32"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let written = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+    #expect(written.count == 60 && written.first == "frame-00001.png" && written.last == "frame-00060.png", "\(written)")
+    let first = try PanoCommandTests.decode(frames + "/frame-00001.png")
+    #expect(first.width == 64 && first.height == 32)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["frames", "still.csv"])
+    // A folder holding the user's own file is refused, as for a still's frames.
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: frames + "/notes.txt"))
+    let refused = try reframe([Clips.path("plain.mp4"), "-o", frames])
+    #expect(refused.status == 2 && refused.stderr.contains("holds the file \"notes.txt\""), "\(refused.stderr)")
   }
 
   /// 4 s of ffmpeg's moving test pattern (every frame about the same size) and a tone, its
@@ -451,6 +552,19 @@ struct ReframeCommandTests {
     }
   }
 
+  /// An output in a missing folder is refused before the clip is decoded, in the words
+  /// render and tiles use, never naming the staged `OUT.partial-PID`.
+  @Test func anOutputInAMissingFolderIsRefusedBeforeDecoding() throws {
+    let missing = try Tool.temporaryDirectory().appendingPathComponent("missing").path
+    for name in ["out.mp4", "out.webm"] {
+      let result = try reframe([Clips.path("tone.mp4"), "-o", "\(missing)/\(name)", "--size", "64x32"])
+      #expect(result.status == 2, "\(result.stderr)")
+      #expect(result.stderr.contains("-o \(missing)/\(name): the folder \(missing) does not exist"), "\(result.stderr)")
+      #expect(!result.stderr.contains(".partial-") && !result.stderr.contains("reframed"), "\(result.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: missing))
+  }
+
   /// Bad input: a clear error naming the file and what is wrong, exit 2, nothing written.
   @Test func badInputsAreRefusedClearly() throws {
     let dir = try Tool.temporaryDirectory()
@@ -550,6 +664,34 @@ struct ReframeCommandTests {
     try "hello".write(to: text, atomically: true, encoding: .utf8)
     let other = try Tool.run("imagestage", ["pano", "info", text.path])
     #expect(other.status == 2 && other.stderr.contains("notes.txt: not a JPEG or PNG file"), "\(other.stderr)")
+  }
+
+  /// Cameras write MP4 under other names (Insta360 `.insv` and `.lrv`, GoPro `.360`) or
+  /// none: every command takes them by their content, as reframe does; a JPEG named
+  /// `.mp4` is still a still, and a CSV before the clip is not taken for it.
+  @Test(arguments: ["clip.insv", "clip.360", "clip.LRV", "clip"])
+  func aVideoIsKnownByItsContentNotItsName(name: String) throws {
+    let dir = try Tool.temporaryDirectory()
+    let clip = dir.appendingPathComponent(name).path
+    try FileManager.default.copyItem(atPath: Clips.path("plain.mp4"), toPath: clip)
+    let info = try Tool.run("imagestage", ["pano", "info", clip])
+    #expect(info.status == 0 && info.stdout.contains("\"format\":\"video\""), "\(name): \(info.stderr)")
+    let png = dir.appendingPathComponent("view.png").path
+    let render = try Tool.run("imagestage", ["pano", "render", clip, "--time", "0.5", "--size", "64x32", "-o", png])
+    #expect(render.status == 0 && FileManager.default.fileExists(atPath: png), "\(name): \(render.stderr)")
+    let log = dir.appendingPathComponent("still.csv")
+    try "t,qx,qy,qz,qw\n0,\(Self.upright(yaw: 0))\n1,\(Self.upright(yaw: 0))\n".write(to: log, atomically: true, encoding: .utf8)
+    let video = try Clips.raw(["pano", "video", "--motion", log.path, clip, "-o", "-", "--size", "64x32"])
+    #expect(video.status == 0 && video.stdout.count == 30 * 64 * 32 * 3 / 2, "\(name): \(video.stderr)")
+    if name == "clip" {
+      // A still under a video's name is a still.
+      let still = dir.appendingPathComponent("still.mp4").path
+      _ = try Tool.run("imagestage", ["pano", "sample", "-o", dir.appendingPathComponent("s.jpg").path, "--size", "64x32"])
+      try FileManager.default.moveItem(atPath: dir.appendingPathComponent("s.jpg").path, toPath: still)
+      let stillInfo = try Tool.run("imagestage", ["pano", "info", still])
+      #expect(
+        stillInfo.status == 0 && stillInfo.stdout.contains("\"format\":\"jpeg\""), "\(stillInfo.stdout) \(stillInfo.stderr)")
+    }
   }
 
   @Test func panoVideoTakesAVideoSource() throws {

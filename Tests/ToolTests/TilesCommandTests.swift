@@ -45,6 +45,9 @@ struct TilesCommandTests {
     // An existing directory is refused, and nothing is written beside it.
     let again = try Tool.run("imagestage", ["pano", "tiles", "sample", "-o", out])
     #expect(again.status != 0 && again.stderr.contains("already exists"))
+    // What it holds is named as an entry: "holds 1" read as a count.
+    #expect(
+      again.stderr.contains("already exists and is not empty (it holds the folder \"1\" and "), "\(again.stderr)")
     let siblings = try FileManager.default.contentsOfDirectory(atPath: dir.path)
     #expect(!siblings.contains { $0.contains(".partial-") }, "\(siblings)")
   }

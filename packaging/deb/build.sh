@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The .deb, with dpkg-deb: build/stage (packaging/stage.sh) under /usr, the copyright and
-# changelogs under /usr/share/doc/imagestage, and a control file whose Depends are what
+# The .deb, with dpkg-deb: build/stage (packaging/stage.sh) under /usr, the copyright,
+# changelogs and guides (docs/: cli, video, motion, viewer, scenario, examples) under
+# /usr/share/doc/imagestage, and a control file whose Depends are what
 # dpkg-shlibdeps finds the binaries load (Debian's libraries only: the Swift standard library
 # is linked in), the font the app draws with, and ffmpeg recommended for `pano video` to .mp4.
 #   packaging/deb/build.sh STAGE OUT_DIR    → OUT_DIR/imagestage_VERSION_ARCH.deb
@@ -16,6 +17,15 @@ cp -a "$stage/." "$root/usr/"
 doc=$root/usr/share/doc/imagestage
 sed "s|@HOMEPAGE@|$HOMEPAGE|" packaging/deb/copyright >"$doc/copyright"
 gzip -9nc CHANGELOG.md >"$doc/changelog.gz"
+# The guides the man pages point to, with every file format a user writes (keyframes for
+# --keys, motion logs, viewer configs, scenarios): the .deb had none of docs/. Compressed
+# over 4 KB, as Debian policy (12.3) asks; the web components' docs stay with the npm package.
+mkdir -p "$doc/examples"
+for guide in cli video motion viewer scenario; do
+  if [ "$(stat -c %s "docs/$guide.md")" -gt 4096 ]; then gzip -9nc "docs/$guide.md" >"$doc/$guide.md.gz"
+  else cp "docs/$guide.md" "$doc/"; fi
+done
+cp docs/examples/* "$doc/examples/"
 date=$(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")
 printf 'imagestage (%s) unstable; urgency=medium\n\n  * Built from the ImageStage sources (make dist); changes: changelog.gz.\n\n -- %s  %s\n' \
   "$version" "$MAINTAINER" "$date" | gzip -9nc >"$doc/changelog.Debian.gz"

@@ -60,6 +60,15 @@ for page in imagestage imagestage-app; do
 done
 grep -q -- "--hfov DEG" <<<"$(MANWIDTH=80 man -l "$work/root/usr/share/man/man1/imagestage.1.gz")" || fail "imagestage(1) lacks pano render's options"
 pass "man -l renders imagestage(1) and imagestage-app(1)"
+manual=$(MANWIDTH=80 man -l "$work/root/usr/share/man/man1/imagestage.1.gz")
+[ "$(grep -c '^   imagestage pano render$' <<<"$manual")" = 1 ] || fail "imagestage(1) lists pano render more than once"
+grep -q '/usr/share/doc/imagestage/' <<<"$manual" || fail "imagestage(1) does not name the shipped guides"
+# The guides the man page names are there, with the formats a user writes.
+doc=$work/root/usr/share/doc/imagestage
+zgrep -q "KEYS.json" "$doc"/video.md* || fail "no keyframe (--keys) format in $doc/video.md.gz"
+zgrep -q "qx,qy,qz,qw" "$doc"/motion.md* || fail "no motion log format in $doc/motion.md"
+[ -s "$doc/examples/turn.csv" ] && zgrep -q "hotSpots" "$doc"/viewer.md* || fail "no example log or viewer config format"
+pass "the guides with the file formats ship under /usr/share/doc/imagestage, named by imagestage(1)"
 
 completion=$work/root/usr/share/bash-completion/completions/imagestage
 words=$(bash -c 'source "$1"; complete -p imagestage >/dev/null; COMP_WORDS=(imagestage pano ren); COMP_CWORD=2; _imagestage; echo "${COMPREPLY[*]}"' _ "$completion")
