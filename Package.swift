@@ -65,6 +65,13 @@ let package = Package(
     .testTarget(name: "StageJSONTests", dependencies: ["StageJSON"]),
     .testTarget(name: "HostIOTests", dependencies: ["HostIO"]),
     .testTarget(name: "ToolTests", dependencies: ["HostIO", "StageJSON", "Stage", "Raster", "Panorama"]),
+    // MacTypes.h's Point, Rect and Size, as a C module: the README examples compile beside it.
+    .target(name: "CMacTypes", path: "Tests/CMacTypes"),
+    // Every Swift example of the module READMEs and DocC articles, run and checked, and a test
+    // that the documents show exactly these (scripts/readme-examples copies them across).
+    .testTarget(
+      name: "ReadmeExampleTests",
+      dependencies: ["CMacTypes", "CoreMath", "Stage", "Panorama", "Scenes", "StageJSON", "HostIO", "Raster"]),
   ],
   swiftLanguageModes: [.v6]
 )

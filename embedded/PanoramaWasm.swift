@@ -23,8 +23,8 @@ public func panoParseLog() -> Int32 {
 /// marks north (yaw 0) with a red N below the horizon and east (yaw 90) with a white E.
 @_cdecl("pano_render_center")
 public func panoRenderCenter(_ yaw: Double, _ pitch: Double) -> Int32 {
-  let source = SamplePanorama.make(width: 512)
-  var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 512, height: 256))
+  let source = try! SamplePanorama.make(width: 512)
+  var renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 512, height: 256))
   var out = RGBAImage(width: 64, height: 48)
   renderer.renderPerspective(
     view: ViewAngles(yaw: Angle(degrees: yaw).radians, pitch: Angle(degrees: pitch).radians), hfov: 1,
@@ -37,8 +37,8 @@ public func panoRenderCenter(_ yaw: Double, _ pitch: Double) -> Int32 {
 /// a target whose `Int` is 32 bits.
 @_cdecl("pano_grid_psnr")
 public func panoGridPSNR() -> Int32 {
-  let source = SamplePanorama.make(width: 1024)
-  var coarse = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+  let source = try! SamplePanorama.make(width: 1024)
+  var coarse = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
   var fine = coarse
   fine.gridSpacing = GridSpacing(columns: 2, rows: 2)
   var a = RGBAImage(width: 256, height: 192), b = a
@@ -65,7 +65,7 @@ public func panoMipSpread(_ withLevels: Int32) -> Int32 {
   for y in 0..<512 {
     for x in 0..<1024 { stripes[x, y] = x % 2 == 0 ? 0xFF00_0000 : 0xFFFF_FFFF }
   }
-  var renderer = PanoramaRenderer(source: stripes, geometry: PanoramaGeometry(width: 1024, height: 512))
+  var renderer = try! PanoramaRenderer(source: stripes, geometry: PanoramaGeometry(width: 1024, height: 512))
   if withLevels != 0 { renderer.buildMipLevels(executor: InlineRows()) }
   var frame = RGBAImage(width: 64, height: 36)
   renderer.renderPerspective(view: ViewAngles(yaw: 0.3, pitch: 0.1), hfov: 2.1, into: &frame, executor: InlineRows())

@@ -9,9 +9,9 @@ import Stage
 @_cdecl("stage_drop_slot")
 public func stageDropSlot(_ x: Double, _ y: Double) -> Int32 {
   var engine = demoEngine()
-  _ = engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 60, y: 60)), at: 0)
-  _ = engine.handle(.pointer(.move, id: 0, at: StagePoint(x: x, y: y)), at: 0.1)
-  _ = engine.handle(.pointer(.up, id: 0, at: StagePoint(x: x, y: y)), at: 0.2)
+  _ = try? engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 60, y: 60)), at: 0)
+  _ = try? engine.handle(.pointer(.move, id: 0, at: StagePoint(x: x, y: y)), at: 0.1)
+  _ = try? engine.handle(.pointer(.up, id: 0, at: StagePoint(x: x, y: y)), at: 0.2)
   engine.advance(to: 1)
   return Int32(engine.board.items[0].slot ?? -1)
 }
@@ -20,8 +20,8 @@ public func stageDropSlot(_ x: Double, _ y: Double) -> Int32 {
 @_cdecl("stage_center_x_after_release")
 public func stageCenterXAfterRelease(_ t: Double) -> Double {
   var engine = demoEngine()
-  _ = engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 60, y: 60)), at: 0)
-  _ = engine.handle(.pointer(.up, id: 0, at: StagePoint(x: 150, y: 60)), at: 0)
+  _ = try? engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 60, y: 60)), at: 0)
+  _ = try? engine.handle(.pointer(.up, id: 0, at: StagePoint(x: 150, y: 60)), at: 0)
   engine.advance(to: t)
   return engine.board.items[0].center.x
 }
@@ -32,7 +32,8 @@ func demoEngine() -> Engine {
     slots.append(Slot(id: String(i), frame: StageRect(x: Double(20 + 100 * i), y: 20, width: 80, height: 80)))
   }
   let item = Item(id: "photo", frame: StageRect(x: 0, y: 0, width: 60, height: 60))
-  guard let board = try? Board(canvas: StageSize(width: 320, height: 480), slots: slots, items: [item], itemSlots: ["0"])
+  guard let board = try? Board(canvas: StageSize(width: 320, height: 480), slots: slots, items: [item], itemSlots: ["0"]),
+    let engine = try? Engine(board: board, options: .preset(.locations))
   else { fatalError("demo board") }
-  return Engine(board: board, options: .preset(.locations))
+  return engine
 }

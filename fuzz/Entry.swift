@@ -11,8 +11,8 @@ import StageJSON
 /// fuzzer's memory), or a geometry and view built from raw doubles. Every input must end in
 /// a value or a thrown error, never a crash.
 nonisolated(unsafe) var renderer = {
-  var renderer = PanoramaRenderer(
-    source: SamplePanorama.make(width: 64), geometry: PanoramaGeometry(width: 64, height: 32))
+  var renderer = try! PanoramaRenderer(
+    source: try! SamplePanorama.make(width: 64), geometry: PanoramaGeometry(width: 64, height: 32))
   renderer.buildPolarCaps(executor: InlineRows())
   return renderer
 }()
@@ -39,7 +39,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let decoded = try? Raster.decode(rest, limits: ImageLimits(maxDimension: 4096, maxPixels: 1 << 22)) else { break }
     let width = decoded.image.width, height = decoded.image.height
     let geometry = decoded.gpano?.geometry(width: width, height: height) ?? PanoramaGeometry(width: width, height: height)
-    var viewer = PanoramaRenderer(source: decoded.image, geometry: geometry)
+    guard var viewer = try? PanoramaRenderer(source: decoded.image, geometry: geometry) else { break }
     if width % 4 == 0 { viewer.buildMipLevels(executor: InlineRows()) }
     if width % 8 == 0 { viewer.buildPolarCaps(executor: InlineRows()) }
     viewer.renderPerspective(view: ViewAngles(yaw: 1, pitch: 0.5), hfov: 1.5, into: &frame, executor: InlineRows())
@@ -60,7 +60,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       projection: doubles[0].sign == .minus ? .cylindrical : .equirectangular, fullWidth: doubles[1],
       fullHeight: doubles[2], croppedLeft: doubles[3], croppedTop: doubles[4], croppedWidth: doubles[5],
       croppedHeight: doubles[6])
-    var any = PanoramaRenderer(source: renderer.source, geometry: geometry)
+    var any = try! PanoramaRenderer(source: renderer.source, geometry: geometry)
     if doubles.count > 11 && doubles[11].sign == .minus { any.buildMipLevels(executor: InlineRows()) }
     // Caps exist for full spheres only; with any geometry here, building them exercises the
     // check as much as the faces.

@@ -25,7 +25,7 @@ enum PortableReaders {
       if let scenario = try? Scenario.decode(rest) {
         let frameRate: Double? = runFrames ? 60 : nil
         if frameRate == nil || (scenario.events.last?.t ?? 0) * 60 <= 10_000 {
-          _ = ScenarioRunner(scenario: scenario, frameRate: frameRate).run { _ in }
+          _ = try? ScenarioRunner(scenario: scenario, frameRate: frameRate).run { _ in }
         }
       }
     case state: savedState(rest)
@@ -140,19 +140,19 @@ enum PortableReaders {
   /// undone, laid out anew and saved, as the component does.
   static func pageBoardDrag(_ bytes: [UInt8]) {
     guard let page = try? PageBoard.decode(bytes) else { return }
-    var engine = Engine(board: page.board, options: page.options)
+    guard var engine = try? Engine(board: page.board, options: page.options) else { return }
     guard !engine.board.items.isEmpty else { return }
     let from = engine.board.items[0].center
     let to = engine.board.slots.last?.frame.center ?? StagePoint(x: 0, y: 0)
-    _ = engine.press(item: 0, pointer: 1, at: from, time: 0)
-    _ = engine.handle(.pointer(.move, id: 1, at: to), at: 0.05)
-    _ = engine.handle(.pointer(.up, id: 1, at: to), at: 0.1)
-    for key in Key.allCases { _ = engine.handle(.key(key), at: 0.2) }
-    _ = engine.handle(.key(.escape), at: 0.3)
+    _ = try? engine.press(item: 0, pointer: 1, at: from, time: 0)
+    _ = try? engine.handle(.pointer(.move, id: 1, at: to), at: 0.05)
+    _ = try? engine.handle(.pointer(.up, id: 1, at: to), at: 0.1)
+    for key in Key.allCases { _ = try? engine.handle(.key(key), at: 0.2) }
+    _ = try? engine.handle(.key(.escape), at: 0.3)
     let frames = engine.board.slots.indices.map {
       SlotFrame(slot: $0, frame: StageRect(x: Double($0) * 7, y: 3, width: 5, height: 5))
     }
-    _ = engine.handle(.layout(frames, canvas: StageSize(width: 400, height: 300)), at: 0.4)
+    _ = try? engine.handle(.layout(frames, canvas: StageSize(width: 400, height: 300)), at: 0.4)
     engine.advance(to: 10)
     _ = SavedState.encode(engine, numericIDs: [])
   }
@@ -167,10 +167,10 @@ enum PortableReaders {
         items: [Item(id: "mail", frame: StageRect(x: 20, y: 20, width: 80, height: 80))]),
       (try? SavedState.apply(bytes, to: &board, file: "state.json")) != nil
     else { return }
-    var engine = Engine(board: board, options: .preset(.shortcuts))
-    _ = engine.handle(.pointer(.down, id: 1, at: StagePoint(x: 60, y: 60)), at: 0)
-    _ = engine.handle(.pointer(.move, id: 1, at: StagePoint(x: 240, y: 160)), at: 0.1)
-    _ = engine.handle(.pointer(.up, id: 1, at: StagePoint(x: 240, y: 160)), at: 0.2)
+    guard var engine = try? Engine(board: board, options: .preset(.shortcuts)) else { return }
+    _ = try? engine.handle(.pointer(.down, id: 1, at: StagePoint(x: 60, y: 60)), at: 0)
+    _ = try? engine.handle(.pointer(.move, id: 1, at: StagePoint(x: 240, y: 160)), at: 0.1)
+    _ = try? engine.handle(.pointer(.up, id: 1, at: StagePoint(x: 240, y: 160)), at: 0.2)
     engine.advance(to: 10)
     _ = SavedState.encode(engine, numericIDs: [])
   }

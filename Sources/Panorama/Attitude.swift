@@ -18,6 +18,25 @@ public struct ViewAngles: Hashable, Sendable {
     self.roll = roll
   }
 
+  /// A view given in degrees, as people and viewer configs (Pannellum's `yaw`, `pitch`)
+  /// state it; stored in radians like every angle here.
+  ///
+  /// ```swift
+  /// let east = ViewAngles(yawDegrees: 90, pitchDegrees: 10)  // yaw π/2, pitch ≈ 0.1745
+  /// ```
+  public init(yawDegrees: Double, pitchDegrees: Double = 0, rollDegrees: Double = 0) {
+    self.init(
+      yaw: Self.radians(fromDegrees: yawDegrees), pitch: Self.radians(fromDegrees: pitchDegrees),
+      roll: Self.radians(fromDegrees: rollDegrees))
+  }
+
+  /// `degrees` in radians, for the angles this module takes as `Double` (a field of view,
+  /// `hfov: ViewAngles.radians(fromDegrees: 90)`).
+  @inlinable public static func radians(fromDegrees degrees: Double) -> Double { degrees * (Elementary.pi / 180) }
+
+  /// `radians` in degrees: for showing an angle to people.
+  @inlinable public static func degrees(fromRadians radians: Double) -> Double { radians * (180 / Elementary.pi) }
+
   /// The view angles of the back camera of a device whose attitude is `q` (device → world,
   /// world Z up). Robust to how the device is held: portrait, landscape or tilted all give
   /// the heading of where the back of the device points. `q` and `−q` give the same angles.

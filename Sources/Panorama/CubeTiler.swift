@@ -272,7 +272,7 @@ public enum CubeTiler {
         var pixels = buffer.pixels
         buffer = RGBAImage(width: 1, height: 1)
         pixels.removeLast(pixels.count - (rowsRead - top) * sourceWidth)
-        buffer = RGBAImage(width: sourceWidth, height: rowsRead - top, pixels: pixels)
+        buffer = RGBAImage(width: sourceWidth, height: rowsRead - top, validPixels: pixels)
       }
       return nil
     }
@@ -291,7 +291,7 @@ public enum CubeTiler {
         var band = geometry
         band.croppedTop += Double(top) / scaleY
         band.croppedHeight = Double(buffer.height) / scaleY
-        var renderer = PanoramaRenderer(source: buffer, geometry: band)
+        var renderer = PanoramaRenderer(validSource: buffer, geometry: band)
         renderer.gridSpacing = gridSpacing
         renderer.background = background
         renderer.groupKernel = groupKernel

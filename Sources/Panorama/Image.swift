@@ -8,17 +8,35 @@ public struct RGBAImage: Sendable, Equatable {
   public let height: Int
   public var pixels: [UInt32]
 
-  /// A `width`×`height` image filled with `fill`.
+  /// A `width`×`height` image filled with `fill`. A size the caller computed: a negative
+  /// one is a programming error (a size from a file goes through the decoders' checks, or
+  /// ``init(width:height:pixels:)``, which throws).
   public init(width: Int, height: Int, fill: UInt32 = 0xFF00_0000) {
-    precondition(width >= 0 && height >= 0, "image size must not be negative")
+    precondition(width >= 0 && height >= 0, "RGBAImage(width: \(width), height: \(height)): size must not be negative")
     self.width = width
     self.height = height
     self.pixels = [UInt32](repeating: fill, count: width * height)
   }
 
-  /// Wraps existing pixels; `pixels.count` must be `width * height`.
-  public init(width: Int, height: Int, pixels: [UInt32]) {
-    precondition(pixels.count == width * height, "pixel count does not match the size")
+  /// Wraps existing pixels, rows top to bottom.
+  ///
+  /// - Throws: ``ImageError`` naming `width` or `height` when one is negative, or `pixels`
+  ///   when its count is not `width * height`.
+  public init(width: Int, height: Int, pixels: [UInt32]) throws(ImageError) {
+    guard width >= 0 else { throw ImageError(field: "width", message: "\(width) is negative") }
+    guard height >= 0 else { throw ImageError(field: "height", message: "\(height) is negative") }
+    let (count, overflow) = width.multipliedReportingOverflow(by: height)
+    guard !overflow, pixels.count == count else {
+      throw ImageError(
+        field: "pixels",
+        message: "\(pixels.count) pixels for a \(width)×\(height) image, which needs \(overflow ? "more" : String(count))")
+    }
+    self.init(width: width, height: height, validPixels: pixels)
+  }
+
+  /// Wraps pixels the caller sized itself (`pixels.count == width * height`).
+  init(width: Int, height: Int, validPixels pixels: [UInt32]) {
+    assert(pixels.count == width * height, "pixel count does not match the size")
     self.width = width
     self.height = height
     self.pixels = pixels
@@ -66,6 +84,22 @@ public struct RGBAImage: Sendable, Equatable {
     }
     return out
   }
+}
+
+/// Why an image, a sample or a renderer could not be made: the field and what is wrong with
+/// it (`pixels: 5 pixels for a 2×3 image, which needs 6`).
+public struct ImageError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The argument or field at fault (`width`, `pixels`, `source`).
+  public var field: String
+  /// What is wrong with it.
+  public var message: String
+
+  public init(field: String, message: String) {
+    self.field = field
+    self.message = message
+  }
+
+  public var description: String { "\(field): \(message)" }
 }
 
 extension RGBAImage {

@@ -85,7 +85,7 @@ public struct MipLevels: Sendable {
     let level = levels[k - 1]
     return RGBAImage(
       width: level.width, height: level.height,
-      pixels: Array(pixels[level.offset..<level.offset + level.width * level.height]))
+      validPixels: Array(pixels[level.offset..<level.offset + level.width * level.height]))
   }
 
   /// Bytes the levels hold.

@@ -79,8 +79,20 @@ public struct PanoramaRenderer: Sendable {
   var gridCapA: [Double] = []
   var gridCapB: [Double] = []
 
-  public init(source: RGBAImage, geometry: PanoramaGeometry) {
-    precondition(source.width > 0 && source.height > 0, "empty panorama")
+  /// A renderer of `source`, which covers `geometry`'s cropped area.
+  ///
+  /// - Throws: ``ImageError`` naming `source` when the image has no pixels (0 wide or 0 high).
+  public init(source: RGBAImage, geometry: PanoramaGeometry) throws(ImageError) {
+    guard source.width > 0, source.height > 0 else {
+      throw ImageError(
+        field: "source", message: "the image is \(source.width)×\(source.height); a panorama needs at least 1×1 pixels")
+    }
+    self.init(validSource: source, geometry: geometry)
+  }
+
+  /// A renderer of a source the caller knows is not empty (a band of one already checked).
+  init(validSource source: RGBAImage, geometry: PanoramaGeometry) {
+    assert(source.width > 0 && source.height > 0, "empty panorama")
     self.source = source
     self.geometry = geometry
   }

@@ -54,7 +54,7 @@ public struct PolarCaps: Sendable {
     self.side = side
     // A plain renderer of the same source (no mip levels, no caps, the Swift loop), so the
     // faces do not depend on what else was built first.
-    var maker = PanoramaRenderer(source: renderer.source, geometry: g)
+    var maker = PanoramaRenderer(validSource: renderer.source, geometry: g)
     maker.gridSpacing = GridSpacing(columns: 16, rows: 16)  // a one-off: closer than the default
     // The fisheye (equidistant) field whose focal length is `focal` at this side.
     let fov = Double(side) / focal
@@ -92,7 +92,7 @@ public struct PolarCaps: Sendable {
     let pixels = which == 1 ? north : south
     return RGBAImage(
       width: level.width, height: level.height,
-      pixels: Array(pixels[level.offset..<level.offset + level.width * level.height]))
+      validPixels: Array(pixels[level.offset..<level.offset + level.width * level.height]))
   }
 
   /// Bytes the faces and their mip levels hold.

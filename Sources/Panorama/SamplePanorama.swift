@@ -5,10 +5,23 @@ import CoreMath
 /// the centre column, E a quarter turn right, S at the seam, W a quarter turn left), with
 /// degree labels every 30°. Equirectangular, 2:1.
 public enum SamplePanorama {
+  /// The smallest width ``make(width:)`` draws: below it the compass labels do not fit.
+  public static let minimumWidth = 16
+  /// The largest width ``make(width:)`` draws (a 2 GiB image).
+  public static let maximumWidth = 32768
+
   /// Draws the panorama at `width`×`width/2`.
+  ///
+  /// - Throws: ``ImageError`` naming `width` when it is below ``minimumWidth`` or above
+  ///   ``maximumWidth``.
   /// - Complexity: O(pixels); trigonometry is per row and per column only.
-  public static func make(width: Int) -> RGBAImage {
-    precondition(width >= 16, "sample panorama too small")
+  public static func make(width: Int) throws(ImageError) -> RGBAImage {
+    guard width >= minimumWidth else {
+      throw ImageError(field: "width", message: "\(width) is below the minimum of \(minimumWidth)")
+    }
+    guard width <= maximumWidth else {
+      throw ImageError(field: "width", message: "\(width) is above the maximum of \(maximumWidth)")
+    }
     let height = width / 2
     var image = RGBAImage(width: width, height: height)
     let w = Double(width), h = Double(height)

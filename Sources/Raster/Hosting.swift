@@ -39,7 +39,8 @@ public struct LoadedPanorama: Sendable {
 
   /// The built-in panorama, 4096×2048.
   public static func sample() -> LoadedPanorama {
-    let image = SamplePanorama.make(width: 4096)
+    // 4096 is inside SamplePanorama's range, so `make` cannot throw here.
+    let image = (try? SamplePanorama.make(width: 4096)) ?? RGBAImage(width: 1, height: 1)
     return LoadedPanorama(
       image: image, geometry: PanoramaGeometry(width: image.width, height: image.height), format: "sample", gpano: nil,
       orientation: 1)

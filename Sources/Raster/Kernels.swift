@@ -254,8 +254,9 @@ public enum KernelWisdom {
       state ^= state << 5
       pixels[k] = state | 0xFF00_0000
     }
-    let source = RGBAImage(width: width, height: height, pixels: pixels)
-    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: width, height: height))
+    guard let source = try? RGBAImage(width: width, height: height, pixels: pixels),
+      var renderer = try? PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: width, height: height))
+    else { return nil }
     var frame = RGBAImage(width: 640, height: 360)
     let views = [ViewAngles(yaw: 0.5, pitch: 0.1), ViewAngles(yaw: 2, pitch: 1.05), ViewAngles(yaw: 0.8, pitch: 1.4)]
     let executor = ThreadedRows(threads: 2)

@@ -33,7 +33,9 @@ extension BoardScene {
       if kind == .locations {
         label = "location #\(slot.id)"
       } else {
-        label = "\(engine.slotName(s)): " + (slot.content.flatMap { c in board.itemIndex(of: c).map(engine.itemName) } ?? "empty")
+        label =
+          "\(engine.label(slot: s)): "
+          + (slot.content.flatMap { c in board.itemIndex(of: c).map(engine.label(item:)) } ?? "empty")
       }
       // As wide as the slot's cell, on two lines when one is not enough ("Shortcut 1:" over
       // "empty"): a label cut at the slot's own width read "Shortcut 1: em…" with room to spare.
@@ -100,7 +102,7 @@ extension BoardScene {
     if kind == .shortcuts, let icon = ShortcutIcon.all.first(where: { $0.id == item.id }) {
       drawIcon(icon, in: r, opacity: 1, into: &list)
       if !small {
-        list.text(engine.itemName(i), r.center.x, r.maxY + 3, size: 13, color: Palette.secondaryText, align: .center)
+        list.text(engine.label(item: i), r.center.x, r.maxY + 3, size: 13, color: Palette.secondaryText, align: .center)
       }
     } else {
       list.commands.append(.image(.photo(item.id), r, opacity: 1))
@@ -108,7 +110,8 @@ extension BoardScene {
         // White on a dark band: white alone vanished on light photos.
         list.fill(StageRect(x: r.minX, y: r.maxY - 22, width: r.size.width, height: 22), Palette.caption)
         list.text(
-          engine.itemName(i), r.center.x, r.maxY - 19, size: 12, color: Palette.white, align: .center, maxWidth: r.size.width - 6)
+          engine.label(item: i), r.center.x, r.maxY - 19, size: 12, color: Palette.white, align: .center,
+          maxWidth: r.size.width - 6)
       }
     }
   }

@@ -98,7 +98,7 @@ public struct BoardScene: Sendable {
       options.contentDraggable = true
     }
     options.dropOnHoverTarget = true
-    return Engine(board: board, options: options)
+    return Engine(checked: board, options: options)
   }
 
   /// Ids printed as JSON numbers in event lines (Locations' slot ids), as in scenarios.
@@ -166,14 +166,14 @@ public struct BoardScene: Sendable {
     let underDrop = droppedAt.flatMap { p in old.slots.indices.first { old.slots[$0].frame.contains(p) && !taken.contains($0) } }
     for i in board.items.indices {
       if i < old.items.count {
-        board.place(item: i, on: old.items[i].slot)
+        board.place(checked: i, on: old.items[i].slot)
       } else {
         let free = i == old.items.count && underDrop != nil ? underDrop : board.slots.indices.first { !taken.contains($0) }
         taken.insert(free ?? -1)
-        board.place(item: i, on: free)
+        board.place(checked: i, on: free)
       }
     }
-    next = Engine(board: board, options: engine.options)
+    next = Engine(checked: board, options: engine.options)
     engine = next
     let events = relayout(at: t)
     return events + [.announce("Added \(photos.count) photo\(photos.count == 1 ? "" : "s").")]
@@ -182,7 +182,7 @@ public struct BoardScene: Sendable {
   /// Replaces the board's placements and contents with `board`'s (restored from a save);
   /// `board` must come from this scene's `engine.board`.
   public mutating func restore(_ board: Board, at t: Double) {
-    engine = Engine(board: board, options: engine.options)
+    engine = Engine(checked: board, options: engine.options)
     relayout(at: t)
   }
 
@@ -213,7 +213,8 @@ public struct BoardScene: Sendable {
       let iconSide = min(paletteW * 0.6, (rowH - 18) * 0.85)
       for i in 0..<itemCount {
         let c = StagePoint(x: area.minX + paletteW / 2, y: area.minY + (Double(i) + 0.5) * rowH - 8)
-        engine.relayoutItem(i, frame: StageRect(center: c, size: StageSize(width: max(iconSide, 8), height: max(iconSide, 8))))
+        engine.relayoutItem(
+          checked: i, frame: StageRect(center: c, size: StageSize(width: max(iconSide, 8), height: max(iconSide, 8))))
       }
       let targetsX = area.minX + paletteW + 20, targetsW = area.size.width - paletteW - 20
       let targetsH = area.size.height - 50
@@ -241,10 +242,10 @@ public struct BoardScene: Sendable {
       }
       for i in 0..<itemCount {
         engine.relayoutItem(
-          i, frame: StageRect(center: .zero, size: StageSize(width: max(side * 0.7, 3), height: max(side * 0.7, 3))))
+          checked: i, frame: StageRect(center: .zero, size: StageSize(width: max(side * 0.7, 3), height: max(side * 0.7, 3))))
       }
     }
-    return note(engine.handle(.layout(frames, canvas: canvas), at: t))
+    return handle(.layout(frames, canvas: canvas), at: t)
   }
 
   // MARK: Input
@@ -260,8 +261,12 @@ public struct BoardScene: Sendable {
     return handle(.pointer(phase, id: id, at: p), at: t)
   }
 
-  /// Passes `input` to the engine, keeping the last announcement.
-  public mutating func handle(_ input: Input, at t: Double) -> [StageEvent] { note(engine.handle(input, at: t)) }
+  /// Passes `input` to the engine, keeping the last announcement. An input the engine
+  /// refuses (a NaN position from a host, an index the board does not have) is ignored:
+  /// it changes nothing and reports nothing.
+  public mutating func handle(_ input: Input, at t: Double) -> [StageEvent] {
+    note((try? engine.handle(input, at: t)) ?? [])
+  }
 
   /// Runs animations up to `t`.
   public mutating func advance(to t: Double) { engine.advance(to: t) }
@@ -313,18 +318,18 @@ public struct BoardScene: Sendable {
   public func describe(_ focus: BoardFocus) -> String {
     switch focus {
     case .item(let i):
-      let where_ = engine.board.items[i].slot.map { ", in \(engine.slotName($0))" } ?? ""
+      let where_ = engine.board.items[i].slot.map { ", in \(engine.label(slot: $0))" } ?? ""
       let how = kind == .locations ? "Space picks it up" : "Space picks it up to place on a shortcut"
-      return "\(engine.itemName(i))\(where_). \(how)."
+      return "\(engine.label(item: i))\(where_). \(how)."
     case .slot(let s):
       let slot = engine.board.slots[s]
       if kind == .shortcuts {
-        guard let content = slot.content else { return "\(engine.slotName(s)), empty." }
-        let name = engine.board.itemIndex(of: content).map(engine.itemName) ?? content
-        return "\(engine.slotName(s)): \(name). Delete removes it."
+        guard let content = slot.content else { return "\(engine.label(slot: s)), empty." }
+        let name = engine.board.itemIndex(of: content).map(engine.label(item:)) ?? content
+        return "\(engine.label(slot: s)): \(name). Delete removes it."
       }
-      let here = engine.board.items.indices.filter { engine.board.items[$0].slot == s }.map(engine.itemName)
-      return "\(sentenceCase(engine.slotName(s))), \(here.isEmpty ? "empty" : "holding " + here.joined(separator: ", "))."
+      let here = engine.board.items.indices.filter { engine.board.items[$0].slot == s }.map(engine.label(item:))
+      return "\(sentenceCase(engine.label(slot: s))), \(here.isEmpty ? "empty" : "holding " + here.joined(separator: ", "))."
     case .clearButton:
       return "Clear all shortcuts, button."
     case .undoButton: return "Undo, button."

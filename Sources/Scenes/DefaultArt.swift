@@ -8,9 +8,11 @@ import Stage
 public enum DefaultArt {
   /// A landscape photo: the sample panorama's sunny north-east, rendered as a square view.
   public static func photo(size: Int) -> RGBAImage {
-    let source = SamplePanorama.make(width: 1024)
-    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     var image = RGBAImage(width: size, height: size)
+    // 1024 is inside SamplePanorama's range, so neither call can throw.
+    guard let source = try? SamplePanorama.make(width: 1024),
+      var renderer = try? PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    else { return image }
     renderer.renderPerspective(
       view: ViewAngles(yaw: Angle(degrees: 35).radians, pitch: Angle(degrees: 8).radians), hfov: Angle(degrees: 70).radians,
       into: &image, executor: InlineRows())

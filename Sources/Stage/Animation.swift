@@ -78,14 +78,22 @@ public enum AnimationTarget: Hashable, Sendable {
   case item(Int)
 }
 
-/// One item's or ghost's motion from where it was to a target.
+/// An animation on the board: one item's or ghost's movement from where it was to a
+/// target, over time (a snap, a return). Not a sensor reading: device motion is Panorama's
+/// `MotionTracker`.
 public struct Motion: Hashable, Sendable {
+  /// Where the animation started, in board points.
   public var from: StagePoint
+  /// Where it ends, resolved at every step.
   public var target: AnimationTarget
+  /// When it started, in the engine's seconds.
   public var start: Double
+  /// How long it lasts, in seconds.
   public var duration: Double
+  /// How progress follows time.
   public var curve: TimingCurve
 
+  /// When it ends, in the engine's seconds.
   public var end: Double { start + duration }
 
   /// Position at time `t`, given where the target is now.

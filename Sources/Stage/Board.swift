@@ -83,11 +83,18 @@ public struct Board: Sendable {
 
   /// Creates a board.
   ///
-  /// - Throws: ``BoardError`` for duplicate ids, negative sizes, or an item naming a slot
-  ///   that does not exist.
+  /// `itemSlots`, when not empty, names the slot each item starts on (`nil`: its own place),
+  /// one entry per item.
+  ///
+  /// - Throws: ``BoardError`` for duplicate ids, a coordinate or size that is not a finite
+  ///   number, negative sizes, an `itemSlots` whose count is not the items', or an item
+  ///   naming a slot that does not exist.
   /// - Complexity: O(slots + items).
   public init(canvas: StageSize, slots: [Slot], items: [Item], itemSlots: [String?] = []) throws(BoardError) {
-    precondition(itemSlots.isEmpty || itemSlots.count == items.count, "itemSlots must match items")
+    guard itemSlots.isEmpty || itemSlots.count == items.count else {
+      throw BoardError(.countMismatch(itemSlots.count, expected: items.count), "itemSlots")
+    }
+    try BoardError.check(canvas, "canvas")
     self.canvas = canvas
     self.slots = slots
     self.items = items
@@ -95,9 +102,7 @@ public struct Board: Sendable {
     var slotIndex: [String: Int] = [:]
     slotIndex.reserveCapacity(slots.count)
     for (i, slot) in slots.enumerated() {
-      guard slot.frame.size.width >= 0, slot.frame.size.height >= 0 else {
-        throw BoardError(.negativeSize, "slots[\(i)].frame")
-      }
+      try BoardError.check(slot.frame, "slots[\(i)].frame")
       guard slot.capacity >= 0 else { throw BoardError(.invalidValue, "slots[\(i)].capacity") }
       guard slotIndex.updateValue(i, forKey: slot.id) == nil else {
         throw BoardError(.duplicateID(slot.id), "slots[\(i)].id")
@@ -105,9 +110,8 @@ public struct Board: Sendable {
     }
     var itemIndex: [String: Int] = [:]
     for (i, item) in items.enumerated() {
-      guard item.size.width >= 0, item.size.height >= 0 else {
-        throw BoardError(.negativeSize, "items[\(i)].frame")
-      }
+      try BoardError.check(item.frame, "items[\(i)].frame")
+      try BoardError.check(item.restingCenter, "items[\(i)].restingCenter")
       guard itemIndex.updateValue(i, forKey: item.id) == nil else {
         throw BoardError(.duplicateID(item.id), "items[\(i)].id")
       }
@@ -134,25 +138,49 @@ public struct Board: Sendable {
 
   /// Puts item `item` on slot `slot` (or its resting point when `nil`), without animation:
   /// for restoring saved state before an engine takes the board.
-  public mutating func place(item: Int, on slot: Int?) {
+  ///
+  /// - Throws: ``BoardError/Kind/indexOutOfRange(_:count:)`` naming `item` or `slot` when an
+  ///   index is not on the board; the board is unchanged.
+  public mutating func place(item: Int, on slot: Int?) throws(BoardError) {
+    try BoardError.checkIndex(item, items.count, "item")
+    if let slot { try BoardError.checkIndex(slot, slots.count, "slot") }
     items[item].slot = slot
     items[item].center = slot.map { slots[$0].frame.center } ?? items[item].restingCenter
   }
 
   /// Sets the content of slot `slot` to the item id `content` (Shortcuts).
-  public mutating func setContent(_ content: String?, of slot: Int) {
+  ///
+  /// - Throws: ``BoardError`` naming `slot` when it is not on the board, or `content` when
+  ///   no item has that id; the board is unchanged.
+  public mutating func setContent(_ content: String?, of slot: Int) throws(BoardError) {
+    try BoardError.checkIndex(slot, slots.count, "slot")
+    if let content, itemIndex[content] == nil { throw BoardError(.unknownItem(content), "content") }
     slots[slot].content = content
   }
 }
 
-/// Why a board could not be built: what is wrong, and where (`slots[3].frame`).
+/// Why a board could not be built, or why the engine refused an option or an input: what is
+/// wrong, and where (`slots[3].frame`, `options.snapDuration`, `layout[0].slot`).
 public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
   public enum Kind: Equatable, Sendable {
+    /// A width or height is below zero.
     case negativeSize
+    /// Two slots, or two items, share this id.
     case duplicateID(String)
+    /// No slot has this id.
     case unknownSlot(String)
+    /// No item has this id.
     case unknownItem(String)
+    /// A value outside what the field allows.
     case invalidValue
+    /// A number is NaN or infinite where only a finite one means anything.
+    case notFinite
+    /// A duration or distance is below zero.
+    case negative
+    /// An index is not below `count` (or is below zero).
+    case indexOutOfRange(Int, count: Int)
+    /// A list has `Int` entries where `expected` were needed (one per item).
+    case countMismatch(Int, expected: Int)
   }
   public var kind: Kind
   /// Path of the offending field, as in the scenario JSON.
@@ -170,6 +198,37 @@ public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownSlot(let id): return "\(path): no slot has id \"\(id)\""
     case .unknownItem(let id): return "\(path): no item has id \"\(id)\""
     case .invalidValue: return "\(path): invalid value"
+    case .notFinite: return "\(path): must be a finite number"
+    case .negative: return "\(path): must not be negative"
+    case .indexOutOfRange(let i, let count):
+      return count == 0 ? "\(path): \(i) is out of range (there are none)" : "\(path): \(i) is out of range 0..<\(count)"
+    case .countMismatch(let n, let expected): return "\(path): \(n) entries where \(expected) were expected (one per item)"
     }
+  }
+
+  /// Throws `.notFinite` unless both coordinates are finite numbers.
+  static func check(_ p: StagePoint, _ path: String) throws(BoardError) {
+    guard p.x.isFinite, p.y.isFinite else { throw BoardError(.notFinite, path) }
+  }
+
+  /// Throws `.notFinite`, then `.negativeSize`: a NaN width is not "negative".
+  static func check(_ s: StageSize, _ path: String) throws(BoardError) {
+    guard s.width.isFinite, s.height.isFinite else { throw BoardError(.notFinite, path) }
+    guard s.width >= 0, s.height >= 0 else { throw BoardError(.negativeSize, path) }
+  }
+
+  static func check(_ r: StageRect, _ path: String) throws(BoardError) {
+    try check(r.origin, path)
+    try check(r.size, path)
+  }
+
+  /// Throws `.notFinite` or `.negative` unless `value` is a finite number ≥ 0.
+  static func checkNonNegative(_ value: Double, _ path: String) throws(BoardError) {
+    guard value.isFinite else { throw BoardError(.notFinite, path) }
+    guard value >= 0 else { throw BoardError(.negative, path) }
+  }
+
+  static func checkIndex(_ i: Int, _ count: Int, _ path: String) throws(BoardError) {
+    guard i >= 0, i < count else { throw BoardError(.indexOutOfRange(i, count: count), path) }
   }
 }

@@ -21,8 +21,8 @@ extension Engine {
       if k.over != nil { events.append(.hover(item: id, slot: nil)) }
       sendHome(item: k.item, ghost: k.ghost)
       let text =
-        board.items[k.item].slot.map { say(.cancelledHome, item: itemName(k.item), slot: slotName($0)) }
-        ?? say(.cancelled, item: itemName(k.item))
+        board.items[k.item].slot.map { say(.cancelledHome, item: name(item: k.item), slot: name(slot: $0)) }
+        ?? say(.cancelled, item: name(item: k.item))
       events.append(.announce(text))
     case .left, .right, .up, .down:
       keyboardMove(key, &events)
@@ -30,8 +30,8 @@ extension Engine {
   }
 
   func describe(item i: Int) -> String {
-    if let s = board.items[i].slot { return say(.itemInSlot, item: itemName(i), slot: slotName(s)) }
-    return itemName(i)
+    if let s = board.items[i].slot { return say(.itemInSlot, item: name(item: i), slot: name(slot: s)) }
+    return name(item: i)
   }
 
   mutating func keyboardPickup(_ events: inout [StageEvent]) {
@@ -77,9 +77,9 @@ extension Engine {
     events.append(.hover(item: id, slot: slotID))
     let text =
       occupant(of: next, besides: k.item).map {
-        say(.overSwaps, item: itemName(k.item), slot: slotName(next), other: itemName($0))
+        say(.overSwaps, item: name(item: k.item), slot: name(slot: next), other: name(item: $0))
       }
-      ?? say(.over, item: itemName(k.item), slot: slotName(next))
+      ?? say(.over, item: name(item: k.item), slot: name(slot: next))
     events.append(.announce(text))
   }
 
@@ -123,7 +123,7 @@ extension Engine {
     guard let s = k.over else {
       events.append(.returned(item: id, slot: nil))
       sendHome(item: k.item, ghost: k.ghost)
-      events.append(.announce(say(.droppedNowhere, item: itemName(k.item))))
+      events.append(.announce(say(.droppedNowhere, item: name(item: k.item))))
       return
     }
     let slotID = board.slots[s].id
@@ -133,15 +133,15 @@ extension Engine {
       let change = SlotChange(slot: s, old: board.slots[s].content, new: id)
       apply([change], &events)
       record(.assign([change]))
-      events.append(.announce(say(.dropped, item: itemName(k.item), slot: slotName(s))))
+      events.append(.announce(say(.dropped, item: name(item: k.item), slot: name(slot: s))))
       announceReplaced([change], &events)
     } else if let other = occupant(of: s, besides: k.item), options.swapOccupied {
       swap(k.item, with: other, on: s, record: true, &events)
-      setStatus(slotName(s), &events)
+      setStatus(name(slot: s), &events)
     } else {
       moveItem(k.item, to: s, record: true, duration: options.snapDuration)
-      setStatus(slotName(s), &events)
-      events.append(.announce(say(.dropped, item: itemName(k.item), slot: slotName(s))))
+      setStatus(name(slot: s), &events)
+      events.append(.announce(say(.dropped, item: name(item: k.item), slot: name(slot: s))))
     }
   }
 
@@ -179,8 +179,8 @@ extension Engine {
       let fits = target.map { isEligible(item: item, slot: $0) } ?? true
       moveItem(item, to: fits ? target : nil, record: false, duration: options.snapDuration)
       events.append(.returned(item: id, slot: fits ? slotID : nil))
-      if fits, let target { setStatus(slotName(target), &events) }
-      events.append(.announce(say(reversed ? .undid : .redid, change: say(.moveOf, item: itemName(item)))))
+      if fits, let target { setStatus(name(slot: target), &events) }
+      events.append(.announce(say(reversed ? .undid : .redid, change: say(.moveOf, item: name(item: item)))))
     case .swap(let item, let other, let from, let slot):
       if reversed {
         relocate(item, to: from, duration: options.snapDuration)
@@ -192,8 +192,8 @@ extension Engine {
       let itemSlot = reversed ? from : slot
       events.append(.returned(item: board.items[item].id, slot: itemSlot.map { board.slots[$0].id }))
       events.append(.displaced(item: board.items[other].id, slot: (reversed ? slot : from).map { board.slots[$0].id }))
-      if let itemSlot { setStatus(slotName(itemSlot), &events) }
-      let change = say(.swapOf, item: itemName(item), other: itemName(other))
+      if let itemSlot { setStatus(name(slot: itemSlot), &events) }
+      let change = say(.swapOf, item: name(item: item), other: name(item: other))
       events.append(.announce(say(reversed ? .undid : .redid, change: change)))
     case .assign(let changes):
       let applied = changes.map {

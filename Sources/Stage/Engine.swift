@@ -2,11 +2,14 @@
 /// keyboard operation, undo history). A value; the host owns the clock.
 ///
 /// ```swift
-/// var engine = Engine(board: board, options: .preset(.locations))
-/// var events = engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 60, y: 60)), at: 0)
-/// events += engine.handle(.pointer(.up, id: 0, at: StagePoint(x: 160, y: 60)), at: 0.1)
+/// var engine = try Engine(board: board, options: .preset(.locations))
+/// var events = try engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 60, y: 60)), at: 0)
+/// events += try engine.handle(.pointer(.up, id: 0, at: StagePoint(x: 160, y: 60)), at: 0.1)
 /// engine.advance(to: 0.4)   // the snap animation has finished
 /// ```
+///
+/// Every input goes through ``handle(_:at:)``, keys included: undo and redo are
+/// `handle(.key(.undo), at:)` and `handle(.key(.redo), at:)`.
 public struct Engine: Sendable {
   public internal(set) var board: Board
   public var options: Options
@@ -75,8 +78,14 @@ public struct Engine: Sendable {
     case assign([SlotChange])
   }
 
+  /// Takes `board` and starts with nothing in flight.
+  ///
+  /// - Throws: ``BoardError`` naming the option (``Options/validate()``) or `board.canvas`
+  ///   when a number is NaN, infinite or negative where that means nothing.
   /// - Complexity: O(slots + items) to build the spatial index and occupancy.
-  public init(board: Board, options: Options) {
+  public init(board: Board, options: Options) throws(BoardError) {
+    try options.validate()
+    try BoardError.check(board.canvas, "board.canvas")
     self.board = board
     self.options = options
     self.index = SpatialIndex(frames: board.slots.map { $0.frame })
@@ -87,6 +96,11 @@ public struct Engine: Sendable {
       status = board.slots[s].name ?? locationText(board.slots[s].id)
     }
   }
+
+  /// Throws unless `i` is an item index of the board.
+  func checkItem(_ i: Int, _ path: String) throws(BoardError) { try BoardError.checkIndex(i, board.items.count, path) }
+  /// Throws unless `s` is a slot index of the board.
+  func checkSlot(_ s: Int, _ path: String) throws(BoardError) { try BoardError.checkIndex(s, board.slots.count, path) }
 
   func locationText(_ id: String) -> String { options.phrases.fill(.location, [("id", id)]) }
 
@@ -99,22 +113,35 @@ public struct Engine: Sendable {
   }
 
   /// What the user reads for slot `s`: its name, or the seed's `location #<id>`.
-  public func slotName(_ s: Int) -> String { board.slots[s].name ?? locationText(board.slots[s].id) }
+  ///
+  /// - Throws: ``BoardError/Kind/indexOutOfRange(_:count:)`` when `s` is not a slot index.
+  public func slotName(_ s: Int) throws(BoardError) -> String {
+    try checkSlot(s, "slot")
+    return name(slot: s)
+  }
 
   /// What the user reads for item `i`: its name, or its id.
-  public func itemName(_ i: Int) -> String { board.items[i].name ?? board.items[i].id }
+  ///
+  /// - Throws: ``BoardError/Kind/indexOutOfRange(_:count:)`` when `i` is not an item index.
+  public func itemName(_ i: Int) throws(BoardError) -> String {
+    try checkItem(i, "item")
+    return name(item: i)
+  }
+
+  func name(slot s: Int) -> String { board.slots[s].name ?? locationText(board.slots[s].id) }
+  func name(item i: Int) -> String { board.items[i].name ?? board.items[i].id }
 
   /// " " + the options' undo hint, or nothing.
   var undoSuffix: String { options.undoHint.isEmpty ? "" : " " + options.undoHint }
 
   /// The item named by id `id`, read as its name.
-  func itemName(id: String) -> String { board.itemIndex(of: id).map(itemName) ?? id }
+  func itemName(id: String) -> String { board.itemIndex(of: id).map { name(item: $0) } ?? id }
 
   /// Announcements are sentences: they start with a capital letter ("location #2 …" reads
   /// "Location #2 …"), except where an item's name leads: a file name stays as written.
   func sentence(_ text: String) -> String {
     guard let first = text.unicodeScalars.first, first.value >= 97, first.value <= 122 else { return text }
-    if board.items.indices.contains(where: { text.hasPrefix(itemName($0)) }) { return text }
+    if board.items.indices.contains(where: { text.hasPrefix(name(item: $0)) }) { return text }
     return String(Character(Unicode.Scalar(first.value - 32)!)) + String(text.unicodeScalars.dropFirst())
   }
 
@@ -160,6 +187,7 @@ public struct Engine: Sendable {
   /// The slot a drag of item `i` in flight started from: the slot whose content it took
   /// out, or the item's own slot; `nil` when it has none or no drag holds it.
   public func dragOrigin(item i: Int) -> Int? {
+    guard board.items.indices.contains(i) else { return nil }
     if let d = drags.first(where: { $0.item == i && $0.active }) { return d.fromSlot ?? board.items[i].slot }
     if let k = keyboardDrag, k.item == i { return board.items[i].slot }
     return nil
@@ -186,7 +214,18 @@ public struct Engine: Sendable {
 
   /// Applies `input` at time `t` (seconds, never earlier than the last), after running
   /// animations up to `t`. Returns what happened, in order.
-  public mutating func handle(_ input: Input, at t: Double) -> [StageEvent] {
+  ///
+  /// Keys are inputs too: undo and redo are `.key(.undo)` and `.key(.redo)`.
+  ///
+  /// - Throws: ``BoardError`` when the input cannot be applied, and then changes nothing (the
+  ///   clock included): `t` or a pointer position that is NaN or infinite (`t`,
+  ///   `pointer.at`), a layout naming a slot index the board does not have
+  ///   (`layout[0].slot`) or giving a frame or canvas that is not finite or has a negative
+  ///   size (`layout[0].frame`, `layout.canvas`), or `removeContent` of a slot index the
+  ///   board does not have (`removeContent.slot`). An empty slot is no error: it announces
+  ///   that there is nothing to remove.
+  public mutating func handle(_ input: Input, at t: Double) throws(BoardError) -> [StageEvent] {
+    try validate(input, at: t)
     advance(to: t)
     var events: [StageEvent] = []
     switch input {
@@ -213,10 +252,30 @@ public struct Engine: Sendable {
     return events
   }
 
+  /// Refuses an input that would trap or leave NaN in the state, before anything changes.
+  func validate(_ input: Input, at t: Double) throws(BoardError) {
+    guard t.isFinite else { throw BoardError(.notFinite, "t") }
+    switch input {
+    case .pointer(_, _, let p):
+      try BoardError.check(p, "pointer.at")
+    case .layout(let frames, let canvas):
+      for (k, f) in frames.enumerated() {
+        try checkSlot(f.slot, "layout[\(k)].slot")
+        try BoardError.check(f.frame, "layout[\(k)].frame")
+      }
+      if let canvas { try BoardError.check(canvas, "layout.canvas") }
+    case .removeContent(let slot):
+      try checkSlot(slot, "removeContent.slot")
+    case .key, .cancelAll, .clearContents:
+      break
+    }
+  }
+
   /// Runs animations up to time `t`; items that arrive settle exactly on their targets.
   /// Arrivals report nothing: every event is reported by the `handle` call that caused it.
+  /// A `t` that is NaN or infinite is ignored: the clock only moves to finite times.
   public mutating func advance(to t: Double) {
-    if t > now { now = t }
+    if t.isFinite, t > now { now = t }
     var i = 0
     while i < motions.count {
       let m = motions[i]
@@ -271,12 +330,17 @@ public struct Engine: Sendable {
   /// `activationDistance`, and at all when that is 0): a click that never moves is no drag
   /// and reports nothing (dnd-kit's and SortableJS's rule). A touch the host held still
   /// until its delay ran out passes `false` and is picked up at once.
+  ///
+  /// - Throws: ``BoardError`` naming `item` when it is not an item index, or `pointer.at` or
+  ///   `t` when not finite; nothing changes then.
   public mutating func press(item i: Int?, pointer: Int, at p: StagePoint, time t: Double, waitForMove: Bool = false)
-    -> [StageEvent]
+    throws(BoardError) -> [StageEvent]
   {
+    if let i { try checkItem(i, "item") }
+    try BoardError.check(p, "pointer.at")
+    guard t.isFinite else { throw BoardError(.notFinite, "t") }
     advance(to: t)
     var events: [StageEvent] = []
-    if let i, !board.items.indices.contains(i) { return events }
     if let i {
       pointerDown(pointer, at: p, item: i, startsNow: !waitForMove, &events)
     } else if options.contentDraggable {
@@ -461,7 +525,7 @@ public struct Engine: Sendable {
         } else {
           moveItem(item, to: s, record: true, duration: options.snapDuration)
         }
-        setStatus(slotName(s), &events)
+        setStatus(name(slot: s), &events)
       } else {
         events.append(.returned(item: id, slot: board.items[item].slot.map { board.slots[$0].id }))
         // Dropped on a full slot with swapping off: say why it went back, not just that.
@@ -470,12 +534,12 @@ public struct Engine: Sendable {
           $0 != home && board.slots[$0].frame.contains(frame.center) && occupant(of: $0, besides: item) != nil
         }) {
           let text =
-            home.map { say(.takenHome, item: itemName(item), slot: slotName(taken), other: slotName($0)) }
-            ?? say(.taken, item: itemName(item), slot: slotName(taken))
+            home.map { say(.takenHome, item: name(item: item), slot: name(slot: taken), other: name(slot: $0)) }
+            ?? say(.taken, item: name(item: item), slot: name(slot: taken))
           events.append(.announce(text))
         }
         sendHome(item: item, ghost: nil)
-        if let s = home { setStatus(slotName(s), &events) }
+        if let s = home { setStatus(name(slot: s), &events) }
       }
     case .ghost:
       let targets = hover.map { [$0] } ?? dropTargets(item: item, frame: frame, pointer: pointer)
@@ -520,20 +584,21 @@ public struct Engine: Sendable {
     }
     apply(changes, &events)
     record(.assign(changes))
-    events.append(.announce(say(.moved, item: itemName(drag.item), slot: targets.map(slotName).joined(separator: ", "))))
+    events.append(
+      .announce(say(.moved, item: name(item: drag.item), slot: targets.map { name(slot: $0) }.joined(separator: ", "))))
     announceReplaced(changes.filter { $0.new != nil }, &events)
   }
 
   /// Empties slot `s`, undoably, and says how to get it back.
   mutating func removeContent(of s: Int, _ events: inout [StageEvent]) {
-    guard board.slots.indices.contains(s), let old = board.slots[s].content else {
+    guard let old = board.slots[s].content else {
       events.append(.announce(say(.nothingToRemove)))
       return
     }
     let change = SlotChange(slot: s, old: old, new: nil)
     apply([change], &events)
     record(.assign([change]))
-    events.append(.announce(say(.removed, item: itemName(id: old), slot: slotName(s))))
+    events.append(.announce(say(.removed, item: itemName(id: old), slot: name(slot: s))))
   }
 
   /// Another item sitting on slot `s`, when the slot is full.
@@ -549,8 +614,8 @@ public struct Engine: Sendable {
     relocate(item, to: s, duration: options.snapDuration)
     events.append(.displaced(item: board.items[other].id, slot: from.map { board.slots[$0].id }))
     let text =
-      from.map { say(.swapped, item: itemName(item), slot: slotName($0), other: itemName(other)) }
-      ?? say(.swappedNoSlot, item: itemName(item), other: itemName(other))
+      from.map { say(.swapped, item: name(item: item), slot: name(slot: $0), other: name(item: other)) }
+      ?? say(.swappedNoSlot, item: name(item: item), other: name(item: other))
     events.append(.announce(text))
     if shouldRecord { record(.swap(item: item, other: other, from: from, slot: s)) }
   }
@@ -575,7 +640,7 @@ public struct Engine: Sendable {
 
   mutating func animate(item i: Int, to target: AnimationTarget, duration: Double) {
     motions.removeAll { $0.item == i }
-    let d = options.reducedMotion ? 0 : options.curve.settlingDuration(default: duration)
+    let d = animationDuration(duration)
     if d <= 0 {
       board.items[i].center = point(of: target, for: i)
       return
@@ -584,11 +649,20 @@ public struct Engine: Sendable {
     motions.append(ItemMotion(item: i, motion: m))
   }
 
+  /// How long an animation given `duration` runs. `Engine.init` refuses bad options, but
+  /// `options` stays settable: a NaN, infinite or negative time set later runs as an instant
+  /// move, so an item never sits at (nan, nan) and the engine always reaches idle.
+  func animationDuration(_ duration: Double) -> Double {
+    if options.reducedMotion { return 0 }
+    let d = options.curve.settlingDuration(default: duration)
+    return d.isFinite && d > 0 ? d : 0
+  }
+
   /// Sends an item (or its ghost) back where it came from: its own place, or the slot whose
   /// content it was dragged out of.
   mutating func sendHome(item: Int, ghost: Int?, slot: Int? = nil) {
     if let ghost, let g = ghosts.firstIndex(where: { $0.id == ghost }) {
-      let d = options.reducedMotion ? 0 : options.curve.settlingDuration(default: options.returnDuration)
+      let d = animationDuration(options.returnDuration)
       if d <= 0 {
         ghosts.remove(at: g)
       } else {
@@ -617,7 +691,7 @@ public struct Engine: Sendable {
   func announceReplaced(_ changes: [SlotChange], _ events: inout [StageEvent]) {
     for c in changes {
       guard let old = c.old, let new = c.new, old != new else { continue }
-      events.append(.announce(say(.replaced, item: itemName(id: new), slot: slotName(c.slot), other: itemName(id: old))))
+      events.append(.announce(say(.replaced, item: itemName(id: new), slot: name(slot: c.slot), other: itemName(id: old))))
     }
   }
 
@@ -647,7 +721,12 @@ public struct Engine: Sendable {
 
   /// Gives item `i` a new size and resting place (the host laid out its palette again). A
   /// settled item without a slot moves there at once; items on slots stay centred on them.
-  public mutating func relayoutItem(_ i: Int, frame: StageRect) {
+  ///
+  /// - Throws: ``BoardError`` naming `item` when `i` is not an item index, or `frame` when it
+  ///   is not finite or has a negative size; nothing changes then.
+  public mutating func relayoutItem(_ i: Int, frame: StageRect) throws(BoardError) {
+    try checkItem(i, "item")
+    try BoardError.check(frame, "frame")
     board.items[i].size = frame.size
     board.items[i].restingCenter = frame.center
     let held = drags.contains { $0.item == i && $0.active && $0.ghost == nil } || motions.contains { $0.item == i }
@@ -656,7 +735,12 @@ public struct Engine: Sendable {
 
   /// Item `i` rests `offset` from its slot's centre, as the host laid it out (``Item/slotOffset``):
   /// a settled item moves there at once; a snap in flight ends there.
-  public mutating func setSlotOffset(_ i: Int, _ offset: Vector) {
+  ///
+  /// - Throws: ``BoardError`` naming `item` when `i` is not an item index, or `offset` when it
+  ///   is not finite; nothing changes then.
+  public mutating func setSlotOffset(_ i: Int, _ offset: Vector) throws(BoardError) {
+    try checkItem(i, "item")
+    guard offset.dx.isFinite, offset.dy.isFinite else { throw BoardError(.notFinite, "offset") }
     board.items[i].slotOffset = offset
     let held = drags.contains { $0.item == i && $0.active && $0.ghost == nil } || motions.contains { $0.item == i }
     if let s = board.items[i].slot, !held, keyboardDrag?.item != i {

@@ -1,9 +1,13 @@
-/// The two behaviours the seeds describe.
+/// The two behaviours the seeds describe, as starting points for ``Options/preset(_:)``.
+///
+/// Each case names the seed app it reproduces: `locations` is a board where the item itself
+/// is dragged onto labelled places (seed 000), `shortcuts` a row of target views that each
+/// receive a copy of a dragged image (seed 001).
 public enum Preset: String, Hashable, Sendable, CaseIterable {
-  /// Seed 000: the image itself moves and snaps to the nearest location within 50 pt in
+  /// Seed 000, "Locations": the image itself moves and snaps to the nearest location within 50 pt in
   /// 0.2 s, or returns to where it came from.
   case locations
-  /// Seed 001: a ghost copy follows the pointer; the slot it lands on receives the image; a
+  /// Seed 001, "Shortcuts": a ghost copy follows the pointer; the slot it lands on receives the image; a
   /// miss sends the ghost home in 0.5 s.
   case shortcuts
 }
@@ -82,6 +86,25 @@ public struct Options: Hashable, Sendable {
     self.style = style
     self.strategy = strategy
     self.returnDuration = returnDuration
+  }
+
+  /// Checks every number: durations, distances and spring parameters must be finite and not
+  /// negative, `grid` finite. ``Engine/init(board:options:)`` calls it, so a NaN or infinite
+  /// duration, which would leave an item at (nan, nan) and the engine never idle, is refused
+  /// up front.
+  ///
+  /// - Throws: ``BoardError`` naming the field (`options.snapDuration`).
+  public func validate() throws(BoardError) {
+    try BoardError.checkNonNegative(snapRadius, "options.snapRadius")
+    try BoardError.checkNonNegative(snapDuration, "options.snapDuration")
+    try BoardError.checkNonNegative(returnDuration, "options.returnDuration")
+    try BoardError.checkNonNegative(activationDistance, "options.activationDistance")
+    try BoardError.checkNonNegative(hoverHysteresis, "options.hoverHysteresis")
+    if let grid { try BoardError.checkNonNegative(grid, "options.grid") }
+    if case .spring(let response, let dampingRatio) = curve {
+      try BoardError.checkNonNegative(response, "options.curve.response")
+      try BoardError.checkNonNegative(dampingRatio, "options.curve.dampingRatio")
+    }
   }
 
   /// The seeds' behaviour, exactly: Locations snaps within 50 pt in 0.2 s, returns in 0.2 s;

@@ -39,7 +39,9 @@ public enum SavedState {
       for (i, s) in placements {
         if let old = board.items[i].slot { occupancy[old] -= 1 }
         if let s { occupancy[s] += 1 }
-        board.place(item: i, on: s)
+        do throws(BoardError) { try board.place(item: i, on: s) } catch {
+          throw InputError(path: "items", message: error.description)
+        }
       }
       for (s, n) in occupancy.enumerated() where n > board.slots[s].capacity && board.slots[s].capacity > 0 {
         throw InputError(path: "items", message: "slot \"\(board.slots[s].id)\" would hold \(n) items, over its capacity")
@@ -49,7 +51,9 @@ public enum SavedState {
         guard let s = board.slotIndex(of: try r.require("id").id(numeric: &ignored)) else { continue }
         let content = try r.optional("content")?.id(numeric: &ignored)
         if let content, board.itemIndex(of: content) == nil { continue }
-        board.setContent(content, of: s)
+        do throws(BoardError) { try board.setContent(content, of: s) } catch {
+          throw InputError(path: "slots", message: error.description)
+        }
       }
     } catch {
       throw InputError(path: "\(file): \(error.path)", message: error.message, line: error.line, column: error.column)

@@ -14,8 +14,11 @@ public struct ScenarioRunner {
 
   /// Runs to the end, calling `emit` with each output line (no newline), and returns the
   /// engine in its final, idle state.
-  public func run(_ emit: (String) -> Void) -> Engine {
-    var engine = Engine(board: scenario.board, options: scenario.options)
+  ///
+  /// - Throws: ``BoardError`` when the scenario's options or an input are refused by the
+  ///   engine (a scenario read by ``Scenario/decode(_:)`` never is; one built in Swift may be).
+  public func run(_ emit: (String) -> Void) throws(BoardError) -> Engine {
+    var engine = try Engine(board: scenario.board, options: scenario.options)
     let lines = EventLines(numericIDs: scenario.numericIDs)
     if !engine.status.isEmpty { emit(lines.line(.status(engine.status), at: 0)) }
 
@@ -39,7 +42,7 @@ public struct ScenarioRunner {
           }
         }
       }
-      for event in engine.handle(timed.input, at: timed.t) { emit(lines.line(event, at: timed.t)) }
+      for event in try engine.handle(timed.input, at: timed.t) { emit(lines.line(event, at: timed.t)) }
     }
     if frameRate != nil {
       while engine.isAnimating {

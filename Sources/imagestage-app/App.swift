@@ -230,7 +230,11 @@ final class App {
   }
 
   static func renderer(_ panorama: LoadedPanorama) -> PanoramaRenderer {
-    var renderer = PanoramaRenderer(source: panorama.image, geometry: panorama.geometry)
+    // LoadedPanorama.load refuses an image without pixels (and the sample has them), so the
+    // renderer's one refusal cannot happen here.
+    guard var renderer = try? PanoramaRenderer(source: panorama.image, geometry: panorama.geometry) else {
+      preconditionFailure("a loaded panorama with no pixels")
+    }
     renderer.groupKernel = BlendKernels.chosen()
     return renderer
   }
@@ -400,7 +404,7 @@ final class App {
       return false
     }
     let geometry = PanoramaGeometry(width: image.width, height: image.height)
-    var renderer = PanoramaRenderer(source: image, geometry: geometry)
+    guard var renderer = try? PanoramaRenderer(source: image, geometry: geometry) else { return false }
     renderer.groupKernel = BlendKernels.chosen()
     studio.updatePanorama { $0.attach(renderer) }
     if options.levelHorizon { studio.updatePanorama { $0.update { $0.levelsHorizon = true } } }
@@ -413,8 +417,10 @@ final class App {
       let (fine, problems) = cube(level: finest, known: coarse.tiles)
       for p in problems where !reported.contains(p) { Console.error("warning: \(p); drawn from a coarser level") }
       let image = fine.equirectangular(width: 4 * layout.faceSize(level: finest), executor: ThreadedRows(threads: 2))
-      var renderer = PanoramaRenderer(
-        source: image, geometry: PanoramaGeometry(width: image.width, height: image.height))
+      guard
+        var renderer = try? PanoramaRenderer(
+          source: image, geometry: PanoramaGeometry(width: image.width, height: image.height))
+      else { return }
       renderer.groupKernel = BlendKernels.chosen()
       renderer.buildMipLevels(executor: ThreadedRows(threads: 2))
       renderer.buildPolarCaps(executor: ThreadedRows(threads: 2))

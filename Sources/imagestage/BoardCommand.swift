@@ -22,7 +22,7 @@ enum BoardCommand {
       if let statePath, FileIO.exists(statePath) {
         try SavedState.apply(try FileIO.read(statePath), to: &scenario.board, file: statePath)
       }
-      let engine = ScenarioRunner(scenario: scenario, frameRate: frameRate).run { Console.line($0) }
+      let engine = try ScenarioRunner(scenario: scenario, frameRate: frameRate).run { Console.line($0) }
       Console.flush()
       if let statePath {
         try FileIO.writeAtomically(Array(SavedState.encode(engine, numericIDs: scenario.numericIDs).utf8), to: statePath)

@@ -162,8 +162,8 @@ enum PanoCommand {
   /// 80° up: 0.45–0.49 s with, 0.28–0.32 s without).
   static func renderer(
     _ pano: LoadedPanorama, _ parsed: Arguments, _ camera: Camera, video: Bool = false
-  ) -> PanoramaRenderer {
-    var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+  ) throws -> PanoramaRenderer {
+    var renderer = try PanoramaRenderer(source: pano.image, geometry: pano.geometry)
     renderer.groupKernel = BlendKernels.chosen()
     let executor = ThreadedRows(threads: camera.threads)
     if video && !camera.strip && !parsed.flag("no-polar-caps") { renderer.buildPolarCaps(executor: executor) }
@@ -231,7 +231,7 @@ enum PanoCommand {
     }
     if parsed.value("time") != nil { throw CommandError(message: "--time: IN is an image; --time picks a video's frame") }
     let pano = try input(parsed, projection: try projection(parsed))
-    var renderer = renderer(pano, parsed, camera)
+    var renderer = try renderer(pano, parsed, camera)
     var frame = RGBAImage(width: camera.width, height: camera.height)
     draw(&renderer, camera, view: camera.view, into: &frame)
     try write(frame, to: output, threads: camera.threads)
@@ -281,7 +281,7 @@ enum PanoCommand {
     scene.view.roll = camera.view.roll
     var located = pano
     located.geometry = viewer.geometry
-    var renderer = renderer(located, parsed, scene)
+    var renderer = try renderer(located, parsed, scene)
     var frame = RGBAImage(width: camera.width, height: camera.height)
     draw(&renderer, scene, view: scene.view, into: &frame)
     try write(frame, to: output, threads: camera.threads)
@@ -323,7 +323,7 @@ enum PanoCommand {
     guard size.width == size.height * 2 else {
       throw CommandError(message: "--size: the sample is equirectangular, 2:1 (e.g. 4096x2048)")
     }
-    try write(SamplePanorama.make(width: size.width), to: output)
+    try write(try SamplePanorama.make(width: size.width), to: output)
   }
 
   // MARK: video
@@ -391,7 +391,7 @@ enum PanoCommand {
     viewer.levelsHorizon = parsed.flag("level-horizon")
     viewer.set(offset: camera.view)
     viewer.play(log, loops: false)
-    var renderer = pano.map { Self.renderer($0, parsed, camera, video: true) }
+    var renderer = try pano.map { try Self.renderer($0, parsed, camera, video: true) }
     // The output is made under a temporary name from here on (`StagedOutput`).
     let writer = FrameWriter(
       try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps), threads: camera.threads)

@@ -124,7 +124,7 @@ enum TilesCommand {
       if let failure { throw CommandError(message: failure, code: 1) }
       // The fallback faces and the preview, from the reduced copy (with mip levels: they are
       // smaller than it).
-      var small = PanoramaRenderer(source: reducer.image, geometry: reducer.geometry(of: geometry))
+      var small = try PanoramaRenderer(source: reducer.image, geometry: reducer.geometry(of: geometry))
       small.groupKernel = BlendKernels.chosen()
       if let background { small.background = background }
       small.buildMipLevels(executor: executor)

@@ -31,7 +31,7 @@ if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(arg
     Console.error(error.message)
     exit(2)
   }
-  var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+  var renderer = try! PanoramaRenderer(source: pano.image, geometry: pano.geometry)
   renderer.groupKernel = BlendKernels.chosen()
   // A turning view reads mip levels (as the app's do); a fixed one the source alone.
   if turning { renderer.buildMipLevels(executor: InlineRows()) }
@@ -72,8 +72,8 @@ if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = I
   let threads = args.count > 4 ? Int(args[4]) ?? 2 : 2
   let pitch = Angle(degrees: args.count > 5 ? Double(args[5]) ?? 11.5 : 11.5).radians
   let executor = ThreadedRows(threads: threads)
-  let source = SamplePanorama.make(width: 4 * face)
-  var equirect = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: source.width, height: source.height))
+  let source = try! SamplePanorama.make(width: 4 * face)
+  var equirect = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: source.width, height: source.height))
   equirect.buildMipLevels(executor: executor)
   let cube = CubeMap.faces(from: &equirect, size: face, executor: executor).withMipLevels()
   // The same faces as a pyramid of 512 px tiles, every tile loaded.
@@ -212,7 +212,7 @@ func statusMB(_ key: String) -> Double {
   return 0
 }
 
-var renderer = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+var renderer = try! PanoramaRenderer(source: pano.image, geometry: pano.geometry)
 renderer.groupKernel = BlendKernels.chosen()
 let wisdom = KernelWisdom.choice()
 print(
@@ -337,7 +337,7 @@ run(stillCases.map { ($0.0 + ", mips", "mips-" + $0.1, $0.2) }, on: &renderer)
 print("RESULT mips-memory \(peakMemoryMB()) \(Double(renderer.mipLevels.byteCount) / 1_048_576)")
 
 // With the polar caps (opt-in: two faces and their levels): views near a pole read them.
-var capped = PanoramaRenderer(source: pano.image, geometry: pano.geometry)
+var capped = try! PanoramaRenderer(source: pano.image, geometry: pano.geometry)
 capped.groupKernel = renderer.groupKernel
 let capStart = now()
 capped.buildPolarCaps(executor: ThreadedRows(threads: 2))

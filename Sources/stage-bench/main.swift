@@ -84,7 +84,7 @@ print("hover-target lookup per pointer move (ns/move; min / median of \(runs) ru
 print("slots      index(min/med)   engine move    linear scan     seed quadratic   linear÷index  seed÷index")
 for count in [1_000, 100_000, 1_000_000] {
   let (board, path) = grid(count)
-  var engine = Engine(board: board, options: .preset(.locations))
+  var engine = try! Engine(board: board, options: .preset(.locations))
   let frames = board.slots.map { $0.frame }
   let moves = path.count
   let index = measure(runs: runs, moves: moves) {
@@ -97,12 +97,12 @@ for count in [1_000, 100_000, 1_000_000] {
     }
     return acc
   }
-  _ = engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 40, y: 40)), at: 0)
+  _ = try! engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 40, y: 40)), at: 0)
   var t = 0.0
   let full = measure(runs: runs, moves: moves) {
     for p in path {
       t += 0.001
-      _ = engine.handle(.pointer(.move, id: 0, at: p), at: t)
+      _ = try! engine.handle(.pointer(.move, id: 0, at: p), at: t)
     }
     return 0
   }

@@ -64,8 +64,8 @@ struct CubeMapTests {
   }
 
   @Test func aCubeCutFromAnEquirectangularShowsTheSameViews() {
-    let source = SamplePanorama.make(width: 2048)
-    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    let source = try! SamplePanorama.make(width: 2048)
+    var renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
     let cube = CubeMap.faces(from: &renderer, size: 512, executor: InlineRows())
     for view in [ViewAngles(yaw: 0.3, pitch: 0.2), ViewAngles(yaw: 2.4, pitch: -0.5), ViewAngles(yaw: -1, pitch: 1.2)] {
       var a = RGBAImage(width: 160, height: 90), b = RGBAImage(width: 160, height: 90)
@@ -194,7 +194,7 @@ struct CubeMapTests {
   /// 48 dB apart (49.6–58 here: stepped and reference are equally far from a direct ray a pixel).
   @Test func steppedBlocksDrawWhatTheReferenceDraws() throws {
     let source = TiledRenderTests.grid(width: 1024, spacing: 16)
-    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    var renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     let cube = CubeMap.faces(from: &renderer, size: 256, executor: InlineRows()).withMipLevels()
     let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 32, maxLevel: 4))
     var seed: UInt32 = 11
@@ -249,7 +249,7 @@ struct CubeMapTests {
   /// row's runs start from their own exact values) leaves a level or two.
   @Test func aFullPyramidDrawsItsCubesPixelsAcrossTileEdges() throws {
     let source = TiledRenderTests.grid(width: 1024, spacing: 16)
-    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    var renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     let cube = CubeMap.faces(from: &renderer, size: 256, executor: InlineRows()).withMipLevels()
     let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 32, maxLevel: 4))
     let tiled = TiledCube.cut(from: cube, layout: layout)

@@ -54,7 +54,7 @@ struct CubeTilerTests {
   static func exactTile(
     _ source: RGBAImage, geometry: PanoramaGeometry, face: Int, x: Int, y: Int, width: Int, height: Int, cube: Int
   ) -> RGBAImage {
-    let renderer = PanoramaRenderer(source: source, geometry: geometry)
+    let renderer = try! PanoramaRenderer(source: source, geometry: geometry)
     let views = [(0.0, 0.0), (Double.pi / 2, 0), (Double.pi, 0), (-Double.pi / 2, 0), (0, Double.pi / 2), (0, -Double.pi / 2)]
     let (yaw, pitch) = views[face]
     let camera = PanoramaRenderer.Camera(

@@ -56,7 +56,7 @@ struct MipLevelTests {
 
   @Test func wideViewsOfFineDetailAverageInsteadOfAliasing() {
     // 1024 px per turn seen at 120° over 64 px: about 5 source pixels per output pixel.
-    var renderer = PanoramaRenderer(source: Self.stripes(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
+    var renderer = try! PanoramaRenderer(source: Self.stripes(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
     var frame = RGBAImage(width: 64, height: 36)
     let view = ViewAngles(yaw: 0.3, pitch: 0.1)
     renderer.renderPerspective(view: view, hfov: Angle(degrees: 120).radians, into: &frame, executor: InlineRows())
@@ -80,7 +80,7 @@ struct MipLevelTests {
     // read the source alone; from there to 2 level 1 fades in; at 2 it takes over. So
     // zooming out never jumps.
     let stripes = Self.stripes(width: 4096)
-    var plain = PanoramaRenderer(source: stripes, geometry: PanoramaGeometry(width: 4096, height: 2048))
+    var plain = try! PanoramaRenderer(source: stripes, geometry: PanoramaGeometry(width: 4096, height: 2048))
     var withLevels = plain
     withLevels.buildMipLevels(executor: InlineRows())
     func render(_ renderer: inout PanoramaRenderer, step: Double) -> RGBAImage {
@@ -106,7 +106,7 @@ struct MipLevelTests {
   @Test func viewsThatDoNotSkipPixelsAreUnchanged() {
     // 2048 px per turn, 90° over 480 px: 1.07 source pixels per output pixel, level 0.
     let source = RendererTests.marker(lonDegrees: 10, latDegrees: 5, width: 2048)
-    var plain = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    var plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
     var withLevels = plain
     withLevels.buildMipLevels(executor: InlineRows())
     #expect(withLevels.mipLevels.levels.count == 6)  // 1024×512 … 32×16
@@ -121,8 +121,8 @@ struct MipLevelTests {
   @Test func polesAndOddViewsWithLevelsMatchTheSourceClosely() {
     // Towards a pole the levels blur what the source aliases, but the picture is the same:
     // a smooth source gives nearly the same frame either way, with no seams between blocks.
-    let source = SamplePanorama.make(width: 2048)
-    var plain = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    let source = try! SamplePanorama.make(width: 2048)
+    var plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
     var withLevels = plain
     withLevels.buildMipLevels(executor: InlineRows())
     var a = RGBAImage(width: 320, height: 180), b = a

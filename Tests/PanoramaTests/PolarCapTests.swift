@@ -10,7 +10,7 @@ struct PolarCapTests {
   static func exactView(
     _ source: RGBAImage, view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, width: Int, height: Int
   ) -> RGBAImage {
-    let renderer = PanoramaRenderer(
+    let renderer = try! PanoramaRenderer(
       source: source, geometry: PanoramaGeometry(width: source.width, height: source.height))
     let camera = PanoramaRenderer.Camera(
       width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: hfov, lens: lens)
@@ -100,7 +100,7 @@ struct PolarCapTests {
   /// way (without mip levels it skips most texels of both).
   @Test func capsKeepViewsAtLeastAsCloseToTheExactOne() {
     let source = Self.isotropicTexture(width: 2048)
-    let plain = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    let plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
     var capped = plain
     capped.buildPolarCaps(executor: InlineRows())
     #expect(capped.polarCaps?.side == 560)
@@ -122,14 +122,14 @@ struct PolarCapTests {
 
   @Test func turningWithCapsMatchesAFreshRenderAndThreadsMatchInline() {
     let source = Self.isotropicTexture(width: 1024)
-    var turning = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    var turning = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     turning.buildPolarCaps(executor: InlineRows())
     turning.buildMipLevels(executor: InlineRows())
     var fresh = turning
     var frame = RGBAImage(width: 320, height: 200), expected = frame
     for yaw in [0.0, 0.7, -2.9, 3.1] {
       turning.renderPerspective(view: ViewAngles(yaw: yaw, pitch: 1.2), hfov: 1.4, into: &frame, executor: InlineRows())
-      fresh = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+      fresh = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
       fresh.buildPolarCaps(executor: ConcurrentForTest())
       fresh.buildMipLevels(executor: InlineRows())
       fresh.renderPerspective(
@@ -146,7 +146,7 @@ struct PolarCapTests {
       for y in (lat > 0 ? 0..<3 : 253..<256) {
         for x in 0..<512 { source[x, y] = RGBAImage.pack(r: 255, g: 255, b: 255) }
       }
-      var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 512, height: 256))
+      var renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 512, height: 256))
       renderer.buildPolarCaps(executor: InlineRows())
       guard let caps = renderer.polarCaps else {
         Issue.record("no caps for a full sphere")
@@ -162,10 +162,10 @@ struct PolarCapTests {
 
   @Test func onlyFullSpheresHaveCaps() {
     let image = RGBAImage(width: 400, height: 100)
-    var band = PanoramaRenderer(source: image, geometry: PanoramaGeometry(width: 400, height: 100))
+    var band = try! PanoramaRenderer(source: image, geometry: PanoramaGeometry(width: 400, height: 100))
     band.buildPolarCaps(executor: InlineRows())
     #expect(band.polarCaps == nil)
-    var cylinder = PanoramaRenderer(
+    var cylinder = try! PanoramaRenderer(
       source: image, geometry: PanoramaGeometry(projection: .cylindrical, width: 400, height: 100))
     cylinder.buildPolarCaps(executor: InlineRows())
     #expect(cylinder.polarCaps == nil)

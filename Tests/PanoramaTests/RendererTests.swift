@@ -37,7 +37,7 @@ struct RendererTests {
 
   @Test(arguments: [(0.0, 0.0), (90, 0), (-135, 20), (179, -30), (45, 60)])
   func lookingAtADirectionPutsItInTheCentre(lon: Double, lat: Double) {
-    var renderer = PanoramaRenderer(
+    var renderer = try! PanoramaRenderer(
       source: Self.marker(lonDegrees: lon, latDegrees: lat), geometry: PanoramaGeometry(width: 1024, height: 512))
     var out = RGBAImage(width: 320, height: 240)
     renderer.renderPerspective(
@@ -55,7 +55,7 @@ struct RendererTests {
       (50.0, 0.0, 200 + 200 * tan(degrees(25)), 150.0), (0, 30, 200, 150 - 200 * tan(degrees(15))),
       (-120, 0, 200 - 200 * tan(degrees(60)), 150),
     ] {
-      var renderer = PanoramaRenderer(
+      var renderer = try! PanoramaRenderer(
         source: Self.marker(lonDegrees: lon, latDegrees: lat), geometry: PanoramaGeometry(width: 1024, height: 512))
       var out = RGBAImage(width: 400, height: 300)
       let hfov = degrees(lon == -120 ? 300 : 180)
@@ -71,7 +71,7 @@ struct RendererTests {
     // Equidistant: θ from the axis lands at r = f·θ, f = W / hfov; at 180° on 400 px,
     // 60° right is 400/π · π/3 right of the centre, 45° up 100 px above it.
     for (lon, lat, x, y) in [(60.0, 0.0, 200 + 400.0 / 3, 150.0), (0, 45, 200, 50)] {
-      var renderer = PanoramaRenderer(
+      var renderer = try! PanoramaRenderer(
         source: Self.marker(lonDegrees: lon, latDegrees: lat), geometry: PanoramaGeometry(width: 1024, height: 512))
       var out = RGBAImage(width: 400, height: 300)
       renderer.renderPerspective(
@@ -80,8 +80,8 @@ struct RendererTests {
       #expect(abs(c.x - x) < 1 && abs(c.y - y) < 1, "lon \(lon) lat \(lat): \(c)")
     }
     // At 360° the circle of directions is as wide as the view: outside it, background.
-    var renderer = PanoramaRenderer(
-      source: SamplePanorama.make(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
+    var renderer = try! PanoramaRenderer(
+      source: try! SamplePanorama.make(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
     var out = RGBAImage(width: 400, height: 300)
     renderer.renderPerspective(
       view: ViewAngles(yaw: 1), hfov: degrees(360), lens: .fisheye, into: &out, executor: ConcurrentForTest())
@@ -94,15 +94,15 @@ struct RendererTests {
 
   @Test func anEquirectangularViewIsThePanoramaTurned() {
     // At 360° over the source's own size and no turn, the view is the source again.
-    let source = SamplePanorama.make(width: 1024)
-    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    let source = try! SamplePanorama.make(width: 1024)
+    var renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     var out = RGBAImage(width: 1024, height: 512)
     renderer.renderPerspective(
       view: ViewAngles(), hfov: degrees(360), lens: .equirectangular, into: &out, executor: ConcurrentForTest())
     #expect(out.psnr(against: source) > 40, "\(out.psnr(against: source)) dB")
     // Turned right 20°, a mark on the horizon straight ahead moves 20° left; pitched down
     // 30° instead, it rises 30°. (2 px per degree.)
-    var marked = PanoramaRenderer(
+    var marked = try! PanoramaRenderer(
       source: Self.marker(lonDegrees: 0, latDegrees: 0), geometry: PanoramaGeometry(width: 1024, height: 512))
     var view = RGBAImage(width: 720, height: 360)
     for (yaw, pitch, x, y) in [(20.0, 0.0, 320.0, 180.0), (0, -30, 360, 120)] {
@@ -117,8 +117,8 @@ struct RendererTests {
   @Test func aStereographicViewStraightDownIsALittlePlanet() {
     // Looking down with 300°: the ground is a disc around the nadir, the horizon a circle of
     // radius 2f (θ = 90°), and beyond it the sky, all round.
-    var renderer = PanoramaRenderer(
-      source: SamplePanorama.make(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
+    var renderer = try! PanoramaRenderer(
+      source: try! SamplePanorama.make(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
     var out = RGBAImage(width: 400, height: 400)
     renderer.renderPerspective(
       view: ViewAngles(pitch: degrees(-90)), hfov: degrees(300), lens: .stereographic, into: &out, executor: InlineRows())
@@ -136,7 +136,7 @@ struct RendererTests {
 
   @Test func offCentreDirectionsLandWhereTheMathsSays() {
     // 20° right of the view on the horizon: x = cx + f·tan 20°, f = (W/2) / tan(hfov/2).
-    var renderer = PanoramaRenderer(
+    var renderer = try! PanoramaRenderer(
       source: Self.marker(lonDegrees: 20, latDegrees: 0), geometry: PanoramaGeometry(width: 1024, height: 512))
     var out = RGBAImage(width: 400, height: 300)
     renderer.renderPerspective(view: ViewAngles(), hfov: degrees(90), into: &out, executor: InlineRows())
@@ -153,8 +153,8 @@ struct RendererTests {
   @Test func anyAnglesDrawWithoutTrapping() {
     // Found by fuzzing `pano video`: a yaw of 1e30 made source coordinates too large to
     // convert. Huge angles are taken modulo a turn; NaN and infinities count as 0.
-    let source = SamplePanorama.make(width: 256)
-    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 256, height: 128))
+    let source = try! SamplePanorama.make(width: 256)
+    var renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 256, height: 128))
     var reference = RGBAImage(width: 40, height: 30), frame = reference
     let huge = 1e30
     renderer.renderPerspective(
@@ -201,7 +201,7 @@ struct RendererTests {
         croppedHeight: 1e300),
     ]
     for geometry in geometries {
-      var renderer = PanoramaRenderer(source: SamplePanorama.make(width: 64), geometry: geometry)
+      var renderer = try! PanoramaRenderer(source: try! SamplePanorama.make(width: 64), geometry: geometry)
       renderer.buildPolarCaps(executor: InlineRows())
       var frame = RGBAImage(width: 40, height: 20)
       renderer.renderPerspective(view: ViewAngles(yaw: 1e-300, pitch: 0.3), hfov: 1e-300, into: &frame, executor: InlineRows())
@@ -212,13 +212,13 @@ struct RendererTests {
   }
 
   @Test func yawOnlyFramesMatchAFreshRenderAndThreadsMatchInline() {
-    let source = SamplePanorama.make(width: 1024)
-    var cached = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    let source = try! SamplePanorama.make(width: 1024)
+    var cached = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     var scratch = RGBAImage(width: 300, height: 200)
     cached.renderPerspective(view: ViewAngles(yaw: 1, pitch: 0.2), hfov: 1.2, into: &scratch, executor: InlineRows())
     var a = RGBAImage(width: 300, height: 200)
     cached.renderPerspective(view: ViewAngles(yaw: 2.5, pitch: 0.2), hfov: 1.2, into: &a, executor: InlineRows())
-    var fresh = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    var fresh = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     var b = RGBAImage(width: 300, height: 200)
     fresh.renderPerspective(view: ViewAngles(yaw: 2.5, pitch: 0.2), hfov: 1.2, into: &b, executor: ConcurrentForTest())
     #expect(a == b)
@@ -227,8 +227,8 @@ struct RendererTests {
   @Test func gridInterpolationStaysWithinAPixelOfTheExactMapping() {
     // Same view with the default blocks and 2 × 2 blocks (nearly exact): nearly the same image,
     // also with a pole in view (blocks there are cut into 8 × 8 pieces).
-    let source = SamplePanorama.make(width: 2048)
-    var coarse = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    let source = try! SamplePanorama.make(width: 2048)
+    var coarse = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
     var fine = coarse
     fine.gridSpacing = GridSpacing(columns: 2, rows: 2)
     for view in [ViewAngles(yaw: 0.3, pitch: 0.5, roll: 0.2), ViewAngles(yaw: -2, pitch: 1.4), ViewAngles(pitch: -1.55)] {
@@ -248,7 +248,7 @@ struct RendererTests {
   ) -> (error: Double, exactBlocks: Int) {
     // The mapping depends on the source's size only, so a 1-pixel-high source with the
     // panorama's geometry scaled stands in for the full image.
-    var renderer = PanoramaRenderer(
+    var renderer = try! PanoramaRenderer(
       source: RGBAImage(width: sourceWidth, height: sourceWidth / 2),
       geometry: PanoramaGeometry(width: sourceWidth, height: sourceWidth / 2))
     renderer.gridSpacing = spacing
@@ -307,7 +307,7 @@ struct RendererTests {
     for y in (cy - 3)...(cy + 3) { for x in (cx - 3)...(cx + 3) { source[x, y] = RGBAImage.pack(r: 255, g: 255, b: 255) } }
     let geometry = PanoramaGeometry(projection: .cylindrical, width: width, height: height)
     #expect(geometry.wraps)
-    var renderer = PanoramaRenderer(source: source, geometry: geometry)
+    var renderer = try! PanoramaRenderer(source: source, geometry: geometry)
     var out = RGBAImage(width: 200, height: 200)
     renderer.renderPerspective(
       view: ViewAngles(yaw: degrees(45), pitch: degrees(20)), hfov: degrees(40), into: &out, executor: InlineRows())
@@ -322,7 +322,7 @@ struct RendererTests {
       croppedHeight: 1024)
     #expect(close(crop.horizontalFOV, degrees(90)))
     #expect(close(crop.verticalFOV, degrees(90)))
-    var renderer = PanoramaRenderer(
+    var renderer = try! PanoramaRenderer(
       source: RGBAImage(width: 1024, height: 1024, fill: RGBAImage.pack(r: 200, g: 0, b: 0)), geometry: crop)
     var out = RGBAImage(width: 64, height: 64)
     renderer.renderPerspective(view: ViewAngles(yaw: degrees(180)), hfov: degrees(60), into: &out, executor: InlineRows())
@@ -348,8 +348,8 @@ struct StripTests {
   }
 
   @Test func wrapsWithNoBlankEdge() {
-    let source = SamplePanorama.make(width: 512)
-    let renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 512, height: 256))
+    let source = try! SamplePanorama.make(width: 512)
+    let renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 512, height: 256))
     var out = RGBAImage(width: 400, height: 100)
     for yaw in stride(from: -20.0, to: 20, by: 0.37) {
       renderer.renderStrip(yaw: yaw, into: &out, executor: InlineRows())
@@ -400,8 +400,8 @@ struct LensAndFrameTests {
   /// Frames pinned byte for byte: a refactoring of the renderer must leave every one as it
   /// is; a change meant to alter frames updates these numbers and says why.
   @Test func framesAreUnchangedByteForByte() {
-    var renderer = PanoramaRenderer(
-      source: SamplePanorama.make(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
+    var renderer = try! PanoramaRenderer(
+      source: try! SamplePanorama.make(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
     let views: [(String, ViewAngles, Double, Lens)] = [
       ("level", ViewAngles(yaw: degrees(30), pitch: degrees(10)), 90, .rectilinear),
       ("pole", ViewAngles(pitch: degrees(80)), 100, .rectilinear),

@@ -74,7 +74,7 @@ struct TiledRenderTests {
     let run = try CubeTilerTests.stream(source, geometry: geometry, layout: layout, chunk: 32)
     var tiles: [TileID: RGBAImage] = [:]
     for t in run.tiles { tiles[TileID(level: t.level, face: t.face, x: t.x, y: t.y)] = t.image }
-    var renderer = PanoramaRenderer(source: source, geometry: geometry)
+    var renderer = try! PanoramaRenderer(source: source, geometry: geometry)
     let degree = Elementary.pi / 180
     // (yaw, pitch, hfov, lens): face edges (yaw 45°, 135°, pitch 45°), a corner (45°, 35.26°),
     // the view, the poles, a face's middle.

@@ -49,7 +49,7 @@ struct YUVDeepTests {
     /// The sample panorama in 10 bits: its RGB converted exactly (so the low two bits carry
     /// the matrix's fractions), plus a gentle ramp no 8-bit plane can hold.
     static func sample(width: Int) -> Deep {
-      let image = SamplePanorama.make(width: width)
+      let image = try! SamplePanorama.make(width: width)
       let (kr, kb) = (0.2126, 0.0722)
       let kg = 1 - kr - kb
       return Deep(width: image.width & ~1, height: image.height & ~1) { x, y in

@@ -7,7 +7,7 @@ import Testing
 struct YUVRendererTests {
   static let degree = Elementary.pi / 180
   /// The sample panorama in 4:2:0, BT.709 limited range: what a decoder hands over.
-  static let source = YUVImage(SamplePanorama.make(width: 512))
+  static let source = YUVImage(try! SamplePanorama.make(width: 512))
 
   static func render(
     _ video: SphericalVideo = SphericalVideo(source: "test"), view: ViewAngles, hfov: Double, lens: Lens = .rectilinear,

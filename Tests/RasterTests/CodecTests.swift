@@ -137,7 +137,7 @@ struct CodecTests {
   }
 
   func render(_ image: RGBAImage, _ geometry: PanoramaGeometry) throws {
-    var renderer = PanoramaRenderer(source: image, geometry: geometry)
+    var renderer = try! PanoramaRenderer(source: image, geometry: geometry)
     var frame = RGBAImage(width: 32, height: 24)
     for view in [ViewAngles(), ViewAngles(yaw: 2, pitch: 1.2, roll: 0.3), ViewAngles(yaw: -3, pitch: -1.5)] {
       renderer.renderPerspective(view: view, hfov: 1.5, into: &frame, executor: InlineRows())
@@ -206,7 +206,7 @@ struct PanoramaRowsTests {
   }
 
   @Test func streamedRowsAreTheWholeDecodesPixels() throws {
-    let sample = SamplePanorama.make(width: 512)
+    let sample = try! SamplePanorama.make(width: 512)
     let bytes = try Raster.encodeJPEG(sample, quality: 85)
     let path = try Self.write(bytes, "a.jpg")
     defer { unlink(path) }
@@ -230,7 +230,7 @@ struct PanoramaRowsTests {
   }
 
   @Test func aTruncatedJPEGFailsAtItsRowNotWithGrey() throws {
-    let bytes = try Raster.encodeJPEG(SamplePanorama.make(width: 512), quality: 85)
+    let bytes = try Raster.encodeJPEG(try! SamplePanorama.make(width: 512), quality: 85)
     let path = try Self.write(Array(bytes.prefix(bytes.count / 2)), "cut.jpg")
     defer { unlink(path) }
     let rows = try PanoramaRows(path)
@@ -249,7 +249,7 @@ struct PanoramaRowsTests {
   }
 
   @Test func pngIsDecodedWholeAndHandedOutInRows() throws {
-    let sample = SamplePanorama.make(width: 256)
+    let sample = try! SamplePanorama.make(width: 256)
     let path = try Self.write(try Raster.encodePNG(sample), "b.png")
     defer { unlink(path) }
     let rows = try PanoramaRows(path)

@@ -16,8 +16,8 @@ struct KernelTests {
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Double(seed >> 11) / Double(1 << 53)
     }
-    let source = SamplePanorama.make(width: 1024)
-    let plain = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    let source = try! SamplePanorama.make(width: 1024)
+    let plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     var mipped = plain
     mipped.buildMipLevels(executor: InlineRows())
     var capped = mipped
@@ -47,8 +47,8 @@ extension KernelTests {
   /// The cube renderer's stepped blocks through every kernel: the Swift loop's pixels, for a
   /// cube with mip levels and a tile pyramid, level views and views crossing the faces' rows.
   @Test func everyKernelDrawsTheSwiftPixelsOfACube() throws {
-    let source = SamplePanorama.make(width: 1024)
-    var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    let source = try! SamplePanorama.make(width: 1024)
+    var renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     let cube = CubeMap.faces(from: &renderer, size: 256, executor: InlineRows()).withMipLevels()
     let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 64, maxLevel: 3))
     let tiled = TiledCube.cut(from: cube, layout: layout)

@@ -15,9 +15,9 @@ struct YUVKernelTests {
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Double(seed >> 11) / Double(1 << 53)
     }
-    let packed = YUVImage(SamplePanorama.make(width: 1024))
+    let packed = YUVImage(try! SamplePanorama.make(width: 1024))
     // One eye cut from a larger frame: strides of 2048 luma, 1024 chroma.
-    let pair = YUVImage(SamplePanorama.make(width: 2048))
+    let pair = YUVImage(try! SamplePanorama.make(width: 2048))
     print("video kernels on this machine:", YUVKernels.available.map(\.name), "chosen:", YUVKernels.chosen()?.name ?? "swift")
     for kernel in YUVKernels.available {
       for trial in 0..<10 {
@@ -50,8 +50,8 @@ struct YUVKernelTests {
   /// planes' right edges and last rows (a window never reads past its row's stride: it
   /// gathers there), and slightly reduced ones (windows and gathers mixed within a pair).
   @Test func windowsAtThePlanesEdgesDrawTheSwiftBytes() {
-    let packed = YUVImage(SamplePanorama.make(width: 1024))
-    let pair = YUVImage(SamplePanorama.make(width: 2048))
+    let packed = YUVImage(try! SamplePanorama.make(width: 1024))
+    let pair = YUVImage(try! SamplePanorama.make(width: 2048))
     for kernel in YUVKernels.available {
       var differing = 0, views = 0
       for step in 0..<12 {

@@ -9,7 +9,7 @@ import Testing
 struct BoardSceneTests {
   /// An error about one tab's content is shown on that tab only; one for every tab on all;
   /// the close button and Escape dismiss the one shown.
-  @Test func aTabsErrorStaysOnItsTab() {
+  @Test func aTabsErrorStaysOnItsTab() throws {
     var studio = Studio(active: .panorama)
     _ = studio.layout(viewport: StageSize(width: 800, height: 600), at: 0)
     studio.showMessage("photo.jpg: not a JPEG or PNG file", in: .locations)
@@ -60,7 +60,7 @@ struct BoardSceneTests {
     }
   }
 
-  @Test func aDropVisiblyInsideABigSlotLandsThere() {
+  @Test func aDropVisiblyInsideABigSlotLandsThere() throws {
     var s = Self.studio()
     let slot = s.locations.engine.board.slots[1].frame
     #expect(slot.size.width > 150, "the slots are big at 1024×720: \(slot.size.width)")
@@ -77,14 +77,14 @@ struct BoardSceneTests {
     let board = try Board(
       canvas: StageSize(width: 800, height: 600), slots: slots,
       items: [Item(id: "p", frame: StageRect(x: 400, y: 400, width: 50, height: 50))])
-    var engine = Engine(board: board, options: .preset(.locations))
-    _ = engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 425, y: 425)), at: 0)
-    _ = engine.handle(.pointer(.move, id: 0, at: StagePoint(x: 116.5 + 51, y: 116.5)), at: 0.1)
-    let events = engine.handle(.pointer(.up, id: 0, at: StagePoint(x: 116.5 + 51, y: 116.5)), at: 0.2)
+    var engine = try Engine(board: board, options: .preset(.locations))
+    _ = try engine.handle(.pointer(.down, id: 0, at: StagePoint(x: 425, y: 425)), at: 0)
+    _ = try engine.handle(.pointer(.move, id: 0, at: StagePoint(x: 116.5 + 51, y: 116.5)), at: 0.1)
+    let events = try engine.handle(.pointer(.up, id: 0, at: StagePoint(x: 116.5 + 51, y: 116.5)), at: 0.2)
     #expect(events.contains(.returned(item: "p", slot: nil)), "51 pt is outside the seed's 50 pt")
   }
 
-  @Test func aDropOnAFullSlotSwapsAndUndoSwapsBack() {
+  @Test func aDropOnAFullSlotSwapsAndUndoSwapsBack() throws {
     var s = Self.studio(photos: 2)
     let board = s.locations.engine.board
     #expect(board.items[0].slot == 0 && board.items[1].slot == 1)
@@ -97,7 +97,7 @@ struct BoardSceneTests {
     #expect(s.locations.engine.board.items[0].slot == 0 && s.locations.engine.board.items[1].slot == 1)
   }
 
-  @Test func withoutSwapAFullSlotRefusesAndIsShownRed() {
+  @Test func withoutSwapAFullSlotRefusesAndIsShownRed() throws {
     var s = Self.studio(photos: 2)
     var locations = s.locations
     locations.swapsOccupied = false
@@ -114,7 +114,7 @@ struct BoardSceneTests {
     #expect(Self.engineEvents(events).contains(.returned(item: "photo", slot: "0")))
   }
 
-  @Test func escapeCancelsAMouseDrag() {
+  @Test func escapeCancelsAMouseDrag() throws {
     var s = Self.studio()
     let from = s.locations.engine.board.items[0].center
     _ = s.handle(.pointer(.down, id: 0, kind: .mouse, at: from), at: 0)
@@ -127,7 +127,7 @@ struct BoardSceneTests {
     #expect(Self.engineEvents(s.handle(.pointer(.up, id: 0, kind: .mouse, at: from), at: 1.1)).isEmpty)
   }
 
-  @Test func aHeldPhotoIsLiftedWithAShadowAndTheGrabbingCursor() {
+  @Test func aHeldPhotoIsLiftedWithAShadowAndTheGrabbingCursor() throws {
     var s = Self.studio()
     let from = s.locations.engine.board.items[0].center
     #expect(s.displayList().commands.allSatisfy { if case .shadow = $0 { false } else { true } })
@@ -140,7 +140,7 @@ struct BoardSceneTests {
     #expect(list.commands.contains { if case .shadow = $0 { true } else { false } })
   }
 
-  @Test func aShortcutDraggedOutIsRemovedAndDraggedAcrossMoves() {
+  @Test func aShortcutDraggedOutIsRemovedAndDraggedAcrossMoves() throws {
     var s = Self.studio(.shortcuts)
     let board = s.shortcuts.engine.board
     _ = Self.drag(&s, from: board.items[0].center, to: board.slots[0].frame.center, at: 0)
@@ -156,7 +156,7 @@ struct BoardSceneTests {
     #expect(s.shortcuts.engine.board.slots[3].content == "mail")
   }
 
-  @Test func replacingAndClearingSayHowToUndo() {
+  @Test func replacingAndClearingSayHowToUndo() throws {
     var s = Self.studio(.shortcuts)
     let board = s.shortcuts.engine.board
     _ = Self.drag(&s, from: board.items[0].center, to: board.slots[1].frame.center, at: 0)
@@ -168,7 +168,7 @@ struct BoardSceneTests {
     #expect(Self.announcements(cleared).contains("Cleared 1 slot. Press Ctrl+Z to undo."))
   }
 
-  @Test func tabReachesItemsSlotsButtonsAndTabsAndShiftTabGoesBack() {
+  @Test func tabReachesItemsSlotsButtonsAndTabsAndShiftTabGoesBack() throws {
     var s = Self.studio(.shortcuts)
     var seen: [Focus] = []
     for k in 0..<12 {
@@ -188,7 +188,7 @@ struct BoardSceneTests {
 
   /// Tab follows the screen, not the ids: after a swap the photo on the first location comes
   /// first.
-  @Test func tabFollowsReadingOrderAfterASwap() {
+  @Test func tabFollowsReadingOrderAfterASwap() throws {
     var s = Self.studio(photos: 3)
     let board = s.locations.engine.board
     // Photo 0 (on location #0) onto location #2, where Photo 2 sits: they swap.
@@ -198,7 +198,7 @@ struct BoardSceneTests {
     #expect(Array(order) == [.board(.item(2)), .board(.item(1)), .board(.item(0))], "\(order)")
   }
 
-  @Test func keyboardPickUpAndDropAnnounceInSentences() {
+  @Test func keyboardPickUpAndDropAnnounceInSentences() throws {
     var s = Self.studio()
     var texts: [String] = []
     for key in [KeyName.tab, .space, .right, .enter] {
@@ -209,7 +209,7 @@ struct BoardSceneTests {
     #expect(s.locations.engine.board.items[0].slot == 1)
   }
 
-  @Test func photosAddedLandOnFreeSlotsAndAddSlotsWhenFull() {
+  @Test func photosAddedLandOnFreeSlotsAndAddSlotsWhenFull() throws {
     var s = Self.studio()
     let many = (0..<7).map { Photo(id: "p\($0)", name: "P\($0)") }
     _ = s.addPhotos(many, at: 0)

@@ -39,7 +39,7 @@ struct PageBoardTests {
     ("\"persist\": \"sessionStorage\"", "persist: expected \"localStorage\" or false, found \"sessionStorage\""),
     ("\"strings\": {\"dragable\": \"x\"}", "strings.dragable: not a string the board says (did you mean draggable?)"),
   ])
-  func aBadOptionIsNamed(options: String, message: String) {
+  func aBadOptionIsNamed(options: String, message: String) throws {
     #expect {
       _ = try Self.decode(options)
     } throws: { error in
@@ -47,7 +47,7 @@ struct PageBoardTests {
     }
   }
 
-  @Test func aSlotWithNoSizeIsNamedByItsIndex() {
+  @Test func aSlotWithNoSizeIsNamedByItsIndex() throws {
     let text = """
       {"options": {"items": ".a", "slots": ".s"}, "slots": [{"id": "1", "frame": [0, 0, 100, 100]},
        {"id": "2", "frame": [0, 0, 0, 40]}], "items": [{"id": "a", "frame": [0, 0, 10, 10]}]}
@@ -73,7 +73,7 @@ struct PageBoardTests {
 
   /// The component wrote the JSON, not the page: a message names the option, never a line
   /// and column of text the page never saw.
-  @Test func messagesCarryNoLineOrColumn() {
+  @Test func messagesCarryNoLineOrColumn() throws {
     #expect {
       _ = try Self.decode("\"maxDistance\": \"far\"")
     } throws: { error in
@@ -98,14 +98,14 @@ struct PageBoardTests {
   @Test func thePagesStringsAreWhatTheEngineSays() throws {
     let page = try Self.decode(
       "\"strings\": {\"location\": \"case {id}\", \"pickedUp\": \"{item} pris\", \"itemInSlot\": \"{item} dans {slot}\"}")
-    var engine = Engine(board: page.board, options: page.options)
+    var engine = try Engine(board: page.board, options: page.options)
     #expect(engine.status == "Home")
-    _ = engine.press(item: 0, pointer: 1, at: StagePoint(x: 50, y: 50), time: 0)
-    let events = engine.handle(.pointer(.up, id: 1, at: StagePoint(x: 170, y: 50)), at: 0.1)
+    _ = try engine.press(item: 0, pointer: 1, at: StagePoint(x: 50, y: 50), time: 0)
+    let events = try engine.handle(.pointer(.up, id: 1, at: StagePoint(x: 170, y: 50)), at: 0.1)
     #expect(events.contains(.drop(item: "lake", slot: "park")))
     #expect(events.contains(.status("case park")))
     engine.advance(to: 1)
-    #expect(engine.handle(.key(.space), at: 1.1).contains(.announce("lake dans case park pris")))
+    #expect(try engine.handle(.key(.space), at: 1.1).contains(.announce("lake dans case park pris")))
   }
 
   @Test func updatingOptionsChecksThemAndKeepsTheRest() throws {
@@ -146,10 +146,10 @@ struct PageBoardTests {
        {"id": "b", "frame": [140, 20, 60, 60], "slot": "2"}]}
       """
     let page = try PageBoard.decode(Array(text.utf8))
-    var engine = Engine(board: page.board, options: page.options)
-    _ = engine.press(item: 0, pointer: 1, at: StagePoint(x: 50, y: 50), time: 0, waitForMove: true)
-    _ = engine.handle(.pointer(.move, id: 1, at: StagePoint(x: 160, y: 50)), at: 0.05)
-    _ = engine.handle(.pointer(.up, id: 1, at: StagePoint(x: 160, y: 50)), at: 0.1)
+    var engine = try Engine(board: page.board, options: page.options)
+    _ = try engine.press(item: 0, pointer: 1, at: StagePoint(x: 50, y: 50), time: 0, waitForMove: true)
+    _ = try engine.handle(.pointer(.move, id: 1, at: StagePoint(x: 160, y: 50)), at: 0.05)
+    _ = try engine.handle(.pointer(.up, id: 1, at: StagePoint(x: 160, y: 50)), at: 0.1)
     let state = SavedState.encode(engine, numericIDs: [])
     #expect(state.contains("\"id\":\"a\",\"slot\":\"2\",\"center\":[170,50]"))
     #expect(state.contains("\"id\":\"b\",\"slot\":\"1\",\"center\":[50,50]"))

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Phrases")
 struct PhrasesTests {
-  @Test func fillingReplacesKnownNamesAndKeepsTheRest() {
+  @Test func fillingReplacesKnownNamesAndKeepsTheRest() throws {
     var phrases = Phrases()
     #expect(phrases.fill(.dropped, [("item", "Mail"), ("slot", "Shortcut 2")]) == "Mail was dropped on Shortcut 2.")
     phrases[.dropped] = "{item} posé sur {slot} {typo}"
@@ -17,11 +17,11 @@ struct PhrasesTests {
 
   /// Every template's English is the engine's old wording: the app and the scenario files
   /// print the same lines as before (Tests/Scenarios' expected output checks the rest).
-  @Test func theKeyboardSaysItInTheHostsWords() {
-    var engine = Engine(board: twoSlotBoard(), options: .preset(.locations))
+  @Test func theKeyboardSaysItInTheHostsWords() throws {
+    var engine = try Engine(board: twoSlotBoard(), options: .preset(.locations))
     engine.options.phrases[.pickedUp] = "Pris : {item}."
     engine.options.phrases[.location] = "case {id}"
-    let events = engine.handle(.key(.space), at: 0)
+    let events = try engine.handle(.key(.space), at: 0)
     #expect(events.contains(.announce("Pris : photo, in case a.")))
   }
 

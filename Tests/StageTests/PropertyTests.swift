@@ -16,7 +16,7 @@ struct SpatialIndexTests {
   }
 
   @Test(arguments: [1, 2, 7, 50, 400])
-  func queriesAgreeWithALinearScan(count: Int) {
+  func queriesAgreeWithALinearScan(count: Int) throws {
     var rng = SeededRandom(seed: UInt64(count))
     let frames = Self.randomFrames(count, &rng)
     let index = SpatialIndex(frames: frames)
@@ -51,7 +51,7 @@ struct SpatialIndexTests {
 extension SpatialIndexTests {
   /// Found by fuzzing `board run`: a slot 10^300 points away made the grid ask for ~10^40
   /// columns and trap converting that to Int. Far-off, long thin and NaN frames must index.
-  @Test func extremeCoordinatesDoNotTrap() {
+  @Test func extremeCoordinatesDoNotTrap() throws {
     let near = StageRect(x: 0, y: 0, width: 10, height: 10)
     for far in [
       StageRect(x: 1e300, y: 0, width: 10, height: 10), StageRect(x: 1e9, y: 0, width: 10, height: 10),
@@ -73,7 +73,7 @@ struct ModelTests {
   /// consistent: every item on at most one slot within capacity, nothing lost, and once
   /// the clock runs past the last animation, nothing still moving.
   @Test(arguments: [Preset.locations, .shortcuts])
-  func randomSequencesKeepTheInvariants(preset: Preset) {
+  func randomSequencesKeepTheInvariants(preset: Preset) throws {
     var rng = SeededRandom(seed: preset == .locations ? 1 : 2)
     let strategies = TargetStrategy.allCases
     for run in 0..<1000 {
@@ -95,13 +95,13 @@ struct ModelTests {
       let placement: [String?] = (0..<itemCount).map { preset == .locations ? "s\($0)" : nil }
       var board = try! Board(canvas: StageSize(width: 600, height: 600), slots: slots, items: items, itemSlots: placement)
       if preset == .shortcuts {
-        for i in 0..<itemCount { board.place(item: i, on: nil) }
+        for i in 0..<itemCount { try board.place(item: i, on: nil) }
       }
       var options = Options.preset(preset)
       options.strategy = strategies[run % strategies.count]
       options.activationDistance = Double(Int.random(in: 0...1, using: &rng) * 5)
       options.curve = run % 3 == 0 ? .spring(response: 0.3, dampingRatio: 0.6) : .easeInOut
-      var engine = Engine(board: board, options: options)
+      var engine = try Engine(board: board, options: options)
       var t = 0.0
       for _ in 0..<60 {
         t += Double.random(in: 0...0.15, using: &rng)
@@ -124,10 +124,10 @@ struct ModelTests {
         case 18: input = .cancelAll
         default: input = .key(.undo)
         }
-        _ = engine.handle(input, at: t)
+        _ = try engine.handle(input, at: t)
         checkInvariants(engine, itemCount: itemCount)
       }
-      _ = engine.handle(.cancelAll, at: t)
+      _ = try engine.handle(.cancelAll, at: t)
       if let end = engine.animationsEnd { engine.advance(to: end + 0.001) }
       #expect(engine.isIdle, "run \(run): animations must end")
       for item in engine.board.items {

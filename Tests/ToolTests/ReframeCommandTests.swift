@@ -96,7 +96,7 @@ enum Clips {
       pixels.withUnsafeMutableBytes { out in
         data.withUnsafeBytes { raw in out.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[start..<(start + 4 * count)])) }
       }
-      return RGBAImage(width: width, height: height, pixels: pixels)
+      return try! RGBAImage(width: width, height: height, pixels: pixels)
     }
   }
 

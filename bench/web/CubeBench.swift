@@ -16,13 +16,15 @@ nonisolated(unsafe) var frame = RGBAImage(width: 1, height: 1)
 @_cdecl("bench_cube_setup")
 public func benchCubeSetup(_ face: Int32) {
   let size = Int(face)
-  let source = SamplePanorama.make(width: 4 * size)
-  var renderer = PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: source.width, height: source.height))
+  guard let source = try? SamplePanorama.make(width: 4 * size),
+    var renderer = try? PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: source.width, height: source.height))
+  else { return }
   renderer.buildMipLevels(executor: InlineRows())
   let faces = CubeMap.faces(from: &renderer, size: size, executor: InlineRows()).withMipLevels()
   let ts = min(512, size)
-  guard let layout = MultiresLayout(
-    cubeResolution: size, tileResolution: ts, maxLevel: MultiresLayout.levels(cubeResolution: size, tileResolution: ts))
+  guard
+    let layout = MultiresLayout(
+      cubeResolution: size, tileResolution: ts, maxLevel: MultiresLayout.levels(cubeResolution: size, tileResolution: ts))
   else { return }
   var pyramid = TiledCube(layout: layout, level: layout.maxLevel)
   for level in 1...layout.maxLevel {

@@ -45,6 +45,13 @@ func eventJSON(_ event: StageEvent, redoing: Bool) -> JSONValue {
   }
 }
 
+/// Passes `input` to the engine. One it refuses (a NaN box, a slot index the board does not
+/// have) changes nothing and answers as if nothing happened: the page's own measurements are
+/// the only source, and a bad one must not stop the board.
+func apply(_ input: Input, at t: Double) -> [StageEvent] {
+  (try? engine!.handle(input, at: t)) ?? []
+}
+
 /// What an input did: its events, the centres of items held or animating, the ghosts, the
 /// items that came to rest (with the slot they rest on, −1 for none) and whether anything
 /// still moves (the page keeps its animation frames going while it does).
@@ -86,7 +93,11 @@ func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
 public func boardCreate(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
   do throws(InputError) {
     let page = try PageBoard.decode(bytes(pointer, count))
-    engine = Engine(board: page.board, options: page.options)
+    do throws(BoardError) {
+      engine = try Engine(board: page.board, options: page.options)
+    } catch {
+      return answer(error.description)
+    }
     displaced = []
     origins = [Int](repeating: -1, count: page.board.items.count)
     return answer("")
@@ -114,7 +125,8 @@ public func boardSetOptions(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) ->
 public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double, _ held: Int32) -> Int32 {
   guard engine != nil else { return answer("{}") }
   let pressed = item >= 0 ? Int(item) : nil
-  return report(engine!.press(item: pressed, pointer: Int(id), at: StagePoint(x: x, y: y), time: t, waitForMove: held == 0))
+  return report(
+    (try? engine!.press(item: pressed, pointer: Int(id), at: StagePoint(x: x, y: y), time: t, waitForMove: held == 0)) ?? [])
 }
 
 /// `phase`: 0 down (not on an item: a slot's content), 1 move, 2 up, 3 cancel.
@@ -122,7 +134,7 @@ public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t
 public func boardPointer(_ phase: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
   guard engine != nil else { return answer("{}") }
   let phases: [PointerPhase] = [.down, .move, .up, .cancel]
-  return report(engine!.handle(.pointer(phases[Int(min(max(phase, 0), 3))], id: Int(id), at: StagePoint(x: x, y: y)), at: t))
+  return report(apply(.pointer(phases[Int(min(max(phase, 0), 3))], id: Int(id), at: StagePoint(x: x, y: y)), at: t))
 }
 
 /// Keys in `Key.allCases` order: 0 Tab, 1 Space, 2 Enter, 3 Escape, 4–7 Left, Right, Up,
@@ -131,7 +143,7 @@ public func boardPointer(_ phase: Int32, _ id: Int32, _ x: Double, _ y: Double, 
 public func boardKey(_ code: Int32, _ t: Double) -> Int32 {
   guard engine != nil, code >= 0, Int(code) < Key.allCases.count else { return answer("{}") }
   let key = Key.allCases[Int(code)]
-  return report(engine!.handle(.key(key), at: t), redoing: key == .redo)
+  return report(apply(.key(key), at: t), redoing: key == .redo)
 }
 
 /// Item `item` has the page's focus (−1: none).
@@ -147,7 +159,7 @@ public func boardKeyboardHeld() -> Int32 { Int32(engine?.keyboardHeldItem ?? -1)
 @_cdecl("board_cancel_all")
 public func boardCancelAll(_ t: Double) -> Int32 {
   guard engine != nil else { return answer("{}") }
-  return report(engine!.handle(.cancelAll, at: t))
+  return report(apply(.cancelAll, at: t))
 }
 
 @_cdecl("board_advance")
@@ -172,17 +184,17 @@ public func boardLayout(
   }
   let slotFrames = (0..<slotCount).map { SlotFrame(slot: $0, frame: rect($0)) }
   let canvas = width > 0 && height > 0 ? StageSize(width: width, height: height) : nil
-  let events = engine!.handle(.layout(slotFrames, canvas: canvas), at: t)
+  let events = apply(.layout(slotFrames, canvas: canvas), at: t)
   for i in 0..<itemCount {
     var frame = rect(Int(slots) + i)
     if let s = engine!.board.items[i].slot {
       // It sits in its slot's element: where the page's CSS puts it there is where snaps end.
-      if !frame.origin.x.isNaN { engine!.setSlotOffset(i, frame.center - engine!.board.slots[s].frame.center) }
+      if !frame.origin.x.isNaN { try? engine!.setSlotOffset(i, frame.center - engine!.board.slots[s].frame.center) }
       frame = StageRect(center: engine!.board.items[i].restingCenter, size: frame.size)
     } else if frame.origin.x.isNaN {
       frame = StageRect(center: engine!.board.items[i].restingCenter, size: frame.size)
     }
-    engine!.relayoutItem(i, frame: frame)
+    try? engine!.relayoutItem(i, frame: frame)
   }
   return report(events)
 }
@@ -216,7 +228,7 @@ public func boardRestore(_ pointer: UnsafePointer<UInt8>?, _ count: Int32, _ sou
   } catch {
     return answer(error.description)
   }
-  var restored = Engine(board: board, options: current.options)
+  guard var restored = try? Engine(board: board, options: current.options) else { return answer("options refused") }
   restored.advance(to: current.now)
   engine = restored
   return answer("")
@@ -233,5 +245,5 @@ public func boardHistory() -> Int32 {
 @_cdecl("board_remove")
 public func boardRemove(_ slot: Int32, _ t: Double) -> Int32 {
   guard engine != nil else { return answer("{}") }
-  return report(engine!.handle(.removeContent(slot: Int(slot)), at: t))
+  return report(apply(.removeContent(slot: Int(slot)), at: t))
 }

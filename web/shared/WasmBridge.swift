@@ -28,7 +28,7 @@ public func webPanoramaBuffer(_ width: Int32, _ height: Int32) -> UnsafeMutableR
 /// The pixels `web_panorama_buffer` gave room for, handed over once.
 func takePendingImage() -> RGBAImage? {
   guard pendingSize.width > 0 else { return nil }
-  let image = RGBAImage(width: pendingSize.width, height: pendingSize.height, pixels: pendingPixels)
+  let image = try? RGBAImage(width: pendingSize.width, height: pendingSize.height, pixels: pendingPixels)
   pendingPixels = []
   pendingSize = (0, 0)
   return image
@@ -39,7 +39,8 @@ func takePendingImage() -> RGBAImage? {
 /// `buildCPUExtras`, so the first frame is not held up by them.
 func attachPendingPixels(_ scene: inout PanoramaScene) -> Int32 {
   guard let image = takePendingImage() else { return 0 }
-  scene.attach(PanoramaRenderer(source: image, geometry: scene.viewer.geometry))
+  guard let renderer = try? PanoramaRenderer(source: image, geometry: scene.viewer.geometry) else { return 0 }
+  scene.attach(renderer)
   return 1
 }
 
