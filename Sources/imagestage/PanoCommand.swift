@@ -236,7 +236,6 @@ enum PanoCommand {
   /// app); --yaw, --pitch, --hfov and --lens given on the command line win.
   static func renderScene(_ configPath: String, _ parsed: Arguments, output: String) throws {
     let config = try TiledScene.readConfig(configPath)
-    for w in config.warnings { Console.error("warning: \(configPath): \(w)") }
     var tour = ViewerTour(config: config)
     if let id = parsed.value("scene") {
       guard tour.loadScene(id, yaw: nil, pitch: nil, hfov: nil) else {
