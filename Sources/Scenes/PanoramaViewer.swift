@@ -195,6 +195,13 @@ public struct PanoramaViewer: Sendable {
   /// A sensor reading on the host clock.
   public mutating func feed(_ sample: MotionSample) {
     guard replay == nil else { return }
+    if source != .sensor {
+      // The phone's own pitch from its first sample on, as Pannellum shows it: a scene's
+      // starting pitch (−30°) was in the offset, and was added to the phone's (20° up showed
+      // 10° down). The heading stays relative: the first sample's is the view's yaw.
+      offset.pitch = 0
+      offset = clampedOffset(offset)
+    }
     source = .sensor
     tracker.feed(sample)
   }

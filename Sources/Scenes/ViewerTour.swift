@@ -479,7 +479,9 @@ public struct ViewerTour: Sendable {
   /// over without a new decode.
   public mutating func reopen() { applySettings() }
 
-  public mutating func addScene(_ id: String, json: [UInt8]) throws(InputError) {
+  /// Adds scene `id` (the API's `addScene`); answers the warnings about it.
+  @discardableResult
+  public mutating func addScene(_ id: String, json: [UInt8]) throws(InputError) -> [ConfigWarning] {
     try config.addScene(id, json: json, source: "addScene")
   }
 
@@ -545,9 +547,12 @@ public struct ViewerTour: Sendable {
     case .yaw: return (s.minYaw ?? -180, s.maxYaw ?? 180)
     case .pitch: return (s.minPitch ?? -90, s.maxPitch ?? 90)
     case .hfov:
-      let lens = panorama?.viewer.fieldOfViewRange
+      // Before the image is open, the lens's own range: the same answer as after, but for a
+      // partial panorama's coverage (Pannellum's did not change at load either).
+      let range =
+        panorama?.viewer.fieldOfViewRange ?? (s.lens.flatMap { Lens(rawValue: $0) } ?? .rectilinear).viewerFieldOfView
       let k = 180 / Elementary.pi
-      return (s.minHfov ?? (lens.map { $0.lowerBound * k } ?? 50), s.maxHfov ?? (lens.map { $0.upperBound * k } ?? 120))
+      return (s.minHfov ?? range.lowerBound * k, s.maxHfov ?? range.upperBound * k)
     }
   }
 

@@ -53,18 +53,22 @@ extension ViewerScene {
 
 extension ViewerConfig {
   /// Adds (or replaces) scene `id` from one scene's JSON (the API's `addScene`), its
-  /// settings over the tour's defaults.
-  /// - Throws: `InputError` naming the key, as `parse` does.
-  public mutating func addScene(_ id: String, json bytes: [UInt8], source: String) throws(InputError) {
+  /// settings over the tour's defaults. A value of the wrong type is a warning, as in a file.
+  /// - Returns: the warnings about this scene (also added to `warnings`).
+  /// - Throws: `InputError` when the text is not JSON.
+  @discardableResult
+  public mutating func addScene(_ id: String, json bytes: [UInt8], source: String) throws(InputError) -> [ConfigWarning] {
     let json: JSON
     do throws(JSONSyntaxError) {
       json = try JSONParser.parse(bytes)
     } catch {
       throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
     }
-    let scene = try ViewerScene.read(id, JSONReader(json, path: "\(source) \(id)"), over: defaults, warnings: &warnings)
-    try scene.checkVideo()
+    var added: [ConfigWarning] = []
+    let scene = ViewerScene.read(id, JSONReader(json, path: "\(source) \(id)"), over: defaults, warnings: &added)
     if let k = scenes.firstIndex(where: { $0.id == id }) { scenes[k] = scene } else { scenes.append(scene) }
+    warnings += added
+    return added
   }
 
   /// Removes scene `id`; false when there is none.
@@ -93,4 +97,19 @@ extension ViewerConfig {
     guard let k = scenes.firstIndex(where: { $0.id == id }) else { return }
     body(&scenes[k])
   }
+}
+
+extension ViewerSettings {
+  /// Pannellum's defaults for the keys a page reads back from `getConfig()` (its
+  /// `defaultConfig`, in its units), for the keys a scene leaves unset. The view's angles and
+  /// its limits are not here: `getConfig` writes the ones in use.
+  public static let pannellumDefaults: [(key: String, value: JSONValue)] = [
+    ("type", "equirectangular"), ("haov", .number(360)), ("vaov", .number(180)), ("vOffset", .number(0)),
+    ("northOffset", .number(0)), ("autoRotateInactivityDelay", .number(-1)), ("showFullscreenCtrl", true),
+    ("doubleClickZoom", true), ("keyboardZoom", true), ("mouseZoom", true), ("showZoomCtrl", true),
+    ("autoLoad", false), ("showControls", true), ("orientationOnByDefault", false), ("hotSpotDebug", false),
+    ("backgroundColor", .array([.number(0), .number(0), .number(0)])), ("avoidShowingBackground", false),
+    ("draggable", true), ("dragConfirm", false), ("disableKeyboardCtrl", false), ("crossOrigin", "anonymous"),
+    ("targetBlank", false), ("friction", .number(0.15)),
+  ]
 }

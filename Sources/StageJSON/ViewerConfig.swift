@@ -48,6 +48,10 @@ public struct ViewerConfig: Sendable {
     }
   }
 
+  /// Reads a parsed config as Pannellum does: a stale or mistyped entry is a warning naming
+  /// its key path, and the rest of the tour goes on (a wrong-typed key keeps its default, a
+  /// hotspot that cannot be placed is dropped, a link to no scene stays inert until a scene
+  /// of that id is added). Only what leaves nothing to show is an error.
   static func read(_ root: JSONReader) throws(InputError) -> ViewerConfig {
     guard case .object(let members) = root.json.value else { throw root.fail("expected an object, found \(root.json.typeName)") }
     var warnings: [ConfigWarning] = []
@@ -59,20 +63,26 @@ public struct ViewerConfig: Sendable {
       let r = JSONReader(m.value, path: m.key)
       switch m.key {
       case "default":
-        guard case .object(let d) = m.value.value else { throw r.fail("expected an object, found \(m.value.typeName)") }
+        guard case .object(let d) = m.value.value else {
+          warnings.append(ConfigWarning(r.fail("expected an object, found \(m.value.typeName)"), ignored: true))
+          continue
+        }
         for dm in d {
           let dr = JSONReader(dm.value, path: "default.\(dm.key)")
           if dm.key == "hotSpots" {
             warnings.append(ConfigWarning(path: dr.path, message: "hotspots in default are ignored; give each scene its own"))
           } else {
-            try defaults.apply(dm.key, dr, warnings: &warnings)
+            defaults.applyLeniently(dm.key, dr, warnings: &warnings)
           }
         }
       case "scenes":
-        guard case .object(let s) = m.value.value else { throw r.fail("expected an object, found \(m.value.typeName)") }
+        guard case .object(let s) = m.value.value else {
+          warnings.append(ConfigWarning(r.fail("expected an object, found \(m.value.typeName)"), ignored: true))
+          continue
+        }
         sceneMembers = s
-      case "hotSpots": ownHotSpots = try HotSpot.list(r, warnings: &warnings)
-      default: try own.apply(m.key, r, warnings: &warnings)
+      case "hotSpots": ownHotSpots = HotSpot.list(r, warnings: &warnings)
+      default: own.applyLeniently(m.key, r, warnings: &warnings)
       }
     }
     var scenes: [ViewerScene] = []
@@ -80,31 +90,37 @@ public struct ViewerConfig: Sendable {
       for sm in sceneMembers {
         // Top-level settings beside `scenes` act as defaults too, under `default`'s.
         scenes.append(
-          try ViewerScene.read(
+          ViewerScene.read(
             sm.key, JSONReader(sm.value, path: "scenes.\(sm.key)"), over: own.merged(over: defaults), warnings: &warnings))
       }
       guard !scenes.isEmpty else { throw JSONReader(root.json, path: "scenes").fail("a tour needs at least one scene") }
     } else {
-      scenes = [ViewerScene(id: "", settings: own.merged(over: defaults), hotSpots: ownHotSpots)]
+      var only = ViewerScene(id: "", settings: own.merged(over: defaults), hotSpots: ownHotSpots)
+      only.dropVideoIfTiled(warnings: &warnings)
+      scenes = [only]
     }
-    for scene in scenes { try scene.checkVideo() }
     let ids = scenes.map { $0.id }
     for scene in scenes {
       for (k, h) in scene.hotSpots.enumerated() where h.kind == .scene {
-        guard let target = h.sceneId, ids.contains(target) else {
-          throw InputError(
-            path: (scene.id.isEmpty ? "" : "scenes.\(scene.id).") + "hotSpots[\(k)].sceneId",
-            message: "names no scene (\(h.sceneId.map { "\"\($0)\"" } ?? "missing")); scenes: \(ids.joined(separator: ", "))",
-            line: h.line, column: h.column)
-        }
+        guard h.sceneId.map(ids.contains) != true else { continue }
+        let path = (scene.id.isEmpty ? "" : "scenes.\(scene.id).") + "hotSpots[\(k)].sceneId"
+        let what = h.sceneId.map { "names no scene (\"\($0)\")" } ?? "missing"
+        warnings.append(
+          ConfigWarning(
+            path: path, message: "\(what); scenes: \(ids.joined(separator: ", ")); the hotspot leads nowhere",
+            line: h.line, column: h.column))
       }
     }
     var first = scenes[0].id
     if let wanted = own.firstScene ?? defaults.firstScene {
-      guard ids.contains(wanted) else {
-        throw InputError(path: "firstScene", message: "names no scene (\"\(wanted)\"); scenes: \(ids.joined(separator: ", "))")
+      if ids.contains(wanted) {
+        first = wanted
+      } else {
+        warnings.append(
+          ConfigWarning(
+            path: "firstScene",
+            message: "names no scene (\"\(wanted)\"); scenes: \(ids.joined(separator: ", ")); showing \"\(first)\""))
       }
-      first = wanted
     }
     var config = ViewerConfig(scenes: scenes, firstScene: first, warnings: warnings)
     config.defaults = sceneMembers == nil ? defaults : own.merged(over: defaults)
@@ -125,21 +141,26 @@ public struct ViewerScene: Sendable {
   }
 
   /// Scene `id` from its JSON object at `r`: its keys over `base`, its hotspots checked.
+  /// What is wrong in it is a warning (the key keeps `base`'s value): a scene the visitor may
+  /// never open does not stop the tour. One that is not an object has `base` alone.
   static func read(_ id: String, _ r: JSONReader, over base: ViewerSettings, warnings: inout [ConfigWarning])
-    throws(InputError) -> ViewerScene
+    -> ViewerScene
   {
-    guard case .object(let keys) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
-    var settings = base
-    var hotSpots: [HotSpot] = []
+    var scene = ViewerScene(id: id, settings: base)
+    guard case .object(let keys) = r.json.value else {
+      warnings.append(ConfigWarning(r.fail("expected an object, found \(r.json.typeName)"), ignored: true))
+      return scene
+    }
     for k in keys {
       let kr = JSONReader(k.value, path: "\(r.path).\(k.key)")
       if k.key == "hotSpots" {
-        hotSpots = try HotSpot.list(kr, warnings: &warnings)
+        scene.hotSpots = HotSpot.list(kr, warnings: &warnings)
       } else {
-        try settings.apply(k.key, kr, warnings: &warnings)
+        scene.settings.applyLeniently(k.key, kr, warnings: &warnings)
       }
     }
-    return ViewerScene(id: id, settings: settings, hotSpots: hotSpots)
+    scene.dropVideoIfTiled(warnings: &warnings, path: r.path)
+    return scene
   }
 }
 
@@ -162,21 +183,48 @@ extension JSONReader {
 }
 
 extension ViewerScene {
-  /// A `video` belongs to an equirectangular scene: a tiled (`multires`, `cubemap`) one with a
-  /// video is an error naming the key.
-  public func checkVideo() throws(InputError) {
+  /// A `video` belongs to an equirectangular scene: on a tiled (`multires`, `cubemap`) one it
+  /// is dropped with a warning naming the key (`path`: the scene's, where it has one).
+  public mutating func dropVideoIfTiled(warnings: inout [ConfigWarning], path: String? = nil) {
     guard settings.video != nil, let type = settings.type, type != .equirectangular else { return }
-    throw InputError(
-      path: (id.isEmpty ? "" : "scenes.\(id).") + "video",
-      message: "a video scene is equirectangular; this scene's type is \(type.rawValue) (remove \"video\" or \"type\")")
+    settings.video = nil
+    let scenePath = path ?? (id.isEmpty ? "" : "scenes.\(id)")
+    warnings.append(
+      ConfigWarning(
+        path: scenePath.isEmpty ? "video" : "\(scenePath).video",
+        message: "a video scene is equirectangular; this scene's type is \(type.rawValue) (remove \"video\" or \"type\"); ignored"
+      ))
   }
 }
 
-/// A key that was read but not used, and where.
+/// A key that was read but not used, and where: its key path (`scenes.hall.hotSpots[2]
+/// .sceneId`), and for the CLI and the app, its line and column in the file (0 where
+/// unknown; an in-page JavaScript object has none a reader could find, so the web viewer
+/// leaves them out).
 public struct ConfigWarning: Equatable, Sendable, CustomStringConvertible {
   public var path: String
   public var message: String
+  public var line: Int
+  public var column: Int
+
+  public init(path: String, message: String, line: Int = 0, column: Int = 0) {
+    self.path = path
+    self.message = message
+    self.line = line
+    self.column = column
+  }
+
+  /// A value that could not be read, as a warning: its key keeps its default.
+  init(_ error: InputError, ignored: Bool) {
+    self.init(
+      path: error.path, message: ignored ? "\(error.message); ignored" : error.message, line: error.line,
+      column: error.column)
+  }
+
+  /// "path: message", without a position.
   public var description: String { "\(path): \(message)" }
+  /// `description` with the line and column where known (for a config read from a file).
+  public var located: String { line > 0 ? "\(description) (line \(line), column \(column))" : description }
 }
 
 /// What kind of panorama a scene shows (Pannellum's `type`).
@@ -559,14 +607,27 @@ public struct ViewerSettings: Equatable, Sendable {
     return m
   }
 
+  /// Sets `key` from `r` as `apply` does, but a value of the wrong type is a warning (the
+  /// key keeps what it had): Pannellum shows a tour with a stale entry in it.
+  mutating func applyLeniently(_ key: String, _ given: JSONReader, warnings: inout [ConfigWarning]) {
+    do throws(InputError) {
+      try apply(key, given, warnings: &warnings)
+    } catch {
+      warnings.append(ConfigWarning(error, ignored: true))
+    }
+  }
+
   /// Sets `key` from `r`; a key not Pannellum's (nor ours), or not supported yet, is a warning.
   mutating func apply(_ key: String, _ given: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
     if case .null = given.json.value { return }
     guard let kind = Self.keys.first(where: { $0.name == key })?.kind else {
       if let why = Self.notYetSupported.first(where: { $0.key == key })?.why {
+        // Turned off (`hotSpotDebug: false`) is what we do anyway: nothing to say.
+        if case .bool(false) = given.json.value { return }
         warnings.append(ConfigWarning(path: given.path, message: "not supported yet: \(why)"))
       } else {
-        warnings.append(ConfigWarning(path: given.path, message: "unknown key, ignored"))
+        let hint = PageBoard.suggestion(key, among: Self.keys.map(\.name) + Self.notYetSupported.map(\.key))
+        warnings.append(ConfigWarning(path: given.path, message: "unknown key\(hint), ignored"))
       }
       return
     }
@@ -768,37 +829,66 @@ public struct HotSpot: Equatable, Sendable {
     "draggable", "attributes", "scale", "scaleFactor",
   ]
 
-  static func list(_ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) -> [HotSpot] {
+  /// The hotspots at `r`; one that cannot be placed (not an object, no `pitch` or `yaw`) is
+  /// dropped with a warning, the rest kept.
+  static func list(_ r: JSONReader, warnings: inout [ConfigWarning]) -> [HotSpot] {
     var out: [HotSpot] = []
-    for e in try r.array() { out.append(try HotSpot(e, warnings: &warnings)) }
+    let entries: [JSONReader]
+    do throws(InputError) {
+      entries = try r.array()
+    } catch {
+      warnings.append(ConfigWarning(error, ignored: true))
+      return []
+    }
+    for e in entries {
+      do throws(InputError) {
+        out.append(try HotSpot(e, warnings: &warnings))
+      } catch {
+        warnings.append(ConfigWarning(path: error.path, message: "\(error.message); the hotspot is left out"))
+      }
+    }
     return out
   }
 
+  /// Reads one entry. Without a `pitch` and `yaw` it cannot be placed: an error. Any other
+  /// key of the wrong type is a warning and keeps its default.
   init(_ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
     guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
     for m in members where !Self.keys.contains(m.key) {
-      warnings.append(ConfigWarning(path: "\(r.path).\(m.key)", message: "unknown hotspot key, ignored"))
+      warnings.append(
+        ConfigWarning(
+          path: "\(r.path).\(m.key)", message: "unknown hotspot key\(PageBoard.suggestion(m.key, among: Self.keys)), ignored"))
     }
     for name in ["attributes", "scale", "scaleFactor"] where r.json[name] != nil {
       warnings.append(ConfigWarning(path: "\(r.path).\(name)", message: "not supported yet"))
     }
     pitch = try r.require("pitch").numeric(warnings: &warnings).double()
     yaw = try r.require("yaw").numeric(warnings: &warnings).double()
-    kind = try r.optional("type")?.oneOf([("info", Kind.info), ("scene", Kind.scene)]) ?? .info
-    text = try r.optional("text")?.string()
-    url = try r.optional("URL")?.string()
-    sceneId = try r.optional("sceneId")?.string()
-    func target(_ key: String, words: [(String, Target)]) throws(InputError) -> Target? {
+    func lenient<T>(_ read: () throws(InputError) -> T?) -> T? {
+      do throws(InputError) {
+        return try read()
+      } catch {
+        warnings.append(ConfigWarning(error, ignored: true))
+        return nil
+      }
+    }
+    kind =
+      lenient { () throws(InputError) in try r.optional("type")?.oneOf([("info", Kind.info), ("scene", Kind.scene)]) }
+      ?? .info
+    text = lenient { () throws(InputError) in try r.optional("text")?.string() }
+    url = lenient { () throws(InputError) in try r.optional("URL")?.string() }
+    sceneId = lenient { () throws(InputError) in try r.optional("sceneId")?.string() }
+    func target(_ key: String, words: [(String, Target)]) -> Target? {
       guard let t = r.optional(key)?.numeric(warnings: &warnings) else { return nil }
       if case .number(let d) = t.json.value { return .degrees(d) }
-      return try t.oneOf(words)
+      return lenient { () throws(InputError) in try t.oneOf(words) }
     }
-    targetPitch = try target("targetPitch", words: [("same", .same)])
-    targetYaw = try target("targetYaw", words: [("same", .same), ("sameAzimuth", .sameAzimuth)])
-    targetHfov = try target("targetHfov", words: [("same", .same)])
-    id = try r.optional("id")?.string()
-    cssClass = try r.optional("cssClass")?.string()
-    draggable = try r.optional("draggable")?.bool() ?? false
+    targetPitch = target("targetPitch", words: [("same", .same)])
+    targetYaw = target("targetYaw", words: [("same", .same), ("sameAzimuth", .sameAzimuth)])
+    targetHfov = target("targetHfov", words: [("same", .same)])
+    id = lenient { () throws(InputError) in try r.optional("id")?.string() }
+    cssClass = lenient { () throws(InputError) in try r.optional("cssClass")?.string() }
+    draggable = lenient { () throws(InputError) in try r.optional("draggable")?.bool() } ?? false
     line = r.json.line
     column = r.json.column
   }

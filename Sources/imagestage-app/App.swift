@@ -281,7 +281,7 @@ final class App {
   func openTour(_ path: String) -> Bool {
     do {
       let config = try ViewerConfig.parse(try FileIO.read(path, limit: 16 << 20), source: path)
-      for w in config.warnings { Console.error("warning: \(path): \(w)") }
+      for w in config.warnings { Console.error("warning: \(path): \(w.located)") }
       studio.setTour(ViewerTour(config: config))
       return openTourScene()
     } catch {

@@ -243,7 +243,6 @@ enum PanoCommand {
   static func renderScene(_ folder: ConfigFolder, _ parsed: Arguments, output: String) throws {
     let configPath = Console.escaped(folder.configPath)
     let config = try TiledScene.readConfig(folder.configPath)
-    for w in config.warnings { Console.error("warning: \(configPath): \(w)") }
     var tour = ViewerTour(config: config)
     if let id = parsed.value("scene") {
       guard tour.loadScene(id, yaw: nil, pitch: nil, hfov: nil) else {

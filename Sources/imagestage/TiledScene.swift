@@ -129,12 +129,15 @@ enum TiledScene {
     }
   }
 
-  /// A viewer config read and checked, its errors as the CLI's.
+  /// A viewer config read and checked, its errors as the CLI's; what it ignores (a stale
+  /// link, a value of the wrong type) is a warning on stderr with its key path and line.
   static func readConfig(_ path: String) throws -> ViewerConfig {
     let bytes: [UInt8]
     do { bytes = try FileIO.read(path, limit: 16 << 20) } catch { throw CommandError(message: error.description) }
     do throws(InputError) {
-      return try ViewerConfig.parse(bytes, source: path)
+      let config = try ViewerConfig.parse(bytes, source: path)
+      for w in config.warnings { Console.error("warning: \(Console.escaped(path)): \(w.located)") }
+      return config
     } catch {
       throw CommandError(message: error.description)
     }

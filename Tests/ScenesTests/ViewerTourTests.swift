@@ -37,6 +37,21 @@ struct ViewerTourTests {
     }
   }
 
+  /// Under motion the view's pitch is the phone's own, as Pannellum's: a scene starting 30°
+  /// down, the phone held 20° above the horizon (portrait, beta 110), shows 20° up. The
+  /// heading stays relative: the first reading's is the scene's starting yaw.
+  @Test func underMotionThePitchIsThePhonesOwn() throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "pitch": -30, "yaw": 40}"#)
+    #expect(abs(t.currentDegrees.pitch + 30) < 1e-9)
+    for k in 0..<60 {
+      let q = Quaternion.deviceOrientation(alpha: 0, beta: 110, gamma: 0, screenAngle: 0)
+      _ = t.handle(.motion(.attitude(t: Double(k) / 30, q)), at: Double(k) / 30)
+      t.advance(to: Double(k) / 30)
+    }
+    #expect(abs(t.currentDegrees.pitch - 20) < 0.5, "\(t.currentDegrees)")
+    #expect(abs(t.currentDegrees.yaw - 40) < 0.5, "\(t.currentDegrees)")
+  }
+
   /// `preview` resolves as Pannellum resolves it: under `basePath` unless absolute (a tile
   /// pyramid's "preview.jpg" is beside its config when the page makes the config's folder
   /// the base).

@@ -74,6 +74,38 @@ struct PanoCommandTests {
     }
   }
 
+  /// A tour with stale entries renders its good scenes, each entry a warning on stderr with
+  /// its key path, line and column; a scene that cannot be shown still fails when asked for.
+  @Test func aTourWithStaleEntriesRendersWithWarnings() throws {
+    let dir = try Tool.temporaryDirectory()
+    #expect(
+      try Tool.run("imagestage", ["pano", "sample", "-o", dir.appendingPathComponent("s.png").path, "--size", "512x256"]).status
+        == 0)
+    let config = dir.appendingPathComponent("tour.json").path
+    try Data(
+      """
+      {"default": {"firstScene": "hall"},
+       "scenes": {"hall": {"panorama": "s.png", "hotSpots": [{"pitch": 0, "yaw": 0, "type": "scene", "sceneId": "gone"}]},
+                  "kitchen": {"panorama": "s.png", "hfov": "wide"},
+                  "attic": {"panorama": 3}}}
+      """.utf8
+    ).write(to: URL(fileURLWithPath: config))
+    let out = dir.appendingPathComponent("v.png").path
+    for scene in ["hall", "kitchen"] {
+      let r = try Tool.run("imagestage", ["pano", "render", "--config", config, "--scene", scene, "-o", out, "--size", "64x32"])
+      #expect(r.status == 0, "\(scene): \(r.stderr)")
+      for warning in [
+        "scenes.hall.hotSpots[0].sceneId: names no scene (\"gone\")", "(line 2, column 56)",
+        "scenes.kitchen.hfov: expected a number, found a string; ignored (line 3, column 54)",
+        "scenes.attic.panorama: expected a string, found a number; ignored",
+      ] {
+        #expect(r.stderr.contains(warning), "\(scene): \(warning) in \(r.stderr)")
+      }
+    }
+    let attic = try Tool.run("imagestage", ["pano", "render", "--config", config, "--scene", "attic", "-o", out])
+    #expect(attic.status != 0 && attic.stderr.contains("scene \"attic\""), "\(attic.stderr)")
+  }
+
   @Test func mipmapsStopAStripOfFineDetailFromAliasing() throws {
     // One-pixel black and white columns, fitted to a view 8.5× lower: without mip levels the
     // strip skips columns and shows bands; with them every column is averaged in.
