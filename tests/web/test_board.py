@@ -509,7 +509,38 @@ class BoardPersistence(unittest.TestCase):
         self.assertTrue(any("does not read" in m for m in logs), logs)
 
 
-class BoardExamplesOnAPhone(unittest.TestCase):
+    def test_a_stored_board_too_big_for_a_second_copy_is_set_aside_once(self):
+        """A stored board that does not read and that storage has no room to copy (it was left
+        in place, read and refused at every load): set aside once; later loads find nothing."""
+        p = page()
+        open_example("locations.html", "places")
+        try:
+            filled = p.js(
+                "localStorage.clear();"
+                "localStorage.setItem('imagestage.board.places', '{\"items\": [' + 'x'.repeat(2000000));"
+                "let lo = 0, hi = 12000000;"  # the rest of the quota, filled: no room for a second copy
+                "while (hi - lo > 4096) { const mid = (lo + hi) >> 1;"
+                "  try { localStorage.setItem('filler', 'y'.repeat(mid)); lo = mid; } catch { hi = mid; } }"
+                "localStorage.setItem('filler', 'y'.repeat(lo));"
+                "try { localStorage.setItem('probe', 'z'.repeat(2000012)); return false; } catch { return true; }")
+            self.assertTrue(filled, "storage has no room for a second copy")
+            p.driver.refresh()
+            p.driver.execute_async_script("places.ready.then(() => arguments[0]())")
+            self.assertEqual(p.js("return document.querySelector('[data-id=home] img')?.alt"), "Lake", "the page's own layout")
+            self.assertFalse(p.js("return localStorage.getItem('imagestage.board.places') !== null"), "not left to be read again")
+            aside = [k for k in p.js("return Object.keys(localStorage)") if k.startswith("imagestage.board.places.corrupt-")]
+            self.assertEqual(len(aside), 1, "kept aside in the room it left")
+            self.assertEqual(p.js("return localStorage.getItem(arguments[0]).length", aside[0]), 2000011)
+            p.driver.get_log("browser")
+            p.driver.refresh()
+            p.driver.execute_async_script("places.ready.then(() => arguments[0]())")
+            logs = [entry["message"] for entry in p.driver.get_log("browser")]
+            self.assertFalse(any("does not read" in m for m in logs), f"read once, not at every load: {logs}")
+        finally:
+            p.js("localStorage.clear()")
+
+
+
     size = (360, 740)
 
     def setUp(self):
@@ -804,6 +835,8 @@ class BoardOnItsOwnPage(unittest.TestCase):
         for call, message in (("b.setOptions({maxDistence: 3})", "maxDistence: not an option"),
                               ("b.setOptions({touch: {delay: 'long'}})", "touch.delay: expected a number"),
                               ("b.setOptions({mode: 'shortcuts'})", "mode: cannot change while the board runs"),
+                              ("b.setOptions({maxDistance: Infinity})", "maxDistance: expected a finite number"),
+                              ("b.setOptions({touch: {tolerance: NaN}})", "touch.tolerance: expected a finite number"),
                               ("b.restore('{}')", "not a board state")):
             error = p.js("try { " + call + "; return null; } catch (e) { return e.message; }")
             self.assertIn(message, error or "", call)

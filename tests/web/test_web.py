@@ -33,6 +33,7 @@ PANNELLUM = os.path.join(ROOT, "tests", "web", "pannellum")
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
+    overranged = []  # [Range header, bytes sent] of each bounded request to /overranged/
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".wasm": "application/wasm",
@@ -43,6 +44,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         # /fixtures/… serves the generated test images; everything else is build/web.
         if path.startswith("/fixtures/"):
             return os.path.join(FIXTURES, path[len("/fixtures/"):].split("?")[0])
+        if path.startswith("/overranged/"):
+            return os.path.join(FIXTURES, path[len("/overranged/"):].split("?")[0])
         # Pannellum's examples where Pannellum has them, with our viewer where its
         # standalone viewer is (tests/web/pannellum/README.md).
         standalone = "/pannellum/src/standalone/"
@@ -64,6 +67,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         size = os.path.getsize(path)
         start = int(match.group(1))
         end = min(int(match.group(2)) if match.group(2) else size - 1, size - 1)
+        # /overranged/…: a server that answers a bounded range with the whole rest of the file,
+        # slowly (64 KB every 40 ms), noting what it sent (Handler.overranged).
+        self.throttle = None
+        if self.path.startswith("/overranged/") and match.group(2):
+            self.throttle = [self.headers["Range"], 0]
+            Handler.overranged.append(self.throttle)
+            end = size - 1
         if start >= size:
             self.send_error(416)
             return None
@@ -89,6 +99,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 break
             outputfile.write(chunk)
             left -= len(chunk)
+            if self.throttle is not None:
+                outputfile.flush()
+                self.throttle[1] += len(chunk)
+                time.sleep(0.04)
 
     def log_message(self, *args):
         pass
@@ -246,6 +260,14 @@ class Page:
                      {"alpha": alpha % 360 + jitter, "beta": beta, "gamma": gamma})
             k += 1
             time.sleep(0.02)
+
+
+def console_log(kind):
+    """Collects the page's console.KIND messages in window.logged_KIND from the page's start
+    (a CDP script); returns its identifier for Page.removeScriptToEvaluateOnNewDocument."""
+    return PAGE.cdp("Page.addScriptToEvaluateOnNewDocument", {"source":
+                    f"window.logged_{kind} = []; const own_{kind} = console.{kind};"
+                    f"console.{kind} = (...a) => {{ logged_{kind}.push(a.map(String).join(' ')); own_{kind}.apply(console, a); }};"})["identifier"]
 
 
 def centre(frame):
@@ -545,6 +567,41 @@ class PageChrome(unittest.TestCase):
         actions = ActionBuilder(PAGE.driver, mouse=pointer, duration=30)
         actions.pointer_action.pointer_up()
         actions.perform()
+
+    def test_a_module_from_another_origin_is_refused(self):
+        """`?wasm=` loads a module from this origin only: another origin (here another port of
+        this host, serving it to anyone with CORS) is never asked, the console says why, and
+        the page's own module runs."""
+        asked = []
+
+        class Anyone(Handler):
+            def end_headers(self):
+                self.send_header("Access-Control-Allow-Origin", "*")
+                super().end_headers()
+
+            def do_GET(self):
+                asked.append(self.path)
+                super().do_GET()
+
+        other = Server(("127.0.0.1", 0), functools.partial(Anyone, directory=WEB))
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        script = console_log("error")
+        try:
+            PAGE.load(f"?wasm=http://127.0.0.1:{other.server_port}/imagestage.wasm")
+            self.assertEqual(asked, [], "the other origin was asked for the module")
+            errors = PAGE.js("return logged_error")
+            self.assertTrue(any("?wasm=" in e and "refused" in e and "origin" in e for e in errors), errors)
+            self.assertGreater(len(PAGE.layout()["items"]), 0, "the page's own module runs")
+            for hostile in ("javascript:alert(1)", "data:application/wasm;base64,AGFzbQEAAAA="):
+                PAGE.load("?wasm=" + hostile.replace(";", "%3B").replace("=", "%3D"))
+                self.assertTrue(any("refused" in e for e in PAGE.js("return logged_error")), hostile)
+            # This origin's other build still loads.
+            PAGE.load("?wasm=imagestage.wasm")
+            self.assertEqual([e for e in PAGE.js("return logged_error") if "refused" in e], [])
+        finally:
+            PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
+            other.shutdown()
+            other.server_close()
 
     def test_the_banner_close_button_is_not_under_the_toolbar(self):
         PAGE.load("?scene=panorama")
@@ -1044,12 +1101,40 @@ class Viewer(unittest.TestCase):
         self.assertNotIn("zoomchange", PAGE.js("return events.map((e) => e[0])"), "off removed the listener")
         self.assertFalse(PAGE.js("return first.isOrientationSupported()"), "no touch screen here")
 
+    def test_non_finite_numbers_are_refused_with_a_warning_and_the_view_unchanged(self):
+        PAGE.driver.get(PAGE.base + "pages/component.html")
+        PAGE.until("return window.first && first.isLoaded()", timeout=15, message="loaded")
+        PAGE.js("window.warned = []; const own = console.warn;"
+                "console.warn = (...a) => { warned.push(a.map(String).join(' ')); own.apply(console, a); }")
+        state = ("return JSON.stringify([first.getPitch(), first.getYaw(), first.getHfov(), first.getPitchBounds(),"
+                 " first.getYawBounds(), first.getHfovBounds(), first.getNorthOffset(), first.getHorizonRoll(),"
+                 " first.getHorizonPitch(), first.getConfig().hotSpots.length])")
+        before = PAGE.js(state)
+        calls = [("setYaw", "NaN"), ("setYaw", "10, NaN"), ("setPitch", "Infinity"), ("setHfov", "-Infinity"),
+                 ("setHfov", "'wide'"), ("lookAt", "NaN, 10, 80"), ("lookAt", "0, 0, 80, Infinity"),
+                 ("setYawBounds", "[NaN, 90]"), ("setHfovBounds", "[60, Infinity]"), ("setPitchBounds", "'x'"),
+                 ("setNorthOffset", "NaN"), ("setHorizonRoll", "Infinity"), ("setHorizonPitch", "undefined"),
+                 ("startAutoRotate", "NaN"), ("startAutoRotate", "5, Infinity"), ("recenter", "NaN"),
+                 ("addHotSpot", "{pitch: NaN, yaw: 0, type: 'info', text: 'x', id: 'nan'}"), ("seek", "NaN"),
+                 ("loadScene", "'x', NaN")]
+        for name, args in calls:
+            chained = PAGE.js(f"warned.length = 0; return first.{name}({args}) === first")
+            self.assertTrue(chained, f"{name}({args}) chains")
+            warned = PAGE.js("return warned")
+            self.assertTrue(any(w.startswith(f"ImageStage viewer: {name}: ") for w in warned), f"{name}({args}): {warned}")
+        self.assertIsNone(PAGE.js("return first.mouseEventToCoords({clientX: NaN, clientY: 0})"))
+        time.sleep(1.2)  # past any animation a call could have started
+        self.assertEqual(PAGE.js(state), before, "the view is unchanged")
+        PAGE.js("first.setYaw('20', false)")
+        self.assertAlmostEqual(PAGE.js("return first.getYaw()"), 20, delta=0.01, msg="a number as a string still works")
+
     def test_hotspots_text_click_keyboard_hidden_and_drag(self):
         PAGE.driver.get(PAGE.base + "pages/component.html")
         PAGE.until("return window.first && first.isLoaded()", timeout=15, message="loaded")
         spot = lambda i: f"document.querySelector('#first .isv-hotspot[data-id=\"{i}\"]')"
-        # Text is text.
-        self.assertEqual(PAGE.js(f"return {spot('xss')}.textContent"), '<img src=x onerror="window.injected = 1">')
+        # HTML in a hotspot's text is shown only in its safe subset: the image is dropped, its
+        # handler never runs (test_hotspot_text_shows_a_safe_subset_of_html has the rest).
+        self.assertEqual(PAGE.js(f"return {spot('xss')}.textContent"), '')
         self.assertEqual(PAGE.js("return document.querySelectorAll('#first .isv-hotspot img').length"), 0)
         time.sleep(0.2)
         self.assertIsNone(PAGE.js("return window.injected ?? null"))
@@ -1089,6 +1174,53 @@ class Viewer(unittest.TestCase):
         moved = next(h for h in PAGE.js("return first.getConfig().hotSpots") if h.get("id") == "drag")
         self.assertAlmostEqual(moved["yaw"], spot_config["yaw"] + 90 / 20, delta=0.01)
         self.assertAlmostEqual(moved["pitch"], spot_config["pitch"], delta=0.01)
+
+    def test_hotspot_text_shows_a_safe_subset_of_html(self):
+        """Pannellum shows a hotspot's text as HTML (unless escapeHTML): through the browser's
+        parser, only b, i, em, strong, br, p, span and http(s) links are kept, each drop said."""
+        PAGE.driver.get(PAGE.base + "pages/component.html")
+        PAGE.until("return window.second && second.isLoaded()", timeout=15, message="loaded")
+        PAGE.js("window.warned = []; const own = console.warn;"
+                "console.warn = (...a) => { warned.push(a.map(String).join(' ')); own.apply(console, a); }")
+        cases = {
+            "kitchen": ("Kitchen<br><b>renovated</b> in <i>2024</i>", "Kitchen<br><b>renovated</b> in <i>2024</i>", []),
+            "script": ("<script>window.injected = 1</script>Hi<strong>!</strong>", "Hi<strong>!</strong>", ["<script>"]),
+            "img": ('<img src=x onerror="window.injected = 2">Photo', "Photo", ["<img>", "onerror"]),
+            "js-link": ('<a href="javascript:window.injected = 3">go</a>', "<span>go</span>", ['href="javascript:']),
+            "svg": ('<svg onload="window.injected = 4"><a href="javascript:window.injected = 5"><text>x</text></a></svg>ok',
+                    "ok", ["<svg>", "onload"]),
+            "style": ('<span style="color: red" class="x" onclick="window.injected = 6">styled</span><p>para</p><u>under</u>',
+                      "<span>styled</span><p>para</p>under", ["style", "class", "onclick", "<u>"]),
+            "links": ('<a href="https://example.com/a" onclick="window.injected = 7">out</a> <a href="rooms/k.html">in</a>'
+                      ' <a href="data:text/html,x">data</a>',
+                      f'<a href="https://example.com/a" target="_blank" rel="noopener noreferrer">out</a> '
+                      f'<a href="{PAGE.base}pages/rooms/k.html" target="_blank" rel="noopener noreferrer">in</a> <span>data</span>',
+                      ["onclick", 'href="data:']),
+        }
+        for i, (name, (text, _, _)) in enumerate(cases.items()):
+            PAGE.js("second.addHotSpot({pitch: 0, yaw: arguments[0], type: 'info', text: arguments[1], id: arguments[2]})",
+                    90 + 10 * i, text, name)
+        tip = "return document.querySelector(`#second .isv-hotspot[data-id='${arguments[0]}'] .isv-tooltip`)?.innerHTML"
+        for name, (text, shown, drops) in cases.items():
+            self.assertEqual(PAGE.until(tip.replace("arguments[0]", repr(name)), message=name), shown, name)
+            said = [w for w in PAGE.js("return warned") if f'hotspot "{name}" text: dropped' in w]
+            for d in drops:
+                self.assertTrue(any(d in w for w in said), f"{name}: {d} said in {said}")
+            if not drops:
+                self.assertEqual(said, [], name)
+        self.assertEqual(PAGE.js("return document.querySelector(\"#second .isv-hotspot[data-id='kitchen']\")"
+                                 ".getAttribute('aria-label')"), "Kitchen renovated in 2024")
+        time.sleep(0.3)
+        self.assertIsNone(PAGE.js("return window.injected ?? null"), "no script of a hotspot's ran")
+        self.assertEqual(PAGE.js("return document.querySelectorAll('#second .isv-hotspot :is(img, script, svg, [style], [onclick])').length"), 0)
+        # escapeHTML: the text as written, tags and all.
+        PAGE.js("const d = document.createElement('div'); d.id = 'third'; d.className = 'pano'; document.body.append(d);"
+                "import('/imagestage-viewer.js').then((m) => { window.third = m.viewer('third', {panorama: '../sample.jpg',"
+                " autoLoad: true, escapeHTML: true, hotSpots: [{pitch: 0, yaw: 0, type: 'info', id: 'k',"
+                " text: 'Kitchen<br><b>renovated</b>'}]}); })")
+        PAGE.until("return window.third && third.isLoaded()", timeout=15, message="the escapeHTML viewer")
+        self.assertEqual(PAGE.js("return document.querySelector('#third .isv-tooltip').textContent"), "Kitchen<br><b>renovated</b>")
+        self.assertEqual(PAGE.js("return document.querySelectorAll('#third .isv-tooltip *').length"), 0)
 
     def test_a_tour_fades_follows_links_and_back_goes_back(self):
         open_viewer("viewer.html#config=pages/tour.json")
@@ -1167,6 +1299,77 @@ class Viewer(unittest.TestCase):
         PAGE.js("viewer.loadScene('hall')")
         PAGE.until("return seen.some((e) => e[0] === 'errorcleared')", timeout=10, message="errorcleared")
         self.assertTrue(PAGE.js("return document.querySelector('.isv-message').hidden"))
+
+    def test_without_webassembly_the_view_says_so_and_never_goes_to_the_fallback(self):
+        """Lockdown Mode, a JIT-less browser, wasm turned off: `fallback=` from the hash is never
+        navigated to (it ran `javascript:` on this origin and redirected anywhere); the view says
+        why, and the getters answer the starting view."""
+        script = PAGE.cdp("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.WebAssembly"})
+        try:
+            for fallback in ("javascript:window.ran%3D1", "https://elsewhere.invalid/", "javascript:alert(1)"):
+                PAGE.driver.get("about:blank")
+                url = (PAGE.base + "viewer.html#panorama=sample.jpg&autoLoad=true&yaw=30&pitch=-10&fallback="
+                       + fallback)
+                PAGE.driver.get(url)
+                message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent",
+                                     timeout=10, message=f"the message with fallback={fallback}")
+                self.assertIn("WebAssembly", message)
+                time.sleep(0.3)
+                self.assertEqual(PAGE.driver.current_url, url, "still on the viewer")
+                self.assertIsNone(PAGE.js("return window.ran ?? null"), "the fallback's script did not run")
+                self.assertEqual(PAGE.js("return [viewer.getYaw(), viewer.getPitch(), viewer.getHfov()]"), [30, -10, 100])
+                self.assertEqual(PAGE.js("return [viewer.getHfovBounds(), viewer.getNorthOffset(), viewer.getError()]"),
+                                 [[50, 120], 0, message])
+                self.assertTrue(PAGE.js("return viewer.setYaw(10) === viewer"), "setters still chain")
+            # The component on a page: the same message, the config's starting view.
+            PAGE.driver.get(PAGE.base + "pages/component.html")
+            PAGE.until("return document.querySelectorAll('.isv-message:not([hidden])').length === 2", timeout=10,
+                       message="both viewers say it")
+            self.assertEqual(PAGE.js("return [second.getYaw(), first.getHfov()]"), [90, 90])
+        finally:
+            PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+    def test_viewer_html_runs_under_its_content_security_policy(self):
+        """viewer.html's CSP lists each inline script's and style's hash; the viewer (GPU, CPU,
+        a tour with its preview, a video, a dropped file) runs under it with no violation, and
+        an injected inline script does not run."""
+        import base64
+        import hashlib
+        with open(os.path.join(ROOT, "web", "viewer", "viewer.html")) as f:
+            html = f.read()
+        policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)
+        self.assertIsNotNone(policy, "viewer.html has a Content-Security-Policy <meta>")
+        for tag, body in re.findall(r"<(script|style)(?:\s[^>]*)?>(.*?)</\1>", html, re.S):
+            digest = "'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'"
+            self.assertIn(digest, policy.group(1), f"viewer.html's CSP lacks its inline {tag}'s hash: put {digest} in")
+        video_clip()
+        watch = PAGE.cdp("Page.addScriptToEvaluateOnNewDocument", {"source":
+                         "window.violations = []; document.addEventListener('securitypolicyviolation',"
+                         " (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));"})
+        try:
+            for path in ("viewer.html#panorama=sample.jpg&autoLoad=true&renderer=webgl2",
+                         "viewer.html#panorama=sample.jpg&autoLoad=true&renderer=cpu",
+                         "viewer.html#config=pages/tour.json",
+                         "viewer.html#video=fixtures/clip.webm&autoLoad=true&renderer=webgl2"):
+                PAGE.driver.get("about:blank")
+                open_viewer(path)
+                self.assertEqual(PAGE.js("return violations"), [], path)
+            # A dropped file: a blob: address, fetched and decoded.
+            PAGE.driver.execute_async_script(
+                "const done = arguments[0];"
+                "fetch('sample.jpg').then((r) => r.blob()).then((b) => {"
+                " const t = new DataTransfer(); t.items.add(new File([b], 'drop.jpg', {type: 'image/jpeg'}));"
+                " window.dispatchEvent(new DragEvent('drop', {dataTransfer: t, cancelable: true})); done(); })")
+            PAGE.until("return viewer.isLoaded() && viewer.getConfig().title === 'drop.jpg'", timeout=15,
+                       message="the dropped file loaded")
+            self.assertEqual(PAGE.js("return violations"), [], "a dropped file")
+            PAGE.js("const s = document.createElement('script'); s.textContent = 'window.injected = 1';"
+                    "document.head.append(s)")
+            time.sleep(0.2)
+            self.assertIsNone(PAGE.js("return window.injected ?? null"), "an injected inline script is refused")
+            self.assertTrue(any(v.startswith("script-src") for v in PAGE.js("return violations")))
+        finally:
+            PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watch["identifier"]})
 
     def test_fullscreen_and_its_fallback(self):
         open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true")
@@ -2132,6 +2335,25 @@ class VideoScene(unittest.TestCase):
                 PAGE.driver.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
                 self.assertLess(green_share(), 0.01, f"{renderer}, pitch {pitch}: the bottom eye shows")
             self.assertEqual(PAGE.js("return viewer._spherical && viewer._spherical.stereo"), "top-bottom", renderer)
+
+    def test_a_range_answered_with_more_is_read_only_as_far_as_asked(self):
+        """The metadata reader asks for 64 KB, then the moov box: a server that answers each
+        with the whole rest of the file (here 4 MB of padding after the moov, sent slowly) is
+        read as far as asked, then the download is cancelled."""
+        padded = os.path.join(FIXTURES, "stereo-padded.mp4")
+        with open(stereo_clip(), "rb") as f:
+            data = f.read()
+        with open(padded, "wb") as f:
+            f.write(data + (4 << 20).to_bytes(4, "big") + b"free" + bytes((4 << 20) - 8))
+        Handler.overranged.clear()
+        video_page({"video": "../overranged/stereo-padded.mp4", "autoLoad": True}, "renderer=webgl2")
+        PAGE.until("return window.viewer && viewer._spherical !== undefined", timeout=20, message="the metadata read")
+        self.assertEqual(PAGE.js("return viewer._spherical && viewer._spherical.stereo"), "top-bottom")
+        time.sleep(0.5)
+        asked = list(Handler.overranged)
+        self.assertGreaterEqual(len(asked), 1, f"the first 64 KB (this small clip's moov is in them): {asked}")
+        sent = sum(n for _, n in asked)
+        self.assertLess(sent, 1 << 20, f"bytes sent for the metadata's ranges: {asked}")
 
     def test_a_posed_clip_is_turned_as_its_pose_says(self):
         # At 1 s the red square is at the picture's centre; the pose puts that at world yaw

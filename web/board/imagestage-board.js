@@ -1036,7 +1036,8 @@ export class Board {
     const error = this.#restore(text, `localStorage imagestage.${name}`);
     if (error) {
       const aside = keepAside(name, text);
-      const message = `ImageStage board: the saved board does not read (${error}); it is kept as localStorage "${aside}" and the page's own layout is used`;
+      const kept = aside ? `it is kept as localStorage "${aside}"` : `storage is too full to keep it (${text.length} characters), so it is dropped`;
+      const message = `ImageStage board: the saved board does not read (${error}); ${kept} and the page's own layout is used`;
       console.warn(message);
       this.#emit('error', { message, key: aside });
     }

@@ -32,8 +32,25 @@ const ready = new Promise((resolve) => {
 let wasm;
 let bridge;
 
+/**
+ * The module to run: `?wasm=` names another build (the benchmark's scalar one), from this
+ * page's own origin only. A module is code: one from anywhere else would run with this page's
+ * storage, so it is refused, said in the console, and the page's own module runs.
+ */
+function moduleURL() {
+  const own = new URL('imagestage.wasm', location.href);
+  const asked = params.get('wasm');
+  if (!asked) return own;
+  let url = null;
+  try { url = new URL(asked, location.href); } catch { /* not an address: refused below */ }
+  if (url && url.origin === location.origin && /^https?:$/.test(url.protocol)) return url;
+  console.error(`ImageStage: ?wasm=${asked} is refused: a module is loaded only from this page's origin ` +
+    `(${location.origin}); ${own.pathname.split('/').pop()} runs instead`);
+  return own;
+}
+
 async function instantiate() {
-  bridge = await instantiateModule(new URL(params.get('wasm') || 'imagestage.wasm', location.href));
+  bridge = await instantiateModule(moduleURL());
   wasm = bridge.exports;
   performance.mark('imagestage:wasm');
 }
@@ -157,7 +174,10 @@ function restore() {
     const text = storedText(kind);
     if (text == null) continue;
     const error = withBytes(text, (p, n) => out(wasm.web_restore(SCENES.indexOf(kind), p, n, now())));
-    if (error) message(`The saved ${kind} could not be read (${error}); it is kept as ${keepAside(kind, text)}.`);
+    if (!error) continue;
+    const aside = keepAside(kind, text);
+    message(`The saved ${kind} could not be read (${error}); ` +
+      (aside ? `it is kept as ${aside}.` : 'storage is too full to keep it, so it is dropped.'));
   }
 }
 

@@ -1,6 +1,6 @@
 // Saved values in localStorage, the way every ImageStage page keeps them: under
-// `imagestage.NAME`, and a value that no longer reads is never deleted but kept aside
-// (`….corrupt-TIME`, or `….aside-TIME` when the user starts afresh). Storage that is blocked
+// `imagestage.NAME`, and a value that no longer reads is kept aside (`….corrupt-TIME`, or
+// `….aside-TIME` when the user starts afresh), deleted only where storage cannot hold it. Storage that is blocked
 // or full is an answer (null, or an error to show), never an exception that stops the page.
 
 const PREFIX = 'imagestage.';
@@ -20,14 +20,21 @@ export function store(name, text) {
   }
 }
 
-/** Moves `name`'s value (`text`) aside, kept; returns the key it is kept under. */
+/**
+ * Moves `name`'s value (`text`, read once) aside; returns the key it is kept under, or null
+ * where even so it could not be kept. It leaves its own key first: a value too big for a
+ * second copy beside it (storage nearly full) then fits in the room it leaves, and one that
+ * still does not fit is dropped, never left to be read and refused at every load.
+ */
 export function keepAside(name, text) {
   const aside = `${PREFIX}${name}.corrupt-${Date.now()}`;
+  try { localStorage.removeItem(PREFIX + name); } catch { return null; }
   try {
     localStorage.setItem(aside, text);
-    localStorage.removeItem(PREFIX + name);
-  } catch { /* storage full or blocked: the value stays where it was */ }
-  return aside;
+    return aside;
+  } catch {
+    return null;
+  }
 }
 
 /** Moves every stored ImageStage value aside (kept, under a new name), for a fresh start. */

@@ -76,7 +76,8 @@ export function bridge(exports) {
   };
 }
 
-export const isTrap = (e) => e instanceof WebAssembly.RuntimeError;
+// (A browser without WebAssembly has no traps: the check must not throw there.)
+export const isTrap = (e) => typeof WebAssembly === 'object' && e instanceof WebAssembly.RuntimeError;
 
 /**
  * Copies a decoded image's (or a video's frame's) RGBA pixels to `ptr` in the module's memory (room for

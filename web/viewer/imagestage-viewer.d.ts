@@ -93,6 +93,8 @@ export interface ViewerStrings {
   twoTouchXActivate?: string;
   twoTouchYActivate?: string;
   ctrlZoomActivate?: string;
+  // Ours: said in the view where the browser has no WebAssembly.
+  noWebAssemblyError?: string;
   // Ours: the controls' accessible names.
   zoomIn?: string;
   zoomOut?: string;
@@ -139,7 +141,7 @@ export interface SceneConfig {
   autoRotateInactivityDelay?: number;
   /** Milliseconds after which autorotation stops. */
   autoRotateStopDelay?: number;
-  /** A page to go to where the viewer cannot run. */
+  /** Pannellum's page to go to where the viewer cannot run: read and never followed (the view says why instead). */
   fallback?: string;
   orientationOnByDefault?: boolean;
   showZoomCtrl?: boolean;
@@ -184,7 +186,10 @@ export interface SceneConfig {
   horizonRoll?: number;
   /** Not yet: `lookAt` eases in and out. */
   animationTimingFunction?: (t: number) => number;
-  /** Always on: nothing from a config is parsed as HTML. */
+  /**
+   * `true`: a hotspot's text is shown as written. Otherwise it is HTML, shown in a safe subset
+   * (`b i em strong br p span`, http(s) links); anything else is dropped with a warning.
+   */
   escapeHTML?: boolean;
   /** Links open in a new tab. */
   targetBlank?: boolean;

@@ -9,11 +9,12 @@
 // `Viewer` extends), viewer-controls.js (toolbar, compass, title box), viewer-hotspots.js,
 // viewer-tiles.js (multires scenes), viewer-input.js (pointer, wheel, keys, size) and
 // viewer-video.js (a video scene's, imported for the first one). Nothing from a config or a
-// URL is ever parsed as HTML. docs/viewer.md lists every key, method and event.
+// URL becomes HTML but a hotspot's text, rebuilt from a short safe list (viewer-dom.js's
+// safeHTML). docs/viewer.md lists every key, method and event.
 
 import { compile, copyPixels, instantiate, isTrap } from './wasm.js';
 import { PanoramaGL, probeWebGL2 } from './panorama-gl.js';
-import { STRINGS, el, safeURL } from './viewer-dom.js';
+import { STRINGS, el, safeURL, startingView } from './viewer-dom.js';
 import { ViewerAPI } from './viewer-api.js';
 import { Controls } from './viewer-controls.js';
 import { HotSpots, splitFunctions } from './viewer-hotspots.js';
@@ -140,7 +141,16 @@ export class Viewer extends ViewerAPI {
     this._destroyed = false;
     this._error = null;
     this._options = options;
+    // What the getters answer until the module runs (and for good without WebAssembly).
+    this._early = startingView(config, options.parameters || []);
     this._build();
+    if (typeof WebAssembly !== 'object' || WebAssembly === null) {
+      // No WebAssembly (turned off, Lockdown Mode, a JIT-less browser): said in the view, as
+      // Pannellum says it has no WebGL. The page is never sent anywhere else.
+      this._started = Promise.reject(new Error(this._string('noWebAssemblyError')));
+      this._started.catch((e) => this._fail(e));
+      return;
+    }
     const { json, functions } = typeof config === 'string' ? { json: config, functions: new Map() } : splitFunctions(config);
     this._configRenderer = config && typeof config === 'object' && typeof config.renderer === 'string' ? config.renderer : undefined;
     this._hotSpots.functions = functions;
@@ -199,7 +209,8 @@ export class Viewer extends ViewerAPI {
   }
 
   _string(name, ...args) {
-    let s = (this._scene && this._scene.strings[name]) ?? STRINGS[name] ?? this._video?.STRINGS[name] ?? name;
+    const own = this._scene ? this._scene.strings[name] : this._early?.strings[name];
+    let s = own ?? STRINGS[name] ?? this._video?.STRINGS[name] ?? name;
     s = String(s).replace(/<br\s*\/?>/gi, '\n');
     for (const a of args) s = s.replace('%s', a);
     return s;

@@ -10,6 +10,25 @@ import { splitFunctions } from './viewer-hotspots.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
 
 const BOUNDS = { yaw: 0, pitch: 1, hfov: 2 };
+
+/** A number a method takes: a finite number, or a string of one (Pannellum's pages pass both). */
+const numeric = (x) => (typeof x === 'number' || (typeof x === 'string' && x.trim() !== '')) && Number.isFinite(Number(x));
+
+/**
+ * Whether every argument given is a number the view can take: one that isn't (NaN, Infinity,
+ * `'wide'`) refuses the whole call, said in the console naming `method`, the view unchanged.
+ * `optional` arguments may be absent (null or undefined: that angle is kept).
+ */
+function finite(method, required, optional = []) {
+  const bad = [...required.filter((x) => !numeric(x)), ...optional.filter((x) => x != null && !numeric(x))];
+  if (!bad.length) return true;
+  console.warn(`ImageStage viewer: ${method}: ${bad.map((x) => (typeof x === 'string' ? JSON.stringify(x) : String(x))).join(', ')}`
+    + ' is not a finite number; the call is ignored');
+  return false;
+}
+
+/** `animated` as Pannellum takes it: milliseconds, true (1000), false or absent (at once). */
+const animation = (a) => (typeof a === 'boolean' || a == null ? [] : [a]);
 const ANGLES = { northOffset: 0, horizonPitch: 1, horizonRoll: 2 };
 
 export class ViewerAPI {
@@ -25,23 +44,35 @@ export class ViewerAPI {
   /** Runs `fn` now when the module runs and the config is read, else once it is. */
   _ready(fn) {
     if (this.w && this._configured) return fn();
-    this._started.then(() => { if (this.w && !this._destroyed) fn(); });
+    this._started.then(() => { if (this.w && !this._destroyed) fn(); }, () => {}); // a failed start is shown in the view
     return undefined;
   }
 
   // ------------------------------------------------------------ Pannellum's methods
 
   isLoaded() { return this._loaded; }
-  getPitch() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).pitch : undefined; }
-  getYaw() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).yaw : undefined; }
-  getHfov() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).hfov : undefined; }
+  // Until the module runs (for good where the browser has no WebAssembly), the getters answer
+  // the config's starting values, as Pannellum's do before its panorama loads.
+  getPitch() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).pitch : this._early?.pitch; }
+  getYaw() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).yaw : this._early?.yaw; }
+  getHfov() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).hfov : this._early?.hfov; }
 
-  setPitch(pitch, animated = 1000, callback, callbackArgs) { return this.lookAt(pitch, undefined, undefined, animated, callback, callbackArgs); }
-  setYaw(yaw, animated = 1000, callback, callbackArgs) { return this.lookAt(undefined, yaw, undefined, animated, callback, callbackArgs); }
-  setHfov(hfov, animated = 1000, callback, callbackArgs) { return this.lookAt(undefined, undefined, hfov, animated, callback, callbackArgs); }
+  setPitch(pitch, animated = 1000, callback, callbackArgs) {
+    if (!finite('setPitch', [pitch], animation(animated))) return this;
+    return this.lookAt(pitch, undefined, undefined, animated, callback, callbackArgs);
+  }
+  setYaw(yaw, animated = 1000, callback, callbackArgs) {
+    if (!finite('setYaw', [yaw], animation(animated))) return this;
+    return this.lookAt(undefined, yaw, undefined, animated, callback, callbackArgs);
+  }
+  setHfov(hfov, animated = 1000, callback, callbackArgs) {
+    if (!finite('setHfov', [hfov], animation(animated))) return this;
+    return this.lookAt(undefined, undefined, hfov, animated, callback, callbackArgs);
+  }
 
   /** Pannellum's `lookAt`: degrees (undefined keeps one), `animated` milliseconds (true: 1000, false: at once). */
   lookAt(pitch, yaw, hfov, animated = 1000, callback, callbackArgs) {
+    if (!finite('lookAt', [], [pitch, yaw, hfov, ...animation(animated)])) return this;
     this._ready(() => {
       const ms = animated === true ? 1000 : animated === false || animated == null ? 0 : Number(animated) || 0;
       const n = (x) => (x == null || !Number.isFinite(Number(x)) ? NaN : Number(x));
@@ -58,8 +89,14 @@ export class ViewerAPI {
   setPitchBounds(b) { return this._setBounds('pitch', b); }
   setYawBounds(b) { return this._setBounds('yaw', b); }
   setHfovBounds(b) { return this._setBounds('hfov', b); }
-  _bounds(kind) { return this.w ? this.m.json(this.w.viewer_bounds(BOUNDS[kind])) : undefined; }
+  _bounds(kind) { return this.w ? this.m.json(this.w.viewer_bounds(BOUNDS[kind])) : this._early?.[`${kind}Bounds`]; }
   _setBounds(kind, b) {
+    const method = `set${kind[0].toUpperCase()}${kind.slice(1)}Bounds`;
+    if (!Array.isArray(b) || b.length !== 2) {
+      console.warn(`ImageStage viewer: ${method}: expected [min, max] in degrees; the call is ignored`);
+      return this;
+    }
+    if (!finite(method, b)) return this;
     this._ready(() => { this.w.viewer_set_bounds(BOUNDS[kind], Number(b[0]), Number(b[1])); this._invalidate(); });
     return this;
   }
@@ -70,8 +107,9 @@ export class ViewerAPI {
   setHorizonRoll(d) { return this._setAngle('horizonRoll', d); }
   getHorizonPitch() { return this._angle('horizonPitch'); }
   setHorizonPitch(d) { return this._setAngle('horizonPitch', d); }
-  _angle(name) { return this._scene ? this._scene[name] ?? 0 : undefined; }
+  _angle(name) { return this._scene ? this._scene[name] ?? 0 : this._early?.[name]; }
   _setAngle(name, d) {
+    if (!finite(`set${name[0].toUpperCase()}${name.slice(1)}`, [d])) return this;
     this._ready(() => {
       this.w.viewer_set_angle(ANGLES[name], Number(d));
       this._scene = this.m.json(this.w.viewer_scene());
@@ -81,6 +119,7 @@ export class ViewerAPI {
   }
 
   startAutoRotate(speed, pitch) {
+    if (!finite('startAutoRotate', [], [speed, pitch])) return this;
     this._ready(() => {
       const s = Number(speed) || this._configSpeed() || 1;
       this.w.viewer_auto_rotate(s, pitch == null ? NaN : Number(pitch));
@@ -94,6 +133,7 @@ export class ViewerAPI {
 
   /** Pannellum's `loadScene(sceneId, pitch, yaw, hfov, fadeDone)`; 'same' keeps an angle. */
   loadScene(sceneId, pitch, yaw, hfov, fadeDone) {
+    if (!finite('loadScene', [], [pitch, yaw, hfov].filter((x) => x !== 'same'))) return this;
     this._ready(() => {
       const here = this.m.json(this.w.viewer_view(1, 1));
       const v = (x, same) => (x === 'same' ? same : x == null ? NaN : Number(x));
@@ -105,7 +145,7 @@ export class ViewerAPI {
     return this;
   }
 
-  getScene() { return this._scene ? this._scene.id : undefined; }
+  getScene() { return this._scene ? this._scene.id : this._early?.scene; }
 
   addScene(sceneId, config) {
     this._ready(() => {
@@ -168,6 +208,9 @@ export class ViewerAPI {
   getContainer() { return this._host; }
 
   addHotSpot(hs, sceneId) {
+    // (JSON would carry NaN as null, which reads as a missing angle.)
+    const numbers = Object.values(hs || {}).filter((v) => typeof v === 'number');
+    if (!finite('addHotSpot', numbers)) return this;
     this._ready(() => {
       const f = {}, rest = {};
       for (const [k, v] of Object.entries(hs || {})) {
@@ -226,7 +269,7 @@ export class ViewerAPI {
 
   /** `[pitch, yaw]` degrees under a mouse or pointer event. */
   mouseEventToCoords(event) {
-    if (!this.w) return null;
+    if (!this.w || !finite('mouseEventToCoords', [event?.clientX, event?.clientY])) return null;
     const r = this._view.getBoundingClientRect();
     return this.m.json(this.w.viewer_direction(event.clientX - r.left, event.clientY - r.top));
   }
@@ -261,6 +304,7 @@ export class ViewerAPI {
     this._root.remove();
     this._host.classList.remove('pnlm-container', 'isv-host', 'isv-fill-window');
     this._handlers.clear();
+    this._early = null;
     this.m = null;
     this.w = null;
   }
@@ -272,7 +316,7 @@ export class ViewerAPI {
   // ------------------------------------------------------------ ours
 
   /** The lens: rectilinear, stereographic, fisheye (the little planet), equirectangular. */
-  getLens() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).lens : undefined; }
+  getLens() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).lens : this._early?.lens; }
   setLens(name) {
     this._ready(() => {
       const problem = this.m.withBytes(String(name), (p, n) => this.m.out(this.w.viewer_set_lens(p, n)));
@@ -287,7 +331,11 @@ export class ViewerAPI {
     return this._tiles.state ? (this._tiles.state.cpu ? 'cpu' : 'webgl2') : this._renderer;
   }
   /** Back to the scene's starting view, over `animated` milliseconds. */
-  recenter(animated = 500) { this._ready(() => { this.w.viewer_recenter(animated / 1000); this._invalidate(); }); return this; }
+  recenter(animated = 500) {
+    if (!finite('recenter', [], animation(animated))) return this;
+    this._ready(() => { this.w.viewer_recenter(animated / 1000); this._invalidate(); });
+    return this;
+  }
   /** Keeps the horizon level under motion (ignores the device's roll). */
   setLevelHorizon(on) { this._ready(() => this.w.viewer_level_horizon(on ? 1 : 0)); return this; }
   getLevelHorizon() { return this.w ? this.w.viewer_level_horizon(-1) === 1 : false; }
@@ -305,6 +353,7 @@ export class ViewerAPI {
   }
   /** Moves the video to `seconds`. */
   seek(seconds) {
+    if (!finite('seek', [seconds])) return this;
     if (this._player?.video) this._player.seek(seconds); else this._wantSeek = Number(seconds);
     return this;
   }

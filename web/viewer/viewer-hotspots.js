@@ -5,7 +5,7 @@
 // is, where a scene link leads and each one's name are Swift's; the page's own functions
 // (JSON cannot carry them) are kept here by scene and index.
 
-import { el, safeURL } from './viewer-dom.js';
+import { el, safeHTML, safeURL } from './viewer-dom.js';
 
 /** Pulls the functions out of a config (JSON cannot carry them): hotspots' handlers by scene and index. */
 export function splitFunctions(config) {
@@ -85,16 +85,28 @@ export class HotSpots {
       element.dataset.index = index;
       // In the page before its tooltip is made, as Pannellum's: the page's function measures it.
       this.layer.append(element);
+      let spotText = '';
       if (f.createTooltipFunc) {
         f.createTooltipFunc(div, f.createTooltipArgs);
       } else if (h.text) {
         if (custom) div.classList.add('pnlm-tooltip');
         const tip = el('span', 'isv-tooltip', { 'aria-hidden': 'true' });
-        tip.textContent = h.text; // text, never HTML
+        if (s.escapeHTML) {
+          tip.textContent = h.text; // the text as written, tags and all
+        } else {
+          // HTML, as Pannellum shows it, through the browser's parser and only its safe subset.
+          const { fragment, text, dropped } = safeHTML(h.text);
+          if (dropped.length) {
+            console.warn(`ImageStage viewer: hotspot ${h.id ? `"${h.id}"` : index} text: dropped ${dropped.join(', ')} `
+              + '(only b, i, em, strong, br, p, span and a with an http(s) or relative href are shown)');
+          }
+          tip.append(fragment);
+          spotText = text;
+        }
         div.append(tip);
       }
       // The name: its text, else what the page's createTooltipFunc wrote, else the core's.
-      const written = !h.text && f.createTooltipFunc ? div.textContent.trim() : '';
+      const written = spotText || (!h.text && f.createTooltipFunc ? div.textContent.trim() : '');
       element.setAttribute('aria-label', written || h.name);
       const spot = { index, element, div, hotSpot: h, functions: f, shown: null };
       v._on(element, 'click', (e) => this.activate(spot, e));

@@ -370,8 +370,13 @@ async function fetchRange(url, offset, count, credentials) {
   const r = await fetch(url, { headers: { Range: `bytes=${offset}-${offset + count - 1}` }, credentials });
   if (r.status === 206) {
     const m = /bytes (\d+)-\d+\/(\d+|\*)/.exec(r.headers.get('Content-Range') || '');
-    if (!m || Number(m[1]) !== offset) throw new Error(`the server answered another range (${r.headers.get('Content-Range')})`);
-    return { bytes: new Uint8Array(await r.arrayBuffer()).subarray(0, count), total: m[2] === '*' ? null : Number(m[2]) };
+    if (!m || Number(m[1]) !== offset) {
+      r.body?.cancel().catch(() => {});
+      throw new Error(`the server answered another range (${r.headers.get('Content-Range')})`);
+    }
+    // A server may send more than was asked for (to the file's end): read what was asked, then stop.
+    const { bytes } = await readUpTo(r.body, 0, count);
+    return { bytes, total: m[2] === '*' ? null : Number(m[2]) };
   }
   if (r.status === 416) return { bytes: new Uint8Array(0), total: null };
   if (r.status !== 200) throw new Error(`HTTP ${r.status} for a Range request`);
@@ -380,7 +385,16 @@ async function fetchRange(url, offset, count, credentials) {
     r.body?.cancel().catch(() => {});
     throw new Error(`the server ignores Range requests, and the metadata is ${Math.round(offset / 1048576)} MB in`);
   }
-  const reader = r.body.getReader(), out = new Uint8Array(count);
+  const { bytes, at } = await readUpTo(r.body, offset, count);
+  return { bytes, total: bytes.length < count ? at : null };
+}
+
+/**
+ * Bytes `offset`… (`count` of them) of a response's body, reading no further than their end:
+ * the rest of the download is cancelled. Answers them and how far the body was read.
+ */
+async function readUpTo(body, offset, count) {
+  const reader = body.getReader(), out = new Uint8Array(count);
   let at = 0, got = 0;
   try {
     while (got < count) {
@@ -393,7 +407,7 @@ async function fetchRange(url, offset, count, credentials) {
   } finally {
     reader.cancel().catch(() => {});
   }
-  return { bytes: out.subarray(0, got), total: got < count ? at : null };
+  return { bytes: out.subarray(0, got), at };
 }
 
 /**
