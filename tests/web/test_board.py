@@ -540,7 +540,7 @@ class BoardPersistence(unittest.TestCase):
             p.js("localStorage.clear()")
 
 
-
+class BoardExamplesOnAPhone(unittest.TestCase):
     size = (360, 740)
 
     def setUp(self):
@@ -808,6 +808,17 @@ class BoardOnItsOwnPage(unittest.TestCase):
         self.assertIn("maxDistence: not an option (did you mean maxDistance?)", result)
         self.assertEqual(p.js("return document.querySelectorAll('.board-live').length"), 0)
         self.assertEqual(p.js("return document.querySelectorAll('[data-board-item], [role]').length"), 0)
+
+    def test_the_board_runs_under_a_strict_content_security_policy(self):
+        """A host page that allows no inline script or style (docs/viewer.md's directives for
+        the board): the board starts and its own rules apply, with no violation."""
+        p = page()
+        p.driver.get(p.base + "pages/board-csp.html")
+        p.until("return window.started !== undefined", timeout=10, message="the board started")
+        self.assertIs(p.js("return window.started"), True)
+        self.assertEqual(p.js("return violations"), [])
+        self.assertEqual(p.js("return getComputedStyle(document.querySelector('.board-live')).position"), "absolute")
+        self.assertEqual(p.js("return getComputedStyle(document.querySelector('[data-board-item]')).cursor"), "grab")
 
     def test_options_are_checked_with_messages_in_the_pages_words(self):
         p = page()

@@ -44,9 +44,7 @@ let styled = false;
 function addStyle() {
   if (styled) return;
   styled = true;
-  const style = document.createElement('style');
-  style.dataset.imagestageBoard = '';
-  style.textContent = `
+  const rules = `
 :where([data-board-item]) { cursor: grab; touch-action: manipulation; user-select: none; -webkit-user-select: none;
   -webkit-touch-callout: none; }
 :where([data-board-item]) :where(input, textarea, [contenteditable]:not([contenteditable="false"])) {
@@ -62,6 +60,17 @@ function addStyle() {
 .board-live { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; border: 0; padding: 0; }
 @media (prefers-reduced-motion: no-preference) { :where(.board-ghost) { transition: opacity 0.1s; } }`;
+  // A constructed stylesheet where the browser has them: a page's Content-Security-Policy
+  // governs <style> elements (it would need 'unsafe-inline'), not the CSSOM.
+  if ('adoptedStyleSheets' in Document.prototype && 'replaceSync' in CSSStyleSheet.prototype) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(rules);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    return;
+  }
+  const style = document.createElement('style');
+  style.dataset.imagestageBoard = '';
+  style.textContent = rules;
   document.head.append(style);
 }
 

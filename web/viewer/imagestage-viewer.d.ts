@@ -16,7 +16,10 @@ export interface HotSpot {
   yaw?: number;
   /** `info` (the default) or `scene`, a link to another scene of the tour. */
   type?: 'info' | 'scene';
-  /** Its tooltip text (plain text, never HTML). */
+  /**
+   * Its tooltip: HTML as Pannellum's, shown in a safe subset (`b i em strong br p span`, http(s)
+   * links; the rest dropped with a warning), or the text as written with the scene's `escapeHTML`.
+   */
   text?: string;
   /** An `info` hotspot's link (http, https or mailto). */
   URL?: string;
