@@ -7,9 +7,9 @@
 /// An output that takes a while to make (a video through ffmpeg, a folder of frames or
 /// tiles), written under a temporary name beside its target, `NAME.partial-PID`, and renamed
 /// over the target only when it is complete: a failure, an interrupt (`Interrupts`) or a
-/// crash leaves whatever was at the target as it was. Temporaries that a killed run left
-/// (its process gone) are removed when the next output of that name is opened, and listed
-/// in `removedLeftovers` so the command can say so.
+/// crash leaves whatever was at the target as it was. Temporaries that killed runs left in
+/// the target's folder (their process gone; `removeLeftovers` says which) are removed when
+/// the next output there is opened, and listed in `removedLeftovers` so the command can say so.
 ///
 /// ```swift
 /// FileIO.checkDestination("clips/out.mp4")        // before any decoding
@@ -109,23 +109,41 @@ public final class StagedOutput: @unchecked Sendable {
   /// Dropped unfinished (an error unwound past it): the temporary goes.
   deinit { if !finished { discard() } }
 
-  /// Whether `name` is a temporary of `base` (`base.partial-PID`, with any suffix after the
-  /// PID), and that PID.
-  static func leftoverPID(_ name: String, base: String) -> Int32? {
-    let prefix = base + ".partial-"
-    guard name.hasPrefix(prefix) else { return nil }
-    return Int32(String(name.dropFirst(prefix.count).prefix { $0.isNumber }))
+  /// Whether `name` is any output's temporary, as `init` and its cleanup name them
+  /// (`NAME.partial-PID`, `….removing`, `….old`), and that PID.
+  static func leftoverPID(_ name: String) -> Int32? {
+    let marker = Array(".partial-".utf8), bytes = Array(name.utf8)
+    var i = bytes.count - marker.count
+    // The last marker with a name before it.
+    while i >= 1 && !bytes[i..<(i + marker.count)].elementsEqual(marker) { i -= 1 }
+    guard i >= 1 else { return nil }
+    let digits = bytes[(i + marker.count)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    let rest = String(decoding: bytes[(i + marker.count + digits.count)...], as: UTF8.self)
+    guard (1...9).contains(digits.count), rest.isEmpty || rest == ".removing" || rest == ".old",
+      let pid = Int32(String(decoding: digits, as: UTF8.self)), pid > 0
+    else { return nil }
+    return pid
   }
 
-  /// Removes `target.partial-PID` files and folders whose process is gone.
+  /// Removes the temporaries in `target`'s folder that killed runs left: any output's, not
+  /// only this one's (a run killed with `kill -9` and never repeated under the same name left
+  /// its `OUT.partial-PID` for ever). One is a leftover when all of these hold: its name is
+  /// one `init` makes (`leftoverPID`), its process is gone (`kill(PID, 0)` says no such
+  /// process: a live one, or one of another user, keeps it), and it is a plain file or
+  /// folder of this user's (a symlink, or another user's file, is never taken for one).
   static func removeLeftovers(of target: String) -> [String] {
-    let (directory, base) = FileIO.split(target)
+    let (directory, _) = FileIO.split(target)
     guard let dir = opendir(directory) else { return [] }
     var found: [String] = []
     while let entry = readdir(dir) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      guard let pid = leftoverPID(name, base: base), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-      found.append(directory == "." && !target.hasPrefix("./") ? name : FileIO.join(directory, name))
+      guard let pid = leftoverPID(name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+      let path = directory == "." && !target.hasPrefix("./") ? name : FileIO.join(directory, name)
+      var status = stat()
+      guard lstat(path, &status) == 0, status.st_uid == geteuid(),
+        (status.st_mode & S_IFMT) == S_IFREG || (status.st_mode & S_IFMT) == S_IFDIR
+      else { continue }
+      found.append(path)
     }
     closedir(dir)
     for path in found { removeTree(path) }

@@ -14,9 +14,11 @@ let optionTable: [(name: String, value: String?, help: String)] = [
   ("photos", "DIR", "put the JPEG and PNG photos in DIR on the Locations board"),
   (
     "panorama", "IMAGE|DIR|VIDEO",
-    "show IMAGE (JPEG or PNG; GPano metadata honoured), a tile pyramid's DIR, or play a 360° VIDEO (.mp4 .mov .mkv .webm), in the Panorama tab"
+    "show IMAGE (JPEG or PNG; GPano metadata honoured), a tile pyramid's DIR, or play a 360° VIDEO (MP4, MOV, MKV, WebM; known by its content, so a camera's .insv or .360 too), in the Panorama tab"
   ),
-  ("motion", "LOG.csv", "replay a motion log in the Panorama tab, looping (docs/motion.md)"),
+  (
+    "motion", "LOG.csv", "replay a motion log in the Panorama tab, looping: it turns a still's or a video's view (docs/motion.md)"
+  ),
   ("config", "TOUR.json", "open a viewer config (Pannellum's JSON; a tour, docs/viewer.md) in the Panorama tab"),
   (
     "allow-outside-paths", nil,
