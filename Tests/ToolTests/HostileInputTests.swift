@@ -202,4 +202,46 @@ import Testing
       "imagestage", ["pano", "tiles", file("claim.jpg"), "-o", file("tiles"), "--cube-size", "64", "--tile-size", "64"])
     #expect(chosen.status == 0, "\(chosen.stderr)")
   }
+
+  /// Ctrl+C in a long run ends it within a second, its partial output removed: a pyramid of
+  /// 30 000-px faces (minutes of tiles) and a large render. The child gets SIGINT's default
+  /// disposition (a background job's parent may have it ignored, which the CLI respects).
+  @Test(arguments: [
+    ["pano", "tiles", "sample", "-o", "OUT", "--cube-size", "30000"],
+    ["pano", "render", "sample", "--size", "12000x6000", "-o", "OUT.png"],
+  ])
+  func ctrlCEndsALongRunWithinASecond(_ command: [String]) throws {
+    let dir = try Tool.temporaryDirectory()
+    let args = command.map { $0.replacingOccurrences(of: "OUT", with: dir.appendingPathComponent("out").path) }
+    let script = """
+      import signal, subprocess, sys, time
+      p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+      time.sleep(2)
+      alive = p.poll() is None
+      t = time.time()
+      p.send_signal(signal.SIGINT)
+      try:
+          p.communicate(timeout=10)
+      except subprocess.TimeoutExpired:
+          p.kill()
+          p.communicate()
+      print(int(alive), p.returncode, time.time() - t)
+      """
+    let python = Process()
+    python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    python.arguments = ["-c", script, Tool.productsDirectory.appendingPathComponent("imagestage").path] + args
+    let out = Pipe()
+    python.standardOutput = out
+    try python.run()
+    let fields = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
+    python.waitUntilExit()
+    try #require(fields.count == 3, "\(fields)")
+    #expect(fields[0] == "1", "the run ended before the interrupt: make it longer")
+    #expect(fields[1] == "130", "exit \(fields[1])")
+    let seconds = Double(fields[2].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99
+    #expect(seconds < 1, "\(seconds) s after SIGINT")
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+    #expect(left.isEmpty, "\(left)")
+  }
 }
