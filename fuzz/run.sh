@@ -16,10 +16,13 @@ module() {  # name: compile Sources/NAME as a module with coverage instrumentati
 for m in CoreMath Stage Panorama HostIO StageJSON Scenes Raster; do module "$m"; done
 swiftc "${flags[@]}" -module-name FuzzEntry fuzz/Entry.swift fuzz/PortableReaders.swift -c -o "$out/Entry.o"
 # The per-CPU kernels in C, instrumented too: the entry renders through each one.
-clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CKernels/include -c Sources/CKernels/kernels.c -o "$out/kernels.o"
+# Every C file of CKernels (a file missing here is an undefined symbol at the link below).
+for c in Sources/CKernels/*.c; do
+  clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CKernels/include -c "$c" -o "$out/$(basename "$c" .c).o"
+done
 clang -O2 -fsanitize=fuzzer-no-link,address -I Sources/CJPEGRows/include -c Sources/CJPEGRows/jpeg_rows.c -o "$out/jpeg_rows.o"
-swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,HostIO,StageJSON,Scenes,Raster,Entry,kernels,jpeg_rows}.o \
-  -lturbojpeg -ljpeg -lspng -lz -lavformat -lavcodec -lavutil -o "$out/fuzz" 2>/dev/null
+swiftc -sanitize=fuzzer,address "$out"/{CoreMath,Stage,Panorama,HostIO,StageJSON,Scenes,Raster,Entry,kernels,yuv_kernels,jpeg_rows}.o \
+  -lturbojpeg -ljpeg -lspng -lz -lavformat -lavcodec -lavutil -o "$out/fuzz"
 # Seeds: every scenario as JSON (0) and as a scenario (1), and a log of each format (2).
 i=0
 for f in Tests/Scenarios/*.json; do
@@ -33,10 +36,9 @@ printf '\x02time,seconds_elapsed,z,y,x\n1000000000,0.0,0.1,0,0\n1010000000,0.01,
 printf '\x02t,gx,gy,gz\n0,0,0,1\n0.1,0,0,1\n' > "$out/corpus/log-rates"
 printf '\x02motionTimestamp_sinceReboot(s),motionQuaternionX(R),motionQuaternionY(R),motionQuaternionZ(R),motionQuaternionW(R)\n1.0,0,0,0,1\n' \
   > "$out/corpus/log-sensorlog"
-# Small images: a JPEG and a PNG the CLI writes.
-swift build -c release --product imagestage >/dev/null 2>&1 || swift build -c release --product imagestage
-.build/release/imagestage pano sample -o "$out/seed.jpg" --size 64x32
-.build/release/imagestage pano sample -o "$out/seed.png" --size 64x32
+# Small images: a JPEG and a PNG (ffmpeg's, so no build of the CLI is needed here).
+ffmpeg -loglevel error -y -f lavfi -i testsrc=s=64x32 -frames:v 1 "$out/seed.jpg"
+ffmpeg -loglevel error -y -f lavfi -i testsrc=s=64x32 -frames:v 1 "$out/seed.png"
 { printf '\x03'; cat "$out/seed.jpg"; } > "$out/corpus/image-jpeg"
 { printf '\x03'; cat "$out/seed.png"; } > "$out/corpus/image-png"
 # The JPEG again with a GPano XMP packet (a 90°×67.5° crop), for the geometry path.

@@ -34,10 +34,22 @@ public struct ImageLimits: Hashable, Sendable {
   /// Largest width × height.
   public var maxPixels: Int
 
-  /// 32 768 px a side, 160 M pixels (a 16384×8192 panorama fits; 640 MB decoded).
-  public init(maxDimension: Int = 32_768, maxPixels: Int = 160_000_000) {
+  /// Largest memory a decode may hold, in bytes: the decoded pixels and what the decoder
+  /// itself buffers (a progressive JPEG keeps 2 bytes a sample of every component until
+  /// its last scan), checked from the header before either is allocated. `pano tiles
+  /// --max-memory` sets it.
+  public var maxMemory: Int
+  /// Most scans a JPEG may have (TurboJPEG 3's `TJPARAM_SCANLIMIT`): each scan of a
+  /// progressive JPEG is a pass over the whole image; encoders write about 10.
+  public var maxScans: Int
+
+  /// 32 768 px a side, 160 M pixels (a 16384×8192 panorama fits; 640 MB decoded), 2 GB
+  /// held, 500 scans.
+  public init(maxDimension: Int = 32_768, maxPixels: Int = 160_000_000, maxMemory: Int = 2048 << 20, maxScans: Int = 500) {
     self.maxDimension = maxDimension
     self.maxPixels = maxPixels
+    self.maxMemory = maxMemory
+    self.maxScans = maxScans
   }
 
   func check(width: Int, height: Int) throws(RasterError) {
@@ -129,17 +141,12 @@ public enum Raster {
 
   static func decodeJPEG(_ bytes: [UInt8], limits: ImageLimits) throws(RasterError) -> DecodedImage {
     let tj = try TurboJPEG(compress: false)
-    let (width, height) = try tj.size(of: bytes, limits: limits)
-    var image = RGBAImage(width: Int(width), height: Int(height))
-    // Stop on warnings too: a truncated file is an error, not a grey-bottomed picture.
-    let status = bytes.withUnsafeBufferPointer { src in
-      image.pixels.withUnsafeMutableBytes { dst in
-        tjDecompress2(
-          tj.handle, src.baseAddress, UInt(src.count), dst.baseAddress!.assumingMemoryBound(to: UInt8.self),
-          width, 0, height, Int32(TJPF_RGBA.rawValue), TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT)
-      }
-    }
-    try tj.check(status, "corrupt JPEG data")
+    _ = try tj.size(of: bytes, limits: limits)
+    // libjpeg's scanline decoder, not tjDecompress2: its memory and scans are bounded
+    // before it allocates (TurboJPEG 2 has no such limits).
+    let rows = try JPEGRows(bytes: bytes, limits: limits)
+    try rows.start(limits: limits, plus: rows.width * rows.height * 4)
+    let image = try rows.readAll()
     let metadata = JPEGMetadata(bytes)
     return DecodedImage(
       image: image.oriented(exif: metadata.orientation), format: .jpeg, orientation: metadata.orientation,

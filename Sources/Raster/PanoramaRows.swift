@@ -1,4 +1,3 @@
-import CJPEGRows
 import HostIO
 import Panorama
 
@@ -14,17 +13,26 @@ public final class PanoramaRows {
   public let coverage: String
   /// Whether rows come from the file as they are decoded (nothing held whole).
   public var isStreamed: Bool { reader != nil }
+  /// What the JPEG decoder itself will hold while the rows stream (a progressive JPEG's
+  /// coefficients of the whole image), from the header; 0 for an image decoded whole (its
+  /// decode was already bounded by `limits`).
+  public var decoderBytes: Int { reader?.decoderBytes ?? 0 }
   let path: String
-  var reader: OpaquePointer?
+  let limits: ImageLimits
+  var reader: JPEGRows?
+  var started = false
   var whole: RGBAImage?
   var next = 0
 
-  /// Opens `path` ("sample" for the built-in panorama). JPEGs stream, so `limits` applies
-  /// only to images decoded whole; a streamed JPEG is checked against JPEG's own 65 500 px.
+  /// Opens `path` ("sample" for the built-in panorama) and reads its header. JPEGs stream,
+  /// so `limits`' sizes apply only to images decoded whole (a streamed JPEG is checked
+  /// against JPEG's own 65 500 px); its `maxMemory` bounds what the JPEG decoder holds
+  /// (checked at the first `read`, before libjpeg allocates) and `maxScans` its scans.
   public init(_ path: String, projection: SourceProjection? = nil, limits: ImageLimits = ImageLimits())
     throws(PanoramaLoadError)
   {
     self.path = path
+    self.limits = limits
     let prefix: [UInt8]
     do {
       prefix = path == "sample" ? [] : try FileIO.readPrefix(path, count: 1 << 20)
@@ -34,13 +42,15 @@ public final class PanoramaRows {
     let isJPEG = prefix.count >= 3 && prefix[0] == 0xFF && prefix[1] == 0xD8 && prefix[2] == 0xFF
     let metadata = isJPEG ? JPEGMetadata(prefix) : nil
     if let metadata, metadata.orientation == 1 {
-      var message = [CChar](repeating: 0, count: 256)
-      guard let reader = jpeg_rows_open(path, &message, message.count) else {
-        throw PanoramaLoadError(message: "\(Console.escaped(path)): \(Self.text(message))")
+      let reader: JPEGRows
+      do {
+        reader = try JPEGRows(path: path, limits: limits)
+      } catch {
+        throw PanoramaLoadError(message: error.message)
       }
       self.reader = reader
-      width = Int(jpeg_rows_width(reader))
-      height = Int(jpeg_rows_height(reader))
+      width = reader.width
+      height = reader.height
       (geometry, coverage) = PanoramaGeometry.of(
         width: width, height: height, gpano: metadata.xmp.flatMap(GPano.init(xmp:)), projection: projection)
     } else {
@@ -53,8 +63,17 @@ public final class PanoramaRows {
     }
   }
 
-  deinit {
-    if let reader { jpeg_rows_close(reader) }
+  /// Starts decoding a streamed JPEG (its scans are read here when it is progressive), after
+  /// checking what its decoder holds against `limits.maxMemory`: a bad or hostile file fails
+  /// here, as input, before the caller writes anything. `read` starts it when not done yet.
+  public func start() throws(PanoramaLoadError) {
+    guard let reader, !started else { return }
+    do {
+      try reader.start(limits: limits, what: "streaming its rows")
+    } catch {
+      throw PanoramaLoadError(message: error.message)
+    }
+    started = true
   }
 
   /// Decodes the next `count` rows into `rows` (`width` pixels each, packed).
@@ -62,22 +81,16 @@ public final class PanoramaRows {
     guard count > 0 else { return }
     guard next + count <= height else { throw RasterError(.corrupt, "\(path): read past the last row") }
     if let reader {
-      var message = [CChar](repeating: 0, count: 256)
-      let bytes = UnsafeMutableRawPointer(rows).assumingMemoryBound(to: UInt8.self)
-      let status = jpeg_rows_read(reader, bytes, Int32(count), width * 4, &message, message.count)
-      guard status == 0 else {
-        throw RasterError(.corrupt, "\(Console.escaped(path)): corrupt JPEG data at row \(next): \(Self.text(message))")
+      if !started {
+        try reader.start(limits: limits, what: "streaming its rows")
+        started = true
       }
+      try reader.read(into: UnsafeMutableRawPointer(rows), count: count, stride: width * 4, row: next)
     } else if let whole {
       whole.pixels.withUnsafeBufferPointer { p in
         rows.update(from: p.baseAddress! + next * width, count: count * width)
       }
     }
     next += count
-  }
-
-  /// A C message buffer's text, up to its terminating zero.
-  static func text(_ buffer: [CChar]) -> String {
-    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

@@ -23,16 +23,10 @@ extension Raster {
     let (width, height) = try tj.size(of: bytes, limits: limits)
     var divisor: Int32 = 8
     while divisor > 1 && min(width, height) / divisor < Int32(side) { divisor /= 2 }
-    let w = (width + divisor - 1) / divisor, h = (height + divisor - 1) / divisor
-    var image = RGBAImage(width: Int(w), height: Int(h))
-    let status = bytes.withUnsafeBufferPointer { src in
-      image.pixels.withUnsafeMutableBytes { dst in
-        tjDecompress2(
-          tj.handle, src.baseAddress, UInt(src.count), dst.baseAddress!.assumingMemoryBound(to: UInt8.self), w, 0, h,
-          Int32(TJPF_RGBA.rawValue), TJFLAG_STOPONWARNING)
-      }
-    }
-    try tj.check(status, "corrupt JPEG data")
+    let rows = try JPEGRows(bytes: bytes, limits: limits)
+    rows.scale(Int(divisor))
+    try rows.start(limits: limits, plus: rows.width * rows.height * 4)
+    let image = try rows.readAll()
     return image.oriented(exif: JPEGMetadata(bytes).orientation)
   }
 }

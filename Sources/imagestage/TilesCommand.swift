@@ -41,7 +41,7 @@ enum TilesCommand {
     let maxMemory = (try parsed.integer("max-memory", in: 64...1_000_000) ?? 2048) << 20
     let background = try parsed.value("background").map(parseBackground)
     guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input image (or \"sample\")") }
-    var limits = ImageLimits()
+    var limits = ImageLimits(maxMemory: maxMemory)
     if let megapixels = try parsed.number("max-pixels", in: 0.001...1000) { limits.maxPixels = Int(megapixels * 1_000_000) }
     try TiledScene.refuseFolder(parsed.positional[0])
     let source = try PanoramaRows(parsed.positional[0], projection: try PanoCommand.projection(parsed), limits: limits)
@@ -49,7 +49,19 @@ enum TilesCommand {
     // generate.py's default: the face as wide as the source's pixels per 90°, a multiple of 8.
     let fullWidth = Int(geometry.fullWidth * Double(source.width) / geometry.croppedWidth)
     let defaultCube = 8 * Int(Double(fullWidth) / Double.pi / 8)
-    let cubeSize = try parsed.integer("cube-size", in: 16...65536) ?? max(defaultCube, 16)
+    let givenCube = try parsed.integer("cube-size", in: 16...65536)
+    // The default face comes from the file's GPano fields, which may claim a full panorama
+    // far beyond the image (a 64-px crop of a 100 000-px panorama: faces of 31 832 px, days of
+    // empty tiles). A pyramid may hold at most `maxFill` times the image's own pixels.
+    let maxFill = 256
+    let defaultPixels = 6.0 * Double(defaultCube) * Double(defaultCube)
+    if givenCube == nil, defaultCube > 65536 || defaultPixels > Double(maxFill * source.width * source.height) {
+      throw CommandError(
+        message:
+          "\(parsed.positional[0]): its GPano metadata puts its \(source.width)×\(source.height) px in a panorama \(Int(geometry.fullWidth)) px wide, so the pyramid's faces would be \(defaultCube) px: over \(maxFill) times the pixels the image has. Check the metadata, or give --cube-size"
+      )
+    }
+    let cubeSize = givenCube ?? max(defaultCube, 16)
     let fallbackSize = min(cubeSize, try parsed.integer("fallback-size", in: 16...8192) ?? 1024)
     let levels = MultiresLayout.levels(cubeResolution: cubeSize, tileResolution: tileSize)
     guard let layout = MultiresLayout(cubeResolution: cubeSize, tileResolution: tileSize, maxLevel: levels) else {
@@ -61,18 +73,20 @@ enum TilesCommand {
     var reducer = BoxReducer(
       sourceWidth: source.width, sourceHeight: source.height,
       factor: BoxReducer.factor(width: source.width, target: 4 * fallbackSize))
-    // What the run holds: the band of rows, the reduced copy, and (at most) a row of
-    // waiting parent tiles per level and face.
+    // What the run holds: the JPEG decoder's own buffers (a progressive JPEG's whole
+    // coefficients), the band of rows, the reduced copy, and (at most) a row of waiting
+    // parent tiles per level and face.
     let bandBytes = bufferRows * source.width * 4
     let estimate =
-      bandBytes + reducer.image.pixels.count * 4 + 6 * levels * layout.tilesPerSide(level: levels) / 2
+      source.decoderBytes + bandBytes + reducer.image.pixels.count * 4 + 6 * levels * layout.tilesPerSide(level: levels) / 2
       * tileSize * tileSize * 4
     guard estimate <= maxMemory else {
       throw CommandError(
         message:
-          "tiling \(source.width)×\(source.height) needs about \(estimate >> 20) MB (a band of \(bufferRows) rows), over --max-memory \(maxMemory >> 20)"
+          "tiling \(source.width)×\(source.height) needs about \(estimate >> 20) MB (a band of \(bufferRows) rows\(source.decoderBytes >= 1 << 20 ? ", and \(source.decoderBytes >> 20) MB the JPEG decoder holds" : "")), over --max-memory \(maxMemory >> 20)"
       )
     }
+    try source.start()
     let ext = png ? "png" : "jpg"
     let staged = try StagedOutput(output, kind: .directory)
     for path in staged.removedLeftovers { Console.error("removed \(path), left by an earlier run that was killed") }
