@@ -626,7 +626,7 @@ public struct ViewerSettings: Equatable, Sendable {
         if case .bool(false) = given.json.value { return }
         warnings.append(ConfigWarning(path: given.path, message: "not supported yet: \(why)"))
       } else {
-        let hint = PageBoard.suggestion(key, among: Self.keys.map(\.name) + Self.notYetSupported.map(\.key))
+        let hint = PageBoard.suggestion(key, among: Self.keys.map { $0.name } + Self.notYetSupported.map { $0.key })
         warnings.append(ConfigWarning(path: given.path, message: "unknown key\(hint), ignored"))
       }
       return

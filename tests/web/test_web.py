@@ -1075,7 +1075,7 @@ class Viewer(unittest.TestCase):
         self.assertEqual(config["northOffset"], 25)
         self.assertEqual(len(config["hotSpots"]), 4)
         self.assertTrue(PAGE.js("return first.getContainer() === document.getElementById('first')"))
-        self.assertEqual(PAGE.js("return first.getScene()"), "")
+        self.assertIsNone(PAGE.js("return first.getScene()"), "no scene id without scenes, as Pannellum's")
         PAGE.js("first.addHotSpot({pitch: 0, yaw: 0, type: 'info', text: 'Added', id: 'added'})")
         PAGE.until("return [...document.querySelectorAll('#first .isv-hotspot')].some((e) => e.dataset.id === 'added')", message="added")
         self.assertTrue(PAGE.js("return first.removeHotSpot('added')"))
@@ -1277,6 +1277,39 @@ class Viewer(unittest.TestCase):
         finally:
             PAGE.driver.switch_to.default_content()
 
+    def test_events_and_getters_answer_as_pannellums_do(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&title=Lobby")
+        self.assertEqual(PAGE.js("return document.title"), "Lobby", "the tab takes the config's title")
+        # animatefinished once the loaded scene has come to rest (Pannellum's fires after each load).
+        PAGE.driver.get(PAGE.base + "pages/component.html")
+        PAGE.until("return window.first && first.isLoaded()", timeout=15, message="loaded")
+        PAGE.until("return events.some((e) => e[0] === 'animatefinished')", message="animatefinished after load")
+        # One zoomchange for a 1.5 s lookAt, with the hfov it arrived at; one for setHfov at once.
+        PAGE.js("events.length = 0; window.arrived = false; first.lookAt(10, 20, 70, 1500, () => { window.arrived = true; })")
+        PAGE.until("return window.arrived && events.some((e) => e[0] === 'animatefinished')", timeout=5, message="arrived")
+        time.sleep(0.2)
+        zooms = PAGE.js("return events.filter((e) => e[0] === 'zoomchange').map((e) => e[1])")
+        self.assertEqual(len(zooms), 1, f"one zoomchange, not one a frame: {zooms}")
+        self.assertAlmostEqual(zooms[0], 70, delta=0.01)
+        PAGE.js("events.length = 0; first.setHfov(90, false)")
+        time.sleep(0.3)
+        self.assertEqual(PAGE.js("return events.filter((e) => e[0] === 'zoomchange').map((e) => e[1])"), [90])
+        PAGE.js("events.length = 0; first.setYaw(40, 300)")
+        time.sleep(0.6)
+        self.assertNotIn("zoomchange", PAGE.js("return events.map((e) => e[0])"), "no zoom, no zoomchange")
+        config = PAGE.js("return first.getConfig()")
+        for key, value in (("haov", 360), ("vaov", 180), ("friction", 0.15), ("mouseZoom", True), ("draggable", True),
+                           ("backgroundColor", [0, 0, 0]), ("crossOrigin", "anonymous"), ("minHfov", 20), ("maxHfov", 120),
+                           ("minYaw", -180), ("maxYaw", 180), ("type", "equirectangular")):
+            self.assertEqual(config.get(key), value, f"getConfig().{key}, Pannellum's default")
+        self.assertNotIn("scene", config, "no scene id without scenes")
+        # A missing panorama is asked for once (viewer.html fetches it ahead; the load takes that).
+        open_viewer("viewer.html#panorama=missing-once.jpg&autoLoad=true", wait_loaded=False)
+        PAGE.until("return document.querySelector('.isv-message:not([hidden])')", timeout=10, message="the error")
+        time.sleep(0.3)
+        asked = PAGE.js("return performance.getEntriesByType('resource').filter((r) => r.name.endsWith('missing-once.jpg')).length")
+        self.assertEqual(asked, 1, "fetched once")
+
     def test_errors_show_in_the_view_and_clear(self):
         cases = [
             ("viewer.html#panorama=missing.jpg&autoLoad=true", ["missing.jpg", "404"]),
@@ -1427,6 +1460,20 @@ class ViewerOnAPhone(PhoneScreen, unittest.TestCase):
         self.tap(".isv-fullscreen")
         PAGE.until("return seen.includes(true)", message="fullscreen by a tap")
         PAGE.js("document.exitFullscreen()")
+
+    def test_the_phones_pitch_is_the_views_whatever_the_scene_starts_at(self):
+        # Pannellum shows the phone's true pitch: a scene starting 30° down, the phone held
+        # 20° above the horizon (portrait: beta 90 is level), shows 20° up, not 10° down.
+        # The heading stays relative: the first reading's is the scene's starting yaw.
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&pitch=-30&yaw=40")
+        PAGE.js("viewer.startOrientation()")
+        PAGE.until("return viewer.isOrientationActive()", message="motion on")
+        PAGE.orient(0, 110, 0)
+        self.assertAlmostEqual(PAGE.js("return viewer.getPitch()"), 20, delta=1.5)
+        self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 40, delta=1.5)
+        PAGE.orient(0, 60, 0)
+        self.assertAlmostEqual(PAGE.js("return viewer.getPitch()"), -30, delta=1.5)
+        PAGE.js("viewer.stopOrientation()")
 
     def test_controls_follow_the_config(self):
         open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&showZoomCtrl=false&showFullscreenCtrl=false")
@@ -1730,6 +1777,17 @@ class PannellumPage(unittest.TestCase):
             if other is not None:
                 self.assertLess(other, score - 6, f"{camera} against the previous view")
 
+    def test_a_missing_cube_face_is_an_error_naming_the_file(self):
+        # Pannellum shows "The file … could not be accessed." for a face that is not there; a
+        # cube has no coarser level to show instead, so no load and no black wall.
+        open_viewer("viewer.html#config=pages/cube-missing-face.json&autoLoad=true", wait_loaded=False)
+        message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=15,
+                             message="the missing face's message")
+        self.assertEqual(message, "The file /pannellum/examples/no-such-face.jpg could not be accessed.")
+        time.sleep(0.5)
+        self.assertIsNone(PAGE.js("return viewer.loadedAt ?? null"), "no load event")
+        self.assertEqual(PAGE.js("return viewer.getError()"), message)
+
     def tiled_view(self, name, more=""):
         PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?dir={name}{more}")
         PAGE.until("return window.loadedAt !== undefined || window.viewerError !== undefined", timeout=20,
@@ -1878,14 +1936,71 @@ class PannellumSwitch(unittest.TestCase):
     def test_numbers_written_as_strings_load_with_a_warning_and_getters_answer_early(self):
         PAGE.driver.get(PAGE.base + "pages/pannellum-cms.html")
         early = PAGE.js("return window.early")
-        self.assertEqual(early, {"chained": True, "yaw": 25, "hfov": 110, "bounds": [50, 120], "loaded": False},
+        # The bounds are the lens's (20–120° for the normal lens), before and after load alike.
+        self.assertEqual(early, {"chained": True, "yaw": 25, "hfov": 110, "bounds": [20, 120], "loaded": False},
                          "Pannellum's answers before the module arrives")
         PAGE.until("return window.loaded", timeout=15, message="the CMS config loaded")
+        self.assertEqual(PAGE.js("return v.getHfovBounds()"), [20, 120], "getHfovBounds does not change at load")
         self.assertEqual(PAGE.js("return [v.getHfov(), v.getPitch(), v.getYaw()]"), [110, 0, 25])
         warnings = PAGE.js("return warnings")
         for key in ("hfov", "pitch", "yaw", "hotSpots[0].pitch"):
             self.assertTrue(any(f"{key}: a number written as a string" in w for w in warnings), f"{key} warned: {warnings}")
         self.assertTrue(PAGE.js("return v.setPitch(10) === v && v.setYaw(5).setHfov(100) === v"), "the proxy chains")
+
+    def test_a_tour_with_stale_entries_shows_and_fails_only_the_broken_link(self):
+        # Pannellum shows this tour and fails only the broken link: a hotspot to a deleted
+        # scene, a mistyped key (sceneID), a wrong value in a scene not opened yet, a scene
+        # added right after pannellum.viewer(...). Each is a console warning naming its key.
+        PAGE.driver.get(PAGE.base + "pages/pannellum-stale-tour.html")
+        PAGE.until("return window.loaded >= 1", timeout=15, message="the tour's first scene loaded")
+        self.assertEqual(PAGE.js("return v.getScene()"), "hall")
+        self.assertIsNone(PAGE.js("return v.getError()"))
+        self.assertTrue(PAGE.js("return document.querySelector('.isv-message').hidden"), "no error box")
+        warnings = PAGE.js("return warnings")
+        for path in ("scenes.hall.hotSpots[1].sceneId: names no scene (\"cellar\")",
+                     "scenes.hall.hotSpots[2].sceneID: unknown hotspot key (did you mean sceneId?)",
+                     "scenes.hall.hotSpots[2].sceneId: missing", "scenes.kitchen.pitch: expected a number"):
+            self.assertTrue(any(path in w for w in warnings), f"{path} warned: {warnings}")
+        self.assertFalse(any("line " in w for w in warnings), "no line and column for an in-page object")
+        self.assertEqual(PAGE.js("return errors"), [])
+        self.assertEqual(PAGE.js("return rejections"), [], "no uncaught promise rejection")
+        click = "[...document.querySelectorAll('.isv-hotspot')].find((e) => e.textContent.includes(arguments[0])).click()"
+        # The stale link is inert: the tour stays where it is, with no error.
+        PAGE.js(click, "Cellar")
+        PAGE.js(click, "Typo")
+        time.sleep(0.3)
+        self.assertEqual(PAGE.js("return v.getScene()"), "hall")
+        self.assertIsNone(PAGE.js("return v.getError()"))
+        # The scene added through the API is where its link leads.
+        PAGE.js(click, "Garden")
+        PAGE.until("return v.getScene() === 'garden' && window.loaded >= 2", timeout=10, message="the added scene")
+        # The scene with the wrong value opens with that key's default.
+        PAGE.js("v.loadScene('kitchen')")
+        PAGE.until("return v.getScene() === 'kitchen' && window.loaded >= 3", timeout=10, message="the kitchen")
+        self.assertAlmostEqual(PAGE.js("return v.getPitch()"), 0, delta=0.01)
+        self.assertAlmostEqual(PAGE.js("return v.getYaw()"), 45, delta=0.01)
+        # Only a scene that cannot be shown says so, in the view, in words for visitors.
+        PAGE.js("v.loadScene('attic')")
+        message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=5,
+                             message="the attic's message")
+        self.assertEqual(message, "No panorama image was specified.")
+        self.assertEqual(PAGE.js("return rejections"), [])
+        # The ES module, with addScene called before `ready` (the page does not await it).
+        result = PAGE.driver.execute_async_script("""
+            const done = arguments[0];
+            const rejections = [];
+            window.addEventListener('unhandledrejection', (e) => rejections.push(String(e.reason)));
+            import('/imagestage-viewer.js').then((m) => {
+              const d = document.createElement('div');
+              d.style.cssText = 'width: 300px; height: 200px';
+              document.body.append(d);
+              const w = m.viewer(d, {default: {firstScene: 'a', autoLoad: true}, scenes: {a: {panorama: '/sample.jpg',
+                hotSpots: [{pitch: 0, yaw: 0, type: 'scene', sceneId: 'b', text: 'To b'}]}}});
+              w.addScene('b', {panorama: '/sample.jpg', yaw: 30});
+              w.on('load', () => setTimeout(() => done({error: w.getError(), scenes: JSON.parse(JSON.stringify(
+                Object.keys(w.getConfig().scenes))), rejections}), 100));
+            });""")
+        self.assertEqual(result, {"error": None, "scenes": ["a", "b"], "rejections": []})
 
     def test_chained_setters_each_animate_their_own_axis(self):
         PAGE.driver.get(PAGE.base + "pages/component.html")

@@ -50,13 +50,16 @@ public func viewerConfigure(
       let url = try ViewerURLParameters(pairs)
       warnings += url.warnings.map { .string($0.description) }
       if let first = url.settings.firstScene {
-        guard c.scene(first) != nil else {
-          throw InputError(path: "URL parameter firstScene", message: "names no scene (\"\(first)\")")
+        if c.scene(first) != nil {
+          c.firstScene = first
+        } else {
+          warnings.append(.string("URL parameter firstScene: names no scene (\"\(first)\"); showing \"\(c.firstScene)\""))
         }
-        c.firstScene = first
       }
       c.override(with: url.settings)
-      for scene in c.scenes { try scene.checkVideo() }
+      var dropped: [ConfigWarning] = []
+      for k in c.scenes.indices { c.scenes[k].dropVideoIfTiled(warnings: &dropped) }
+      warnings += dropped.map { .string($0.description) }
     }
     tour = ViewerTour(config: c)
     return answer(["warnings": .array(warnings)])
@@ -82,6 +85,7 @@ public func viewerScene() -> Int32 {
   return answer([
     "id": .string(tour.sceneID), "title": .string(s.title), "author": .string(s.author), "authorURL": .string(s.authorURL),
     "image": .string(tour.imageURL), "problem": .string(tour.unsupported), "tiled": .bool(tour.tileLayout != nil),
+    "type": .string(s.type?.rawValue),
     "preview": .string(tour.previewURL), "video": .string(tour.videoURL), "loop": flag(s.loop), "muted": flag(s.muted),
     "autoplay": flag(s.autoplay),
     "previewTitle": .string(s.previewTitle), "previewAuthor": .string(s.previewAuthor), "autoLoad": flag(s.autoLoad),
@@ -421,16 +425,16 @@ public func viewerMoveHotSpot(_ index: Int32, _ yaw: Double, _ pitch: Double) {
   tour.move(hotSpot: Int(index), yaw: yaw, pitch: pitch)
 }
 
-/// Adds scene `id` from its JSON; the error, or an empty answer.
+/// Adds scene `id` from its JSON: `{"warnings": […]}`, or `{"error": …}` when it is not JSON.
 @_cdecl("viewer_add_scene")
 public func viewerAddScene(_ id: UnsafePointer<UInt8>?, _ idCount: Int32, _ json: UnsafePointer<UInt8>?, _ jsonCount: Int32)
   -> Int32
 {
   do throws(InputError) {
-    try tour.addScene(text(id, idCount), json: bytes(json, jsonCount))
-    return answer("")
+    let warnings = try tour.addScene(text(id, idCount), json: bytes(json, jsonCount))
+    return answer(["warnings": .array(warnings.map { .string($0.description) })])
   } catch {
-    return answer(error.description)
+    return answer(["error": .string(error.description)])
   }
 }
 
@@ -469,10 +473,20 @@ public func viewerConfig() -> Int32 {
   guard case .object(var members) = tour.settings.json else { return answer(JSONValue.null) }
   let d = tour.currentDegrees
   members.removeAll { ["yaw", "pitch", "hfov"].contains($0.0) }
-  members += [
-    ("yaw", .number(d.yaw)), ("pitch", .number(d.pitch)), ("hfov", .number(d.hfov)),
-    ("hotSpots", .array(tour.scene.hotSpots.map { $0.json })), ("scene", .string(tour.sceneID)),
-  ]
+  members += [("yaw", .number(d.yaw)), ("pitch", .number(d.pitch)), ("hfov", .number(d.hfov))]
+  // As Pannellum's: every key a page may read back, its default where the scene sets none,
+  // the limits those in use (getPitchBounds' and the like).
+  for (key, which) in [("Yaw", ViewerTour.BoundsKind.yaw), ("Pitch", .pitch), ("Hfov", .hfov)] {
+    let b = tour.bounds(which)
+    members.removeAll { $0.0 == "min\(key)" || $0.0 == "max\(key)" }
+    members += [("min\(key)", .number(b.0)), ("max\(key)", .number(b.1))]
+  }
+  for (key, value) in ViewerSettings.pannellumDefaults where !members.contains(where: { $0.0 == key }) {
+    members.append((key, value))
+  }
+  members.append(("hotSpots", .array(tour.scene.hotSpots.map { $0.json })))
+  // A tour's scene id (Pannellum has none for a config without scenes).
+  if !tour.sceneID.isEmpty { members.append(("scene", .string(tour.sceneID))) }
   // A tour's scenes by id, as Pannellum's `scenes` (pages build scene menus from their titles).
   let scenes = tour.config.scenes
   if scenes.count > 1 || scenes.first?.id.isEmpty == false {

@@ -69,7 +69,7 @@
       isLoaded: false, isOrientationActive: false, isOrientationSupported: false, getLevelHorizon: false,
       getPitch: n('pitch', 0), getYaw: n('yaw', 0), getHfov: n('hfov', 100),
       getPitchBounds: [n('minPitch', -90), n('maxPitch', 90)], getYawBounds: [n('minYaw', -180), n('maxYaw', 180)],
-      getHfovBounds: [n('minHfov', 50), n('maxHfov', 120)], getNorthOffset: n('northOffset', 0),
+      getHfovBounds: [n('minHfov', 20), n('maxHfov', { stereographic: 330, fisheye: 360, equirectangular: 360 }[s.lens] || 120)], getNorthOffset: n('northOffset', 0),
       getHorizonRoll: n('horizonRoll', 0), getHorizonPitch: n('horizonPitch', 0), getScene: first,
       getLens: s.lens || 'rectilinear', getError: null, getConfig: config, mouseEventToCoords: null,
       removeScene: false, removeHotSpot: false,

@@ -356,7 +356,8 @@ export class Viewer {
   loadScene(
     sceneId: string, pitch?: TargetAngle, yaw?: TargetAngle | 'sameAzimuth', hfov?: TargetAngle, fadeDone?: () => void
   ): this;
-  getScene(): string;
+  /** The shown scene's id; `undefined` for a config without `scenes` (and before the viewer runs). */
+  getScene(): string | undefined;
   addScene(sceneId: string, config: SceneConfig): this;
   /** `false` for the scene shown, or an unknown one. */
   removeScene(sceneId: string): boolean;

@@ -88,12 +88,19 @@ function fetchImage(url, crossOrigin) {
       }
       return { bitmap, head: new Uint8Array(await head) };
     })();
-    p.catch(() => imageCache.delete(key));
+    // A failure stays until a load has shown it (`forgetImage`): the request made ahead and
+    // the load that takes it are one request, a missing file asked for once, not twice.
+    p.catch(() => {});
     imageCache.set(key, p);
     // Bounded: a long tour keeps its last few images, not all of them.
     while (imageCache.size > 6) imageCache.delete(imageCache.keys().next().value);
   }
   return imageCache.get(key);
+}
+
+/** Drops a failed image, so that showing its scene again asks again. */
+function forgetImage(url) {
+  imageCache.delete(new URL(url, location.href).href);
 }
 
 /** RGBA copies of decoded images made while the module downloads (the CPU path), by bitmap. */
@@ -152,6 +159,8 @@ export class Viewer extends ViewerAPI {
       return;
     }
     const { json, functions } = typeof config === 'string' ? { json: config, functions: new Map() } : splitFunctions(config);
+    // An in-page object's errors name keys, not lines: its JSON text is ours, not the page's.
+    this._configFromObject = typeof config !== 'string';
     this._configRenderer = config && typeof config === 'object' && typeof config.renderer === 'string' ? config.renderer : undefined;
     this._hotSpots.functions = functions;
     // The image a one-panorama config loads at once: fetched while the module compiles
@@ -262,7 +271,9 @@ export class Viewer extends ViewerAPI {
       this.m.withTwo(options.source || 'config', options.folder || '', (sp, sn, fp, fn) =>
         this.m.json(this.w.viewer_configure(cp, cn, pp, pn, sp, sn, fp, fn))));
     for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
-    if (answer.error) throw new Error(answer.error);
+    if (answer.error) {
+      throw new Error(this._configFromObject ? answer.error.replace(/ \(line \d+, column \d+\)/, '') : answer.error);
+    }
   }
 
   /**
@@ -355,6 +366,7 @@ export class Viewer extends ViewerAPI {
     try {
       image = await fetchImage(s.image, s.crossOrigin);
     } catch (e) {
+      forgetImage(s.image);
       if (ticket === this._ticket) this._fail(e, false);
       return;
     }
@@ -407,6 +419,11 @@ export class Viewer extends ViewerAPI {
     }
     this._loadFired = true;
     this._fire('load');
+    // A scene's own field of view is no zoom; and once it has come to rest, animatefinished
+    // (Pannellum's fires after each load).
+    this._zoomReported = undefined;
+    this._moving = true;
+    this._invalidate();
     if (fade) this._fadeOut();
     if (first && this._scene.orientationOnByDefault && this.isOrientationSupported()) this.startOrientation();
   }
@@ -524,9 +541,16 @@ export class Viewer extends ViewerAPI {
       throw e;
     }
     if (view) {
+      // zoomchange once a zoom has come to rest at a new field of view (a `lookAt`'s glide,
+      // a setHfov, a wheel or pinch that stops), as Pannellum's: not on every frame of it.
       const hfov = view.hfov;
-      if (this._lastHfov !== undefined && Math.abs(hfov - this._lastHfov) > 1e-9) this._fire('zoomchange', hfov);
-      this._lastHfov = hfov;
+      const settled = idle || hfov === this._frameHfov;
+      if (this._zoomReported === undefined) this._zoomReported = hfov;
+      else if (settled && Math.abs(hfov - this._zoomReported) > 1e-9) {
+        this._zoomReported = hfov;
+        this._fire('zoomchange', hfov);
+      }
+      this._frameHfov = hfov;
       if (idle && this._moving) this._fire('animatefinished', { pitch: view.pitch, yaw: view.yaw, hfov });
       this._moving = !idle;
     }

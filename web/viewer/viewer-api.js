@@ -44,7 +44,9 @@ export class ViewerAPI {
   /** Runs `fn` now when the module runs and the config is read, else once it is. */
   _ready(fn) {
     if (this.w && this._configured) return fn();
-    this._started.then(() => { if (this.w && !this._destroyed) fn(); }, () => {}); // a failed start is shown in the view
+    // A viewer that could not start shows why in its view: the call is dropped, not rejected
+    // a second time as an uncaught promise.
+    this._started.then(() => { if (this.w && !this._destroyed) fn(); }, () => {});
     return undefined;
   }
 
@@ -145,13 +147,15 @@ export class ViewerAPI {
     return this;
   }
 
-  getScene() { return this._scene ? this._scene.id : this._early?.scene; }
+  /** The shown scene's id; undefined for a config without `scenes`, as Pannellum's. */
+  getScene() { return this._scene ? (this._scene.id !== '' ? this._scene.id : undefined) : this._early?.scene || undefined; }
 
   addScene(sceneId, config) {
     this._ready(() => {
       const { json } = splitFunctions(config || {});
-      const error = this.m.withTwo(String(sceneId), json, (ip, il, jp, jl) => this.m.out(this.w.viewer_add_scene(ip, il, jp, jl)));
-      if (error) console.error(`ImageStage viewer: ${error}`);
+      const answer = this.m.withTwo(String(sceneId), json, (ip, il, jp, jl) => this.m.json(this.w.viewer_add_scene(ip, il, jp, jl)));
+      for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
+      if (answer.error) console.error(`ImageStage viewer: ${answer.error}`);
     });
     return this;
   }
@@ -216,13 +220,13 @@ export class ViewerAPI {
       for (const [k, v] of Object.entries(hs || {})) {
         if (typeof v === 'function' || /Args$/.test(k)) f[k] = v; else rest[k] = v;
       }
-      const scene = sceneId == null ? this.getScene() : String(sceneId);
+      const scene = sceneId == null ? this._scene.id : String(sceneId);
       const error = this.m.withTwo(JSON.stringify(rest), sceneId == null ? '' : scene, (jp, jl, sp, sl) =>
         this.m.out(this.w.viewer_add_hotspot(jp, jl, sp, sl)));
       if (error) { console.error(`ImageStage viewer: ${error}`); return; }
       const count = this.m.json(this.w.viewer_config()).hotSpots.length;
-      if (Object.keys(f).length) this._hotSpots.functions.set(`${scene}\u0000${scene === this.getScene() ? count - 1 : '?'}`, f);
-      if (scene === this.getScene()) { this._refreshScene(); this._placeHotSpots(true); }
+      if (Object.keys(f).length) this._hotSpots.functions.set(`${scene}\u0000${scene === this._scene.id ? count - 1 : '?'}`, f);
+      if (scene === this._scene.id) { this._refreshScene(); this._placeHotSpots(true); }
     });
     return this;
   }

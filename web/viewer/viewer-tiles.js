@@ -83,7 +83,16 @@ export class Tiles {
       const again = v.w.viewer_tile_failed(level, face, x, y);
       state.failures++;
       if (level === 1 && !again) state.baseSettled++;
-      console.warn(`ImageStage viewer: tile ${entry.url} failed (${e.message}); ${again ? 'trying again' : 'showing the coarser level there'}`);
+      if (!again && level === 1 && v._scene.type === 'cubemap') {
+        // A cube's face has no coarser level behind it: said in the view, naming the file, as
+        // Pannellum's fileAccessError does, not a black wall.
+        console.warn(`ImageStage viewer: cube face ${entry.url} failed (${e.message})`);
+        state.broken = true;
+        v._fail(new Error(v._string('fileAccessError', entry.url)), false);
+        return;
+      }
+      console.warn(`ImageStage viewer: tile ${entry.url} failed (${e.message}); ${again ? 'trying again'
+        : level === 1 ? 'that part of the view stays empty' : 'showing the coarser level there'}`);
       // A moment before the retry, so a server that is down is not hammered.
       setTimeout(() => v._invalidate(), again ? 300 : 0);
       return;
@@ -122,13 +131,7 @@ export class Tiles {
     state.loadFired = true;
     await new Promise((r) => requestAnimationFrame(r));
     if (v._destroyed || state !== this.state) return;
-    if (state.first) {
-      v.loadedAt = performance.now();
-      performance.mark('imagestage-viewer:load');
-    }
-    v._fire('load');
-    if (state.fade) v._fadeOut();
-    if (state.first && v._scene.orientationOnByDefault && v.isOrientationSupported()) v.startOrientation();
+    v._loadDone(state.fade, state.first);
   }
 
   /** Draws this frame's `view` at `pw`×`ph` device pixels: the plan's tiles fetched, dropped, drawn. */
@@ -151,7 +154,7 @@ export class Tiles {
     v._lastKey = view.key;
     v._placeHotSpots();
     // The coarsest level in (or given up on): every direction shows what it can.
-    if (!tiles.loadFired && tiles.baseSettled >= 6) this.ready(tiles);
+    if (!tiles.loadFired && !tiles.broken && tiles.baseSettled >= 6) this.ready(tiles);
     return view;
   }
 }
