@@ -473,7 +473,7 @@ public struct Engine: Sendable {
     case nil: break
     }
     let size = board.items[drag.item].size
-    if let g = options.grid, g > 0 {
+    if let g = options.grid, g > 0, g.isFinite {  // options may be set after init: an infinite grid would give NaN
       c.x = ((c.x - size.width / 2) / g).rounded() * g + size.width / 2
       c.y = ((c.y - size.height / 2) / g).rounded() * g + size.height / 2
     }

@@ -187,6 +187,10 @@ import Testing
     engine.drag(from: P(60, 60), to: P(160, 60))  // a hit: snaps to slot 1
     #expect(engine.isIdle)
     #expect(engine.board.items[0].center == P(160, 60))
+    var gridded = locationsEngine()
+    gridded.options.grid = value
+    gridded.drag(from: P(60, 60), to: P(160, 60), release: false)
+    #expect(gridded.board.items[0].center.x.isFinite && gridded.board.items[0].center.y.isFinite)
     var ghosts = shortcutsEngine()
     ghosts.options.returnDuration = value
     ghosts.drag(from: P(60, 60), to: P(20, 400))

@@ -106,6 +106,15 @@ struct PanoCommandTests {
     #expect(attic.status != 0 && attic.stderr.contains("scene \"attic\""), "\(attic.stderr)")
   }
 
+  /// `pano sample --size 8x4` trapped in SamplePanorama's precondition (the process died of
+  /// SIGILL with "sample panorama too small"); it now exits with the minimum in the message.
+  @Test func aSampleBelowTheMinimumSizeIsAnErrorThatSaysTheMinimum() throws {
+    let dir = try Tool.temporaryDirectory()
+    let r = try Tool.run("imagestage", ["pano", "sample", "-o", dir.appendingPathComponent("s.png").path, "--size", "8x4"])
+    #expect(r.status == 1 || r.status == 2, "exit \(r.status): \(r.stderr)")
+    #expect(r.stderr.contains("width: 8 is below the minimum of 16"), "\(r.stderr)")
+  }
+
   @Test func mipmapsStopAStripOfFineDetailFromAliasing() throws {
     // One-pixel black and white columns, fitted to a view 8.5× lower: without mip levels the
     // strip skips columns and shows bands; with them every column is averaged in.
