@@ -88,13 +88,13 @@ enum PortableReaders {
     for scene in config.scenes {
       _ = tour.loadScene(scene.id, yaw: scene.settings.yaw, pitch: nil, hfov: scene.settings.hfov)
       _ = tour.unsupported
-      _ = tour.imagePath(besides: "tours/fuzz.json")
+      _ = tour.imageReference
       if tour.openTiles(budget: 64) != nil {
         // A tiled scene: plans as the page runs them, tiles arriving and failing.
         for frame in 0..<4 {
           guard let plan = tour.planTiles(width: 390, height: 844) else { break }
           for (k, t) in plan.fetch.enumerated() {
-            _ = tour.tileURL(t)
+            _ = tour.tileReference(t)
             switch (k + frame) % 3 {
             case 0: _ = tour.tileFailed(t)
             case 1: tour.tileLoaded(t)
