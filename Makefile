@@ -224,8 +224,8 @@ $(WEB)/%: web/shared/%
 # The bundled panorama: the CLI's generated sample, 4096×2048.
 $(WEB)/sample.jpg: Sources/Panorama/SamplePanorama.swift
 	@mkdir -p $(WEB)
-	swift build -c release $(CPU_FLAGS) --product imagestage
-	.build/release/imagestage pano sample -o $@
+	$(MAKE) --no-print-directory release-cli
+	$(RELEASE_CLI) pano sample -o $@
 
 # Serves build/web on http://127.0.0.1:8000/ (localhost is a secure context: motion works).
 web-serve: web
@@ -234,9 +234,9 @@ web-serve: web
 # The browser tests: headless Chromium driven by selenium, real pointer, touch and key
 # input, sensors injected over CDP (tests/web/test_web.py).
 web-test: web
-	swift build -c release $(CPU_FLAGS) --product imagestage  # the tiler, for Pannellum's test on our tiles
+	$(MAKE) --no-print-directory release-cli  # the tiler, for Pannellum's test on our tiles
 	scripts/install-test-venv
-	build/venv/bin/python tests/web/test_web.py
+	IMAGESTAGE_CLI=$(RELEASE_CLI) build/venv/bin/python tests/web/test_web.py
 
 .PHONY: web-min dist dist-test
 
@@ -274,7 +274,7 @@ dist-test: dist
 	build/venv/bin/python tests/dist/test_dist.py
 	tests/dist/deb.sh $(DIST)/imagestage_$(VERSION)_*.deb
 
-.PHONY: deps deps-build deps-app version build test lint app asan docs stage install
+.PHONY: deps deps-build deps-app version build check test lint app asan docs stage install release-cli
 
 PREFIX ?= /usr/local
 # What `make install` and the .deb both install, staged once in build/stage (relative to the
@@ -286,6 +286,12 @@ STAGE := build/stage
 # Its own scratch folder: the flag changes how every module compiles, so sharing .build with
 # the dynamic release build would rebuild everything at each switch.
 STATIC_BUILD := .build/static
+# The release CLI that make web's sample panorama and make web-test's tiles come from: this
+# static build's, which make dist links anyway (the flag changes nothing they test), so make
+# test compiles release code once, not twice.
+RELEASE_CLI := $(STATIC_BUILD)/release/imagestage
+release-cli: version
+	swift build -c release --static-swift-stdlib $(CPU_FLAGS) --scratch-path $(STATIC_BUILD) --product imagestage
 stage: deps-build version
 	swift build -c release --static-swift-stdlib $(CPU_FLAGS) --scratch-path $(STATIC_BUILD) --product imagestage-app
 	swift build -c release --static-swift-stdlib $(CPU_FLAGS) --scratch-path $(STATIC_BUILD) --product imagestage
@@ -333,6 +339,21 @@ version:
 build: deps version
 	swift build $(CPU_FLAGS) --build-tests
 
+# The suites that start Xvfb and drive the app with xdotool (ToolTests/App*GUITests).
+GUI_SUITES := AppGUITests|AppSceneGUITests|AppVideoGUITests|AppCameraGUITests
+# The quick tier (docs/architecture.md, "Test tiers"): the build (incremental, with make
+# build's flags), every Swift suite but the GUI ones, and the format lint. It ends with its
+# time: wall, and the CPU (user + sys) of all it ran, which other load does not change.
+check: deps version
+	@start=$$(date +%s); \
+	swift build $(CPU_FLAGS) --build-tests && \
+	swift test $(CPU_FLAGS) --skip-build --skip '$(GUI_SUITES)' && \
+	$(MAKE) --no-print-directory lint; status=$$?; \
+	set -- $$(times | tail -n 1); \
+	echo "make check: $$(( $$(date +%s) - start )) s wall, CPU $$1 user + $$2 sys:" \
+	  "$$([ $$status = 0 ] && echo passed || echo FAILED)"; \
+	exit $$status
+
 # The README's test command: dependencies, one build, the whole suite in one process,
 # the Embedded Swift check, the web page in headless Chromium, the format lint, the docs and
 # the release artefacts (make dist, each installed and used: tests/dist), and the suite again under AddressSanitizer.
@@ -344,14 +365,24 @@ test: build
 	$(MAKE) lint
 	$(MAKE) dist-test
 	$(MAKE) asan
+	$(MAKE) fuzz-check
 
-# The whole suite (the app and CLI too) built with AddressSanitizer in its own build
-# directory: the renderer and codecs read through unsafe pointers, and a read out of
-# bounds passes unnoticed otherwise. Leak reports are off: the ones seen come from XCTest,
-# Foundation's Process, libX11 and libdbus, not from this code.
+# AddressSanitizer, in its own build directory, on the tests of the modules that read or
+# write through unsafe pointers, where a read out of bounds passes unnoticed otherwise: the
+# renderers and the MP4 box reader (PanoramaTests), the codecs, FFmpeg and the C kernels
+# (RasterTests: CTurboJPEG, CSpng, CZlib, CJPEGRows, CKernels, CFFmpeg), files and child
+# processes (HostIOTests), the JSON, scenario and viewer-config readers (StageJSONTests), and
+# the MP4 reader against FFmpeg's (ToolTests' MP4SphericalReader suite). The GUI suites, the
+# engine and the scene layer (safe Swift only) ran once in make test's plain pass. Built: the
+# test bundle and the CLI (the MP4 suite makes its clips' image with it), not the app or the
+# benchmarks. Leak reports are off: the ones seen come from XCTest, Foundation's Process,
+# libX11 and libdbus, not from this code.
+ASAN_TESTS := ^(PanoramaTests|RasterTests|HostIOTests|StageJSONTests)\.|^ToolTests\.MP4SphericalReaderTests
 asan: deps
-	swift build $(CPU_FLAGS) --build-tests --sanitize=address --scratch-path .build/asan
-	ASAN_OPTIONS=detect_leaks=0 swift test $(CPU_FLAGS) --skip-build --sanitize=address --scratch-path .build/asan
+	swift build $(CPU_FLAGS) --sanitize=address --scratch-path .build/asan --product ImageStagePackageTests
+	swift build $(CPU_FLAGS) --sanitize=address --scratch-path .build/asan --product imagestage
+	ASAN_OPTIONS=detect_leaks=0 swift test $(CPU_FLAGS) --skip-build --sanitize=address --scratch-path .build/asan \
+	  --filter '$(ASAN_TESTS)'
 
 # DocC archives for Stage, Panorama and the scene layer, with the toolchain's docc and no
 # plugin package: SwiftPM dumps the symbol graphs, `docc convert` joins each module's with its

@@ -56,10 +56,11 @@ let package = Package(
     // Benchmarks (bench/*.sh run them in release mode)
     .executableTarget(name: "stage-bench", dependencies: ["Stage"]),
     .executableTarget(name: "pano-bench", dependencies: ["Panorama", "Raster", "HostIO", "StageJSON", "CoreMath"]),
-    // Tests
+    // Tests, and the helpers more than one of them uses (not a product)
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
-    .testTarget(name: "StageTests", dependencies: ["Stage"]),
-    .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Stage", "Panorama"]),
+    .testTarget(name: "StageTests", dependencies: ["Stage", "TestSupport"]),
+    .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Stage", "Panorama", "TestSupport"]),
     .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "CoreMath"], resources: [.copy("Data")]),
     .testTarget(name: "RasterTests", dependencies: ["Raster", "Panorama", "CoreMath", "HostIO"]),
     .testTarget(name: "StageJSONTests", dependencies: ["StageJSON"]),

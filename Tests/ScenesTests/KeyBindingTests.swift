@@ -71,10 +71,4 @@ struct KeyBindingTests {
     #expect(studio.active == .panorama, "the arrow did not switch tabs")
     #expect((studio.panorama?.viewer.view.yaw ?? 0) > 0.1, "it turned the view")
   }
-
-  @Test func helpTextComesFromTheTable() {
-    let help = KeyBindings.helpText()
-    for b in KeyBindings.all where !b.help.isEmpty { #expect(help.contains(b.help)) }
-    #expect(help.contains("L ") && help.contains("Left, Right, Up, Down"))
-  }
 }

@@ -1,6 +1,7 @@
 import Panorama
 import Scenes
 import Stage
+import TestSupport
 import Testing
 
 /// The playback state a host drives: what keys, the button and the progress bar ask for,
@@ -86,18 +87,7 @@ struct VideoPlaybackTests {
   /// frame is shown, or after. The host is the app's: it shows the first frame that ends
   /// after the seek's time, and only frames after the seek it took.
   @Test func framePressesLandOnTheExactFrameHoweverTheHostInterleaves() {
-    // SplitMix64, seeded: the same presses every run.
-    struct Seeded {
-      var state: UInt64
-      mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-      }
-    }
-    var rng = Seeded(state: 7)
+    var rng = SeededRandom(seed: 7)  // the same presses every run
     for _ in 0..<200 {
       let frames = 120
       var v = VideoPlayback(duration: Double(frames) * Self.fd, frameDuration: Self.fd, playing: false)

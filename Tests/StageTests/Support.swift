@@ -1,18 +1,5 @@
 import Stage
 
-/// A seeded generator so property tests are repeatable (SplitMix64).
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// The seed-000 board: a 60 pt photo on slot "0" of three 80 pt slots in a row.
 func locationsEngine(_ configure: (inout Options) -> Void = { _ in }) -> Engine {
   var options = Options.preset(.locations)

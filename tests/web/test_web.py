@@ -29,6 +29,9 @@ from selenium.webdriver.common.keys import Keys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WEB = os.path.join(ROOT, "build", "web")
 FIXTURES = os.path.join(ROOT, "build", "web-fixtures")
+# The release CLI (the tiler): make web-test names the one it built (make stage's static one, so
+# make test compiles release code once); by hand, make app's.
+TOOL = os.environ.get("IMAGESTAGE_CLI") or os.path.join(ROOT, ".build", "release", "imagestage")
 PANNELLUM = os.path.join(ROOT, "tests", "web", "pannellum")
 
 
@@ -1554,7 +1557,7 @@ def tiled_sample():
     """The bundled sample cut by `imagestage pano tiles` (1024 px faces, 256 px tiles), and our
     renderer's 640×480 view at yaw 30°, pitch 20°, 90° across, for Pannellum to match."""
     out = os.path.join(FIXTURES, "tiles")
-    tool = os.path.join(ROOT, ".build", "release", "imagestage")
+    tool = TOOL
     # Made afresh each run (a second in a release build): tiles from an older tiler must not pass.
     subprocess.run(["rm", "-rf", out], check=True)
     os.makedirs(FIXTURES, exist_ok=True)
@@ -1585,7 +1588,7 @@ def grid_png(path, width=4096, spacing=64):
 def tiled_grid(yaw, pitch, hfov):
     """A grid cut as the sample is (1024 px faces, 256 px tiles), and our renderer's 640×480
     view of the grid itself at (`yaw`, `pitch`, `hfov`) as grid-view.png."""
-    tool = os.path.join(ROOT, ".build", "release", "imagestage")
+    tool = TOOL
     source = os.path.join(FIXTURES, "grid.png")
     out = os.path.join(FIXTURES, "grid-tiles")
     os.makedirs(FIXTURES, exist_ok=True)
@@ -1739,7 +1742,7 @@ class PannellumPage(unittest.TestCase):
         # 16384×8192 (the sample's largest; bench/tiles.sh and docs/viewer.md have 32000×16000):
         # its pyramid's first frame needs six small tiles, not the 537 MB image.
         out = os.path.join(FIXTURES, "big-tiles")
-        tool = os.path.join(ROOT, ".build", "release", "imagestage")
+        tool = TOOL
         source = os.path.join(FIXTURES, "big-16384.jpg")
         os.makedirs(FIXTURES, exist_ok=True)  # this test may run before any other made it
         if not os.path.exists(source):
