@@ -344,7 +344,7 @@ GUI_SUITES := AppGUITests|AppSceneGUITests|AppVideoGUITests
 # The quick tier (docs/architecture.md, "Test tiers"): the build (incremental, with make
 # build's flags), every Swift suite but the GUI ones, and the format lint. It ends with its
 # time: wall, and the CPU (user + sys) of all it ran, which other load does not change
-# (`times` into a file: in a pipe or $$(…) it runs in a subshell that has no children).
+# (`times` into a file: in a pipe or $(…) it runs in a subshell that has no children).
 check: deps version
 	@start=$$(date +%s); \
 	swift build $(CPU_FLAGS) --build-tests && \
