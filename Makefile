@@ -343,13 +343,14 @@ build: deps version
 GUI_SUITES := AppGUITests|AppSceneGUITests|AppVideoGUITests|AppCameraGUITests
 # The quick tier (docs/architecture.md, "Test tiers"): the build (incremental, with make
 # build's flags), every Swift suite but the GUI ones, and the format lint. It ends with its
-# time: wall, and the CPU (user + sys) of all it ran, which other load does not change.
+# time: wall, and the CPU (user + sys) of all it ran, which other load does not change
+# (`times` into a file: in a pipe or $(…) it runs in a subshell that has no children).
 check: deps version
 	@start=$$(date +%s); \
 	swift build $(CPU_FLAGS) --build-tests && \
 	swift test $(CPU_FLAGS) --skip-build --skip '$(GUI_SUITES)' && \
 	$(MAKE) --no-print-directory lint; status=$$?; \
-	set -- $$(times | tail -n 1); \
+	cpu=$$(mktemp); times >$$cpu; set -- $$(tail -n 1 $$cpu); rm -f $$cpu; \
 	echo "make check: $$(( $$(date +%s) - start )) s wall, CPU $$1 user + $$2 sys:" \
 	  "$$([ $$status = 0 ] && echo passed || echo FAILED)"; \
 	exit $$status
