@@ -26,8 +26,11 @@ public enum Input: Hashable, Sendable {
 
 /// A slot's new frame in a layout input.
 public struct SlotFrame: Hashable, Sendable {
+  /// Index in ``Board/slots`` of the slot that moves.
   public var slot: Int
+  /// The slot's new frame, in board points.
   public var frame: StageRect
+  /// `slot`'s new `frame`; checked when the engine handles the layout.
   public init(slot: Int, frame: StageRect) {
     self.slot = slot
     self.frame = frame

@@ -59,8 +59,10 @@ public enum Phrase: String, Hashable, Sendable, CaseIterable {
 public struct Phrases: Hashable, Sendable {
   var replaced: [Phrase: String] = [:]
 
+  /// The engine's English for every phrase.
   public init() {}
 
+  /// The template for `phrase`; setting it replaces the English (setting the English back clears the replacement).
   public subscript(_ phrase: Phrase) -> String {
     get { replaced[phrase] ?? phrase.english }
     set { replaced[phrase] = newValue == phrase.english ? nil : newValue }
