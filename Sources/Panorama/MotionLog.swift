@@ -4,6 +4,7 @@ import CoreMath
 /// Sensor Logger's `Orientation.csv` and `Gyroscope.csv`, SensorLog's export, and our own
 /// `t,qx,qy,qz,qw` / `t,gx,gy,gz`.
 public struct MotionLog: Sendable {
+  /// The log formats read; the raw value is what a message names.
   public enum Format: String, Sendable {
     case sensorLoggerOrientation = "Sensor Logger Orientation.csv"
     case sensorLoggerGyroscope = "Sensor Logger Gyroscope.csv"
@@ -14,11 +15,15 @@ public struct MotionLog: Sendable {
 
   /// What is wrong with a log, and on which line.
   public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The 1-based line at fault, or 0 for the log as a whole.
     public var line: Int
+    /// What is wrong.
     public var message: String
+    /// `line N: message`, or the message alone for the whole log.
     public var description: String { line > 0 ? "line \(line): \(message)" : message }
   }
 
+  /// The format the header matched.
   public var format: Format
   /// Samples in file order, times in seconds from the first sample.
   public var samples: [MotionSample]

@@ -8,9 +8,12 @@ import CoreMath
 public struct CameraParameters: Hashable, Sendable {
   /// Column-major 3×3: the camera's right, up and forward axes.
   public var matrix: [Double]
+  /// The focal length in output pixels: the distance to an image plane at which one pixel is one unit.
   public var focal: Double
+  /// The view's yaw in radians, reduced into (−2π, 2π) (0 when not finite), added to each direction's longitude.
   public var yaw: Double
 
+  /// The camera of a `width`×`height` pixel view at `view` (radians), `hfov` radians wide through `lens`; a non-finite `hfov` reads as 90°, others are clamped to the lens's range, and a non-finite pitch or roll reads as 0, as the renderer does.
   public init(width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens) {
     let fov = hfov.isFinite ? min(max(hfov, 0.01), lens.maximumFieldOfView) : Elementary.halfPi
     let c = PanoramaRenderer.Camera(
@@ -28,6 +31,7 @@ public struct CameraParameters: Hashable, Sendable {
 public struct ViewWindow: Hashable, Sendable {
   public var x: Int, y: Int, fullWidth: Int, fullHeight: Int
 
+  /// The part of a `fullWidth`×`fullHeight` pixel view whose top-left corner is pixel (`x`, `y`).
   public init(x: Int, y: Int, fullWidth: Int, fullHeight: Int) {
     self.x = x
     self.y = y

@@ -1,5 +1,6 @@
 /// How a decoder's 8-bit Y′CbCr values become RGB: the matrix and the range.
 public struct YUVColour: Hashable, Sendable {
+  /// The Y′CbCr-to-RGB matrices understood.
   public enum Matrix: String, Hashable, Sendable {
     /// ITU-R BT.601 (standard-definition video, JPEG).
     case bt601
@@ -9,10 +10,12 @@ public struct YUVColour: Hashable, Sendable {
     /// matrix: primaries are not converted and PQ or HLG is not tone-mapped.
     case bt2020
   }
+  /// Which standard's coefficients convert the samples.
   public var matrix: Matrix
   /// Full range (0…255, "JPEG" or "pc") rather than limited (16…235 luma, 16…240 chroma).
   public var fullRange: Bool
 
+  /// BT.709, limited range unless said otherwise: what most 360° cameras write.
   public init(matrix: Matrix = .bt709, fullRange: Bool = false) {
     self.matrix = matrix
     self.fullRange = fullRange
@@ -100,11 +103,17 @@ public struct YUVPlanes: @unchecked Sendable {
   public var y: UnsafePointer<UInt8>, yStride: Int
   public var u: UnsafePointer<UInt8>, uStride: Int
   public var v: UnsafePointer<UInt8>, vStride: Int
+  /// How the samples become RGB.
   public var colour: YUVColour
+  /// Where chroma samples sit relative to luma.
   public var siting: ChromaSiting
   /// 8 or 10.
   public private(set) var bitDepth = 8
 
+  /// Planes of an 8-bit `width`×`height` picture (pixels) borrowed from a decoder; strides in bytes.
+  ///
+  /// A caller's contract, checked by a precondition: sides above 0, each stride at least its
+  /// plane's width. Pointers must stay valid while the planes are used.
   public init(
     width: Int, height: Int, y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, uStride: Int,
     v: UnsafePointer<UInt8>, vStride: Int, colour: YUVColour = YUVColour(), siting: ChromaSiting = .left
@@ -157,6 +166,7 @@ public struct YUVPlanes: @unchecked Sendable {
 /// encoder or a pipe (`bytes` is Y, then U, then V, as ffmpeg's `yuv420p` raw frames).
 public struct YUVImage: Sendable, Equatable {
   public let width: Int, height: Int
+  /// The Y plane, then U, then V, without padding.
   public var bytes: [UInt8]
 
   /// Both sides even (4:2:0 output pairs rows and columns); filled with black.
@@ -167,6 +177,7 @@ public struct YUVImage: Sendable, Equatable {
     bytes = [UInt8](repeating: 16, count: width * height) + [UInt8](repeating: 128, count: width * height / 2)
   }
 
+  /// Where the U and V planes start in `bytes`.
   public var chromaOffsets: (u: Int, v: Int) { (width * height, width * height + width * height / 4) }
 
   /// The planes, borrowed for `body`.

@@ -41,6 +41,7 @@ public struct YUVRenderer: Sendable {
     var perRow = 0
   }
 
+  /// A renderer of `width`×`height` pixel frames (the decoder's size, 2 × 2 at least: a precondition) described by `video`.
   public init(width: Int, height: Int, video: SphericalVideo) {
     precondition(width > 1 && height > 1, "a frame of at least 2 × 2")
     self.width = width
