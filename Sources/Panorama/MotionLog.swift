@@ -6,10 +6,15 @@ import CoreMath
 public struct MotionLog: Sendable {
   /// The log formats read; the raw value is what a message names.
   public enum Format: String, Sendable {
+    /// Sensor Logger's attitude quaternions.
     case sensorLoggerOrientation = "Sensor Logger Orientation.csv"
+    /// Sensor Logger's angular rates, rad/s.
     case sensorLoggerGyroscope = "Sensor Logger Gyroscope.csv"
+    /// SensorLog's export: its motion quaternion columns.
     case sensorLog = "SensorLog"
+    /// Ours: seconds and a unit quaternion (x, y, z, w) per line.
     case plainAttitude = "t,qx,qy,qz,qw"
+    /// Ours: seconds and angular rates in rad/s about the device's x, y, z per line.
     case plainRate = "t,gx,gy,gz"
   }
 

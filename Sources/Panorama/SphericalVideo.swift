@@ -12,6 +12,7 @@ import CoreMath
 public struct SphericalVideo: Hashable, Sendable {
   /// How the video maps directions to the frame.
   public enum Projection: String, Hashable, Sendable {
+    /// Longitude linear in x, latitude linear in y: the one drawn today.
     case equirectangular
     /// V2's cubemap (3 × 2 faces) and mesh projections: recognised, not drawn yet.
     case cubemap, mesh
@@ -21,8 +22,11 @@ public struct SphericalVideo: Hashable, Sendable {
 
   /// How two eyes share a frame; we show the left eye (the top, or the left half).
   public enum Stereo: String, Hashable, Sendable {
+    /// One picture for both eyes.
     case mono
+    /// The left eye above the right.
     case topBottom = "top-bottom"
+    /// The left eye left of the right.
     case leftRight = "left-right"
   }
 

@@ -86,7 +86,10 @@ public struct YUVColour: Hashable, Sendable {
 /// are always halfway between two luma rows; horizontally MPEG-2 and H.264 put them on
 /// the even luma columns (`left`), JPEG and MPEG-1 halfway between (`centre`).
 public enum ChromaSiting: String, Hashable, Sendable {
-  case left, centre
+  /// On the even luma columns (MPEG-2, H.264, HEVC).
+  case left
+  /// Halfway between two luma columns (JPEG, MPEG-1).
+  case centre
 
   /// Chroma coordinates of luma position (`x`, `y`) (pixel centres at integers).
   @inline(__always) public func chroma(x: Double, y: Double) -> (x: Double, y: Double) {

@@ -34,7 +34,9 @@ public enum TargetStrategy: String, Hashable, Sendable, CaseIterable {
 
 /// An axis a drag can be locked to.
 public enum Axis: String, Hashable, Sendable {
+  /// Along x: the drag keeps its starting y.
   case horizontal
+  /// Along y: the drag keeps its starting x.
   case vertical
 }
 
