@@ -35,6 +35,7 @@ public struct TexelRows {
   public let base: UnsafePointer<UInt32>
   /// Distance between the starts of two rows, in texels (not bytes).
   public let stride: Int
+  /// The rectangle's first texel column and row on the face, and its size, in texels.
   public let x0: Int, y0: Int, width: Int, height: Int
 
   /// Rows starting at `base`, `stride` texels apart, holding the face's texels `x0..<x0 + width` × `y0..<y0 + height`.

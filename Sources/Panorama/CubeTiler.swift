@@ -3,6 +3,7 @@ import CoreMath
 /// One tile of a cube pyramid: `level` (1 is the coarsest), `face` (Pannellum's order,
 /// ``MultiresLayout/faces``), column `x`, row `y`.
 public struct CubeTile: Sendable {
+  /// Pyramid level (1 coarsest), face (0…5), tile column and row.
   public var level: Int, face: Int, x: Int, y: Int
   /// The tile's pixels, `MultiresLayout.tileSize(level:x:y:)` in size (smaller at a face's last column or row).
   public var image: RGBAImage
@@ -23,6 +24,7 @@ public struct CubeTile: Sendable {
 public struct CubeTilePlan: Sendable {
   /// One finest-level tile: its face, column and row, and the source rows it reads.
   public struct Entry: Sendable, Equatable {
+    /// Face (0…5), tile column and row.
     public let face: Int, x: Int, y: Int
     /// The source rows the tile's bilinear taps can touch, with a margin.
     public let rows: Range<Int>
@@ -152,6 +154,7 @@ public struct TilePyramid: Sendable {
 public struct BoxReducer: Sendable {
   /// Source pixels per reduced pixel along each axis.
   public let factor: Int
+  /// The source image's size, in pixels.
   public let sourceWidth: Int, sourceHeight: Int
   /// The reduced image so far: rows are filled in as the source rows covering them arrive.
   public private(set) var image: RGBAImage

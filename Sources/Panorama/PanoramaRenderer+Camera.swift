@@ -29,6 +29,7 @@ public struct CameraParameters: Hashable, Sendable {
 /// `fullWidth`×`fullHeight` view. A tiler renders a cube face's tile this way without
 /// drawing the face.
 public struct ViewWindow: Hashable, Sendable {
+  /// The window's top-left pixel in the full view, and the full view's size, in pixels.
   public var x: Int, y: Int, fullWidth: Int, fullHeight: Int
 
   /// The part of a `fullWidth`×`fullHeight` pixel view whose top-left corner is pixel (`x`, `y`).
@@ -92,6 +93,7 @@ extension CameraParameters {
   /// A point of the camera's frame (x right, y up, z the depth along the view) with a
   /// texture coordinate: what a GPU host draws a flat tile from.
   public struct ViewPoint: Hashable, Sendable {
+    /// Position in the camera's frame (units of the quad's directions), and texture coordinates across and down the tile (0…1).
     public var x: Double, y: Double, z: Double, u: Double, v: Double
   }
 

@@ -102,9 +102,13 @@ public enum ChromaSiting: String, Hashable, Sendable {
 /// as high, rounded up. 8-bit samples are bytes; 10-bit ones (`yuv420p10le`) 16-bit
 /// little-endian words holding 0…1023, the pointers and strides still in bytes.
 public struct YUVPlanes: @unchecked Sendable {
+  /// The picture's size in luma pixels.
   public var width: Int, height: Int
+  /// The luma plane and the bytes between its rows' starts.
   public var y: UnsafePointer<UInt8>, yStride: Int
+  /// The Cb plane and the bytes between its rows' starts.
   public var u: UnsafePointer<UInt8>, uStride: Int
+  /// The Cr plane and the bytes between its rows' starts.
   public var v: UnsafePointer<UInt8>, vStride: Int
   /// How the samples become RGB.
   public var colour: YUVColour
@@ -168,6 +172,7 @@ public struct YUVPlanes: @unchecked Sendable {
 /// An owned 8-bit 4:2:0 picture, planes without padding: what the renderer draws for an
 /// encoder or a pipe (`bytes` is Y, then U, then V, as ffmpeg's `yuv420p` raw frames).
 public struct YUVImage: Sendable, Equatable {
+  /// The picture's size in luma pixels, both even.
   public let width: Int, height: Int
   /// The Y plane, then U, then V, without padding.
   public var bytes: [UInt8]
