@@ -20,7 +20,7 @@ public struct MP4SphericalReader: Sendable {
     case done(SphericalVideo?, reason: String)
   }
 
-  /// Bytes the first read asks for (64 KiB): most files' `ftyp` and the next box header.
+  /// Bytes the first read asks for, from offset 0 (64 KiB).
   public static let firstRead = 65_536
   /// The largest `moov` box read, in bytes (16 MiB); a larger one ends with a reason.
   public static let maxMoov = 16 << 20

@@ -3,19 +3,19 @@ import CoreMath
 /// Google's Photo Sphere XMP fields (namespace `GPano`), which tell a partial panorama where
 /// it sits in the full sphere.
 public struct GPano: Hashable, Sendable {
-  /// `GPano:ProjectionType`: `equirectangular` for every panorama the renderer draws.
+  /// `GPano:ProjectionType` as written (`equirectangular`, `cylindrical`, …).
   public var projectionType: String?
-  /// Width of the full sphere's image, in pixels.
+  /// `GPano:FullPanoWidthPixels`: the full panorama's width, in pixels.
   public var fullPanoWidth: Int?
-  /// Height of the full sphere's image, in pixels.
+  /// `GPano:FullPanoHeightPixels`: the full panorama's height, in pixels.
   public var fullPanoHeight: Int?
-  /// Pixels from the full image's left edge to this image's.
+  /// `GPano:CroppedAreaLeftPixels`: pixels from the full panorama's left edge to this image's.
   public var croppedLeft: Int?
-  /// Pixels from the full image's top edge to this image's.
+  /// `GPano:CroppedAreaTopPixels`: pixels from the full panorama's top edge to this image's.
   public var croppedTop: Int?
-  /// This image's width within the full image, in pixels.
+  /// `GPano:CroppedAreaImageWidthPixels`: this image's width, in pixels of the full panorama.
   public var croppedWidth: Int?
-  /// This image's height within the full image, in pixels.
+  /// `GPano:CroppedAreaImageHeightPixels`: this image's height, in pixels of the full panorama.
   public var croppedHeight: Int?
 
   /// Reads the fields from an XMP packet, as attributes (`GPano:X="1"`) or elements
@@ -86,7 +86,7 @@ extension PanoramaGeometry {
 /// The XMP packet of a PNG file (an `iTXt` chunk keyed `XML:com.adobe.xmp`, uncompressed),
 /// read without a PNG library, for hosts that decode pixels elsewhere (the page).
 public enum PNGMetadata {
-  /// The XMP packet's text, or `nil` when `bytes` is not a PNG, has none before the image data, or its chunk is cut short.
+  /// The XMP packet's text, or `nil` when `bytes` is not a PNG, has none before the image data, or its chunk is compressed or cut short.
   public static func xmp(_ bytes: [UInt8]) -> String? {
     guard bytes.count > 8, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
     var i = 8

@@ -20,7 +20,7 @@ public enum MotionSample: Hashable, Sendable {
 public struct MotionTracker: Sendable {
   /// Samples refused, by reason. None of them reaches the camera.
   public struct Dropped: Hashable, Sendable {
-    /// Samples older than the last one accepted.
+    /// Samples not later than the last one accepted.
     public var outOfOrder = 0
     /// Samples with a NaN or infinite time or component.
     public var notFinite = 0
