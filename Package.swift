@@ -10,7 +10,6 @@ let package = Package(
   products: [
     .library(name: "Stage", targets: ["Stage"]),
     .library(name: "Panorama", targets: ["Panorama"]),
-    .library(name: "Scenes", targets: ["Scenes"]),
     .executable(name: "imagestage", targets: ["imagestage"]),
     .executable(name: "imagestage-app", targets: ["imagestage-app"]),
   ],
@@ -21,19 +20,25 @@ let package = Package(
     // Built for x86-64-v2 by the Makefile and bench scripts (scripts/cpu-flags), not here:
     // SwiftPM refuses unsafe flags in a package used as a dependency.
     .target(name: "Panorama", dependencies: ["CoreMath"], exclude: ["README.md"], linkerSettings: libm),
-    // The scene layer: the three scenes as values, for every host (SDL app, web page).
+    // The scene layer: the three scenes as values, for every host (SDL app, web page). A target,
+    // not a product: the app's and the page's insides (docs/api.md).
     // Scenarios, saved states and event lines as JSON: pure Swift, so the page writes the same lines.
     .target(name: "StageJSON", dependencies: ["CoreMath", "Stage"], exclude: ["README.md"]),
     .target(
       name: "Scenes", dependencies: ["CoreMath", "Stage", "Panorama", "StageJSON"], exclude: ["README.md"], linkerSettings: libm),
-    // C libraries from Debian, through thin module maps
-    .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-    .systemLibrary(name: "CSpng", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+    // C libraries from Debian, through thin module maps. No pkgConfig: a systemLibrary's
+    // pkg-config look-up runs whenever the package is built, even from an outside package that
+    // uses only Stage or Panorama, and warns for every library that is absent. On Debian the
+    // .pc files add nothing beyond the compiler's default paths (libav*'s
+    // -I/usr/include/x86_64-linux-gnu is one of them); the module maps name the libraries to
+    // link. Packages: libturbojpeg0-dev, libspng-dev, zlib1g-dev, libavformat-dev,
+    // libavcodec-dev, libavutil-dev (make deps-build).
+    .systemLibrary(name: "CTurboJPEG"),
+    .systemLibrary(name: "CSpng"),
     // zlib for the PNG encoder's bands (deflated in parallel, libspng decodes).
-    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(name: "CZlib"),
     // FFmpeg 5.1's demuxers and decoders for 360° video (VideoDecoder in Raster).
-    .systemLibrary(
-      name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+    .systemLibrary(name: "CFFmpeg"),
     // No pkgConfig: sdl2.pc's only flag beyond the default include path is -D_REENTRANT, which
     // SwiftPM refuses with a warning on every build; the shim includes <SDL2/SDL.h> itself.
     .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]),

@@ -8,10 +8,14 @@ import CoreMath
 /// - `pitch`: positive looks up, in [−π/2, π/2].
 /// - `roll`: positive when the device turns clockwise as its user sees it (right edge down).
 public struct ViewAngles: Hashable, Sendable {
+  /// Heading in radians: 0 at the panorama's centre column, positive turning right.
   public var yaw: Double
+  /// Elevation in radians: positive looks up, in [−π/2, π/2].
   public var pitch: Double
+  /// Roll in radians: positive when the device turns clockwise as its user sees it.
   public var roll: Double
 
+  /// The view at `yaw`, `pitch` and `roll`, all in radians.
   public init(yaw: Double = 0, pitch: Double = 0, roll: Double = 0) {
     self.yaw = yaw
     self.pitch = pitch
@@ -75,8 +79,10 @@ public struct ViewAngles: Hashable, Sendable {
 /// equivalent of the previous one, so a device turning several times counts up without
 /// jumps (the seed's flicker).
 public struct AngleUnwrapper: Sendable {
+  /// The last continuous angle returned, in radians; `nil` before the first reading.
   public private(set) var value: Double?
 
+  /// An unwrapper with no reading yet: the first reading is returned as it is.
   public init() {}
 
   /// The continuous angle for wrapped reading `a` (radians).
@@ -90,6 +96,7 @@ public struct AngleUnwrapper: Sendable {
     return next
   }
 
+  /// Forgets the last reading, so the next one starts a new count (a new tracking session).
   public mutating func reset() { value = nil }
 }
 

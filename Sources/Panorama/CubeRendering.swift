@@ -22,17 +22,23 @@ public protocol CubeTexels: Sendable {
 }
 
 extension CubeTexels {
+  /// Every texel shows its own level: right for a source that holds every level whole.
   public func detail(level: Int, face: Int, x: Int, y: Int) -> Int { level }
+  /// No rows in memory: every block takes the per-pixel path.
   public func withRows(level: Int, face: Int, x: Int, y: Int, _ body: (TexelRows) -> Void) -> Bool { false }
 }
 
 /// A rectangle of a cube face's texels as rows in memory: texel (`x0` + i, `y0` + j) is
 /// `base[j · stride + i]`, for i in `0..<width`, j in `0..<height`.
 public struct TexelRows {
+  /// The texel at (`x0`, `y0`); the rectangle's other texels follow at `stride` per row.
   public let base: UnsafePointer<UInt32>
+  /// Distance between the starts of two rows, in texels (not bytes).
   public let stride: Int
+  /// The rectangle's first texel column and row on the face, and its size, in texels.
   public let x0: Int, y0: Int, width: Int, height: Int
 
+  /// Rows starting at `base`, `stride` texels apart, holding the face's texels `x0..<x0 + width` × `y0..<y0 + height`.
   public init(base: UnsafePointer<UInt32>, stride: Int, x0: Int, y0: Int, width: Int, height: Int) {
     self.base = base
     self.stride = stride
@@ -298,8 +304,11 @@ enum CubeRendering {
 // MARK: The sources
 
 extension CubeMap: CubeTexels {
+  /// The finest level plus each mip level built.
   public var levelCount: Int { 1 + mipFaces.count }
+  /// Face size in texels: ``CubeMap/size`` at level 0, the mip sizes after.
   public func faceSize(level: Int) -> Int { level == 0 ? size : mipSizes[level - 1] }
+  /// Texel (`x`, `y`) of `face` at `level`, read in place.
   @inline(__always) public func texel(level: Int, face: Int, x: Int, y: Int) -> UInt32 {
     // Read in place: a copy of the image would retain and release its pixels every tap, and
     // two threads doing that to one face's count fight over its cache line (8× slower).
@@ -307,6 +316,7 @@ extension CubeMap: CubeTexels {
     return mipFaces[level - 1][face].pixels[y * mipSizes[level - 1] + x]
   }
 
+  /// Calls `body` with the whole face at `level`: a cube map holds every face in memory.
   public func withRows(level: Int, face: Int, x: Int, y: Int, _ body: (TexelRows) -> Void) -> Bool {
     let size = faceSize(level: level)
     (level == 0 ? faces[face].pixels : mipFaces[level - 1][face].pixels).withUnsafeBufferPointer { p in

@@ -3,9 +3,12 @@ import CoreMath
 /// One tile of a cube pyramid: `level` (1 is the coarsest), `face` (Pannellum's order,
 /// ``MultiresLayout/faces``), column `x`, row `y`.
 public struct CubeTile: Sendable {
+  /// Pyramid level (1 coarsest), face (0…5), tile column and row.
   public var level: Int, face: Int, x: Int, y: Int
+  /// The tile's pixels, `MultiresLayout.tileSize(level:x:y:)` in size (smaller at a face's last column or row).
   public var image: RGBAImage
 
+  /// The tile at `level`, `face`, column `x`, row `y`, holding `image`.
   public init(level: Int, face: Int, x: Int, y: Int, image: RGBAImage) {
     self.level = level
     self.face = face
@@ -19,11 +22,14 @@ public struct CubeTile: Sendable {
 /// a band of the source: tiles sorted by their last row, so a tile is drawn as soon as the
 /// decoder has passed its rows, and rows no later tile reads are dropped.
 public struct CubeTilePlan: Sendable {
+  /// One finest-level tile: its face, column and row, and the source rows it reads.
   public struct Entry: Sendable, Equatable {
+    /// Face (0…5), tile column and row.
     public let face: Int, x: Int, y: Int
     /// The source rows the tile's bilinear taps can touch, with a margin.
     public let rows: Range<Int>
   }
+  /// The pyramid the tiles belong to.
   public let layout: MultiresLayout
   /// The finest level's tiles, by `rows.upperBound`.
   public let entries: [Entry]
@@ -37,6 +43,7 @@ public struct CubeTilePlan: Sendable {
   /// interpolation between exact points (a fraction of a pixel).
   static let margin = 3
 
+  /// The plan for the finest level of `layout`, drawn from a `sourceWidth`×`sourceHeight` pixel image placed by `geometry`.
   public init(layout: MultiresLayout, geometry: PanoramaGeometry, sourceWidth: Int, sourceHeight: Int) {
     self.layout = layout
     let level = layout.maxLevel, side = layout.tilesPerSide(level: level)
@@ -97,6 +104,7 @@ public struct CubeTilePlan: Sendable {
 /// The result equals halving whole faces, because tile edges fall on even pixels.
 public struct TilePyramid: Sendable {
   struct Key: Hashable { var level: Int, face: Int, x: Int, y: Int }
+  /// The pyramid being filled.
   public let layout: MultiresLayout
   var pending: [Key: (image: RGBAImage, missing: Int)] = [:]
 
@@ -144,8 +152,11 @@ public struct TilePyramid: Sendable {
 /// A `factor`×`factor` box reduction of an image fed row by row: the small copy a tiler
 /// draws the fallback faces and the preview from without holding the source.
 public struct BoxReducer: Sendable {
+  /// Source pixels per reduced pixel along each axis.
   public let factor: Int
+  /// The source image's size, in pixels.
   public let sourceWidth: Int, sourceHeight: Int
+  /// The reduced image so far: rows are filled in as the source rows covering them arrive.
   public private(set) var image: RGBAImage
   var sums: [UInt32]
   var rowsIn = 0

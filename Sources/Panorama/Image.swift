@@ -4,8 +4,11 @@ import CoreMath
 /// the bytes R, G, B, A in memory order (so `0xAABBGGRR` read as a little-endian integer),
 /// which is what codecs write and what the renderer reads four channels at a time.
 public struct RGBAImage: Sendable, Equatable {
+  /// Width in pixels.
   public let width: Int
+  /// Height in pixels.
   public let height: Int
+  /// `width` × `height` packed pixels, row by row from the top.
   public var pixels: [UInt32]
 
   /// A `width`×`height` image filled with `fill`. A size the caller computed: a negative
@@ -55,6 +58,7 @@ public struct RGBAImage: Sendable, Equatable {
     )
   }
 
+  /// The packed pixel at column `x`, row `y` (pixels from the top-left); both must be in range.
   @inlinable public subscript(x: Int, y: Int) -> UInt32 {
     get { pixels[y * width + x] }
     set { pixels[y * width + x] = newValue }
@@ -94,11 +98,13 @@ public struct ImageError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What is wrong with it.
   public var message: String
 
+  /// An error naming `field` and saying `message` about it.
   public init(field: String, message: String) {
     self.field = field
     self.message = message
   }
 
+  /// `field: message`, as printed.
   public var description: String { "\(field): \(message)" }
 }
 

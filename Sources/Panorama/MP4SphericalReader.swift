@@ -12,6 +12,7 @@
 /// is refused; the walk inside `moov` follows one fixed path (trak/mdia/minf/stbl/stsd/
 /// entry/sv3d/proj), so its depth is bounded; bad bytes end in a reason, never a trap.
 public struct MP4SphericalReader: Sendable {
+  /// What the host does next: read some bytes, or stop.
   public enum Step: Hashable, Sendable {
     /// Read `count` bytes at `offset` (fewer where the file ends) and `feed` them.
     case need(offset: Int64, count: Int)
@@ -19,10 +20,13 @@ public struct MP4SphericalReader: Sendable {
     case done(SphericalVideo?, reason: String)
   }
 
+  /// Bytes the first read asks for, from offset 0 (64 KiB).
   public static let firstRead = 65_536
+  /// The largest `moov` box read, in bytes (16 MiB); a larger one ends with a reason.
   public static let maxMoov = 16 << 20
   static let maxTopLevelBoxes = 64
 
+  /// What to read next: a first read of ``firstRead`` bytes at offset 0 until something is fed.
   public private(set) var next: Step = .need(offset: 0, count: firstRead)
   /// The file's length when the host knows it (a `Content-Range` total): top-level boxes
   /// must end within it, and a `moov` of size 0 ("to the end") is read to it.
@@ -33,6 +37,7 @@ public struct MP4SphericalReader: Sendable {
   enum Phase: Sendable { case head, header, moov }
   var phase = Phase.head
 
+  /// A reader at the start of a file of `fileSize` bytes (`nil` when the host does not know it).
   public init(fileSize: Int64? = nil) { self.fileSize = fileSize }
 
   /// The bytes the host read for `next` (`bytes` start at its offset; fewer than asked for

@@ -3,12 +3,19 @@ import CoreMath
 /// Google's Photo Sphere XMP fields (namespace `GPano`), which tell a partial panorama where
 /// it sits in the full sphere.
 public struct GPano: Hashable, Sendable {
+  /// `GPano:ProjectionType` as written (`equirectangular`, `cylindrical`, …).
   public var projectionType: String?
+  /// `GPano:FullPanoWidthPixels`: the full panorama's width, in pixels.
   public var fullPanoWidth: Int?
+  /// `GPano:FullPanoHeightPixels`: the full panorama's height, in pixels.
   public var fullPanoHeight: Int?
+  /// `GPano:CroppedAreaLeftPixels`: pixels from the full panorama's left edge to this image's.
   public var croppedLeft: Int?
+  /// `GPano:CroppedAreaTopPixels`: pixels from the full panorama's top edge to this image's.
   public var croppedTop: Int?
+  /// `GPano:CroppedAreaImageWidthPixels`: this image's width, in pixels of the full panorama.
   public var croppedWidth: Int?
+  /// `GPano:CroppedAreaImageHeightPixels`: this image's height, in pixels of the full panorama.
   public var croppedHeight: Int?
 
   /// Reads the fields from an XMP packet, as attributes (`GPano:X="1"`) or elements
@@ -79,6 +86,7 @@ extension PanoramaGeometry {
 /// The XMP packet of a PNG file (an `iTXt` chunk keyed `XML:com.adobe.xmp`, uncompressed),
 /// read without a PNG library, for hosts that decode pixels elsewhere (the page).
 public enum PNGMetadata {
+  /// The XMP packet's text, or `nil` when `bytes` is not a PNG, has none before the image data, or its chunk is compressed or cut short.
   public static func xmp(_ bytes: [UInt8]) -> String? {
     guard bytes.count > 8, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
     var i = 8
@@ -126,9 +134,12 @@ extension String {
 
 /// The bits of a JPEG's APP1 segments we use: EXIF orientation and the XMP packet.
 public struct JPEGMetadata: Sendable {
+  /// The EXIF orientation tag, 1 to 8 (1: upright; also when there is no tag).
   public var orientation = 1
+  /// The XMP packet's text (the APP1 segment after `http://ns.adobe.com/xap/1.0/`), if any.
   public var xmp: String?
 
+  /// Reads the marker segments of JPEG file `bytes` up to the start of scan; reading stops at a malformed or cut-short segment, keeping what came before.
   public init(_ bytes: [UInt8]) {
     var i = 2
     // Walk the marker segments up to the start of scan; every length is bounds-checked.

@@ -12,15 +12,20 @@
 public struct MipLevels: Sendable {
   /// Where a level lies in `pixels`, and its size.
   public struct Level: Sendable, Hashable {
+    /// Index in ``MipLevels/pixels`` of the level's first pixel.
     public let offset: Int
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
   }
 
   /// Levels 1, 2, … one after another.
   public private(set) var pixels: [UInt32] = []
+  /// Levels 1, 2, … in order, each half its predecessor's size.
   public private(set) var levels: [Level] = []
 
+  /// No levels: a renderer without mip levels samples the source only.
   public init() {}
 
   /// Builds the levels of `source`; rows of each level are spread over `executor`.

@@ -4,21 +4,31 @@ import CoreMath
 /// Sensor Logger's `Orientation.csv` and `Gyroscope.csv`, SensorLog's export, and our own
 /// `t,qx,qy,qz,qw` / `t,gx,gy,gz`.
 public struct MotionLog: Sendable {
+  /// The log formats read; the raw value is what a message names.
   public enum Format: String, Sendable {
+    /// Sensor Logger's attitude quaternions.
     case sensorLoggerOrientation = "Sensor Logger Orientation.csv"
+    /// Sensor Logger's angular rates, rad/s.
     case sensorLoggerGyroscope = "Sensor Logger Gyroscope.csv"
+    /// SensorLog's export: its motion quaternion columns.
     case sensorLog = "SensorLog"
+    /// Ours: seconds and a unit quaternion (x, y, z, w) per line.
     case plainAttitude = "t,qx,qy,qz,qw"
+    /// Ours: seconds and angular rates in rad/s about the device's x, y, z per line.
     case plainRate = "t,gx,gy,gz"
   }
 
   /// What is wrong with a log, and on which line.
   public struct ParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The 1-based line at fault, or 0 for the log as a whole.
     public var line: Int
+    /// What is wrong.
     public var message: String
+    /// `line N: message`, or the message alone for the whole log.
     public var description: String { line > 0 ? "line \(line): \(message)" : message }
   }
 
+  /// The format the header matched.
   public var format: Format
   /// Samples in file order, times in seconds from the first sample.
   public var samples: [MotionSample]

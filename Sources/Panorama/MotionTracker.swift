@@ -7,6 +7,7 @@ public enum MotionSample: Hashable, Sendable {
   /// Angular rate in rad/s about the device's x, y, z axes (right-hand rule), at `t`.
   case rate(t: Double, Vector3)
 
+  /// The sample's time, in seconds.
   public var t: Double {
     switch self {
     case .attitude(let t, _), .rate(let t, _): return t
@@ -19,16 +20,22 @@ public enum MotionSample: Hashable, Sendable {
 public struct MotionTracker: Sendable {
   /// Samples refused, by reason. None of them reaches the camera.
   public struct Dropped: Hashable, Sendable {
+    /// Samples not later than the last one accepted.
     public var outOfOrder = 0
+    /// Samples with a NaN or infinite time or component.
     public var notFinite = 0
+    /// Attitudes whose quaternion is too far from unit length to be a rotation.
     public var notUnit = 0
     /// Rates over `MotionTracker.maxRate`: no gyroscope turns that fast, so the sample is
     /// corrupt (and integrating it would spin the view without meaning).
     public var tooFast = 0
+    /// All samples refused.
     public var total: Int { outOfOrder + notFinite + notUnit + tooFast }
   }
 
+  /// Whether yaw, pitch and roll go through the One Euro filter.
   public var smoothing: Bool
+  /// The samples refused so far, by reason.
   public private(set) var dropped = Dropped()
   /// The fastest rate accepted, rad/s: 100, about three times a phone gyroscope's range
   /// (2 000 °/s).

@@ -8,9 +8,12 @@ import CoreMath
 public struct CameraParameters: Hashable, Sendable {
   /// Column-major 3×3: the camera's right, up and forward axes.
   public var matrix: [Double]
+  /// The focal length in output pixels: the distance to an image plane at which one pixel is one unit.
   public var focal: Double
+  /// The view's yaw in radians, reduced into (−2π, 2π) (0 when not finite), added to each direction's longitude.
   public var yaw: Double
 
+  /// The camera of a `width`×`height` pixel view at `view` (radians), `hfov` radians wide through `lens`; a non-finite `hfov` reads as 90°, others are clamped to the lens's range, and a non-finite pitch or roll reads as 0, as the renderer does.
   public init(width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens) {
     let fov = hfov.isFinite ? min(max(hfov, 0.01), lens.maximumFieldOfView) : Elementary.halfPi
     let c = PanoramaRenderer.Camera(
@@ -26,8 +29,10 @@ public struct CameraParameters: Hashable, Sendable {
 /// `fullWidth`×`fullHeight` view. A tiler renders a cube face's tile this way without
 /// drawing the face.
 public struct ViewWindow: Hashable, Sendable {
+  /// The window's top-left pixel in the full view, and the full view's size, in pixels.
   public var x: Int, y: Int, fullWidth: Int, fullHeight: Int
 
+  /// The part of a `fullWidth`×`fullHeight` pixel view whose top-left corner is pixel (`x`, `y`).
   public init(x: Int, y: Int, fullWidth: Int, fullHeight: Int) {
     self.x = x
     self.y = y
@@ -88,6 +93,7 @@ extension CameraParameters {
   /// A point of the camera's frame (x right, y up, z the depth along the view) with a
   /// texture coordinate: what a GPU host draws a flat tile from.
   public struct ViewPoint: Hashable, Sendable {
+    /// Position in the camera's frame (units of the quad's directions), and texture coordinates across and down the tile (0…1).
     public var x: Double, y: Double, z: Double, u: Double, v: Double
   }
 

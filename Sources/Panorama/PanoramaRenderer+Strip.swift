@@ -118,9 +118,12 @@ extension PanoramaRenderer.StripContext {
 public struct StripCamera: Hashable, Sendable {
   /// Width of the fitted image, in view pixels (`image.width × view.height / image.height`).
   public var stripWidth: Double
+  /// Width of the view, in pixels.
   public var viewWidth: Double
+  /// The angle the whole image spans, in radians (`PanoramaGeometry.horizontalFOV`).
   public var fieldOfView: Double
 
+  /// The strip of an `imageWidth`×`imageHeight` pixel image fitted to a `viewWidth`×`viewHeight` pixel view; `fieldOfView` is the image's span in radians.
   public init(imageWidth: Int, imageHeight: Int, viewWidth: Int, viewHeight: Int, fieldOfView: Double) {
     stripWidth = Double(imageWidth) * Double(viewHeight) / Double(imageHeight)
     self.viewWidth = Double(viewWidth)

@@ -9,9 +9,12 @@ import CoreMath
 /// 8192-wide panorama, 0.3 at hfov 150°: 2–3× closer than bilinear 16 × 16 blocks, with a
 /// quarter of the exact evaluations and 10 % fewer instructions per pixel.
 public struct GridSpacing: Hashable, Sendable {
+  /// Block width, in output pixels.
   public var columns: Int
+  /// Block height, in output pixels.
   public var rows: Int
 
+  /// Blocks of `columns`×`rows` output pixels.
   public init(columns: Int, rows: Int) {
     self.columns = columns
     self.rows = rows
@@ -32,10 +35,13 @@ public struct GridSpacing: Hashable, Sendable {
 /// per pixel. Any angles and any geometry draw without trapping (positions far
 /// outside the source draw as background).
 public struct PanoramaRenderer: Sendable {
+  /// The panorama image the views are drawn from.
   public let source: RGBAImage
+  /// Where `source` sits in the full sphere and how it is projected.
   public let geometry: PanoramaGeometry
   /// Pixels between exact evaluations of the perspective mapping, across and down.
   public var gridSpacing = defaultGridSpacing
+  /// 64 × 32 output pixels: see ``GridSpacing`` for why.
   public static let defaultGridSpacing = GridSpacing(columns: 64, rows: 32)
   /// Colour outside a partial panorama.
   public var background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0)

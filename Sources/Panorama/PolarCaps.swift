@@ -25,11 +25,15 @@ import CoreMath
 /// 8192 × 4096 → 2 × 2 096² × 4 B × 4/3 = 47 MB beside the source's 134 MB; 10800 × 5400 →
 /// 80 MB beside 233.
 public struct PolarCaps: Sendable {
+  /// Each square face's side, in pixels (about half the source's height).
   public let side: Int
+  /// Face pixels per radian of angle from the pole (`focal · θ` in the mapping above).
   public let focal: Double
   /// Each face at full size followed by its mip levels (`levels[0]` is the face).
   public let north: [UInt32]
+  /// The south face at full size followed by its mip levels, laid out as `north`.
   public let south: [UInt32]
+  /// Where each level lies in `north` and `south`, and its size; `levels[0]` is the full face.
   public let levels: [MipLevels.Level]
 
   var centre: Double { Double(side - 1) / 2 }

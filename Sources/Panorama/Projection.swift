@@ -12,12 +12,19 @@ public enum SourceProjection: String, Hashable, Sendable, CaseIterable {
 /// (`FullPanoWidthPixels`, `CroppedAreaLeftPixels`, …). A full 360°×180° equirectangular
 /// image is its own full panorama.
 public struct PanoramaGeometry: Hashable, Sendable {
+  /// How the full panorama maps directions to pixels.
   public var projection: SourceProjection
+  /// Width of the full panorama, in source pixels (`GPano:FullPanoWidthPixels`).
   public var fullWidth: Double
+  /// Height of the full panorama, in source pixels (`GPano:FullPanoHeightPixels`).
   public var fullHeight: Double
+  /// Pixels from the full panorama's left edge to the image's (`GPano:CroppedAreaLeftPixels`).
   public var croppedLeft: Double
+  /// Pixels from the full panorama's top edge to the image's (`GPano:CroppedAreaTopPixels`).
   public var croppedTop: Double
+  /// Width of the image within the full panorama, in pixels (`GPano:CroppedAreaImageWidthPixels`).
   public var croppedWidth: Double
+  /// Height of the image within the full panorama, in pixels (`GPano:CroppedAreaImageHeightPixels`).
   public var croppedHeight: Double
 
   /// An uncropped panorama of `width`×`height` pixels.

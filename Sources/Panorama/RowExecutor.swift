@@ -10,7 +10,9 @@ public protocol RowExecutor: Sendable {
 
 /// Runs every band on the calling thread, in order.
 public struct InlineRows: RowExecutor {
+  /// An executor that uses no threads.
   public init() {}
+  /// Calls `body(0)` through `body(count − 1)` in order, on the calling thread.
   public func run(_ count: Int, _ body: @Sendable (Int) -> Void) {
     for i in 0..<count { body(i) }
   }
@@ -53,12 +55,15 @@ public struct GroupKernel: Sendable {
       UnsafePointer<UInt32>?, UInt32
     ) -> Void
 
+  /// A name for logs and benchmarks (`avx2`).
   public let name: String
+  /// The kernel itself.
   public let groups: Function
   /// Whether the kernel pays only on rows that read the source out of order (crossing its
   /// rows, or skipping texels: `scatters`); other rows then take the Swift loop.
   public let scatteredRowsOnly: Bool
 
+  /// A kernel called `name`; `scatteredRowsOnly` limits it to rows that read the source out of order.
   public init(name: String, groups: Function, scatteredRowsOnly: Bool = false) {
     self.name = name
     self.groups = groups

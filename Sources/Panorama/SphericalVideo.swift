@@ -10,7 +10,9 @@ import CoreMath
 /// content at the projection's centre shows at world yaw −poseYaw, pitch +posePitch. V1's
 /// initial view heading is the other way round: where the viewer should start looking.
 public struct SphericalVideo: Hashable, Sendable {
+  /// How the video maps directions to the frame.
   public enum Projection: String, Hashable, Sendable {
+    /// Longitude linear in x, latitude linear in y: the one drawn today.
     case equirectangular
     /// V2's cubemap (3 × 2 faces) and mesh projections: recognised, not drawn yet.
     case cubemap, mesh
@@ -20,12 +22,17 @@ public struct SphericalVideo: Hashable, Sendable {
 
   /// How two eyes share a frame; we show the left eye (the top, or the left half).
   public enum Stereo: String, Hashable, Sendable {
+    /// One picture for both eyes.
     case mono
+    /// The left eye above the right.
     case topBottom = "top-bottom"
+    /// The left eye left of the right.
     case leftRight = "left-right"
   }
 
+  /// How the frame maps directions (`equirectangular` unless the file says otherwise).
   public var projection: Projection = .equirectangular
+  /// How two eyes share a frame (`mono` unless the file says otherwise).
   public var stereo: Stereo = .mono
   /// V2's pose (see the type's doc).
   public var pose = ViewAngles()
@@ -40,6 +47,7 @@ public struct SphericalVideo: Hashable, Sendable {
   /// XML)", or why it was assumed.
   public var source: String
 
+  /// Metadata with the defaults (mono, equirectangular, uncropped, no pose), from `source` (see ``source``).
   public init(source: String) { self.source = source }
 
   /// The part of a `width`×`height` frame one eye sees (the left eye: the top of a
@@ -141,7 +149,9 @@ public struct SphericalVideo: Hashable, Sendable {
 extension SphericalVideo {
   /// Why a V1 XML packet was refused.
   public struct V1Error: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with the packet.
     public var message: String
+    /// The message itself.
     public var description: String { message }
   }
 

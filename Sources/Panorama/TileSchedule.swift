@@ -3,11 +3,16 @@ import CoreMath
 /// One tile of a multiresolution cube pyramid (``MultiresLayout``): level (1 coarsest),
 /// face (Pannellum's order: front, right, back, left, up, down), column and row.
 public struct TileID: Hashable, Sendable, Comparable {
+  /// Pyramid level: 1 is the coarsest, ``MultiresLayout/maxLevel`` the finest.
   public var level: Int
+  /// Cube face, 0…5 in Pannellum's order (front, right, back, left, up, down).
   public var face: Int
+  /// Tile column from the face's left edge.
   public var x: Int
+  /// Tile row from the face's top edge.
   public var y: Int
 
+  /// The tile at `level`, `face`, column `x`, row `y`; not checked against a layout.
   public init(level: Int, face: Int, x: Int, y: Int) {
     self.level = level
     self.face = face
@@ -18,6 +23,7 @@ public struct TileID: Hashable, Sendable, Comparable {
   /// The tile one level coarser that covers this one (the face halves; tiles keep their size).
   public var parent: TileID? { level > 1 ? TileID(level: level - 1, face: face, x: x / 2, y: y / 2) : nil }
 
+  /// Orders by level, face, row, then column: coarse tiles first, each face row by row.
   public static func < (a: TileID, b: TileID) -> Bool {
     (a.level, a.face, a.y, a.x) < (b.level, b.face, b.y, b.x)
   }
@@ -80,6 +86,7 @@ public enum CubeFace {
 /// - Beyond `budget` resident tiles, the least recently needed go, never the coarsest level's
 ///   and never one the view needs now.
 public struct TileSchedule: Sendable {
+  /// The pyramid the tiles belong to.
   public let layout: MultiresLayout
   /// Resident tiles kept at most (the coarsest level's are never dropped).
   public var budget: Int
@@ -90,10 +97,13 @@ public struct TileSchedule: Sendable {
 
   /// Loaded tiles with the plan number that last needed them.
   public private(set) var resident: [TileID: Int] = [:]
+  /// Tiles asked for and not yet reported loaded or failed.
   public private(set) var inFlight: Set<TileID> = []
+  /// Failed attempts so far, by tile (cleared when the tile loads).
   public private(set) var failures: [TileID: Int] = [:]
   var plans = 0
 
+  /// A schedule with nothing loaded, keeping at most `budget` tiles resident.
   public init(layout: MultiresLayout, budget: Int = 512) {
     self.layout = layout
     self.budget = budget

@@ -6,12 +6,14 @@ import CoreMath
 /// Bilinear across tile and face edges, as ``CubeMap`` is (which it equals when every tile
 /// of the level is in).
 public struct TiledCube: Sendable {
+  /// The pyramid the tiles belong to.
   public let layout: MultiresLayout
   /// The level drawn (1…`layout.maxLevel`).
   public let level: Int
   /// The loaded tiles, any level.
   public var tiles: [TileID: RGBAImage] = [:]
 
+  /// A cube with no tiles yet, drawn at `level`, clamped to 1…`layout.maxLevel`.
   public init(layout: MultiresLayout, level: Int) {
     self.layout = layout
     self.level = min(max(level, 1), layout.maxLevel)
@@ -186,8 +188,11 @@ public struct TiledCube: Sendable {
       }
     }
 
+    /// Levels held, finest first.
     public var levelCount: Int { sizes.count }
+    /// Face size in texels at `level`.
     public func faceSize(level: Int) -> Int { sizes[level] }
+    /// The level whose tile shows texel (`x`, `y`): `level` when its own tile is loaded, coarser where a parent stands in, `Int.max` where nothing covers it.
     public func detail(level: Int, face: Int, x: Int, y: Int) -> Int {
       let cell = cell(level, face, x, y)
       return cell.image >= 0 ? level + Int(cell.shift) : Int.max
@@ -197,6 +202,7 @@ public struct TiledCube: Sendable {
       if tileShift >= 0 { return cells[offsets[level] + (face * n + (y >> tileShift)) * n + (x >> tileShift)] }
       return cells[offsets[level] + (face * n + y / tileResolution) * n + x / tileResolution]
     }
+    /// Texel (`x`, `y`) of `face` at `level`, from the finest loaded tile covering it; black where none does.
     @inline(__always) public func texel(level: Int, face: Int, x: Int, y: Int) -> UInt32 {
       let cell = cell(level, face, x, y)
       guard cell.image >= 0 else { return RGBAImage.pack(r: 0, g: 0, b: 0) }

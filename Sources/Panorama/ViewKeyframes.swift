@@ -6,14 +6,18 @@ import CoreMath
 /// at its key, or earlier when the eased field of view outgrows the lens before it. Before
 /// the first key the view is the first key's, after the last the last's.
 public struct ViewKeyframes: Hashable, Sendable {
+  /// One keyframe: when, where the camera looks, how wide, through which lens.
   public struct Key: Hashable, Sendable {
     /// Seconds on the clip's timeline.
     public var time: Double
     /// Radians.
     public var view: ViewAngles
+    /// Horizontal field of view, in radians, within the lens's range.
     public var hfov: Double
+    /// The lens at this key.
     public var lens: Lens
 
+    /// A key at `time` seconds looking at `view` (radians), `hfov` radians wide.
     public init(time: Double, view: ViewAngles, hfov: Double, lens: Lens = .rectilinear) {
       self.time = time
       self.view = view
@@ -24,11 +28,15 @@ public struct ViewKeyframes: Hashable, Sendable {
 
   /// Why keys were refused: which key, and what is wrong with it.
   public struct KeyError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The key at fault, 0-based (the message counts from 1).
     public var index: Int
+    /// What is wrong with the key.
     public var message: String
+    /// `key N: message`, N counting from 1.
     public var description: String { "key \(index + 1): \(message)" }
   }
 
+  /// The keys, in strictly increasing time.
   public let keys: [Key]
 
   /// Keys in strictly increasing time, every value finite, at least one.

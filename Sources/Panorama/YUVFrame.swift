@@ -1,5 +1,6 @@
 /// How a decoder's 8-bit Y′CbCr values become RGB: the matrix and the range.
 public struct YUVColour: Hashable, Sendable {
+  /// The Y′CbCr-to-RGB matrices understood.
   public enum Matrix: String, Hashable, Sendable {
     /// ITU-R BT.601 (standard-definition video, JPEG).
     case bt601
@@ -9,10 +10,12 @@ public struct YUVColour: Hashable, Sendable {
     /// matrix: primaries are not converted and PQ or HLG is not tone-mapped.
     case bt2020
   }
+  /// Which standard's coefficients convert the samples.
   public var matrix: Matrix
   /// Full range (0…255, "JPEG" or "pc") rather than limited (16…235 luma, 16…240 chroma).
   public var fullRange: Bool
 
+  /// BT.709, limited range unless said otherwise: what most 360° cameras write.
   public init(matrix: Matrix = .bt709, fullRange: Bool = false) {
     self.matrix = matrix
     self.fullRange = fullRange
@@ -83,7 +86,10 @@ public struct YUVColour: Hashable, Sendable {
 /// are always halfway between two luma rows; horizontally MPEG-2 and H.264 put them on
 /// the even luma columns (`left`), JPEG and MPEG-1 halfway between (`centre`).
 public enum ChromaSiting: String, Hashable, Sendable {
-  case left, centre
+  /// On the even luma columns (MPEG-2, H.264, HEVC).
+  case left
+  /// Halfway between two luma columns (JPEG, MPEG-1).
+  case centre
 
   /// Chroma coordinates of luma position (`x`, `y`) (pixel centres at integers).
   @inline(__always) public func chroma(x: Double, y: Double) -> (x: Double, y: Double) {
@@ -96,15 +102,25 @@ public enum ChromaSiting: String, Hashable, Sendable {
 /// as high, rounded up. 8-bit samples are bytes; 10-bit ones (`yuv420p10le`) 16-bit
 /// little-endian words holding 0…1023, the pointers and strides still in bytes.
 public struct YUVPlanes: @unchecked Sendable {
+  /// The picture's size in luma pixels.
   public var width: Int, height: Int
+  /// The luma plane and the bytes between its rows' starts.
   public var y: UnsafePointer<UInt8>, yStride: Int
+  /// The Cb plane and the bytes between its rows' starts.
   public var u: UnsafePointer<UInt8>, uStride: Int
+  /// The Cr plane and the bytes between its rows' starts.
   public var v: UnsafePointer<UInt8>, vStride: Int
+  /// How the samples become RGB.
   public var colour: YUVColour
+  /// Where chroma samples sit relative to luma.
   public var siting: ChromaSiting
   /// 8 or 10.
   public private(set) var bitDepth = 8
 
+  /// Planes of an 8-bit `width`×`height` picture (pixels) borrowed from a decoder; strides in bytes.
+  ///
+  /// A caller's contract, checked by a precondition: sides above 0, each stride at least its
+  /// plane's width. Pointers must stay valid while the planes are used.
   public init(
     width: Int, height: Int, y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, uStride: Int,
     v: UnsafePointer<UInt8>, vStride: Int, colour: YUVColour = YUVColour(), siting: ChromaSiting = .left
@@ -156,7 +172,9 @@ public struct YUVPlanes: @unchecked Sendable {
 /// An owned 8-bit 4:2:0 picture, planes without padding: what the renderer draws for an
 /// encoder or a pipe (`bytes` is Y, then U, then V, as ffmpeg's `yuv420p` raw frames).
 public struct YUVImage: Sendable, Equatable {
+  /// The picture's size in luma pixels, both even.
   public let width: Int, height: Int
+  /// The Y plane, then U, then V, without padding.
   public var bytes: [UInt8]
 
   /// Both sides even (4:2:0 output pairs rows and columns); filled with black.
@@ -167,6 +185,7 @@ public struct YUVImage: Sendable, Equatable {
     bytes = [UInt8](repeating: 16, count: width * height) + [UInt8](repeating: 128, count: width * height / 2)
   }
 
+  /// Where the U and V planes start in `bytes`.
   public var chromaOffsets: (u: Int, v: Int) { (width * height, width * height + width * height / 4) }
 
   /// The planes, borrowed for `body`.

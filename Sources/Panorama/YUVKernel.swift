@@ -15,9 +15,12 @@ public struct YUVKernel: Sendable {
       UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt8>?
     ) -> Void
 
+  /// A name for logs and benchmarks.
   public let name: String
+  /// The kernel itself.
   public let pair: Function
 
+  /// A kernel called `name`.
   public init(name: String, pair: Function) {
     self.name = name
     self.pair = pair

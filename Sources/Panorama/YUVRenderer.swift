@@ -16,6 +16,7 @@ import CoreMath
 public struct YUVRenderer: Sendable {
   /// Where one eye's picture (`width`×`height` luma pixels) sits in the sphere.
   public let geometry: PanoramaGeometry
+  /// The size of one eye's picture in luma pixels (`SphericalVideo.eye(width:height:)` of the frame).
   public let width: Int, height: Int
   /// The clip's spherical metadata: its pose is undone when drawing.
   public let video: SphericalVideo
@@ -41,6 +42,8 @@ public struct YUVRenderer: Sendable {
     var perRow = 0
   }
 
+  /// A renderer for a clip described by `video` whose eye picture (`SphericalVideo.eye(width:height:)` of the
+  /// decoded frame) is `width`×`height` luma pixels, 2 × 2 at least: a precondition.
   public init(width: Int, height: Int, video: SphericalVideo) {
     precondition(width > 1 && height > 1, "a frame of at least 2 × 2")
     self.width = width

@@ -16,6 +16,7 @@ public struct Slot: Hashable, Sendable {
   /// seed's label.
   public var name: String?
 
+  /// A slot at `frame` (board points); `capacity` defaults to one item, `accepts` to every item.
   public init(
     id: String, frame: StageRect, content: String? = nil, accepts: [String]? = nil, capacity: Int = 1, name: String? = nil
   ) {
@@ -37,6 +38,7 @@ public struct Slot: Hashable, Sendable {
 
 /// A draggable image.
 public struct Item: Hashable, Sendable {
+  /// Caller-chosen identifier, unique among the board's items; ``Slot/content`` names items by it.
   public var id: String
   /// Size of the image in points; the engine moves its centre.
   public var size: StageSize
@@ -54,6 +56,7 @@ public struct Item: Hashable, Sendable {
   /// does not centre it (a web page's CSS may put it in a corner). Snaps end there.
   public var slotOffset = Vector(dx: 0, dy: 0)
 
+  /// An item drawn in `frame` (board points): its size is the frame's, and its centre, as placed and at rest, the frame's centre.
   public init(id: String, frame: StageRect, tags: [String] = [], name: String? = nil) {
     self.id = id
     self.name = name
@@ -73,8 +76,11 @@ public struct Item: Hashable, Sendable {
 /// Build one, then hand it to ``Engine``, which owns it from then on. Ids are resolved to
 /// indices once here, so the engine's hot paths never hash strings.
 public struct Board: Sendable {
+  /// The area slots and items live on, in points; `Options.restrictToCanvas` keeps drags inside it.
   public var canvas: StageSize
+  /// The slots, in the order given; an engine and its events refer to them by index here.
   public internal(set) var slots: [Slot]
+  /// The items, in the order given; an engine and its events refer to them by index here.
   public internal(set) var items: [Item]
   /// Item indices from bottom to top; the last is drawn last and wins a hit.
   public internal(set) var zOrder: [Int]
@@ -162,6 +168,7 @@ public struct Board: Sendable {
 /// Why a board could not be built, or why the engine refused an option or an input: what is
 /// wrong, and where (`slots[3].frame`, `options.snapDuration`, `layout[0].slot`).
 public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong with the value at ``path``.
   public enum Kind: Equatable, Sendable {
     /// A width or height is below zero.
     case negativeSize
@@ -182,15 +189,18 @@ public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A list has `Int` entries where `expected` were needed (one per item).
     case countMismatch(Int, expected: Int)
   }
+  /// What is wrong.
   public var kind: Kind
   /// Path of the offending field, as in the scenario JSON.
   public var path: String
 
+  /// An error of `kind` at `path` (a field path such as `slots[3].frame`).
   public init(_ kind: Kind, _ path: String) {
     self.kind = kind
     self.path = path
   }
 
+  /// One line naming the field and what is wrong: `slots[3].frame: width and height must not be negative`.
   public var description: String {
     switch kind {
     case .negativeSize: return "\(path): width and height must not be negative"

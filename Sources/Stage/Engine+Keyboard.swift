@@ -149,6 +149,7 @@ extension Engine {
 
   /// Whether an undo would do something (and nothing is being dragged).
   public var canUndo: Bool { !history.isEmpty && drags.isEmpty && keyboardDrag == nil }
+  /// Whether a redo would do something: an undo happened since the last change, and nothing is being dragged.
   public var canRedo: Bool { !undone.isEmpty && drags.isEmpty && keyboardDrag == nil }
 
   mutating func undo(_ events: inout [StageEvent]) {

@@ -11,7 +11,10 @@
 /// Every input goes through ``handle(_:at:)``, keys included: undo and redo are
 /// `handle(.key(.undo), at:)` and `handle(.key(.redo), at:)`.
 public struct Engine: Sendable {
+  /// The board as it stands: slots, items with their current centres, z-order.
   public internal(set) var board: Board
+  /// The behaviour in use, read at each input and clock step. Setting it skips the check
+  /// ``init(board:options:)`` makes: call ``Options/validate()`` on a new value first.
   public var options: Options
   /// The last time the host passed in, in seconds.
   public internal(set) var now: Double = 0
@@ -33,9 +36,11 @@ public struct Engine: Sendable {
 
   /// A ghost copy of an item.
   public struct Ghost: Hashable, Sendable {
+    /// Identifier of this ghost, unique for the engine's lifetime, so a host can match ghosts across frames.
     public var id: Int
     /// The source item's index.
     public var item: Int
+    /// Where the ghost is drawn now (its centre), in board points.
     public var center: StagePoint
     var motion: Motion?
   }

@@ -1,11 +1,37 @@
 /// Phases of a pointer (mouse button, finger, pen) as the host reports them.
 public enum PointerPhase: String, Hashable, Sendable {
-  case down, move, up, cancel
+  /// Pressed: a button went down or a finger touched.
+  case down
+  /// Moved: a drag in flight follows it.
+  case move
+  /// Released: a drag in flight drops.
+  case up
+  /// Taken away by the system (an incoming call, a lost capture): a drag in flight goes back, with no drop.
+  case cancel
 }
 
 /// Keys of the keyboard operation (dnd-kit's keyboard sensor, plus undo and redo).
 public enum Key: String, Hashable, Sendable, CaseIterable {
-  case tab, space, enter, escape, left, right, up, down, undo, redo
+  /// Moves the keyboard focus to the next item (wrapping), unless an item is carried.
+  case tab
+  /// Picks up the focused item, or drops the one carried.
+  case space
+  /// Same as ``space``.
+  case enter
+  /// Cancels a keyboard drag: the item goes back.
+  case escape
+  /// Carries the picked-up item to the neighbouring slot on the left.
+  case left
+  /// Carries the picked-up item to the neighbouring slot on the right.
+  case right
+  /// Carries the picked-up item to the neighbouring slot above.
+  case up
+  /// Carries the picked-up item to the neighbouring slot below.
+  case down
+  /// Undoes the last change (the host maps Ctrl+Z, or an Undo button, to it).
+  case undo
+  /// Redoes the change undone last.
+  case redo
 }
 
 /// Something the host tells the engine.
@@ -15,6 +41,7 @@ public enum Input: Hashable, Sendable {
   /// New frames for some slots (by slot index), and optionally a new canvas size: a window
   /// resize or rotation (the seed's `viewDidLayoutSubviews`).
   case layout([SlotFrame], canvas: StageSize?)
+  /// A key of the keyboard operation, undo and redo included.
   case key(Key)
   /// Cancels every drag in flight: the window lost focus, or the pointer left for good.
   case cancelAll
@@ -26,8 +53,11 @@ public enum Input: Hashable, Sendable {
 
 /// A slot's new frame in a layout input.
 public struct SlotFrame: Hashable, Sendable {
+  /// Index in ``Board/slots`` of the slot that moves.
   public var slot: Int
+  /// The slot's new frame, in board points.
   public var frame: StageRect
+  /// `slot`'s new `frame`; checked when the engine handles the layout.
   public init(slot: Int, frame: StageRect) {
     self.slot = slot
     self.frame = frame

@@ -34,14 +34,18 @@ public enum TargetStrategy: String, Hashable, Sendable, CaseIterable {
 
 /// An axis a drag can be locked to.
 public enum Axis: String, Hashable, Sendable {
+  /// Along x: the drag keeps its starting y.
   case horizontal
+  /// Along y: the drag keeps its starting x.
   case vertical
 }
 
 /// Everything about a board's behaviour that is not geometry. Start from a preset; every
 /// field beyond the seeds' is opt-in.
 public struct Options: Hashable, Sendable {
+  /// What a drag moves: the item itself, or a ghost copy of it (``DragStyle``).
   public var style: DragStyle
+  /// Which slot a drop lands on (``TargetStrategy``).
   public var strategy: TargetStrategy
   /// Greatest centre distance (points, exclusive) for `nearestCenter`.
   public var snapRadius: Double = 50
@@ -49,6 +53,7 @@ public struct Options: Hashable, Sendable {
   public var snapDuration: Double = 0.2
   /// Seconds a missed drop animates back.
   public var returnDuration: Double
+  /// The easing of snap and return animations.
   public var curve: TimingCurve = .easeInOut
   /// Points the pointer must travel before a press becomes a drag (0: at once, as the seeds).
   public var activationDistance: Double = 0
@@ -82,6 +87,7 @@ public struct Options: Hashable, Sendable {
   /// The sentences announcements and the status label are made of (``Phrase``).
   public var phrases = Phrases()
 
+  /// Options with every opt-in field off; `returnDuration` is in seconds. ``Options/preset(_:)`` gives the seeds' values.
   public init(style: DragStyle, strategy: TargetStrategy, returnDuration: Double) {
     self.style = style
     self.strategy = strategy

@@ -3,14 +3,78 @@
 /// `{other}`, `{count}`, `{change}` and `{undo}` are filled in; a template that leaves one
 /// out simply does not say it.
 public enum Phrase: String, Hashable, Sendable, CaseIterable {
-  case focused, itemInSlot, pickedUp, cancelled, cancelledHome
-  case noneLeft, noneRight, noneAbove, noneBelow
-  case over, overSwaps, droppedNowhere, dropped
-  case nothingToUndo, nothingToRedo, undid, redid
-  case moveOf, swapOf, assignmentOf, movedOf, changesTo, and
-  case taken, takenHome, moved, nothingToRemove, removed
-  case swapped, swappedNoSlot, clearedOne, cleared, replaced
-  case location, slotStatus, empty
+  /// "Focused {item}." in English.
+  case focused
+  /// "{item}, in {slot}" in English.
+  case itemInSlot
+  /// "Picked up {item}. Use the arrow keys to move, Space to drop, Escape to cancel." in English.
+  case pickedUp
+  /// "Movement cancelled. {item} returned." in English.
+  case cancelled
+  /// "Movement cancelled. {item} returned to {slot}." in English.
+  case cancelledHome
+  /// "No location to the left." in English.
+  case noneLeft
+  /// "No location to the right." in English.
+  case noneRight
+  /// "No location above." in English.
+  case noneAbove
+  /// "No location below." in English.
+  case noneBelow
+  /// "{item} is over {slot}." in English.
+  case over
+  /// "{item} is over {slot}. Dropping swaps it with {other}." in English.
+  case overSwaps
+  /// "{item} was dropped on no location and returned." in English.
+  case droppedNowhere
+  /// "{item} was dropped on {slot}." in English.
+  case dropped
+  /// "Nothing to undo." in English.
+  case nothingToUndo
+  /// "Nothing to redo." in English.
+  case nothingToRedo
+  /// "Undid {change}." in English.
+  case undid
+  /// "Redid {change}." in English.
+  case redid
+  /// "move of {item}" in English.
+  case moveOf
+  /// "swap of {item} and {other}" in English.
+  case swapOf
+  /// "assignment of {item}" in English.
+  case assignmentOf
+  /// "move of {item}" in English.
+  case movedOf
+  /// "changes to {item}" in English.
+  case changesTo
+  /// " and " in English.
+  case and
+  /// "{slot} is taken: {item} went back." in English.
+  case taken
+  /// "{slot} is taken: {item} went back to {other}." in English.
+  case takenHome
+  /// "Moved {item} to {slot}." in English.
+  case moved
+  /// "Nothing to remove." in English.
+  case nothingToRemove
+  /// "Removed {item} from {slot}.{undo}" in English.
+  case removed
+  /// "Swapped {item} with {other}, now in {slot}." in English.
+  case swapped
+  /// "Swapped {item} with {other}, now in its place." in English.
+  case swappedNoSlot
+  /// "Cleared 1 slot.{undo}" in English.
+  case clearedOne
+  /// "Cleared {count} slots.{undo}" in English.
+  case cleared
+  /// "Replaced {other} with {item} in {slot}.{undo}" in English.
+  case replaced
+  /// "location #{id}" in English.
+  case location
+  /// "{slot}: {item}" in English.
+  case slotStatus
+  /// "empty" in English.
+  case empty
 
   /// The engine's own wording, which the app and the scenario files print.
   public var english: String {
@@ -59,8 +123,10 @@ public enum Phrase: String, Hashable, Sendable, CaseIterable {
 public struct Phrases: Hashable, Sendable {
   var replaced: [Phrase: String] = [:]
 
+  /// The engine's English for every phrase.
   public init() {}
 
+  /// The template for `phrase`; setting it replaces the English (setting the English back clears the replacement).
   public subscript(_ phrase: Phrase) -> String {
     get { replaced[phrase] ?? phrase.english }
     set { replaced[phrase] = newValue == phrase.english ? nil : newValue }

@@ -24,6 +24,7 @@ public struct SpatialIndex: Sendable {
   /// Slots spanning more than this many cells per axis go to the linear list.
   static let maxSpan = 4
 
+  /// An empty index: queries find nothing until it is built over slot frames.
   public init() {}
 
   /// Builds the index over `frames` (one per slot, by slot index).
