@@ -129,8 +129,10 @@ public final class StagedOutput: @unchecked Sendable {
   /// only this one's (a run killed with `kill -9` and never repeated under the same name left
   /// its `OUT.partial-PID` for ever). One is a leftover when all of these hold: its name is
   /// one `init` makes (`leftoverPID`), its process is gone (`kill(PID, 0)` says no such
-  /// process: a live one, or one of another user, keeps it), and it is a plain file or
-  /// folder of this user's (a symlink, or another user's file, is never taken for one).
+  /// process: a live one, or one of another user, keeps it), and it is a plain file, folder
+  /// or symbolic link of this user's (another user's file never is). A link is removed
+  /// itself, never followed (`removeTree`): `OUT.partial-123 -> ~/Photos` once had the folder
+  /// it pointed at emptied.
   static func removeLeftovers(of target: String) -> [String] {
     let (directory, _) = FileIO.split(target)
     guard let dir = opendir(directory) else { return [] }
@@ -141,7 +143,7 @@ public final class StagedOutput: @unchecked Sendable {
       let path = directory == "." && !target.hasPrefix("./") ? name : FileIO.join(directory, name)
       var status = stat()
       guard lstat(path, &status) == 0, status.st_uid == geteuid(),
-        (status.st_mode & S_IFMT) == S_IFREG || (status.st_mode & S_IFMT) == S_IFDIR
+        [S_IFREG, S_IFDIR, S_IFLNK].contains(status.st_mode & S_IFMT)
       else { continue }
       found.append(path)
     }

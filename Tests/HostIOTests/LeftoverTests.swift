@@ -3,7 +3,8 @@ import HostIO
 import Testing
 
 /// Which temporaries a new output removes from its folder: those any killed run left (not
-/// only this output's), never a live run's, a symlink, or a name it does not make.
+/// only this output's), never a live run's or a name it does not make; a symlink is removed
+/// itself, never followed.
 @Suite("Leftovers of killed runs")
 struct LeftoverTests {
   /// A PID that was a process and is no more.
@@ -29,10 +30,9 @@ struct LeftoverTests {
     // Kept: a live run's, a name with no PID, a bare marker, the user's own names.
     let kept = [
       "running.mp4.partial-\(live)", "notes.partial-draft", ".partial-\(dead)", "clip.partial-\(dead).mp4",
-      "link.mp4.partial-\(dead)",
     ]
-    for name in kept.dropLast() { try Data("keep".utf8).write(to: URL(fileURLWithPath: path(name))) }
-    // A symlink named like a leftover: neither it nor what it points to is touched.
+    for name in kept { try Data("keep".utf8).write(to: URL(fileURLWithPath: path(name))) }
+    // A symlink named like a leftover: removed itself, what it points to untouched.
     let elsewhere = dir.appendingPathComponent("elsewhere")
     try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
     try Data("precious".utf8).write(to: elsewhere.appendingPathComponent("file"))
@@ -42,7 +42,10 @@ struct LeftoverTests {
     staged.discard()
     #expect(
       staged.removedLeftovers
-        == ["earlier.mp4.partial-\(dead)", "frames.partial-\(dead)", "tiles.partial-\(dead).removing"].map(path).sorted())
+        == [
+          "earlier.mp4.partial-\(dead)", "frames.partial-\(dead)", "link.mp4.partial-\(dead)",
+          "tiles.partial-\(dead).removing",
+        ].map(path).sorted())
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
     #expect(left == (kept + ["elsewhere"]).sorted(), "\(left)")
     #expect(try String(contentsOf: elsewhere.appendingPathComponent("file"), encoding: .utf8) == "precious")
