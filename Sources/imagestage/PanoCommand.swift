@@ -446,8 +446,12 @@ enum PanoCommand {
     viewer.play(log, loops: false)
     var renderer = try pano.map { try Self.renderer($0, parsed, camera, video: true) }
     // The output is made under a temporary name from here on (`StagedOutput`).
-    let writer = FrameWriter(
-      try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps), threads: camera.threads)
+    var sink = try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps)
+    // A 2:1 view of the whole sphere is itself a 360° clip: say so.
+    if !camera.strip, MP4Tagger.isFullSphere(lens: camera.lens, hfov: camera.hfov, width: camera.width, height: camera.height) {
+      sink.sphericalTag = SphericalTag()
+    }
+    let writer = FrameWriter(sink, threads: camera.threads)
     // Two frames in turn: one is written (to the pipe, PNGs or ffmpeg) while the next renders.
     let buffers = (0..<writer.buffers).map { _ in FrameWriter.Buffer(camera.width, camera.height) }
     let frameCount = max(1, Int((duration * fps).rounded(.down)) + 1)

@@ -202,17 +202,8 @@ enum MP4Tagger {
     var frameSize: (width: Int, height: Int)?
   }
 
-  /// Writes `input` with `tag` to `output` through a `StagedOutput` (renamed into place when
-  /// complete; `output` may be `input`).
-  static func tag(input: String, output: String, tag: SphericalTag) throws -> Result {
-    try FileIO.requireRegularFile(input)
-    let fd = open(input, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw CommandError(message: "cannot open \(Console.escaped(input))") }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else { throw CommandError(message: "cannot stat \(Console.escaped(input))") }
-    let fileSize = Int(st.st_size)
-
+  /// The `moov` box's place, from the top-level box headers alone; bad headers refused.
+  static func locateMoov(_ fd: Int32, _ input: String, fileSize: Int) throws -> (start: Int, size: Int) {
     // The top-level boxes, from their headers alone.
     var at = 0, seen = 0
     var moov: (start: Int, size: Int)?
@@ -245,6 +236,51 @@ enum MP4Tagger {
       at += size
     }
     guard let moov else { throw CommandError(message: "no moov box: not an MP4 with its index, or cut short") }
+    return moov
+  }
+
+  /// Tags a file this process just made (ffmpeg's staged output, `moov` last, as ffmpeg
+  /// writes without faststart) where it lies: the new `moov` over the old, the file cut to
+  /// its end. Not for a user's file: an interruption leaves it half-written.
+  static func tagInPlace(_ path: String, tag: SphericalTag) throws {
+    let fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw CommandError(message: "cannot open \(Console.escaped(path))", code: 1) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { throw CommandError(message: "cannot stat \(Console.escaped(path))", code: 1) }
+    let fileSize = Int(st.st_size)
+    let moov = try locateMoov(fd, path, fileSize: fileSize)
+    guard moov.start + moov.size == fileSize, moov.size <= maxMoov else {
+      throw CommandError(message: "spherical metadata: ffmpeg's moov is not at the file's end", code: 1)
+    }
+    let (newMoov, _) = try retag(moov: try readAt(fd, path, offset: moov.start, count: moov.size), tag: tag, shiftFrom: fileSize)
+    guard lseek(fd, off_t(moov.start), SEEK_SET) >= 0 else {
+      throw CommandError(message: "cannot seek in \(Console.escaped(path))", code: 1)
+    }
+    try writeAll(fd, path, newMoov)
+    guard ftruncate(fd, off_t(moov.start + newMoov.count)) == 0 else {
+      throw CommandError(message: "cannot truncate \(Console.escaped(path))", code: 1)
+    }
+  }
+
+  /// Whether a view fills a 2:1 equirectangular frame with the whole sphere: what a 360°
+  /// player expects of a file carrying V2 metadata.
+  static func isFullSphere(lens: Lens, hfov: Double, width: Int, height: Int) -> Bool {
+    lens == .equirectangular && hfov >= lens.maximumFieldOfView - 1e-9 && width == 2 * height
+  }
+
+  /// Writes `input` with `tag` to `output` through a `StagedOutput` (renamed into place when
+  /// complete; `output` may be `input`).
+  static func tag(input: String, output: String, tag: SphericalTag) throws -> Result {
+    try FileIO.requireRegularFile(input)
+    let fd = open(input, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw CommandError(message: "cannot open \(Console.escaped(input))") }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { throw CommandError(message: "cannot stat \(Console.escaped(input))") }
+    let fileSize = Int(st.st_size)
+
+    let moov = try locateMoov(fd, input, fileSize: fileSize)
     guard moov.size <= maxMoov else {
       throw CommandError(message: "moov of \(moov.size) bytes, over the \(maxMoov >> 20) MB this command reads")
     }
