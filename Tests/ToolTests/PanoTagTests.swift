@@ -112,3 +112,45 @@ struct PanoTagTests {
     #expect(pose.status == 2 && pose.stderr.contains("--pose"))
   }
 }
+
+/// A 2:1 view of the whole sphere is a 360° clip itself: its .mp4 says so, as `pano tag` would.
+@Suite("360° outputs carry metadata", .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")))
+struct SphericalOutputTests {
+  static func mapping(_ file: String) throws -> [String: Any]? {
+    try PanoTagTests.sideData(file).first { $0["side_data_type"] as? String == "Spherical Mapping" }
+  }
+
+  @Test func reframeToAFullSphereWritesIt() throws {
+    let out = PanoTagTests.path("sphere.mp4"), flat = PanoTagTests.path("flat.mp4")
+    let r = try Tool.run(
+      "imagestage",
+      [
+        "pano", "reframe", PanoTagTests.path("plain.mp4"), "-o", out, "--lens", "equirectangular", "--hfov", "360",
+        "--size", "256x128", "--quiet",
+      ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try Self.mapping(out)?["projection"] as? String == "equirectangular")
+    let info = try Tool.run("imagestage", ["pano", "info", out])
+    #expect(info.stdout.contains("\"spherical\":\"Spherical Video V2"), "\(info.stdout)")
+    // A flat view is not a 360° clip.
+    let f = try Tool.run(
+      "imagestage", ["pano", "reframe", PanoTagTests.path("plain.mp4"), "-o", flat, "--size", "256x128", "--quiet"])
+    #expect(f.status == 0, "\(f.stderr)")
+    #expect(try Self.mapping(flat) == nil)
+  }
+
+  @Test func panoVideoToAFullSphereWritesIt() throws {
+    let dir = PanoTagTests.dir
+    let log = dir.appendingPathComponent("still.csv")
+    try "t,qx,qy,qz,qw\n0,0,0,0,1\n1,0,0,0,1\n".write(to: log, atomically: true, encoding: .utf8)
+    let out = dir.appendingPathComponent("still-sphere.mp4").path
+    let r = try Tool.run(
+      "imagestage",
+      [
+        "pano", "video", dir.appendingPathComponent("pano.png").path, "--motion", log.path, "-o", out, "--lens",
+        "equirectangular", "--hfov", "360", "--size", "256x128", "--fps", "5",
+      ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try Self.mapping(out)?["projection"] as? String == "equirectangular")
+  }
+}
