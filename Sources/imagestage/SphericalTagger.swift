@@ -33,10 +33,11 @@ struct SphericalTag: Equatable {
 /// everything else: the entry's own `st3d` and `sv3d` are replaced, its parents' sizes grow
 /// by what it grew, and where `moov` comes before the media (a faststart file) every track's
 /// `stco`/`co64` chunk offsets move by the same amount. Only `moov` is read into memory (at
-/// most `maxMoov`); the media is copied in 1 MB pieces. Bad boxes end in a `CommandError`
+/// most 16 MB, as `MP4SphericalReader` reads); the media is copied in 1 MB pieces. Bad boxes end in a `CommandError`
 /// naming the box and its byte, never a trap: every size is checked against its parent.
 enum MP4Tagger {
-  static let maxMoov = 64 << 20
+  /// The reader's limit (`pano info`, the viewer): a larger `moov` would not read back.
+  static let maxMoov = MP4SphericalReader.maxMoov
   static let maxTopLevelBoxes = 100_000
 
   struct Box {

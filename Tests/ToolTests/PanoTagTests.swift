@@ -108,6 +108,16 @@ struct PanoTagTests {
       #expect(r.stderr.contains(words), "\(r.stderr)")
       #expect(!FileManager.default.fileExists(atPath: out))
     }
+    // A faststart clip whose stco claims 2³¹ chunks: refused before any offset is touched.
+    var lying = [UInt8](clip)
+    let stco = Array("stco".utf8)
+    let at = (0..<(lying.count - 4)).first { lying[$0..<($0 + 4)].elementsEqual(stco) }!
+    lying.replaceSubrange((at + 8)..<(at + 12), with: [0x7F, 0xFF, 0xFF, 0xFF])
+    let lyingPath = Self.path("lying.mp4")
+    try Data(lying).write(to: URL(fileURLWithPath: lyingPath))
+    let refused = try Tool.run("imagestage", ["pano", "tag", lyingPath, "-o", Self.path("never.mp4")])
+    #expect(refused.status == 2 && refused.stderr.contains("stco lists 2147483647 chunks"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: Self.path("never.mp4")))
     let pose = try Tool.run("imagestage", ["pano", "tag", Self.path("fast.mp4"), "-o", Self.path("x.mp4"), "--pose", "90"])
     #expect(pose.status == 2 && pose.stderr.contains("--pose"))
   }
