@@ -95,7 +95,13 @@ enum PanoCommand {
     }
     try FileIO.requireRegularFile(input)
     if output != input { try checkDestination(output) }
-    let result = try MP4Tagger.tag(input: input, output: output, tag: tag)
+    let result: MP4Tagger.Result
+    do { result = try MP4Tagger.tag(input: input, output: output, tag: tag) } catch let error as CommandError
+      where error.code == 2
+    {
+      // What is wrong with the input's boxes, after the input's name.
+      throw InFile(path: input, error: error)
+    }
     var line = "tagged \(Console.escaped(output)): equirectangular, \(tag.stereo.rawValue)"
     if tag.yaw != 0 || tag.pitch != 0 || tag.roll != 0 { line += ", pose \(tag.yaw),\(tag.pitch),\(tag.roll)" }
     line += "; moov \(result.growth >= 0 ? "+" : "")\(result.growth) bytes"
