@@ -9,6 +9,9 @@ default without -movflags faststart), for the tests and the benchmark:
 0.32 fractions) to the video track's sample entry; --v1 adds the GSpherical XML uuid box
 to the video track. ffmpeg 5.1 cannot write them from the command line (its mov muxer
 writes sv3d only from side data, with -strict unofficial), hence this.
+
+Users: `imagestage pano tag CLIP.mp4 -o OUT.mp4` writes V2 (any box order, faststart files
+too); this script stays for the tests' V1 clips and the fuzzer's seeds.
 """
 import argparse
 import struct

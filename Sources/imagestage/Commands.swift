@@ -182,6 +182,21 @@ enum Commands {
         projection, maxPixels,
       ]),
     CommandSpec(
+      words: ["pano", "tag"], operands: "CLIP.mp4 -o OUT.mp4",
+      summary:
+        "Writes Spherical Video V2 metadata (st3d, sv3d: equirectangular, stereo, pose, crop) into an MP4's or MOV's video track, so players and viewers show it as 360° (docs/video.md). The media is copied untouched; -o may name the input to retag it (through a temporary, renamed into place).",
+      options: [
+        OptionSpec(name: "output", value: "OUT.mp4", help: "where to write", isFile: true),
+        OptionSpec(
+          name: "stereo", value: "NAME", help: "the frame's layout", choices: ["mono", "top-bottom", "left-right"],
+          defaultValue: "mono"),
+        OptionSpec(
+          name: "pose", value: "YAW,PITCH,ROLL", help: "the projection's pose in degrees (the camera's heading)",
+          defaultValue: "0,0,0"),
+        OptionSpec(
+          name: "crop", value: "T,B,L,R", help: "fractions of the frame cropped from each edge", defaultValue: "0,0,0,0"),
+      ]),
+    CommandSpec(
       words: ["pano", "sample"], operands: "-o OUT.jpg|.png",
       summary: "Writes the built-in test panorama (a 2:1 sky, hills, compass and grid).",
       options: [

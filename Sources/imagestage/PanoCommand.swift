@@ -22,8 +22,10 @@ enum PanoCommand {
       case "sample": try sample(args)
       case "tiles": try TilesCommand.run(args)
       case "reframe": try ReframeCommand.run(args)
+      case "tag": try tag(args)
       default:
-        throw CommandError(message: "unknown pano command \"\(sub)\"; expected info, render, video, reframe, tiles or sample")
+        throw CommandError(
+          message: "unknown pano command \"\(sub)\"; expected info, render, video, reframe, tiles, tag or sample")
       }
     }
   }
@@ -52,6 +54,64 @@ enum PanoCommand {
       throw CommandError(message: "--projection: \"\(name)\" is not equirect or cylindrical")
     }
     return p
+  }
+
+  // MARK: tag
+
+  static func tag(_ args: [String]) throws {
+    let parsed = try parse(args, Commands.spec("pano tag"))
+    guard parsed.positional.count == 1 else { throw CommandError(message: "expected one input clip (an .mp4 or .mov)") }
+    guard let output = parsed.value("output") else {
+      throw CommandError(message: "-o OUT.mp4 is required (the input's own name to retag it in place)")
+    }
+    let input = parsed.positional[0]
+    var tag = SphericalTag()
+    if let name = parsed.value("stereo") {
+      guard let stereo = SphericalVideo.Stereo(rawValue: name) else {
+        throw CommandError(message: "--stereo: \"\(Console.escaped(name))\" is not mono, top-bottom or left-right")
+      }
+      tag.stereo = stereo
+    }
+    if let pose = parsed.value("pose") {
+      let parts = pose.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+      guard parts.count == 3, let yaw = parts[0], let pitch = parts[1], let roll = parts[2],
+        abs(yaw) <= 180, abs(pitch) <= 90, abs(roll) <= 180
+      else {
+        throw CommandError(
+          message: "--pose: \"\(Console.escaped(pose))\" is not YAW,PITCH,ROLL in degrees (yaw and roll within ±180, pitch ±90)")
+      }
+      (tag.yaw, tag.pitch, tag.roll) = (yaw, pitch, roll)
+    }
+    if let crop = parsed.value("crop") {
+      let parts = crop.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+      guard parts.count == 4, parts.allSatisfy({ $0 != nil && $0! >= 0 && $0! < 1 }),
+        parts[0]! + parts[1]! < 1, parts[2]! + parts[3]! < 1
+      else {
+        throw CommandError(
+          message:
+            "--crop: \"\(Console.escaped(crop))\" is not T,B,L,R fractions (0 ≤ each < 1, top + bottom and left + right under 1)")
+      }
+      (tag.cropTop, tag.cropBottom, tag.cropLeft, tag.cropRight) = (parts[0]!, parts[1]!, parts[2]!, parts[3]!)
+    }
+    try FileIO.requireRegularFile(input)
+    if output != input { try checkDestination(output) }
+    let result: MP4Tagger.Result
+    do { result = try MP4Tagger.tag(input: input, output: output, tag: tag) } catch let error as CommandError
+      where error.code == 2
+    {
+      // What is wrong with the input's boxes, after the input's name.
+      throw InFile(path: input, error: error)
+    }
+    var line = "tagged \(Console.escaped(output)): equirectangular, \(tag.stereo.rawValue)"
+    if tag.yaw != 0 || tag.pitch != 0 || tag.roll != 0 { line += ", pose \(tag.yaw),\(tag.pitch),\(tag.roll)" }
+    line += "; moov \(result.growth >= 0 ? "+" : "")\(result.growth) bytes"
+    if result.tablesMoved > 0 { line += ", \(result.tablesMoved) chunk offset table(s) moved (moov before the media)" }
+    Console.line(line)
+    if let size = result.frameSize, tag.stereo == .mono, size.width != 2 * size.height,
+      tag.cropTop + tag.cropBottom + tag.cropLeft + tag.cropRight == 0
+    {
+      Console.error("warning: the frame is \(size.width)×\(size.height), not 2:1; a viewer stretches it over the sphere")
+    }
   }
 
   // MARK: info
@@ -392,8 +452,12 @@ enum PanoCommand {
     viewer.play(log, loops: false)
     var renderer = try pano.map { try Self.renderer($0, parsed, camera, video: true) }
     // The output is made under a temporary name from here on (`StagedOutput`).
-    let writer = FrameWriter(
-      try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps), threads: camera.threads)
+    var sink = try FrameSink(output: output, width: camera.width, height: camera.height, fps: fps)
+    // A 2:1 view of the whole sphere is itself a 360° clip: say so.
+    if !camera.strip, MP4Tagger.isFullSphere(lens: camera.lens, hfov: camera.hfov, width: camera.width, height: camera.height) {
+      sink.sphericalTag = SphericalTag()
+    }
+    let writer = FrameWriter(sink, threads: camera.threads)
     // Two frames in turn: one is written (to the pipe, PNGs or ffmpeg) while the next renders.
     let buffers = (0..<writer.buffers).map { _ in FrameWriter.Buffer(camera.width, camera.height) }
     let frameCount = max(1, Int((duration * fps).rounded(.down)) + 1)

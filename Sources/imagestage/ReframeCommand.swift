@@ -107,6 +107,12 @@ enum ReframeCommand {
       input: input,
       audioCodec: parsed.flag("no-audio") ? nil : decoder.audioCodecName, start: start, duration: length,
       colour: decoder.colourTags, encoder: encoder, preset: preset, parsed: parsed)
+    // A 2:1 view of the whole sphere is itself a 360° clip: say so (keys may change the lens).
+    if parsed.value("keys") == nil,
+      MP4Tagger.isFullSphere(lens: camera.lens, hfov: camera.hfov, width: size.width, height: size.height)
+    {
+      sink.sphericalTag = SphericalTag()
+    }
     // A clip cut short (a copy stopped early, a card pulled) gives what it has, as ffmpeg
     // does; a frame that cannot be decoded with data still to come stays an error.
     decoder.keepsFramesOfACutFile = true

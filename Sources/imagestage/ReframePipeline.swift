@@ -118,6 +118,8 @@ final class ReframeSink: @unchecked Sendable {
   var pngFolder: String?
   /// Frames handed to the writer (numbers the PNGs); touched on `queue` only.
   var written = 0
+  /// Written into an MP4 or MOV output once ffmpeg has finished it (a 2:1 full-sphere view).
+  var sphericalTag: SphericalTag?
 
   /// ffmpeg's muxer for an output name (the staged name's extension is not the output's).
   static func muxer(_ output: String) -> String {
@@ -267,6 +269,12 @@ final class ReframeSink: @unchecked Sendable {
     guard status == 0 else {
       staged.discard()
       throw CommandError(message: "ffmpeg failed (status \(status)); \(output) not written", code: 1)
+    }
+    if let sphericalTag, ["mp4", "mov"].contains(Self.muxer(output)) {
+      do { try MP4Tagger.tagInPlace(staged.temporary, tag: sphericalTag) } catch {
+        staged.discard()
+        throw error
+      }
     }
     try staged.commit()
   }

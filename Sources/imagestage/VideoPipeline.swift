@@ -105,6 +105,8 @@ struct FrameSink {
   var kind: Kind
   /// The .mp4 or folder being made, renamed over OUT by `finish` (nil for `-`).
   var staged: StagedOutput?
+  /// Written into the .mp4 once ffmpeg has finished it (a 2:1 full-sphere view).
+  var sphericalTag: SphericalTag?
 
   /// Refuses an output no sink takes, before anything is decoded: an unknown extension
   /// (`clip.webm` became a folder of PNGs), a file where a folder is meant, raw frames to a
@@ -244,6 +246,12 @@ struct FrameSink {
         staged?.discard()
         throw CommandError(
           message: "ffmpeg failed (exit status \(status)); \(staged?.target ?? "the output") is as it was", code: 1)
+      }
+      if let sphericalTag, let staged {
+        do { try MP4Tagger.tagInPlace(staged.temporary, tag: sphericalTag) } catch {
+          staged.discard()
+          throw error
+        }
       }
     }
     try staged?.commit()
