@@ -486,10 +486,13 @@ class PhoneScreen:
     """Set up as a phone: 360×740 (or `size`) at 2×, a touch screen, a coarse pointer."""
 
     size = (360, 740)
+    scale = 2
 
     def setUp(self):
-        PAGE.cdp("Emulation.setDeviceMetricsOverride",
-                 {"width": self.size[0], "height": self.size[1], "deviceScaleFactor": 2, "mobile": True})
+        metrics = {"width": self.size[0], "height": self.size[1], "deviceScaleFactor": self.scale, "mobile": True}
+        if self.size[0] > self.size[1]:
+            metrics["screenOrientation"] = {"type": "landscapePrimary", "angle": 90}
+        PAGE.cdp("Emulation.setDeviceMetricsOverride", metrics)
         PAGE.cdp("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
         PAGE.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "pointer", "value": "coarse"},
                                                             {"name": "hover", "value": "none"}]})
@@ -973,6 +976,51 @@ class Viewer(unittest.TestCase):
         message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=10,
                              message="the message")
         self.assertIn("URL parameter hfov", message)
+
+    def test_memory_answers_its_declared_type_on_both_renderers(self):
+        # ViewerMemory (imagestage-viewer.d.ts): every field, of its type, on both renderers.
+        with open(os.path.join(ROOT, "web", "viewer", "imagestage-viewer.d.ts")) as f:
+            body = re.search(r"interface ViewerMemory \{(.*?)\n\}", f.read(), re.S).group(1)
+        fields = dict(re.findall(r"^\s*(\w+\??): ([^;]+);", body, re.M))
+        self.assertEqual(set(fields), {"tiles", "textureBytes", "jsHeapBytes", "tileBytes", "wasmBytes"}, "all declared")
+        tiled_sample()
+        for renderer in ("cpu", "webgl2"):
+            for source in ("sample", "tiles"):
+                if source == "tiles":
+                    open_viewer(f"pages/viewer-tiles.html?dir=tiles&renderer={renderer}")
+                    memory = PAGE.driver.execute_async_script("settled().then(arguments[0])")
+                else:
+                    open_viewer(f"viewer.html#panorama=sample.jpg&autoLoad=true&renderer={renderer}")
+                    memory = PAGE.js("return viewer.memory()")
+                self.assertEqual(PAGE.js("return viewer.getRenderer()"), renderer)
+                self.assertEqual(set(memory), set(fields), f"{renderer}, {source}: {memory}")
+                for name, kind in fields.items():
+                    allowed = {"number": (int, float), "number | null": (int, float, type(None))}[kind]
+                    self.assertIsInstance(memory[name], allowed, f"{renderer}, {source}: {name} is {kind}")
+                self.assertGreater(memory["wasmBytes"], 0, renderer)
+
+    def test_a_script_link_on_a_hotspot_is_dropped_with_a_warning(self):
+        os.makedirs(FIXTURES, exist_ok=True)
+        with open(os.path.join(FIXTURES, "script-link.html"), "w") as f:
+            f.write("""<!DOCTYPE html><link rel="stylesheet" href="/imagestage-viewer.css">
+<script src="/imagestage-viewer.classic.js"></script><div id="p" style="width:600px;height:400px"></div>
+<script>viewer = pannellum.viewer('p', {type: 'equirectangular', panorama: '/sample.jpg', autoLoad: true, hotSpots: [
+  {pitch: 0, yaw: 0, type: 'info', text: 'Kitchen', URL: 'javascript:window.ran = 1'},
+  {pitch: 0, yaw: 10, type: 'info', text: 'Hall', id: 'hall', URL: 'vbscript:x'},
+  {pitch: 0, yaw: -10, type: 'info', text: 'Docs', URL: 'https://example.com/'}]});</script>""")
+        script = console_log("warn")
+        try:
+            open_viewer("fixtures/script-link.html")
+            warnings = PAGE.js("return logged_warn")
+        finally:
+            PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
+        dropped = [w for w in warnings if "dropped" in w and "URL" in w]
+        self.assertEqual(len(dropped), 2, warnings)
+        self.assertIn('"Kitchen"', dropped[0])
+        self.assertIn("javascript:", dropped[0])
+        self.assertIn('"hall"', dropped[1])
+        self.assertEqual(PAGE.js("return [...document.querySelectorAll('a.isv-hotspot')].map((a) => a.href)"),
+                         ["https://example.com/"], "only the http(s) link is a link")
 
     def test_the_cpu_renderers_module_is_fetched_only_where_the_cpu_draws(self):
         """imagestage-viewer.wasm has no CPU renderer; imagestage-viewer-cpu.wasm (the same viewer
@@ -1488,6 +1536,82 @@ class ViewerOnAPhone(PhoneScreen, unittest.TestCase):
         self.assertTrue(PAGE.js("return document.querySelector('.isv-controls').hidden"))
 
 
+class ViewerOnAPhoneInLandscape(PhoneScreen, unittest.TestCase):
+    """A phone held sideways (844×390 at 3×): the controls stay touch-sized but leave the view
+    its area; zoom and fullscreen in a row, the rest behind "more" (issue 39, item 7)."""
+
+    size = (844, 390)
+    scale = 3
+
+    def buttons(self):
+        return PAGE.js("return [...document.querySelectorAll('.isv-controls button')].filter((b) => b.offsetParent)"
+                       ".map((b) => [b.className.split(' ')[1], b.offsetWidth, b.offsetHeight])")
+
+    def test_the_controls_fold_into_a_row_with_a_menu(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&yaw=20")
+        bar, view = rect(".isv-controls"), rect(".isv-view")
+        shot("viewer-phone-landscape")
+        # Six 44-px buttons in a column took 284 of the 390 px; now one row of four.
+        self.assertLessEqual(bar["h"], 48, f"one row: {bar}")
+        self.assertLess(bar["w"] * bar["h"], 0.04 * view["w"] * view["h"], f"under 4 % of the view: {bar}")
+        shown = self.buttons()
+        self.assertEqual([b[0] for b in shown], ["isv-zoom-in", "isv-zoom-out", "isv-fullscreen", "isv-more"])
+        self.assertTrue(all(b[1] >= 44 and b[2] >= 44 for b in shown), f"touch-sized: {shown}")
+        more = PAGE.driver.find_element("css selector", ".isv-more")
+        self.assertEqual(more.get_attribute("aria-expanded"), "false")
+        self.assertTrue(more.get_attribute("aria-label"))
+        menu = more.get_attribute("aria-controls")
+        self.assertTrue(PAGE.js(f"return document.getElementById('{menu}').contains(document.querySelector('.isv-lens'))"))
+        # A tap opens the rest in the row, still touch-sized; each works by a tap.
+        ViewerOnAPhone.tap(self, ".isv-more")
+        PAGE.until("return document.querySelector('.isv-more').getAttribute('aria-expanded') === 'true'", message="opened")
+        shown = self.buttons()
+        self.assertEqual([b[0] for b in shown], ["isv-zoom-in", "isv-zoom-out", "isv-fullscreen", "isv-more",
+                                                 "isv-motion", "isv-lens", "isv-recenter"])
+        self.assertTrue(all(b[1] >= 44 and b[2] >= 44 for b in shown), f"touch-sized: {shown}")
+        self.assertLessEqual(rect(".isv-controls")["h"], 48, "still one row")
+        shot("viewer-phone-landscape-more")
+        ViewerOnAPhone.tap(self, ".isv-lens")
+        PAGE.until("return viewer.getLens() === 'stereographic'", message="the next lens by a tap")
+        PAGE.js("viewer.setYaw(100, false)")
+        ViewerOnAPhone.tap(self, ".isv-recenter")
+        PAGE.until("return Math.abs(viewer.getYaw() - 20) < 0.01", timeout=3, message="recentred")
+        ViewerOnAPhone.tap(self, ".isv-more")
+        PAGE.until("return !document.querySelector('.isv-lens').offsetParent", message="folded again")
+
+    def test_the_keyboard_reaches_every_control(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true")
+        PAGE.js("document.querySelector('.isv-zoom-in').focus()")
+        order = ["isv-zoom-in"]
+        for _ in range(3):
+            PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
+            order.append(PAGE.js("return document.activeElement.className.split(' ')[1]"))
+        self.assertEqual(order, ["isv-zoom-in", "isv-zoom-out", "isv-fullscreen", "isv-more"])
+        PAGE.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        self.assertEqual(PAGE.js("return document.activeElement.getAttribute('aria-expanded')"), "true")
+        for name in ("isv-motion", "isv-lens", "isv-recenter"):
+            PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
+            self.assertEqual(PAGE.js("return document.activeElement.className.split(' ')[1]"), name)
+        PAGE.driver.switch_to.active_element.send_keys(Keys.ENTER)  # recentre, the menu stays
+        PAGE.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.assertEqual(PAGE.js("return [document.activeElement.className.split(' ')[1],"
+                                 " document.activeElement.getAttribute('aria-expanded')]"), ["isv-more", "false"])
+        self.assertIsNone(PAGE.js("return document.querySelector('.isv-lens').offsetParent"), "folded")
+
+    def test_a_tall_phone_keeps_the_column(self):
+        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true")
+        self.assertEqual(len(self.buttons()), 6, "all six in the column, no menu")
+        self.assertIsNone(PAGE.js("return document.querySelector('.isv-more').offsetParent"))
+        # Turned sideways: folded; back upright: the column again.
+        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 844, "height": 390, "deviceScaleFactor": 3, "mobile": True,
+                                                        "screenOrientation": {"type": "landscapePrimary", "angle": 90}})
+        PAGE.until("return document.querySelector('.isv-more').offsetParent", message="folded on turning")
+        PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+        PAGE.until("return !document.querySelector('.isv-more').offsetParent && document.querySelector('.isv-lens').offsetParent",
+                   message="the column again")
+
+
 class CPUPixelBudget(unittest.TestCase):
     """On the wasm CPU renderer a frame keeps within 4 M pixels at any device pixel ratio (the
     canvas's backing store shrinks, CSS scales it up); the GPU keeps every device pixel. The
@@ -1873,6 +1997,23 @@ class PannellumSwitch(unittest.TestCase):
         PAGE.js("document.querySelector('.isv-view').focus()")
         PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
         self.assertTrue(PAGE.js("return document.activeElement.classList.contains('custom-hotspot')"), "Tab reaches one")
+
+    def test_the_pages_hotspot_keeps_its_own_css_inside_the_viewer(self):
+        # Our rules (border-box, our font) once reached the page's own hotspot and the span
+        # its createTooltipFunc makes: the tooltip's box shrank and its text wrapped. The same
+        # hotspot made by the example's function outside the viewer is the reference.
+        PAGE.driver.get(PAGE.base + "pages/pannellum-custom-hotspots.html")
+        wait_loaded()
+        measure = ("const d = arguments[0], s = d.querySelector('span'), cd = getComputedStyle(d), cs = getComputedStyle(s);"
+                   "return {box: [d.offsetWidth, d.offsetHeight, cd.boxSizing], tip: [s.offsetWidth, s.offsetHeight],"
+                   " font: [cs.fontFamily, cs.fontSize, cs.lineHeight, cs.boxSizing, cs.color]}")
+        made = PAGE.js("const d = document.createElement('div'); d.className = 'custom-hotspot';"
+                       "document.body.append(d); hotspot(d, 'Baltimore Museum of Art'); return d")
+        outside = PAGE.js(measure, made)
+        inside = PAGE.js(measure, PAGE.driver.find_element(
+            "css selector", '.isv-viewer .custom-hotspot[aria-label="Baltimore Museum of Art"]'))
+        self.assertEqual(inside, outside, "the page's hotspot and tooltip, as outside the viewer")
+        self.assertLess(outside["tip"][1], 40, f"the tooltip on one line: {outside}")
 
     def test_custom_hotspots_on_a_phone(self):
         PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 740, "deviceScaleFactor": 2, "mobile": True})

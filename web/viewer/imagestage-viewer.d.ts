@@ -259,7 +259,7 @@ export interface ViewAngles {
   hfov: number;
 }
 
-/** What `memory()` reports. */
+/** What `memory()` reports: every field on both renderers. */
 export interface ViewerMemory {
   /** Tiles held. */
   tiles: number;
@@ -267,10 +267,10 @@ export interface ViewerMemory {
   textureBytes: number;
   /** Chromium's JS heap, `null` elsewhere. */
   jsHeapBytes: number | null;
-  /** The CPU renderer's tile pixels. */
-  tileBytes?: number;
-  /** The CPU renderer's wasm memory. */
-  wasmBytes?: number;
+  /** The CPU renderer's tile pixels; 0 on WebGL. */
+  tileBytes: number;
+  /** The viewer's wasm memory (the CPU renderer draws in it; 0 once destroyed). */
+  wasmBytes: number;
 }
 
 /** `getConfig()`: the shown scene's settings, the view now, its id and the tour's scenes. */

@@ -314,6 +314,7 @@ export class Viewer extends ViewerAPI {
     const [pw, ph] = this._backingSize();
     if (this._canvas.width !== pw || this._canvas.height !== ph) { this._canvas.width = pw; this._canvas.height = ph; }
     this._root.classList.toggle('isv-narrow', this._size.width < 480);
+    this._controls.fold();
     if (this.w) this.w.viewer_layout(this._size.width, this._size.height);
     this._lastKey = '';
     this._invalidate();

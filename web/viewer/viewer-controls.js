@@ -18,7 +18,11 @@ const ICONS = {
   motion: 'M8 3h8a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H8a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1zM11 18h2',
   lens: 'M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18zM3 12h18M12 3c3 3 3 15 0 18',
   recenter: 'M12 4a8 8 0 1 0 8 8M12 2v5M12 17v5M2 12h5M17 12h5M12 10a2 2 0 1 0 0 4a2 2 0 1 0 0-4z',
+  more: 'M5 12h0M12 12h0M19 12h0',
 };
+
+/** A touch button's square and the gap between two (imagestage-viewer.css). */
+const TOUCH_BUTTON = 44 + 4;
 
 // Pannellum's classes for the buttons it has too.
 const PNLM = { 'zoom-in': 'pnlm-zoom-in', 'zoom-out': 'pnlm-zoom-out',
@@ -60,22 +64,33 @@ export class Controls {
     this.author = el('div', 'isv-author pnlm-author-box');
     info.append(this.title, this.author);
     const bar = this.bar = el('div', 'isv-controls pnlm-controls-container', { role: 'toolbar', 'aria-label': 'Panorama controls' });
-    const button = (name, label) => {
+    const button = (name, label, into = bar) => {
       const pnlm = PNLM[name] ? ` ${PNLM[name]} pnlm-controls pnlm-control` : '';
       const b = el('button', `isv-button isv-${name}${pnlm}`, { type: 'button', 'aria-label': label, title: label });
       b.append(icon(name));
-      bar.append(b);
+      into.append(b);
       return b;
     };
+    // On a short touch screen the toolbar is a row of zoom, fullscreen and "more", which
+    // opens the rest in the same row (`fold`): six 44-px buttons in a column would cover
+    // most of a phone's landscape view. Elsewhere "more" is not shown and the menu's
+    // buttons sit in the column as any other. Either way the DOM order is the Tab order.
+    this.menu = el('div', 'isv-more-menu', { id: `isv-more-${++Controls.count}`, role: 'group' });
     // In this order in the toolbar (and so in the Tab order).
     this.buttons = {
       zoomIn: button('zoom-in', STRINGS.zoomIn),
       zoomOut: button('zoom-out', STRINGS.zoomOut),
       fullscreen: button('fullscreen', STRINGS.fullscreen),
-      motion: button('motion', STRINGS.motionOn),
-      lens: button('lens', STRINGS.lens),
-      recenter: button('recenter', STRINGS.recenter),
+      more: button('more', STRINGS.moreControls),
+      motion: button('motion', STRINGS.motionOn, this.menu),
+      lens: button('lens', STRINGS.lens, this.menu),
+      recenter: button('recenter', STRINGS.recenter, this.menu),
     };
+    bar.append(this.menu);
+    this.buttons.more.setAttribute('aria-expanded', 'false');
+    this.buttons.more.setAttribute('aria-controls', this.menu.id);
+    this.menu.setAttribute('aria-label', STRINGS.moreControls);
+    this.compact = false;
     this.buttons.motion.hidden = true;
     this.compass = el('div', 'isv-compass pnlm-compass pnlm-controls pnlm-control', { hidden: '', 'aria-hidden': 'true' });
     this.compass.append(needle());
@@ -95,7 +110,42 @@ export class Controls {
     });
     press(b.recenter, () => { v.w.viewer_recenter(0.5); v._speak('Back to the starting view.'); });
     press(b.motion, () => (v.isOrientationActive() ? v.stopOrientation() : v.startOrientation()));
+    press(b.more, () => this.open(b.more.getAttribute('aria-expanded') !== 'true'));
+    // Escape in the open menu closes it and gives the focus back to "more".
+    v._on(this.bar, 'keydown', (e) => {
+      if (e.key !== 'Escape' || !this.compact || b.more.getAttribute('aria-expanded') !== 'true') return;
+      e.stopPropagation();
+      this.open(false);
+      b.more.focus();
+    });
     if (v.isOrientationSupported()) b.motion.hidden = false;
+    this.fold();
+  }
+
+  /** Opens or closes the "more" menu. */
+  open(on) {
+    this.buttons.more.setAttribute('aria-expanded', String(on));
+    this.menu.classList.toggle('isv-open', on);
+  }
+
+  /**
+   * Folds the toolbar into a row with a "more" menu where its column of touch-sized buttons
+   * would take more than half the view's height (a phone held sideways); unfolds it
+   * elsewhere. Called on every resize and whenever a button is shown or hidden.
+   */
+  fold() {
+    const v = this.viewer, b = this.buttons;
+    const size = v._size;
+    const coarse = typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+    const inMenu = [b.motion, b.lens, b.recenter].filter((x) => !x.hidden).length;
+    const shown = [b.zoomIn, b.zoomOut, b.fullscreen].filter((x) => !x.hidden).length + inMenu;
+    const compact = !!(coarse && size && inMenu > 0 && shown * TOUCH_BUTTON > size.height / 2);
+    if (compact !== this.compact) {
+      this.compact = compact;
+      v._root.classList.toggle('isv-compact', compact);
+      if (!compact) this.open(false);
+    }
+    b.more.hidden = !compact;
   }
 
   /** Shows what the core's scene `s` asks for: which controls, its title and author, the compass. */
@@ -121,10 +171,14 @@ export class Controls {
     }
     this.info.hidden = !s.title && !s.author;
     this.compass.hidden = !s.compass;
+    this.fold();
   }
 
   /** The lens button, where the scene allows it (`on`: the source can change lens; tiles cannot). */
-  showLens(on) { this.buttons.lens.hidden = !(on && this.lensAllowed); }
+  showLens(on) {
+    this.buttons.lens.hidden = !(on && this.lensAllowed);
+    this.fold();
+  }
 
   /** The lens button's name says the lens in use. */
   lensInUse(lens) {
@@ -150,3 +204,6 @@ export class Controls {
   /** Turns the compass for a view at `yaw` degrees, the scene's north `northOffset` from it. */
   turnCompass(yaw, northOffset) { this.compass.style.transform = `rotate(${-(yaw + (northOffset || 0))}deg)`; }
 }
+
+/** Viewers made on this page: each one's menu gets its own id. */
+Controls.count = 0;

@@ -52,6 +52,12 @@ export class HotSpots {
       const h = s.hotSpots[index];
       const f = this.functions.get(`${s.id}\u0000${index}`) || {};
       const link = h.kind === 'info' && h.url ? safeURL(h.url) : null;
+      if (h.kind === 'info' && h.url && !link) {
+        // Pannellum would follow it; a `javascript:` link runs script on the page, so it goes,
+        // but said: the page's author otherwise sees a hotspot that does nothing.
+        console.warn(`ImageStage viewer: hotspot ${h.id ? `"${h.id}"` : `${index} ("${h.name}")`}${s.id ? ` in scene "${s.id}"` : ''}: `
+          + `URL ${JSON.stringify(String(h.url).slice(0, 80))} dropped (only http(s), mailto and relative links are followed)`);
+      }
       const pnlm = `pnlm-hotspot-base ${h.cssClass ? h.cssClass : `pnlm-hotspot pnlm-sprite pnlm-${h.kind}`}` +
         (link || h.kind === 'scene' ? ' pnlm-pointer' : '');
       // A hotspot the page styles itself (cssClass, createTooltipFunc) is a <div>, as
@@ -66,7 +72,7 @@ export class HotSpots {
           element.append(div);
         } else {
           element = div;
-          div.classList.add('isv-hotspot');
+          div.classList.add('isv-hotspot', 'isv-page-spot');
           div.tabIndex = 0;
           div.setAttribute('role', 'button');
           v._on(div, 'keydown', (e) => {

@@ -115,15 +115,20 @@ export class Tiles {
     v._invalidate();
   }
 
-  /** The tiles held: count, texture bytes, and the page's JS heap where the browser says. */
+  /**
+   * What the viewer holds, as `ViewerMemory` declares it: every field on either renderer
+   * (0 where that renderer holds none), so a page reads the same shape on both.
+   */
   memory() {
     const v = this.viewer;
     const heap = performance.memory ? performance.memory.usedJSHeapSize : null;
+    const wasmBytes = v.w ? v.w.memory.buffer.byteLength : 0;
     if (this.state && this.state.cpu) {
       const held = v.m.json(v.w.viewer_tile_memory());
-      return { tiles: held.tiles, textureBytes: 0, tileBytes: held.bytes, wasmBytes: v.w.memory.buffer.byteLength, jsHeapBytes: heap };
+      return { tiles: held.tiles, textureBytes: 0, tileBytes: held.bytes, wasmBytes, jsHeapBytes: heap };
     }
-    return { tiles: this.gl ? this.gl.textures.size : 0, textureBytes: this.gl ? this.gl.textureBytes : 0, jsHeapBytes: heap };
+    return { tiles: this.gl ? this.gl.textures.size : 0, textureBytes: this.gl ? this.gl.textureBytes : 0, tileBytes: 0,
+      wasmBytes, jsHeapBytes: heap };
   }
 
   async ready(state) {
