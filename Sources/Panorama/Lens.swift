@@ -131,6 +131,51 @@ public enum Lens: String, Hashable, Sendable, CaseIterable {
   /// directions within π of its axis; `nil` for lenses that map the whole image.
   public var visibleRadius: Double? { self == .fisheye ? Elementary.pi : nil }
 
+  // MARK: - Between rectilinear and stereographic
+
+  /// The general perspective projection, the family between the rectilinear and the
+  /// stereographic lens: the sphere seen from `eye` radii behind its centre onto the plane
+  /// touching its front (0: from the centre, rectilinear; 1: from the far pole,
+  /// stereographic). A direction `angle` from the axis shows (1 + eye)·sin θ / (eye + cos θ)
+  /// focal lengths out, so the centre's scale is one focal length for every `eye`: a zoom can
+  /// move the eye from one lens to the other with no jump (`ViewKeyframes`). `eye` in 0...1.
+  public static func perspectiveRadius(atAngle angle: Double, eye: Double) -> Double {
+    let (sine, cosine) = Elementary.sinCos(angle)
+    return (1 + eye) * sine / (eye + cosine)
+  }
+
+  /// The widest field (radians) the general perspective shows from `eye`: twice
+  /// acos(−eye), less the same 0.01 the two lenses keep (π − 0.01 at 0, 2π − 0.01 at 1).
+  public static func perspectiveMaximumFieldOfView(eye: Double) -> Double {
+    2 * Elementary.acos(-min(max(eye, 0), 1)) - 0.01
+  }
+
+  /// The focal length (pixels) at which `halfWidth` pixels see half of `fieldOfView` from
+  /// `eye` (`perspectiveRadius`).
+  public static func perspectiveFocalLength(halfWidth: Double, fieldOfView: Double, eye: Double) -> Double {
+    halfWidth / perspectiveRadius(atAngle: fieldOfView / 2, eye: eye)
+  }
+
+  /// The angle from the axis seen `radius` focal lengths out from `eye`: the inverse of
+  /// `perspectiveRadius`.
+  public static func perspectiveAngle(atRadius radius: Double, eye: Double) -> Double {
+    let (x, _, z) = perspectiveRay(x: radius, y: 0, eye: eye)
+    return Elementary.atan2(x, z)
+  }
+
+  /// The direction (camera frame, not normalised) seen at image point (`x`, `y`), in focal
+  /// lengths, from `eye`: the line from the eye (0, 0, −eye) through (x, y, 1) meets the unit
+  /// sphere's front at parameter s = (eye(1 + eye) + √((1 + eye)² + r²(1 − eye²))) /
+  /// (r² + (1 + eye)²), the point (s·x, s·y, s(1 + eye) − eye); divided by s > 0. At 0 it is
+  /// the rectilinear (x, y, 1), at 1 the stereographic (x, y, 1 − r²/4).
+  @inline(__always) public static func perspectiveRay(x: Double, y: Double, eye: Double) -> (
+    x: Double, y: Double, z: Double
+  ) {
+    let r2 = x * x + y * y, k = 1 + eye
+    let s = (eye * k + (k * k + r2 * (1 - eye * eye)).squareRoot()) / (r2 + k * k)
+    return (x, y, k - eye / s)
+  }
+
   /// The vertical field of view (radians) of a `width`×`height` view with horizontal field
   /// `fieldOfView`.
   public func verticalFieldOfView(_ fieldOfView: Double, width: Double, height: Double) -> Double {

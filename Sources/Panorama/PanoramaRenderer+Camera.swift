@@ -52,11 +52,14 @@ extension PanoramaRenderer {
     var cx: Double
     var cy: Double
     var lens: Lens
+    /// Set: the general perspective from this eye distance (`Lens.perspectiveRay`) stands in
+    /// for the lens, part way between rectilinear and stereographic.
+    var eye: Double?
 
     /// `window`: the output is that part of a larger view (its focal length and centre).
     init(
       width: Int, height: Int, pitch: Double, roll: Double, hfov: Double, lens: Lens = .rectilinear,
-      window: ViewWindow? = nil
+      eye: Double? = nil, window: ViewWindow? = nil
     ) {
       let (sr, cr) = Elementary.sinCos(roll)
       let (sp, cp) = Elementary.sinCos(pitch)
@@ -65,9 +68,13 @@ extension PanoramaRenderer {
       // and z → (0, sp, cp). Stored as three columns.
       m = (cr, -sr * cp, sr * sp, sr, cr * cp, -cr * sp, 0, sp, cp)
       self.lens = lens
+      self.eye = eye
       // Half the width sees half the field of view (`Lens.focalLength`).
       let full = window.map { (Double($0.fullWidth), Double($0.fullHeight)) } ?? (Double(width), Double(height))
-      focal = lens.focalLength(halfWidth: full.0 / 2, fieldOfView: hfov)
+      focal =
+        if let eye { Lens.perspectiveFocalLength(halfWidth: full.0 / 2, fieldOfView: hfov, eye: eye) } else {
+          lens.focalLength(halfWidth: full.0 / 2, fieldOfView: hfov)
+        }
       cx = full.0 / 2 - Double(window?.x ?? 0)
       cy = full.1 / 2 - Double(window?.y ?? 0)
     }
@@ -75,9 +82,19 @@ extension PanoramaRenderer {
     /// Direction in the panorama frame (x right, y up, z forward at yaw 0) of pixel (px, py),
     /// not normalised (what reads it only needs ratios).
     func direction(_ px: Double, _ py: Double) -> Vector3 {
-      let (cx, cy, cz) = lens.ray(x: (px + 0.5 - cx) / focal, y: (cy - py - 0.5) / focal)
+      let (cx, cy, cz) = ray((px + 0.5 - cx) / focal, (cy - py - 0.5) / focal)
       return Vector3(
         m.0 * cx + m.3 * cy + m.6 * cz, m.1 * cx + m.4 * cy + m.7 * cz, m.2 * cx + m.5 * cy + m.8 * cz)
+    }
+
+    /// The lens's circle of directions (`Lens.visibleRadius`); none for the general
+    /// perspective, which maps the whole image.
+    var visibleRadius: Double? { eye == nil ? lens.visibleRadius : nil }
+
+    /// The camera-frame direction at image point (`x`, `y`), in focal lengths.
+    @inline(__always) func ray(_ x: Double, _ y: Double) -> (x: Double, y: Double, z: Double) {
+      if let eye { return Lens.perspectiveRay(x: x, y: y, eye: eye) }
+      return lens.ray(x: x, y: y)
     }
   }
 

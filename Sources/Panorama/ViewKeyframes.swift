@@ -2,9 +2,11 @@ import CoreMath
 
 /// A camera path through keyframes (time, yaw, pitch, roll, field of view, lens), eased in
 /// and out between each pair (smoothstep: at rest at every key), as a video editor's
-/// keyframes are. Yaw is interpolated as written, so 0 → 720° turns twice; a lens switches
-/// at its key, or earlier when the eased field of view outgrows the lens before it. Before
-/// the first key the view is the first key's, after the last the last's.
+/// keyframes are. Yaw is interpolated as written, so 0 → 720° turns twice. Between a
+/// rectilinear and a stereographic key the projection blends continuously (`view(at:)`);
+/// another lens switches at its key, or earlier when the eased field of view outgrows the
+/// lens before it. Before the first key the view is the first key's, after the last the
+/// last's.
 public struct ViewKeyframes: Hashable, Sendable {
   /// One keyframe: when, where the camera looks, how wide, through which lens.
   public struct Key: Hashable, Sendable {
@@ -66,10 +68,12 @@ public struct ViewKeyframes: Hashable, Sendable {
     self.keys = keys
   }
 
-  /// The view at `t` seconds.
-  public func view(at t: Double) -> (view: ViewAngles, hfov: Double, lens: Lens) {
-    guard let last = keys.last, t < last.time else { return (keys.last!.view, keys.last!.hfov, keys.last!.lens) }
-    guard t > keys[0].time else { return (keys[0].view, keys[0].hfov, keys[0].lens) }
+  /// The view at `t` seconds; `eye` is set between a rectilinear and a stereographic key,
+  /// where the projection itself blends (`Lens.perspectiveRay`; `lens` is then the nearer
+  /// key's, for what reads only the lens).
+  public func view(at t: Double) -> (view: ViewAngles, hfov: Double, lens: Lens, eye: Double?) {
+    guard let last = keys.last, t < last.time else { return (keys.last!.view, keys.last!.hfov, keys.last!.lens, nil) }
+    guard t > keys[0].time else { return (keys[0].view, keys[0].hfov, keys[0].lens, nil) }
     // The pair around t (few keys: a linear search is the clearest).
     var i = 0
     while keys[i + 1].time <= t { i += 1 }
@@ -77,15 +81,29 @@ public struct ViewKeyframes: Hashable, Sendable {
     let x = (t - a.time) / (b.time - a.time)
     let e = x * x * (3 - 2 * x)
     func mix(_ p: Double, _ q: Double) -> Double { p + (q - p) * e }
+    let view = ViewAngles(
+      yaw: mix(a.view.yaw, b.view.yaw), pitch: mix(a.view.pitch, b.view.pitch), roll: mix(a.view.roll, b.view.roll))
+    if (a.lens == .rectilinear && b.lens == .stereographic) || (a.lens == .stereographic && b.lens == .rectilinear) {
+      // Rectilinear ↔ stereographic (a little-planet zoom): switching lens would jump (the
+      // stereographic view of a field is far larger at its centre) and the rectilinear one
+      // smears into streaks near 179° before it. Instead the eye of the general perspective
+      // moves from the centre to the far pole as the zoom eases, and the zoom eases the
+      // centre's scale (focal length, geometrically: an even pace of zoom) from one key's to
+      // the other's. The field follows from both: it grows steadily, and always stays inside
+      // what the eye can show, so there is no streak and no jump.
+      func eye(_ lens: Lens) -> Double { lens == .stereographic ? 1 : 0 }
+      let eyeNow = mix(eye(a.lens), eye(b.lens))
+      // The focal length of a view 2 units wide, the key's own lens's.
+      func focal(_ k: Key) -> Double { Lens.perspectiveFocalLength(halfWidth: 1, fieldOfView: k.hfov, eye: eye(k.lens)) }
+      let logFocal = mix(Elementary.log(focal(a)), Elementary.log(focal(b)))
+      let hfov = 2 * Lens.perspectiveAngle(atRadius: 1 / Elementary.exp(logFocal), eye: eyeNow)
+      return (view, hfov, e < 0.5 ? a.lens : b.lens, eyeNow)
+    }
     let hfov = mix(a.hfov, b.hfov)
-    // The lens switches at the next key, or earlier, the moment the eased field grows past
-    // what this key's lens can show (rectilinear 100° → stereographic 300°: past 179° a
-    // rectilinear view is radial streaks). The eased field lies between the two keys', so
-    // the next key's lens can always show it.
+    // Other lenses switch at the next key, or earlier, the moment the eased field grows past
+    // what this key's lens can show. The eased field lies between the two keys', so the next
+    // key's lens can always show it.
     let lens = hfov > a.lens.maximumFieldOfView ? b.lens : a.lens
-    return (
-      ViewAngles(yaw: mix(a.view.yaw, b.view.yaw), pitch: mix(a.view.pitch, b.view.pitch), roll: mix(a.view.roll, b.view.roll)),
-      hfov, lens
-    )
+    return (view, hfov, lens, nil)
   }
 }

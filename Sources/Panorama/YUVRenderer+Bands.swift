@@ -7,7 +7,7 @@ extension YUVBlocks {
   /// evaluated per pixel) the general loop.
   func renderBand(_ band: Int, yuv out: Target) {
     if deep { return deepRenderBand(band, yuv: out) }
-    let masks = mapping.camera.lens.visibleRadius != nil
+    let masks = mapping.camera.visibleRadius != nil
     for column in 0..<(nodes.columns.count - 1) {
       let x0 = nodes.columns[column], x1 = nodes.columns[column + 1]
       let y0 = nodes.rows[band], y1 = nodes.rows[band + 1]
@@ -142,7 +142,7 @@ extension YUVBlocks {
   /// and converted.
   func renderBand(_ band: Int, rgba out: RGBATarget) {
     if deep { return deepRenderBand(band, rgba: out) }
-    let masks = mapping.camera.lens.visibleRadius != nil
+    let masks = mapping.camera.visibleRadius != nil
     let black: UInt32 = 0xFF00_0000
     for column in 0..<(nodes.columns.count - 1) {
       let x0 = nodes.columns[column], x1 = nodes.columns[column + 1]
@@ -173,7 +173,7 @@ extension YUVBlocks {
 extension YUVBlocks {
   /// `renderBand(_:yuv:)` for 10-bit planes; no kernel (the C kernels read bytes).
   func deepRenderBand(_ band: Int, yuv out: Target) {
-    let masks = mapping.camera.lens.visibleRadius != nil
+    let masks = mapping.camera.visibleRadius != nil
     for column in 0..<(nodes.columns.count - 1) {
       let x0 = nodes.columns[column], x1 = nodes.columns[column + 1]
       let y0 = nodes.rows[band], y1 = nodes.rows[band + 1]
@@ -201,7 +201,7 @@ extension YUVBlocks {
 
   /// `renderBand(_:rgba:)` for 10-bit planes.
   func deepRenderBand(_ band: Int, rgba out: RGBATarget) {
-    let masks = mapping.camera.lens.visibleRadius != nil
+    let masks = mapping.camera.visibleRadius != nil
     let black: UInt32 = 0xFF00_0000
     for column in 0..<(nodes.columns.count - 1) {
       let x0 = nodes.columns[column], x1 = nodes.columns[column + 1]

@@ -218,7 +218,7 @@ struct YUVBlocks: @unchecked Sendable {
 
   /// Whether output pixel (`x`, `y`) of a `width`-wide view lies outside the lens's circle.
   func outsideLens(_ x: Int, _ y: Int) -> Bool {
-    guard let radius = mapping.camera.lens.visibleRadius else { return false }
+    guard let radius = mapping.camera.visibleRadius else { return false }
     let c = mapping.camera
     let px = (Double(x) + 0.5 - c.cx) / c.focal, py = (c.cy - Double(y) - 0.5) / c.focal
     return px * px + py * py > radius * radius

@@ -6,14 +6,16 @@ extension YUVRenderer {
   /// converted exactly and rounded once. Slow (a ray and two tapped planes per pixel);
   /// `render` is held to it in the tests.
   public func renderExact(
-    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, from planes: YUVPlanes, width w: Int, height h: Int
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, eye: Double? = nil, from planes: YUVPlanes,
+    width w: Int, height h: Int
   ) -> RGBAImage {
-    let (view, fov) = Self.safe(view, hfov, lens)
-    let mapping = Mapping(width: w, height: h, view: view, hfov: fov, lens: lens, video: video)
+    let eye = eye.map { min(max($0.isFinite ? $0 : 0, 0), 1) }
+    let (view, fov) = Self.safe(view, hfov, lens, eye: eye)
+    let mapping = Mapping(width: w, height: h, view: view, hfov: fov, lens: lens, eye: eye, video: video)
     var out = RGBAImage(width: w, height: h)
     for y in 0..<h {
       for x in 0..<w {
-        if let radius = lens.visibleRadius {
+        if let radius = mapping.camera.visibleRadius {
           let c = mapping.camera
           let px = (Double(x) + 0.5 - c.cx) / c.focal, py = (c.cy - Double(y) - 0.5) / c.focal
           if px * px + py * py > radius * radius { continue }

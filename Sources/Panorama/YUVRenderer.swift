@@ -29,7 +29,7 @@ public struct YUVRenderer: Sendable {
   public var kernel: YUVKernel?
 
   struct Key: Equatable {
-    var width: Int, height: Int, hfov: Double, lens: Lens, view: ViewAngles, blocks: GridSpacing
+    var width: Int, height: Int, hfov: Double, lens: Lens, eye: Double?, view: ViewAngles, blocks: GridSpacing
   }
   var key: Key?
   var nodes = Nodes()
@@ -75,19 +75,23 @@ public struct YUVRenderer: Sendable {
     let camera: PanoramaRenderer.Camera
     let m: [Double]
 
-    init(width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens, video: SphericalVideo) {
-      camera = PanoramaRenderer.Camera(width: width, height: height, pitch: 0, roll: 0, hfov: hfov, lens: lens)
+    init(
+      width: Int, height: Int, view: ViewAngles, hfov: Double, lens: Lens, eye: Double? = nil, video: SphericalVideo
+    ) {
+      camera = PanoramaRenderer.Camera(width: width, height: height, pitch: 0, roll: 0, hfov: hfov, lens: lens, eye: eye)
       m = video.projectionMatrix(view: view)
     }
 
     func direction(_ px: Double, _ py: Double) -> Vector3 {
-      let (x, y, z) = camera.lens.ray(x: (px + 0.5 - camera.cx) / camera.focal, y: (camera.cy - py - 0.5) / camera.focal)
+      let (x, y, z) = camera.ray((px + 0.5 - camera.cx) / camera.focal, (camera.cy - py - 0.5) / camera.focal)
       return Vector3(m[0] * x + m[3] * y + m[6] * z, m[1] * x + m[4] * y + m[7] * z, m[2] * x + m[5] * y + m[8] * z)
     }
   }
 
-  static func safe(_ view: ViewAngles, _ hfov: Double, _ lens: Lens) -> (ViewAngles, Double) {
-    let fov = hfov.isFinite ? min(max(hfov, 0.01), lens.maximumFieldOfView) : Elementary.halfPi
+  /// A finite view and a field the lens (or the general perspective from `eye`) can show.
+  static func safe(_ view: ViewAngles, _ hfov: Double, _ lens: Lens, eye: Double? = nil) -> (ViewAngles, Double) {
+    let widest = eye.map { Lens.perspectiveMaximumFieldOfView(eye: $0) } ?? lens.maximumFieldOfView
+    let fov = hfov.isFinite ? min(max(hfov, 0.01), widest) : Elementary.halfPi
     let view = ViewAngles(
       yaw: PanoramaRenderer.turn(view.yaw), pitch: view.pitch.isFinite ? view.pitch : 0,
       roll: view.roll.isFinite ? view.roll : 0)
@@ -96,7 +100,7 @@ public struct YUVRenderer: Sendable {
 
   /// The nodes for a `w`×`h` view, and the shift (source pixels) to add to every u.
   mutating func prepare<E: RowExecutor>(
-    w: Int, h: Int, view: ViewAngles, hfov: Double, lens: Lens, executor: E
+    w: Int, h: Int, view: ViewAngles, hfov: Double, lens: Lens, eye: Double?, executor: E
   ) -> (shift: Double, mapping: Mapping) {
     var cached = view
     var shift = 0.0
@@ -106,8 +110,8 @@ public struct YUVRenderer: Sendable {
     }
     var atNodes = video
     if yawShifts { atNodes.pose.yaw = 0 }
-    let mapping = Mapping(width: w, height: h, view: cached, hfov: hfov, lens: lens, video: atNodes)
-    let key = Key(width: w, height: h, hfov: hfov, lens: lens, view: cached, blocks: blockSize)
+    let mapping = Mapping(width: w, height: h, view: cached, hfov: hfov, lens: lens, eye: eye, video: atNodes)
+    let key = Key(width: w, height: h, hfov: hfov, lens: lens, eye: eye, view: cached, blocks: blockSize)
     guard key != self.key else { return (shift, mapping) }
     self.key = key
     func edges(_ size: Int, _ step: Int) -> [Int] { Array(stride(from: 0, to: size, by: max(step, 2))) + [size] }
@@ -151,19 +155,23 @@ public struct YUVRenderer: Sendable {
   ///   - view: yaw, pitch, roll in radians (the world's, before the clip's pose).
   ///   - hfov: horizontal field of view in radians, in (0, `lens.maximumFieldOfView`].
   ///   - lens: the projection of the flat view.
+  ///   - eye: set (0...1), the general perspective from that eye distance instead of the
+  ///     lens, part way from rectilinear (0) to stereographic (1) (`Lens.perspectiveRay`):
+  ///     what `ViewKeyframes` gives between a rectilinear and a stereographic key.
   ///   - planes: the decoded picture's planes, the renderer's size.
   ///   - output: the frame drawn into, at its own size.
   ///   - executor: runs bands of block rows, on the host's threads.
   /// - Complexity: O(output pixels); O(pixels / block area) exact evaluations when pitch,
   ///   roll, zoom or size changed.
   public mutating func render<E: RowExecutor>(
-    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, from planes: YUVPlanes, into output: inout YUVImage,
-    executor: E
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, eye: Double? = nil, from planes: YUVPlanes,
+    into output: inout YUVImage, executor: E
   ) {
     precondition(planes.width == width && planes.height == height, "planes of another size than the renderer's")
-    let (view, fov) = Self.safe(view, hfov, lens)
+    let eye = eye.map { min(max($0.isFinite ? $0 : 0, 0), 1) }
+    let (view, fov) = Self.safe(view, hfov, lens, eye: eye)
     let (shift, mapping) = prepare(
-      w: output.width, h: output.height, view: view, hfov: fov, lens: lens, executor: executor)
+      w: output.width, h: output.height, view: view, hfov: fov, lens: lens, eye: eye, executor: executor)
     let context = YUVBlocks(renderer: self, planes: planes, shift: shift, mapping: mapping)
     let w = output.width, h = output.height
     output.bytes.withUnsafeMutableBufferPointer { out in
@@ -176,14 +184,15 @@ public struct YUVRenderer: Sendable {
   /// Draws the view from `planes` into an RGBA frame: each output pixel's luma and chroma
   /// sampled and converted once (`planes.colour`).
   public mutating func render<E: RowExecutor>(
-    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, from planes: YUVPlanes, into output: inout RGBAImage,
-    executor: E
+    view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, eye: Double? = nil, from planes: YUVPlanes,
+    into output: inout RGBAImage, executor: E
   ) {
     precondition(planes.width == width && planes.height == height, "planes of another size than the renderer's")
     guard output.width > 0, output.height > 0 else { return }
-    let (view, fov) = Self.safe(view, hfov, lens)
+    let eye = eye.map { min(max($0.isFinite ? $0 : 0, 0), 1) }
+    let (view, fov) = Self.safe(view, hfov, lens, eye: eye)
     let (shift, mapping) = prepare(
-      w: output.width, h: output.height, view: view, hfov: fov, lens: lens, executor: executor)
+      w: output.width, h: output.height, view: view, hfov: fov, lens: lens, eye: eye, executor: executor)
     let context = YUVBlocks(renderer: self, planes: planes, shift: shift, mapping: mapping)
     let w = output.width
     output.pixels.withUnsafeMutableBufferPointer { out in

@@ -131,10 +131,11 @@ enum ReframeCommand {
         let buffer = try sink.freeBuffer()
         if raw == "rgba" {
           renderer.render(
-            view: view.view, hfov: view.hfov, lens: view.lens, from: planes, into: &buffer.rgba, executor: executor)
+            view: view.view, hfov: view.hfov, lens: view.lens, eye: view.eye, from: planes, into: &buffer.rgba, executor: executor
+          )
         } else {
           renderer.render(
-            view: view.view, hfov: view.hfov, lens: view.lens, from: planes, into: &buffer.yuv, executor: executor)
+            view: view.view, hfov: view.hfov, lens: view.lens, eye: view.eye, from: planes, into: &buffer.yuv, executor: executor)
         }
         sink.write(buffer, frame: frame)
         written += 1
@@ -220,14 +221,14 @@ struct ViewPath {
       "\(path) ends at \(format2(end)) s of the clip (\(format2(clipEnd)) s): after that the view holds the log's last direction"
   }
 
-  mutating func view(at t: Double) -> (view: ViewAngles, hfov: Double, lens: Lens) {
+  mutating func view(at t: Double) -> (view: ViewAngles, hfov: Double, lens: Lens, eye: Double?) {
     switch source {
-    case .fixed: return (camera.view, camera.hfov, camera.lens)
+    case .fixed: return (camera.view, camera.hfov, camera.lens, nil)
     case .motion(var viewer, let offset, let logEnd):
       viewer.advance(to: min(max(t - offset, 0), logEnd + 1))
       let view = viewer.view
       source = .motion(viewer, offset: offset, logEnd: logEnd)
-      return (view, camera.hfov, camera.lens)
+      return (view, camera.hfov, camera.lens, nil)
     case .keys(let keys): return keys.view(at: t)
     }
   }

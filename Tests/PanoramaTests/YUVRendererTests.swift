@@ -199,35 +199,50 @@ struct ViewKeyframesTests {
     #expect(keys.view(at: 1.2).view.yaw < 0.1 * 90 * Self.d, "eased: slow away from a key")
     #expect(keys.view(at: 5).view.pitch == 20 * Self.d)
     #expect(keys.view(at: 5).lens == .stereographic)
-    #expect(keys.view(at: 2).lens == .rectilinear)
+    #expect(keys.view(at: 1.5).lens == .rectilinear)
+    #expect(keys.view(at: 2).eye == 0.5, "rectilinear → stereographic: halfway, the projection is halfway")
   }
 
-  /// Rectilinear 100° → stereographic 300° (the little planet): the eased field passes
-  /// 179° well before the second key; from there on the stereographic lens draws it, never a
-  /// rectilinear view wider than it can show.
-  @Test func aLensSwitchesWhenTheEasedFieldOutgrowsIt() throws {
+  /// Rectilinear 100° → stereographic 300° (the little planet): no lens switch, the general
+  /// perspective's eye moves from the centre (rectilinear) to the far pole (stereographic);
+  /// the field grows steadily, always inside what the eye can show, and the keys' own views
+  /// hold at the keys.
+  @Test func aRectilinearToStereographicZoomBlendsTheProjection() throws {
     let keys = try ViewKeyframes([
       .init(time: 7, view: ViewAngles(), hfov: 100 * Self.d),
       .init(time: 9, view: ViewAngles(pitch: -90 * Self.d), hfov: 300 * Self.d, lens: .stereographic),
     ])
-    var switched: Double?
-    for step in 0...200 {
+    var last = (hfov: 0.0, eye: -1.0)
+    for step in 1...199 {
       let t = 7 + Double(step) / 100
       let v = keys.view(at: t)
-      #expect(v.hfov <= v.lens.maximumFieldOfView, "at \(t) s: \(v.hfov / Self.d)° in \(v.lens)")
-      if v.lens == .stereographic && switched == nil { switched = t }
-      if switched != nil { #expect(v.lens == .stereographic, "no switching back at \(t) s") }
+      let eye = try #require(v.eye, "blending at \(t) s")
+      #expect(v.hfov <= Lens.perspectiveMaximumFieldOfView(eye: eye) - 0.1, "at \(t) s: \(v.hfov / Self.d)° from \(eye)")
+      #expect(v.hfov > last.hfov && eye > last.eye, "the field and the eye only grow, at \(t) s")
+      last = (v.hfov, eye)
     }
-    let at = try #require(switched)
-    #expect(at > 7.8 && at < 7.9, "switched at \(at) s, where the field crosses 179°")
-    #expect(keys.view(at: 7.8).lens == .rectilinear)
-    // Narrowing back (stereographic 300° → rectilinear 100°): the lens holds to the key.
+    // Just off the keys, the views are the keys' own (no jump onto or off a key).
+    #expect(abs(keys.view(at: 7.001).hfov - 100 * Self.d) < 1e-3)
+    #expect(abs(keys.view(at: 8.999).hfov - 300 * Self.d) < 1e-3)
+    #expect(keys.view(at: 7).lens == .rectilinear && keys.view(at: 7).eye == nil)
+    #expect(keys.view(at: 9).lens == .stereographic && keys.view(at: 9).eye == nil)
+    // Narrowing back (stereographic 300° → rectilinear 100°) mirrors it.
     let back = try ViewKeyframes([
       .init(time: 0, view: ViewAngles(), hfov: 300 * Self.d, lens: .stereographic),
       .init(time: 2, view: ViewAngles(), hfov: 100 * Self.d, lens: .rectilinear),
     ])
-    #expect(back.view(at: 1.9).lens == .stereographic)
+    #expect(abs(back.view(at: 0.5).hfov - keys.view(at: 8.5).hfov) < 1e-9)
     #expect(back.view(at: 2).lens == .rectilinear)
+  }
+
+  /// Other lenses still switch the moment the eased field outgrows the lens before it.
+  @Test func anotherLensSwitchesWhenTheEasedFieldOutgrowsIt() throws {
+    let keys = try ViewKeyframes([
+      .init(time: 7, view: ViewAngles(), hfov: 100 * Self.d),
+      .init(time: 9, view: ViewAngles(), hfov: 300 * Self.d, lens: .fisheye),
+    ])
+    #expect(keys.view(at: 7.8).lens == .rectilinear)
+    #expect(keys.view(at: 7.9).lens == .fisheye)
   }
 
   /// The range a key's field is checked against is the command line's `--hfov` range.
@@ -260,6 +275,104 @@ struct ViewKeyframesTests {
       ])
     } throws: { error in
       "\(error)" == "key 3: at 2.5 s, not after key 2 at 3 s: keys must be in time order"
+    }
+  }
+}
+
+/// The docs' little-planet zoom (docs/video.md: rectilinear 100° at 7 s → stereographic 300°
+/// looking down at 9 s), rendered at 30 frames a second as `pano reframe --keys` does, and
+/// judged as a viewer would: frame to frame.
+@Suite("Little-planet zoom")
+struct LittlePlanetZoomTests {
+  static let d = Elementary.pi / 180
+  static let keys = try! ViewKeyframes([
+    .init(time: 7, view: ViewAngles(), hfov: 100 * d),
+    .init(time: 9, view: ViewAngles(pitch: -90 * d), hfov: 300 * d, lens: .stereographic),
+  ])
+  static let times = (0...60).map { 7 + Double($0) / 30 }
+
+  static func mapping(at t: Double, width: Int, height: Int) -> YUVRenderer.Mapping {
+    let v = keys.view(at: t)
+    let (view, fov) = YUVRenderer.safe(v.view, v.hfov, v.lens, eye: v.eye)
+    return YUVRenderer.Mapping(
+      width: width, height: height, view: view, hfov: fov, lens: v.lens, eye: v.eye, video: SphericalVideo(source: "t"))
+  }
+
+  /// Mean absolute difference (0…255, over RGB) between consecutive frames: no frame may
+  /// change more than 2.5× the median change of the frames around it (a jump), and the
+  /// changes stay small throughout (a smooth zoom over 60 frames).
+  @Test func noFrameJumps() {
+    let source = YUVRendererTests.source
+    var renderer = YUVRenderer(width: source.width, height: source.height, video: SphericalVideo(source: "t"))
+    let frames: [RGBAImage] = Self.times.map { t in
+      let v = Self.keys.view(at: t)
+      var out = RGBAImage(width: 160, height: 90)
+      source.withPlanes { planes in
+        renderer.render(
+          view: v.view, hfov: v.hfov, lens: v.lens, eye: v.eye, from: planes, into: &out, executor: InlineRows())
+      }
+      return out
+    }
+    var changes: [Double] = []
+    for i in 1..<frames.count {
+      var sum = 0.0
+      for y in 0..<90 {
+        for x in 0..<160 {
+          let a = frames[i - 1][x, y], b = frames[i][x, y]
+          for shift in [0, 8, 16] as [UInt32] {
+            sum += abs(Double((a >> shift) & 255) - Double((b >> shift) & 255))
+          }
+        }
+      }
+      changes.append(sum / Double(160 * 90 * 3))
+    }
+    for i in changes.indices {
+      let around = (max(0, i - 4)...min(changes.count - 1, i + 4)).filter { $0 != i }.map { changes[$0] }.sorted()
+      let median = around[around.count / 2]
+      #expect(
+        changes[i] <= 2.5 * median + 1,
+        "frame \(i + 1) (\(Self.times[i + 1]) s) changes by \(changes[i]), the frames around it by \(median)")
+    }
+  }
+
+  /// The blended projection is drawn by the block interpolation (and the C kernels behind
+  /// it) as the float64 reference draws it, and an eye of 0 or 1 is exactly the rectilinear
+  /// or stereographic lens.
+  @Test func theBlendedProjectionMatchesTheReference() {
+    let source = YUVRendererTests.source
+    var renderer = YUVRenderer(width: source.width, height: source.height, video: SphericalVideo(source: "t"))
+    source.withPlanes { planes in
+      for (eye, hfov) in [(0.4, 170.0), (0.8, 250)] {
+        var fast = RGBAImage(width: 160, height: 90)
+        let view = ViewAngles(yaw: 0.3, pitch: -60 * Self.d)
+        renderer.render(view: view, hfov: hfov * Self.d, eye: eye, from: planes, into: &fast, executor: InlineRows())
+        let exact = renderer.renderExact(view: view, hfov: hfov * Self.d, eye: eye, from: planes, width: 160, height: 90)
+        #expect(fast.psnr(against: exact) > 40, "eye \(eye), \(hfov)°")
+      }
+    }
+    for r in [0.1, 1.0, 3.0] {
+      let flat = Lens.perspectiveRay(x: r, y: 0.5, eye: 0), planet = Lens.perspectiveRay(x: r, y: 0.5, eye: 1)
+      #expect(flat == Lens.rectilinear.ray(x: r, y: 0.5))
+      #expect(abs(planet.z - Lens.stereographic.ray(x: r, y: 0.5).z) < 1e-12)
+      #expect(abs(Lens.perspectiveAngle(atRadius: r, eye: 1) - Lens.stereographic.angle(atRadius: r)) < 1e-12)
+    }
+  }
+
+  /// Streaks: a view wider than its projection can comfortably show magnifies its edge
+  /// thousands of times more than its centre (a rectilinear view near 179°). The angle
+  /// between neighbouring pixels at the frame's side, against the centre's, stays within what
+  /// the little planet's own rim has (about 1/15) at every frame.
+  @Test func noFrameSmearsIntoStreaks() {
+    for t in Self.times {
+      let m = Self.mapping(at: t, width: 160, height: 90)
+      func step(_ x: Double, _ y: Double) -> Double {
+        let a = m.direction(x, y), b = m.direction(x + 1, y)
+        let na = (a.x * a.x + a.y * a.y + a.z * a.z).squareRoot(), nb = (b.x * b.x + b.y * b.y + b.z * b.z).squareRoot()
+        let dot = (a.x * b.x + a.y * b.y + a.z * b.z) / (na * nb)
+        return Elementary.acos(min(1, dot))
+      }
+      let ratio = step(158, 44.5) / step(79.5, 44.5)
+      #expect(ratio > 1.0 / 20, "at \(t) s the side is magnified \(1 / ratio)× the centre")
     }
   }
 }
