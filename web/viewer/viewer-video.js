@@ -102,7 +102,8 @@ function codecName(codec) {
  * when it was read (named in the codec message).
  */
 function mediaProblem(url, error, codec) {
-  const name = error && error.code === 4 ? codecName(codec) : '';
+  // The codec's name, and its full string where there is one (what canPlayType was asked).
+  const name = error && error.code === 4 && codec ? codecName(codec) + (codec.includes('.') ? `: ${codec}` : '') : '';
   const why = {
     1: 'loading was stopped',
     2: 'a network error',
