@@ -33,6 +33,10 @@ public struct MP4SphericalReader: Sendable {
   public var fileSize: Int64?
   /// The video sample entry's frame size, once `moov` is read (for `SphericalVideo.assumed`).
   public private(set) var frameSize: (width: Int, height: Int)?
+  /// The video sample entry's codec, once `moov` is read: an RFC 6381 string
+  /// (`hvc1.1.6.L93.B0`, `avc1.64001F`) where its config box gives one, else the entry's
+  /// type (`vp09`, `av01`). The web viewer asks the browser whether it plays it.
+  public private(set) var codec: String?
   var boxesSeen = 0
   enum Phase: Sendable { case head, header, moov }
   var phase = Phase.head
@@ -178,11 +182,49 @@ public struct MP4SphericalReader: Sendable {
       )
       // Boxes after a codec's own (avcC, hvcC…) may be followed by padding: lenient.
       let inner = try MP4Box.children(entry.body.dropFirst(78), lenient: true)
+      codec = Self.codecString(entry.type, inner.first(where: { $0.type == "hvcC" || $0.type == "avcC" })?.body)
       return try Self.spherical(
         st3d: inner.first(where: { $0.type == "st3d" })?.body, sv3d: inner.first(where: { $0.type == "sv3d" })?.body,
         v1: v1, frameSize: frameSize!)
     }
     throw MP4Box.Failure("no video track (a trak whose hdlr is 'vide') in moov")
+  }
+
+  /// RFC 6381's codec string of a sample entry of type `type` whose `hvcC` or `avcC` box
+  /// body is `config` (ISO/IEC 14496-15): HEVC's profile, compatibility flags (bit-reversed),
+  /// tier, level and constraint bytes; AVC's profile, constraints and level. Otherwise `type`.
+  static func codecString(_ type: String, _ config: ArraySlice<UInt8>?) -> String {
+    let hex = "0123456789ABCDEF".utf8.map { $0 }
+    func hexText(_ value: UInt64, digits: Int = 0) -> String {
+      var out: [UInt8] = []
+      var v = value
+      repeat {
+        out.insert(hex[Int(v & 15)], at: 0)
+        v >>= 4
+      } while v != 0
+      while out.count < digits { out.insert(UInt8(ascii: "0"), at: 0) }
+      return String(decoding: out, as: UTF8.self)
+    }
+    guard let c = config else { return type }
+    let b = c.startIndex
+    if type == "hvc1" || type == "hev1", c.count >= 13 {
+      let space = c[b + 1] >> 6, tier = (c[b + 1] >> 5) & 1, profile = c[b + 1] & 31
+      var flags: UInt32 = 0
+      for i in 0..<4 { flags = flags << 8 | UInt32(c[b + 2 + i]) }
+      var reversed: UInt32 = 0
+      for i in 0..<32 where flags & (1 << i) != 0 { reversed |= 1 << (31 - i) }
+      var constraints = Array(c[(b + 6)..<(b + 12)])
+      while let last = constraints.last, last == 0 { constraints.removeLast() }
+      var text = type + "." + (space == 0 ? "" : String(decoding: [UInt8(ascii: "A") + space - 1], as: UTF8.self))
+      text += "\(profile)." + hexText(UInt64(reversed)) + "." + (tier == 0 ? "L" : "H") + "\(c[b + 12])"
+      for byte in constraints { text += "." + hexText(UInt64(byte), digits: 2) }
+      return text
+    }
+    if type == "avc1" || type == "avc3", c.count >= 4 {
+      return type + "." + hexText(UInt64(c[b + 1]), digits: 2) + hexText(UInt64(c[b + 2]), digits: 2)
+        + hexText(UInt64(c[b + 3]), digits: 2)
+    }
+    return type
   }
 
   /// The metadata from the boxes' bodies, decided as `VideoDecoder.spherical` decides:

@@ -49,6 +49,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return os.path.join(FIXTURES, path[len("/fixtures/"):].split("?")[0])
         if path.startswith("/overranged/"):
             return os.path.join(FIXTURES, path[len("/overranged/"):].split("?")[0])
+        if path.startswith("/norange/"):
+            return os.path.join(FIXTURES, path[len("/norange/"):].split("?")[0])
         # Pannellum's examples where Pannellum has them, with our viewer where its
         # standalone viewer is (tests/web/pannellum/README.md).
         standalone = "/pannellum/src/standalone/"
@@ -65,6 +67,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         # a resource it can ask for in ranges.
         match = re.fullmatch(r"bytes=(\d+)-(\d*)", self.headers.get("Range", ""))
         path = self.translate_path(self.path)
+        # /norange/…: as `python3 -m http.server` answers (its own send_head): 200 and the
+        # whole file to a Range request; slowly (16 KB every 100 ms, copyfile), as a large
+        # file comes over a network: a seek past what has arrived cannot be served.
+        self.range_left = None
+        if self.path.startswith("/norange/"):
+            self.range_left = -1
+            return super().send_head()
         if not match or not os.path.isfile(path):
             return super().send_head()
         size = os.path.getsize(path)
@@ -93,6 +102,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def copyfile(self, source, outputfile):
         left = getattr(self, "range_left", None)
+        if left == -1:
+            self.range_left = None
+            while chunk := source.read(16384):
+                outputfile.write(chunk)
+                outputfile.flush()
+                time.sleep(0.1)
+            return None
         if left is None:
             return super().copyfile(source, outputfile)
         self.range_left = None
@@ -2308,6 +2324,22 @@ def posed_clip():
     return path
 
 
+def hevc_clips():
+    """video_clip() re-encoded to HEVC (libx265) in MP4, as 360° cameras write it: with its
+    audio as AAC (tagged hvc1), and without audio (ffmpeg's default tag, hev1). Debian's
+    Chromium does not decode HEVC."""
+    source = video_clip()
+    paths = []
+    for name, args in (("hevc-aac.mp4", ["-c:a", "aac", "-b:a", "64k", "-tag:v", "hvc1"]), ("hevc.mp4", ["-an"])):
+        path = os.path.join(FIXTURES, name)
+        if not os.path.exists(path):
+            subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", source, "-c:v", "libx265", "-preset", "ultrafast",
+                            "-x265-params", "log-level=error", *args, path + ".part.mp4"], check=True)
+            os.replace(path + ".part.mp4", path)
+        paths.append(path)
+    return paths
+
+
 def green_share():
     """The share of the view's pixels that are the clip's green-only eye (no red, no blue)."""
     return PAGE.js("const c = document.querySelector('.isv-canvas'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
@@ -2648,6 +2680,110 @@ class VideoScene(unittest.TestCase):
         message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=10,
                              message="the message")
         self.assertRegex(message, r"^The video \.\./fixtures/none\.webm could not be loaded: HTTP 404\b.*\.$")
+
+    def test_an_hevc_clip_says_its_codec_is_not_one_this_browser_plays(self):
+        # Chromium plays the AAC alone (the picture 0×0), which ended in "Failed to construct
+        # 'VideoFrame': Invalid source state"; without audio it refuses the file. Both say the
+        # documented message, naming HEVC where the MP4's sample entry tells it.
+        hevc_clips()
+        self.assertEqual(PAGE.js("return document.createElement('video').canPlayType('video/mp4; codecs=\"hvc1.1.6.L93.B0\"')"), "",
+                         "this test needs a browser without HEVC")
+        for name, entry in (("hevc-aac.mp4", "hvc1"), ("hevc.mp4", "hev1")):
+            for renderer in ("webgl2", "cpu"):
+                video_page({"video": f"../fixtures/{name}", "autoLoad": True, "autoplay": True}, f"renderer={renderer}")
+                message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=15,
+                                     message="the message")
+                # libx265's Main profile: profile 1, compatibility flags 0x60000000 (bit-reversed:
+                # 6), Main tier, its level, constraint byte 0x90 (progressive source, frame only).
+                self.assertRegex(message, rf"^The video \.\./fixtures/{re.escape(name)} could not be played: "
+                                 rf"its format or codec is not one this browser plays \(HEVC: {entry}\.1\.6\.L\d+\.90; ",
+                                 f"{name}, {renderer}")
+                self.assertNotIn("VideoFrame", message)
+                self.assertFalse(PAGE.js("return viewer.isLoaded()"), f"{name}, {renderer}")
+                self.assertIsNone(PAGE.js("return document.querySelector('video')"), "the video is let go")
+
+    def test_a_server_that_ignores_ranges_is_named_when_a_seek_does_not_move(self):
+        # `python3 -m http.server` answers a Range request with 200 and the whole file: Chromium
+        # then cannot seek. The console says so once, and a seek that does not move says so in
+        # the view, briefly. The same clip from a server with ranges seeks and says nothing.
+        posed_clip()
+        script = console_log("warn")
+        try:
+            for path, ranges in (("norange/clip.webm", False), ("fixtures/posed.mp4", True)):
+                video_page({"video": f"../{path}", "autoLoad": True})
+                PAGE.until("return window.viewer.isLoaded() && viewer._player.uploads > 0", timeout=15, message="the first frame")
+                PAGE.js("viewer.seek(1.5)")
+                time.sleep(1.5)
+                warned = [w for w in PAGE.js("return logged_warn") if "Range" in w]
+                notice = PAGE.js("const n = document.querySelector('.isv-video-notice'); return n && !n.hidden ? n.textContent : null")
+                if ranges:
+                    self.assertAlmostEqual(PAGE.js("return viewer.getTime()"), 1.5, delta=0.1)
+                    self.assertEqual(warned, [], path)
+                    self.assertIsNone(notice, path)
+                    continue
+                self.assertLess(PAGE.js("return viewer.getTime()"), 0.5, f"{path}: this server really cannot seek")
+                self.assertEqual(len(warned), 1, f"{path}: once in the console: {warned}")
+                self.assertIn("ignores Range requests", warned[0])
+                self.assertRegex(notice or "", r"^Cannot seek: the server of this video ignores Range requests", path)
+                PAGE.until("const n = document.querySelector('.isv-video-notice'); return !n || n.hidden", timeout=10,
+                           message="the notice goes")
+                PAGE.js("viewer.seek(1.0)")
+                time.sleep(1.0)
+                self.assertEqual(len([w for w in PAGE.js("return logged_warn") if "Range" in w]), 1, f"{path}: still once")
+        finally:
+            PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
+
+    def test_the_zips_serve_py_answers_ranges_and_a_video_seeks_under_it(self):
+        # packaging/zip/serve.py, run as the zip's README says (python3 serve.py in the folder
+        # it serves): byte ranges as RFC 9110 has them, and the viewer seeks, saying nothing.
+        import socket
+        import tempfile
+        import urllib.error
+        import urllib.request
+
+        clip = posed_clip()
+        folder = tempfile.mkdtemp(prefix="serve-py-")
+        for name in os.listdir(WEB):
+            os.symlink(os.path.join(WEB, name), os.path.join(folder, name))
+        os.symlink(clip, os.path.join(folder, "posed.mp4"))
+        shutil.copy(os.path.join(ROOT, "packaging", "zip", "serve.py"), folder)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = subprocess.Popen([sys.executable, os.path.join(folder, "serve.py"), str(port)], stdout=subprocess.PIPE)
+        try:
+            server.stdout.readline()  # "Serving …": listening
+            url = f"http://127.0.0.1:{port}/posed.mp4"
+            data = open(clip, "rb").read()
+
+            def get(range_header):
+                request = urllib.request.Request(url, headers={"Range": range_header} if range_header else {})
+                try:
+                    with urllib.request.urlopen(request) as r:
+                        return r.status, r.headers.get("Content-Range"), r.read()
+                except urllib.error.HTTPError as e:
+                    return e.code, e.headers.get("Content-Range"), b""
+
+            self.assertEqual(get("bytes=10-19"), (206, f"bytes 10-19/{len(data)}", data[10:20]))
+            self.assertEqual(get("bytes=-5"), (206, f"bytes {len(data) - 5}-{len(data) - 1}/{len(data)}", data[-5:]))
+            self.assertEqual(get(f"bytes={len(data) - 3}-"), (206, f"bytes {len(data) - 3}-{len(data) - 1}/{len(data)}", data[-3:]))
+            self.assertEqual(get(f"bytes={len(data)}-")[:2], (416, f"bytes */{len(data)}"))
+            self.assertEqual(get(None), (200, None, data))
+            script = console_log("warn")
+            try:
+                PAGE.driver.get(f"http://127.0.0.1:{port}/viewer.html#video=posed.mp4&autoLoad=true")
+                PAGE.until("return window.viewer && window.viewer.isLoaded()", timeout=15, message="loaded")
+                PAGE.js("viewer.seek(1.5)")
+                PAGE.until("return Math.abs(viewer.getTime() - 1.5) < 0.1", timeout=5, message="the seek")
+                time.sleep(1.2)
+                self.assertEqual([w for w in PAGE.js("return logged_warn") if "Range" in w], [])
+                self.assertTrue(PAGE.js("return document.querySelector('.isv-video-notice').hidden"))
+            finally:
+                PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
+        finally:
+            server.terminate()
+            server.wait()
+            shutil.rmtree(folder)
 
 
 if __name__ == "__main__":

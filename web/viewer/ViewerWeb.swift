@@ -147,13 +147,17 @@ func sphericalStep() -> JSONValue {
   case .need(let offset, let count): return ["need": .array([.number(Double(offset)), .number(Double(count))])]
   case .done(let video, let reason):
     spherical = video
-    guard let v = video else { return ["reason": .string(reason)] }
+    // The sample entry's codec, where the boxes were read that far (the viewer asks the
+    // browser whether it plays it).
+    let codec: JSONValue = sphericalReader.codec.map { .string($0) } ?? .null
+    guard let v = video else { return ["reason": .string(reason), "codec": codec] }
     return [
+      "codec": codec,
       "video": [
         "source": .string(v.source), "stereo": .string(v.stereo.rawValue), "projection": .string(v.projection.rawValue),
         "yaw": .number(v.pose.yaw / degree), "pitch": .number(v.pose.pitch / degree), "roll": .number(v.pose.roll / degree),
         "crop": .array([v.cropTop, v.cropBottom, v.cropLeft, v.cropRight].map { .number($0) }),
-      ]
+      ],
     ]
   }
 }

@@ -116,6 +116,7 @@ export interface ViewerStrings {
   soundOff?: string;
   videoControls?: string;
   soundBlocked?: string;
+  seekNeedsRanges?: string;
   videoNeedsWebGL2?: string;
 }
 

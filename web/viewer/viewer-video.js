@@ -11,6 +11,7 @@ import { copyPixels } from './wasm.js';
 export const STRINGS = {
   play: 'Play', pause: 'Pause', seek: 'Seek', soundOn: 'Turn sound on', soundOff: 'Turn sound off', videoControls: 'Video',
   soundBlocked: 'Playing without sound: the browser allows sound after a click on Play or the sound button.',
+  seekNeedsRanges: 'Cannot seek: the server of this video ignores Range requests, which seeking needs.',
   videoNeedsWebGL2: 'This video needs WebGL2: without it, drawing a frame here took %s ms, and 24 frames a second need %s ms or less.',
 };
 
@@ -89,15 +90,37 @@ const clock = (t) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 };
 
-/** Why a `<video>` failed, in words (MediaError's codes). */
-function mediaProblem(url, error) {
+/** A sample entry's codec (MP4SphericalReader's `codec`: `hvc1.1.6.L93.B0`, `vp09`…) by name. */
+function codecName(codec) {
+  const names = { hvc1: 'HEVC', hev1: 'HEVC', avc1: 'H.264', avc3: 'H.264', av01: 'AV1', vp09: 'VP9', vp08: 'VP8' };
+  const type = String(codec ?? '').split('.')[0];
+  return names[type] ?? (type ? `'${type}'` : '');
+}
+
+/**
+ * Why a `<video>` failed, in words (MediaError's codes); `codec`: the MP4's sample entry's,
+ * when it was read (named in the codec message).
+ */
+function mediaProblem(url, error, codec) {
+  // The codec's name, and its full string where there is one (what canPlayType was asked).
+  const name = error && error.code === 4 && codec ? codecName(codec) + (codec.includes('.') ? `: ${codec}` : '') : '';
   const why = {
     1: 'loading was stopped',
     2: 'a network error',
     3: 'its data could not be decoded',
-    4: 'its format or codec is not one this browser plays (WebM with VP9 or AV1 plays almost everywhere)',
+    4: `its format or codec is not one this browser plays (${name ? `${name}; ` : ''}WebM with VP9 or AV1 plays almost everywhere)`,
   }[error && error.code] || 'an unknown error';
   return `The video ${url} could not be played: ${why}${error && error.message ? ` (${error.message})` : ''}.`;
+}
+
+/**
+ * Whether this browser says it cannot play an MP4 of `codec` (a full RFC 6381 string from the
+ * sample entry's config box): `canPlayType` answers "" for a codec it lacks. A bare type
+ * (`vp09`) is not asked: browsers answer "" for codec strings without their parameters.
+ */
+function cannotPlay(codec) {
+  if (!codec || !codec.includes('.')) return false;
+  return document.createElement('video').canPlayType(`video/mp4; codecs="${codec}"`) === '';
 }
 
 /**
@@ -106,7 +129,7 @@ function mediaProblem(url, error) {
  * with the video's credentials), so a missing file says so as a still's does. The codec
  * message stays for a file that is there, and for a server that refuses HEAD.
  */
-async function videoProblem(url, error, crossOrigin) {
+export async function videoProblem(url, error, crossOrigin, codec) {
   if (error && (error.code === 2 || error.code === 4)) {
     let response;
     try {
@@ -118,7 +141,7 @@ async function videoProblem(url, error, crossOrigin) {
       return `The video ${url} could not be loaded: HTTP ${response.status} ${response.statusText}`.trim() + '.';
     }
   }
-  return mediaProblem(url, error);
+  return mediaProblem(url, error, codec);
 }
 
 export class VideoPlayer {
@@ -158,6 +181,11 @@ export class VideoPlayer {
     this.soundButton = button('isv-sound', 'muted');
     this.bar = bar;
     host.root.append(bar);
+    // A few seconds' word in the view (a seek the server cannot serve).
+    this.notice = document.createElement('div');
+    this.notice.className = 'isv-video-notice';
+    this.notice.hidden = true;
+    host.root.append(this.notice);
     host.listen(this.playButton, 'click', () => (this.video && !this.video.paused ? this.pause() : this.play(true)));
     host.listen(seek, 'input', () => this.seek(Number(seek.value)));
     host.listen(this.soundButton, 'click', () => this.setMuted(!this.video?.muted, true));
@@ -203,7 +231,8 @@ export class VideoPlayer {
     on('volumechange', () => this.showSound());
     const ready = new Promise((resolve, reject) => {
       on('loadeddata', () => resolve({ width: v.videoWidth, height: v.videoHeight }));
-      on('error', () => videoProblem(scene.video, v.error, v.crossOrigin).then((m) => reject(new Error(m))));
+      // Kept as MediaError's fields: the caller words it, knowing the codec by then.
+      on('error', () => reject({ code: v.error?.code, message: v.error?.message ?? '' }));
     });
     v.src = scene.video;
     this.bar.hidden = false;
@@ -280,8 +309,26 @@ export class VideoPlayer {
     const v = this.video;
     if (!v || !Number.isFinite(Number(seconds))) return;
     const d = Number.isFinite(v.duration) ? v.duration : Infinity;
-    v.currentTime = Math.min(Math.max(0, Number(seconds)), d);
+    const target = Math.min(Math.max(0, Number(seconds)), d);
+    v.currentTime = target;
     this.showTime();
+    // A server that ignores Range requests (answered 200 to one): the browser cannot seek, and
+    // the time stays. Said in the view when the seek did not move, rather than nothing.
+    if (this.rangesIgnored) {
+      clearTimeout(this.seekCheck);
+      this.seekCheck = setTimeout(() => {
+        if (this.video === v && Math.abs(v.currentTime - target) > 1) this.tell(this.host.string('seekNeedsRanges'));
+      }, 1000);
+    }
+  }
+
+  /** Shows `text` in the view for a few seconds, and speaks it. */
+  tell(text) {
+    this.notice.textContent = text;
+    this.notice.hidden = false;
+    this.host.speak(text);
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => { this.notice.hidden = true; }, 4000);
   }
 
   get time() { return this.video ? this.video.currentTime : undefined; }
@@ -326,6 +373,10 @@ export class VideoPlayer {
     const v = this.video;
     this.video = null;
     this.bar.hidden = true;
+    this.rangesIgnored = false;
+    this.notice.hidden = true;
+    clearTimeout(this.seekCheck);
+    clearTimeout(this.noticeTimer);
     if (!v) return;
     v.pause();
     v.removeAttribute('src');
@@ -338,36 +389,57 @@ export class VideoPlayer {
  * Reads the spherical metadata of the video at `url` (an MP4 or MOV: Spherical Video V2's
  * st3d/sv3d, V1's XML) with the core's box reader (MP4SphericalReader), fetching with `Range:`
  * requests the few ranges it asks for: the first 64 KB, then the moov box, wherever it is.
- * Resolves with what it found, or null, telling the console why (a server without ranges, a
- * cross-origin refusal, a WebM, no metadata): the video then plays as it is.
+ * Resolves with `{ video, codec, rangesIgnored }`: the metadata it found, or null, telling the
+ * console why (a cross-origin refusal, a WebM, no metadata): the video then plays as it is; the
+ * sample entry's codec (MP4SphericalReader's), where it was read; and whether the server
+ * answered a Range request with the whole file (200), which leaves the browser unable to seek.
+ * A WebM's boxes are not read, but one Range request of a byte still asks the server that.
  */
 export async function readSpherical(m, w, url, crossOrigin, current) {
   const credentials = crossOrigin === 'use-credentials' ? 'include' : 'same-origin';
+  const found = { video: null, codec: null, rangesIgnored: false };
   const why = (text) => {
     console.info(`ImageStage viewer: ${url}: ${text}; the video is shown as one equirectangular picture.`);
-    return null;
+    return found;
   };
-  // WebM and Matroska carry their own boxes (not read here yet): no request for them.
-  if (/\.(webm|mkv)$/i.test(String(url).split(/[?#]/)[0])) return why('a WebM or Matroska file, whose metadata is not read yet');
+  // WebM and Matroska carry their own boxes (not read here yet): only whether ranges work.
+  if (/\.(webm|mkv)$/i.test(String(url).split(/[?#]/)[0])) {
+    try { await fetchRange(url, 0, 1, credentials, found); } catch { /* the video's own load says what is wrong */ }
+    return why('a WebM or Matroska file, whose metadata is not read yet');
+  }
   try {
     let total = -1;
     let step = m.json(w.viewer_spherical_begin(-1));
     for (let reads = 0; step.need && reads < 80; reads++) {
       const [offset, count] = step.need;
-      const range = await fetchRange(url, offset, count, credentials);
-      if (!current()) return null;
+      const range = await fetchRange(url, offset, count, credentials, found);
+      if (!current()) return found;
       if (range.total != null) total = range.total;
       step = m.withBytes(range.bytes, (p, n) => m.json(w.viewer_spherical_feed(p, n, total)));
     }
-    return step.video ?? why(step.reason ? `no spherical metadata read (${step.reason})` : 'the box reader did not finish');
+    found.codec = step.codec ?? null;
+    found.video = step.video ?? null;
+    return step.video ? found : why(step.reason ? `no spherical metadata read (${step.reason})` : 'the box reader did not finish');
   } catch (e) {
     return why(`its spherical metadata could not be read (${e.message})`);
   }
 }
 
+/** URLs whose server was said to ignore Range requests: the console says it once a page. */
+const toldNoRanges = new Set();
+
 /** Bytes `offset`… (`count` of them, fewer at the file's end) of `url`, and the file's size when told. */
-async function fetchRange(url, offset, count, credentials) {
+async function fetchRange(url, offset, count, credentials, found) {
   const r = await fetch(url, { headers: { Range: `bytes=${offset}-${offset + count - 1}` }, credentials });
+  if (r.status === 200 && !found.rangesIgnored) {
+    found.rangesIgnored = true;
+    if (!toldNoRanges.has(r.url)) {
+      toldNoRanges.add(r.url);
+      console.warn(`ImageStage viewer: ${url}: the server ignores Range requests (it answered one with the whole ` +
+        'file, as python3 -m http.server does), so the browser cannot seek in this video. Serve it with a server ' +
+        'that honours them: serve.py beside viewer.html, npx http-server, nginx or caddy.');
+    }
+  }
   if (r.status === 206) {
     const m = /bytes (\d+)-\d+\/(\d+|\*)/.exec(r.headers.get('Content-Range') || '');
     if (!m || Number(m[1]) !== offset) {
@@ -431,16 +503,26 @@ export async function openVideo(v, gpu, fade, ticket) {
   // The metadata is read while the video loads; the first frame waits for both.
   const current = () => !v._destroyed && ticket === v._ticket;
   const spherical = readSpherical(v.m, v.w, s.video, s.crossOrigin, current);
-  let size;
+  let size, failed;
   try {
     size = await player.open(s, (video) => videoFrame(v, video));
   } catch (e) {
-    if (ticket === v._ticket && !v._destroyed) { player.close(); v._fail(e, false); }
-    return;
+    failed = e;
   }
   if (v._destroyed || ticket !== v._ticket) return;
-  v._spherical = await spherical;
+  const found = await spherical;
   if (v._destroyed || ticket !== v._ticket) return;
+  // A codec the browser says it lacks (HEVC in most), or a clip that loads with no picture
+  // (Chromium plays an HEVC clip's AAC alone, 0×0): the codec message, before anything plays.
+  if (!failed && (size.width === 0 || size.height === 0 || cannotPlay(found.codec))) failed = { code: 4, message: '' };
+  if (failed) {
+    const message = failed instanceof Error ? failed.message
+      : await videoProblem(s.video, failed, s.crossOrigin === 'use-credentials' ? 'use-credentials' : 'anonymous', found.codec);
+    if (ticket === v._ticket && !v._destroyed) { player.close(); v._fail(new Error(message), false); }
+    return;
+  }
+  v._spherical = found.video;
+  player.rangesIgnored = found.rangesIgnored;
   v._loading.hidden = true;
   if (v._error) v._clearError();
   if (fade) v._snapshot();
