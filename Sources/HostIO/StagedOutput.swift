@@ -119,7 +119,7 @@ public final class StagedOutput: @unchecked Sendable {
     guard i >= 1 else { return nil }
     let digits = bytes[(i + marker.count)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     let rest = String(decoding: bytes[(i + marker.count + digits.count)...], as: UTF8.self)
-    guard (1...9).contains(digits.count), rest.isEmpty || rest == ".removing" || rest == ".old",
+    guard (1...10).contains(digits.count), rest.isEmpty || rest == ".removing" || rest == ".old",
       let pid = Int32(String(decoding: digits, as: UTF8.self)), pid > 0
     else { return nil }
     return pid
