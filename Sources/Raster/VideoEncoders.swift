@@ -27,7 +27,7 @@ public enum VideoEncoders {
   /// Nil when `name` is a video encoder; otherwise why not, with what is accepted.
   public static func problem(encoder name: String) -> String? {
     guard let codec = avcodec_find_encoder_by_name(name) else {
-      let have = common.filter { isVideo($0) }
+      let have = common.filter { opensHere($0) }
       return "--encoder \(name): this ffmpeg has no such encoder; video encoders include \(have.joined(separator: ", "))"
         + " (`ffmpeg -encoders` lists them all)"
     }
@@ -36,7 +36,7 @@ public enum VideoEncoders {
         codec.pointee.type == AVMEDIA_TYPE_AUDIO
         ? "an audio" : codec.pointee.type == AVMEDIA_TYPE_SUBTITLE ? "a subtitle" : "not a video"
       return
-        "--encoder \(name): \(kind) encoder; give a video encoder such as \(common.filter { isVideo($0) }.prefix(4).joined(separator: ", "))"
+        "--encoder \(name): \(kind) encoder; give a video encoder such as \(common.filter { opensHere($0) }.prefix(4).joined(separator: ", "))"
     }
     return nil
   }
@@ -46,8 +46,19 @@ public enum VideoEncoders {
     avcodec_find_encoder_by_name(name).map { String(cString: avcodec_get_name($0.pointee.id)) }
   }
 
-  static func isVideo(_ name: String) -> Bool {
-    avcodec_find_encoder_by_name(name).map { $0.pointee.type == AVMEDIA_TYPE_VIDEO } ?? false
+  /// Whether `name` is a video encoder worth suggesting here: not a hardware one (NVENC,
+  /// VAAPI, QSV, V4L2 mem2mem, AMF), which a build lists but which opens only with its device
+  /// and driver. Opening each candidate with `avcodec_open2` would prove more, but SVT-AV1
+  /// (libsvtav1 1.4) hangs in its teardown when closed without a frame sent.
+  static func opensHere(_ name: String) -> Bool {
+    guard let codec = avcodec_find_encoder_by_name(name), codec.pointee.type == AVMEDIA_TYPE_VIDEO else { return false }
+    if codec.pointee.capabilities & AV_CODEC_CAP_HARDWARE != 0 || avcodec_get_hw_config(codec, 0) != nil { return false }
+    if let wrapper = codec.pointee.wrapper_name.map({ String(cString: $0) }),
+      ["nvenc", "vaapi", "qsv", "v4l2m2m", "amf", "videotoolbox", "mediacodec", "mf"].contains(wrapper)
+    {
+      return false
+    }
+    return true
   }
 
   /// The presets a video encoder takes: x264/x265's documented names, otherwise the named

@@ -630,6 +630,25 @@ struct ReframeCommandTests {
       }
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    // Every encoder suggested opens here: this ffmpeg is built with NVENC, which has no
+    // device on a machine without an NVIDIA card (issue 39), and was suggested.
+    let unknown = try reframe([Clips.path("plain.mp4"), "-o", dir.appendingPathComponent("x.mp4").path, "--encoder", "libx999"])
+    let listed = try #require(unknown.stderr.split(separator: "video encoders include ").last?.split(separator: " (").first)
+    let suggested = listed.split(separator: ", ").map(String.init)
+    #expect(suggested.contains("libx264"), "\(unknown.stderr)")
+    for encoder in suggested {
+      let ffmpeg = Process()
+      ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+      ffmpeg.arguments = [
+        "-v", "quiet", "-f", "lavfi", "-i", "color=size=64x64:rate=25", "-frames:v", "1", "-c:v", encoder, "-f", "null", "-",
+      ]
+      ffmpeg.standardInput = FileHandle.nullDevice
+      ffmpeg.standardOutput = FileHandle.nullDevice
+      ffmpeg.standardError = FileHandle.nullDevice
+      try ffmpeg.run()
+      ffmpeg.waitUntilExit()
+      #expect(ffmpeg.terminationStatus == 0, "--encoder \(encoder) was suggested but does not open here")
+    }
     // A preset the encoder has goes through.
     let out = dir.appendingPathComponent("ok.mp4").path
     let ok = try reframe([Clips.path("plain.mp4"), "-o", out, "--size", "64x32", "--preset", "ultrafast"])
