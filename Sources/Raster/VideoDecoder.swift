@@ -407,7 +407,8 @@ public final class VideoDecoder: @unchecked Sendable {
       guard received == imagestage_averror_eagain() else {
         if endsHere() { continue }
         throw VideoError(
-          .corrupt, "\(path): frame \(lastFrameNumber + 1) cannot be decoded (\(Self.message(received))): damaged or truncated?")
+          .corrupt,
+          "\(path): frame \(lastFrameNumber + 1) cannot be decoded (\(Self.message(received))): damaged or truncated? \(dataEnd)")
       }
       if draining { continue }
       let read = av_read_frame(format, packet)
@@ -415,7 +416,8 @@ public final class VideoDecoder: @unchecked Sendable {
         guard read == imagestage_averror_eof() else {
           if endsHere() { continue }
           throw VideoError(
-            .truncated, "\(path): reading stopped after frame \(lastFrameNumber) (\(Self.message(read))): damaged or truncated?")
+            .truncated,
+            "\(path): reading stopped after frame \(lastFrameNumber) (\(Self.message(read))): damaged or truncated? \(dataEnd)")
         }
         avcodec_send_packet(codec, nil)
         draining = true
@@ -427,7 +429,8 @@ public final class VideoDecoder: @unchecked Sendable {
       guard sent >= 0 || sent == imagestage_averror_eagain() else {
         if endsHere() { continue }
         throw VideoError(
-          .corrupt, "\(path): frame \(lastFrameNumber + 1) cannot be decoded (\(Self.message(sent))): damaged or truncated?")
+          .corrupt,
+          "\(path): frame \(lastFrameNumber + 1) cannot be decoded (\(Self.message(sent))): damaged or truncated? \(dataEnd)")
       }
     }
     // The container promised more frames than there were: the file was cut short.
@@ -443,6 +446,14 @@ public final class VideoDecoder: @unchecked Sendable {
       )
     }
     return nil
+  }
+
+  /// Where the readable data ends, for a message about a damaged or cut file: the time and
+  /// frame after which nothing more could be read.
+  var dataEnd: String {
+    framesDecoded > 0
+      ? "The readable data ends at \(format2(lastTime + frameDuration)) s, after frame \(lastFrameNumber)."
+      : "No frame could be read."
   }
 
   /// Whether the stream was read from its start (a seek makes the frame count meaningless).

@@ -585,7 +585,9 @@ struct ReframeCommandTests {
     let cases: [(String, String)] = [
       ("cut.mp4", "cut.mp4: not a video libavformat can read"),
       (
-        "damaged.mp4", "damaged.mp4: frame 63 cannot be decoded (Invalid data found when processing input): damaged or truncated?"
+        "damaged.mp4",
+        "damaged.mp4: frame 63 cannot be decoded (Invalid data found when processing input): damaged or truncated?"
+          + " The readable data ends at "
       ),
       ("unknown.mp4", "no decoder for its video codec"),
       ("audio.mp4", "audio.mp4: has no video stream"),
@@ -598,6 +600,8 @@ struct ReframeCommandTests {
       let result = try reframe([file(name), "-o", out, "--size", "64x32"])
       #expect(result.status != 0 && result.stderr.contains(expected), "\(name): \(result.stderr)")
       #expect(!FileManager.default.fileExists(atPath: out))
+      // Issue 39: a damaged file's message says where its data ends, in time and frames.
+      if name == "damaged.mp4" { #expect(result.stderr.contains(" s, after frame 62."), "\(result.stderr)") }
     }
     let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
     #expect(!left.contains { $0.contains(".partial-") }, "\(left)")
