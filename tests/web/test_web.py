@@ -505,7 +505,9 @@ class PhoneScreen:
     scale = 2
 
     def setUp(self):
-        metrics = {"width": self.size[0], "height": self.size[1], "deviceScaleFactor": self.scale, "mobile": True}
+        # getattr: test_board.py's classes call this setUp with only a `size` of their own.
+        scale = getattr(self, "scale", PhoneScreen.scale)
+        metrics = {"width": self.size[0], "height": self.size[1], "deviceScaleFactor": scale, "mobile": True}
         if self.size[0] > self.size[1]:
             metrics["screenOrientation"] = {"type": "landscapePrimary", "angle": 90}
         PAGE.cdp("Emulation.setDeviceMetricsOverride", metrics)
