@@ -1,8 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Arrows point one way: executables → adapters → cores. The cores (CoreMath, Stage,
-// Panorama) use no Foundation and no C, so they also build in Embedded Swift (`make embedded`).
+// Arrows point one way (docs/architecture.md): executables → scene layer (Scenes) → cores, and
+// executables → adapters (HostIO, Raster, StageSDL), which import cores at most, never Scenes.
+// The cores (CoreMath, Stage, Panorama, StageJSON) use no Foundation and no C, so they also
+// build in Embedded Swift (`make embedded`).
 let libm: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux]))]
 
 let package = Package(
@@ -50,14 +52,14 @@ let package = Package(
     .target(
       name: "Raster", dependencies: ["Panorama", "HostIO", "CTurboJPEG", "CSpng", "CZlib", "CKernels", "CJPEGRows", "CFFmpeg"],
       exclude: ["README.md"]),
-    .target(name: "StageSDL", dependencies: ["CSDL2", "Panorama"], exclude: ["README.md"]),
+    .target(name: "StageSDL", dependencies: ["CSDL2"], exclude: ["README.md"]),
     // Files (atomic writes), the console and argument parsing for the executables.
     .target(name: "HostIO", exclude: ["README.md"]),
     // Executables
     .executableTarget(name: "imagestage", dependencies: ["Stage", "HostIO", "StageJSON", "Panorama", "Scenes", "Raster"]),
     .executableTarget(
       name: "imagestage-app",
-      dependencies: ["Stage", "HostIO", "StageJSON", "Panorama", "Scenes", "Raster", "StageSDL", "CSDL2", "CoreMath"]),
+      dependencies: ["Stage", "HostIO", "StageJSON", "Panorama", "Scenes", "Raster", "StageSDL", "CoreMath"]),
     // Benchmarks (bench/*.sh run them in release mode)
     .executableTarget(name: "stage-bench", dependencies: ["Stage"]),
     .executableTarget(name: "pano-bench", dependencies: ["Panorama", "Raster", "HostIO", "StageJSON", "CoreMath"]),

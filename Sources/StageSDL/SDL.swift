@@ -1,5 +1,4 @@
 import CSDL2
-import Panorama
 
 /// An SDL failure, with `SDL_GetError()` read at the moment the call failed.
 public struct SDLError: Error, CustomStringConvertible, Sendable {
@@ -41,6 +40,8 @@ public final class Window {
   var fonts: [Int: OpaquePointer] = [:]
   var textCache: [String: (texture: OpaquePointer, w: Int32, h: Int32)] = [:]
   let fontPath: String?
+  /// Files of a drop in progress (SDL sends one event a file between a begin and a complete).
+  var droppedFiles: [String] = []
 
   /// Opens a resizable, high-DPI-aware window with a vsynced renderer.
   public init(title: String, width: Int, height: Int, fontPath: String?) throws(SDLError) {
@@ -170,8 +171,22 @@ public final class Window {
   var cursors: [Int: OpaquePointer] = [:]
   var currentCursor = -1
 
-  /// Shows one of SDL's system cursors (`SDL_SYSTEM_CURSOR_*`), creating each once.
-  public func setSystemCursor(_ id: SDL_SystemCursor) {
+  /// The pointer shapes the app shows, each one of SDL's system cursors.
+  public enum Cursor: Sendable {
+    case arrow, hand, move
+
+    var sdl: SDL_SystemCursor {
+      switch self {
+      case .arrow: SDL_SYSTEM_CURSOR_ARROW
+      case .hand: SDL_SYSTEM_CURSOR_HAND
+      case .move: SDL_SYSTEM_CURSOR_SIZEALL
+      }
+    }
+  }
+
+  /// Shows `cursor`, creating each of SDL's cursors once.
+  public func setCursor(_ cursor: Cursor) {
+    let id = cursor.sdl
     let key = Int(id.rawValue)
     guard key != currentCursor else { return }
     if cursors[key] == nil { cursors[key] = SDL_CreateSystemCursor(id) }
@@ -181,15 +196,14 @@ public final class Window {
 
   public func present() { SDL_RenderPresent(renderer) }
 
-  /// The frame drawn so far, as RGBA (for screenshots).
-  public func readPixels() throws(SDLError) -> RGBAImage {
-    let (w, h) = pixelSize
-    var image = RGBAImage(width: w, height: h)
-    let status = image.pixels.withUnsafeMutableBytes {
-      SDL_RenderReadPixels(renderer, nil, SDL_PIXELFORMAT_ABGR8888.rawValue, $0.baseAddress, Int32(w * 4))
-    }
+  /// Copies the top-left `width`×`height` pixels of the frame drawn so far (for screenshots;
+  /// `pixelSize` is all of it) into `pixels`: rows from the top, 4 bytes a pixel in the
+  /// order red, green, blue, alpha. `pixels` must hold `width * height * 4` bytes.
+  public func readPixels(width: Int, height: Int, into pixels: UnsafeMutableRawBufferPointer) throws(SDLError) {
+    precondition(pixels.count >= width * height * 4, "readPixels: \(pixels.count) bytes for \(width)×\(height) pixels")
+    var area = SDL_Rect(x: 0, y: 0, w: Int32(width), h: Int32(height))
+    let status = SDL_RenderReadPixels(renderer, &area, SDL_PIXELFORMAT_ABGR8888.rawValue, pixels.baseAddress, Int32(width * 4))
     guard status == 0 else { throw .current("cannot read the frame") }
-    return image
   }
 
   // MARK: Text
@@ -253,32 +267,36 @@ public final class Window {
   }
 }
 
-/// A GPU texture holding an RGBA image. Owned; destroyed in `deinit`.
+/// A GPU texture of RGBA pixels: 4 bytes a pixel, red, green, blue, alpha (packed 32-bit
+/// pixels with red in the low byte on a little-endian machine). Owned; destroyed in `deinit`.
+/// It takes bytes rather than an image type so that the adapter depends on SDL alone; the
+/// app converts its images (`Texture+RGBAImage.swift` there).
 public final class Texture {
   public let texture: OpaquePointer
   public let width: Int
   public let height: Int
 
-  /// A texture for `image`; `streaming` ones can be updated every frame.
-  public init(_ window: Window, image: RGBAImage, streaming: Bool = false) throws(SDLError) {
+  /// A `width`×`height` texture, its pixels undefined until `update`; `streaming` ones can
+  /// be updated every frame.
+  public init(_ window: Window, width: Int, height: Int, streaming: Bool = false) throws(SDLError) {
     guard
       let t = SDL_CreateTexture(
         window.renderer, SDL_PIXELFORMAT_ABGR8888.rawValue,
-        Int32(streaming ? SDL_TEXTUREACCESS_STREAMING.rawValue : SDL_TEXTUREACCESS_STATIC.rawValue), Int32(image.width),
-        Int32(image.height))
-    else { throw .current("cannot create a \(image.width)×\(image.height) texture") }
+        Int32(streaming ? SDL_TEXTUREACCESS_STREAMING.rawValue : SDL_TEXTUREACCESS_STATIC.rawValue), Int32(width),
+        Int32(height))
+    else { throw .current("cannot create a \(width)×\(height) texture") }
     texture = t
-    width = image.width
-    height = image.height
+    self.width = width
+    self.height = height
     SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
-    update(image)
   }
 
   deinit { SDL_DestroyTexture(texture) }
 
-  public func update(_ image: RGBAImage) {
-    precondition(image.width == width && image.height == height, "texture size mismatch")
-    image.pixels.withUnsafeBytes { _ = SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(width * 4)) }
+  /// Replaces every pixel with `pixels`: `height` rows of `width` pixels, from the top.
+  public func update(pixels: UnsafeRawBufferPointer) {
+    precondition(pixels.count >= width * height * 4, "texture update: \(pixels.count) bytes for \(width)×\(height)")
+    _ = SDL_UpdateTexture(texture, nil, pixels.baseAddress, Int32(width * 4))
   }
 
   /// Draws the texture into `rect`, with `alpha` 0–255.

@@ -1,4 +1,3 @@
-import CSDL2
 import Panorama
 import Scenes
 import Stage
@@ -47,10 +46,10 @@ struct DisplayListPainter {
       }
     }
     switch list.cursor {
-    case .arrow: window.setSystemCursor(SDL_SYSTEM_CURSOR_ARROW)
-    case .pointer: window.setSystemCursor(SDL_SYSTEM_CURSOR_HAND)
-    case .grab: window.setSystemCursor(SDL_SYSTEM_CURSOR_HAND)
-    case .grabbing: window.setSystemCursor(SDL_SYSTEM_CURSOR_SIZEALL)
+    case .arrow: window.setCursor(.arrow)
+    case .pointer: window.setCursor(.hand)
+    case .grab: window.setCursor(.hand)
+    case .grabbing: window.setCursor(.move)
     }
   }
 

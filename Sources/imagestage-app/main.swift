@@ -111,7 +111,9 @@ do {
 var allSignals = sigset_t()
 sigfillset(&allSignals)
 sigprocmask(SIG_UNBLOCK, &allSignals, nil)
-signal(SIGUSR1) { _ in screenshotSignal = 1 }
+// Made here, not on first use inside the handler (making a global takes a lock).
+_ = screenshotRequested.load(ordering: .relaxed)
+signal(SIGUSR1) { _ in screenshotRequested.store(true, ordering: .relaxed) }
 do {
   let app = try App(options: options)
   exit(app.run())
