@@ -67,13 +67,18 @@ struct AppGUITests {
     }
   }
 
-  /// The running app, its event lines collected as they arrive.
+  /// The running app, its event lines collected as they arrive. Tests wait on these lines
+  /// (`wait`, `screenshot`), each with a time limit, never for a fixed time: a line is
+  /// taken the moment it comes, and a slow machine only takes longer.
   final class RunningApp: @unchecked Sendable {
     let process = Process()
-    let lock = NSLock()
+    /// Guards `buffer` and `lines`; broadcast at every new line.
+    let arrived = NSCondition()
     var buffer = Data()
     var lines: [[String: Any]] = []
     let directory: URL
+    /// Signalled when the app exits.
+    let exited = DispatchSemaphore(value: 0)
 
     init(display: Display, arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
       self.directory = directory
@@ -93,15 +98,17 @@ struct AppGUITests {
       out.fileHandleForReading.readabilityHandler = { [weak self] handle in
         guard let self else { return }
         let data = handle.availableData
-        lock.lock()
+        arrived.lock()
         buffer.append(data)
         while let newline = buffer.firstIndex(of: 0x0A) {
           let line = buffer[buffer.startIndex..<newline]
           buffer.removeSubrange(buffer.startIndex...newline)
           if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { lines.append(object) }
         }
-        lock.unlock()
+        arrived.broadcast()
+        arrived.unlock()
       }
+      process.terminationHandler = { [exited] _ in exited.signal() }
       try process.run()
     }
 
@@ -110,27 +117,30 @@ struct AppGUITests {
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    /// Waits up to `seconds` (10) for a line matching `predicate`, after the first `skip` lines.
-    func wait(after skip: Int = 0, seconds: Int = 10, for predicate: ([String: Any]) -> Bool) -> [String: Any]? {
-      for _ in 0..<(seconds * 20) {
-        lock.lock()
-        let found = lines.dropFirst(skip).first(where: predicate)
-        lock.unlock()
-        if let found { return found }
-        usleep(50_000)
+    /// The first line after the first `skip` matching `predicate`, waiting for it up to
+    /// `seconds`; nil when none came. The limit is generous (30 s): under a load of 11 on two
+    /// cores, a panorama's extras took over 10 s to come, and a wait returns at the line.
+    func wait(after skip: Int = 0, seconds: Int = 30, for predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+      let deadline = Date(timeIntervalSinceNow: Double(seconds))
+      arrived.lock()
+      defer { arrived.unlock() }
+      var seen = skip
+      while true {
+        if let found = lines.dropFirst(seen).first(where: predicate) { return found }
+        seen = max(seen, lines.count)
+        guard arrived.wait(until: deadline) else { return lines.dropFirst(seen).first(where: predicate) }
       }
-      return nil
     }
 
     var count: Int {
-      lock.lock()
-      defer { lock.unlock() }
+      arrived.lock()
+      defer { arrived.unlock() }
       return lines.count
     }
 
     func lines(ofType type: String, after skip: Int = 0) -> [[String: Any]] {
-      lock.lock()
-      defer { lock.unlock() }
+      arrived.lock()
+      defer { arrived.unlock() }
       return lines.dropFirst(skip).filter { $0["type"] as? String == type }
     }
 
@@ -143,11 +153,20 @@ struct AppGUITests {
       return try Raster.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).image
     }
 
+    /// Screenshots until `accept` holds for one, up to `seconds`: for a picture that settles
+    /// after an animation, which says nothing when it ends. Returns the last one taken; the
+    /// caller checks it (a picture that never settles fails there, not here).
+    func screenshot(seconds: Double = 10, until accept: (RGBAImage) -> Bool) throws -> RGBAImage {
+      let deadline = Date(timeIntervalSinceNow: seconds)
+      var image = try screenshot()
+      while !accept(image) && Date() < deadline { image = try screenshot() }
+      return image
+    }
+
     /// Asks the app to quit (SIGTERM becomes SDL's quit event); kills it after 5 s.
     func stop() {
       process.terminate()
-      for _ in 0..<100 where process.isRunning { usleep(50_000) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      if exited.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL) }
       process.waitUntilExit()
     }
   }
@@ -173,7 +192,9 @@ struct AppGUITests {
     return (Int(f[0] + f[2] / 2), Int(f[1] + f[3] / 2))
   }
 
-  /// Press at `from`, move in ten steps to `to`, release: real X pointer events.
+  /// Press at `from`, move in ten steps to `to`, release: real X pointer events. The pauses
+  /// are the drag's pace, as a hand moves, not waits for the app: the caller waits for the
+  /// line the drop causes.
   static func drag(_ display: Display, window: String, from: (Int, Int), to: (Int, Int)) throws {
     try display.xdotool(["mousemove", "--window", window, "\(from.0)", "\(from.1)"])
     usleep(100_000)
@@ -212,8 +233,9 @@ struct AppGUITests {
     #expect(app.lines(ofType: "pickup").count == 1)
     #expect(app.lines(ofType: "hover").contains { $0["slot"] as? Int == 1 })
     #expect(app.lines(ofType: "drop").first?["slot"] as? Int == 1)
-    usleep(400_000)  // the 0.2 s snap animation
-    let image = try app.screenshot()
+    // Once the 0.2 s snap is over: slot 0 empty, the photo on slot 1.
+    let empty = (226, 230, 236)
+    let image = try app.screenshot { Self.rgb($0, Self.center(slots[0])) == empty && Self.rgb($0, target) != empty }
     let onTarget = Self.rgb(image, target), onStart = Self.rgb(image, Self.center(slots[0]))
     #expect(onStart == (226, 230, 236), "slot 0 is empty again: \(onStart)")
     #expect(onTarget != (226, 230, 236), "the photo is drawn on slot 1: \(onTarget)")
@@ -223,8 +245,18 @@ struct AppGUITests {
     try Self.drag(display, window: window, from: target, to: (target.0 + 60, 585))
     #expect(app.wait(after: before) { $0["type"] as? String == "return" && $0["slot"] as? Int == 1 } != nil)
 
-    // Resize the window: a new layout line, and the photo still sits on slot 1's new centre.
-    usleep(400_000)
+    // Resize the window once the photo is back at rest (the return says nothing when it ends):
+    // nothing is left where it was let go, and two screenshots in a row draw the board alike
+    // (above the notice a screenshot leaves). Then a new layout line, and the photo still
+    // sits on slot 1's new centre.
+    let release = (target.0 + 60, 585), background = Self.rgb(image, (target.0 + 60, 585))
+    var previous: RGBAImage?
+    let rested = try app.screenshot { shot in
+      defer { previous = shot }
+      guard let previous, Self.rgb(shot, release) == background else { return false }
+      return (44..<470).allSatisfy { y in (0..<shot.width).allSatisfy { shot[$0, y] == previous[$0, y] } }
+    }
+    #expect(Self.rgb(rested, release) == background, "the photo left where it was let go")
     let beforeResize = app.count
     try display.xdotool(["windowsize", window, "600", "700"])
     let relaid = try #require(
@@ -380,14 +412,22 @@ struct AppGUITests {
     // for a second and a half: the glide turns it straight down (and stops there).
     let keys = ["l"] + Array(repeating: "minus", count: 30)
     try display.xdotool(["key", "--delay", "20"] + keys)
+    let before = app.count
     try display.xdotool(["keydown", "Down"])
-    usleep(1_500_000)
+    let down = app.wait(after: before) { $0["type"] as? String == "view" && ($0["pitch"] as? Double ?? 0) <= -89.9 }
     try display.xdotool(["keyup", "Down"])
-    usleep(800_000)
-    let image = try app.screenshot()
+    #expect(down != nil, "the view turned straight down: \(app.lines(ofType: "view").last ?? [:])")
     // The view fills the 800 × 600 window below the 44-point tab bar: the nadir at its centre
     // is ground, and 200 px out (60° above the horizon) it is sky all round.
     let centre = (400, 44 + (600 - 44) / 2)
+    let image = try app.screenshot { image in
+      let ground = Self.rgb(image, centre)
+      return ground.1 > ground.0 && ground.1 > ground.2
+        && [(-200, 0), (200, 0), (0, -200), (0, 200)].allSatisfy { (dx, dy) in
+          let sky = Self.rgb(image, (centre.0 + dx, centre.1 + dy))
+          return sky.2 > sky.0 + 40
+        }
+    }
     let ground = Self.rgb(image, centre)
     #expect(ground.1 > ground.0 && ground.1 > ground.2, "ground at the centre: \(ground)")
     for (dx, dy) in [(-200, 0), (200, 0), (0, -200), (0, 200)] {
@@ -444,6 +484,8 @@ struct AppGUITests {
     defer { app.stop() }
     _ = try #require(app.wait { $0["type"] as? String == "layout" })
     if scene == "panorama" { _ = try #require(app.wait { $0["type"] as? String == "panorama" }) }
+    // Not a wait for the app but the measurement itself: a second to settle, then 3 s of
+    // CPU time with nothing happening (no event says "asleep").
     usleep(1_000_000)
     func cpuSeconds() throws -> Double {
       // utime and stime, fields 14 and 15 of /proc/PID/stat, in clock ticks.

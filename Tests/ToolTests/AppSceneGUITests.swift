@@ -46,13 +46,17 @@ struct AppSceneGUITests {
     try display.xdotool(["mousedown", "1"])
     for k in 1...5 {
       try display.xdotool(["mousemove", "--window", window, "\(from.0 + 40 * k)", "\(from.1 + 20 * k)"])
-      usleep(30_000)
+      usleep(30_000)  // the drag's pace, as a hand moves
     }
     #expect(app.wait { $0["type"] as? String == "pickup" } != nil)
     try display.xdotool(["key", "Escape"])
     #expect(app.wait { $0["type"] as? String == "cancel" && $0["item"] as? String == "photo" } != nil)
     try display.xdotool(["mouseup", "1"])
-    usleep(300_000)
+    // X delivers events in the order sent: once Tab's announcement is out, the release was
+    // handled, and it dropped nothing.
+    let beforeTab = app.count
+    try display.xdotool(["key", "Tab"])
+    #expect(app.wait(after: beforeTab) { $0["type"] as? String == "announce" } != nil)
     #expect(app.lines(ofType: "drop").isEmpty)
   }
 
@@ -66,7 +70,7 @@ struct AppSceneGUITests {
       try GUI.drag(display, window: window, from: GUI.center(items[0]), to: GUI.center(slots[1]))
       #expect(
         app.wait { $0["type"] as? String == "displace" && $0["item"] as? String == "photo1" && $0["slot"] as? Int == 0 } != nil)
-      usleep(400_000)
+      // Saved at the drop; quitting (`stop`) finishes the write.
     }
     let saved = try String(contentsOf: directory.appendingPathComponent("locations.json"), encoding: .utf8)
     #expect(saved.contains(#"{"id":"photo","slot":1"#))
@@ -84,7 +88,11 @@ struct AppSceneGUITests {
     let slots = Self.frames(layout, "slots"), mail = Self.frames(layout, "items")[0]
     try GUI.drag(display, window: window, from: GUI.center(mail), to: GUI.center(slots[2]))
     #expect(app.wait { $0["type"] as? String == "assign" && $0["item"] as? String == "mail" } != nil)
-    usleep(300_000)
+    // Once the icon has landed in the slot (its blue left of the centre), drag it out.
+    let f = slots[2]["frame"] as! [Double]
+    let inSlot = (Int(f[0] + f[2] * 0.2), Int(f[1] + f[3] / 2))
+    let landed = try app.screenshot { GUI.rgb($0, inSlot) == (52, 120, 246) }
+    #expect(GUI.rgb(landed, inSlot) == (52, 120, 246), "the mail icon fills slot 3")
     let before = app.count
     try GUI.drag(display, window: window, from: GUI.center(slots[2]), to: (420, 590))
     #expect(
@@ -104,8 +112,7 @@ struct AppSceneGUITests {
     let before = GUI.rgb(try app.screenshot(), probe)
     try display.xdotool(["key", "Tab"])
     #expect(app.wait { $0["type"] as? String == "announce" && ($0["text"] as? String ?? "").hasPrefix("Photo") } != nil)
-    usleep(200_000)
-    let after = GUI.rgb(try app.screenshot(), probe)
+    let after = GUI.rgb(try app.screenshot { GUI.rgb($0, probe) == (30, 110, 255) }, probe)
     #expect(after == (30, 110, 255), "focus ring colour at \(probe): before \(before), after \(after)")
     try display.xdotool(["key", "shift+Tab"])
     #expect(app.wait { $0["type"] as? String == "announce" && ($0["text"] as? String ?? "").contains("Panorama tab") } != nil)
@@ -181,9 +188,14 @@ struct AppSceneGUITests {
     try display.xdotool(["click", "--repeat", "5", "--delay", "30", "7"])
     let panned = app.wait(after: before) { $0["type"] as? String == "view" && ($0["yaw"] as? Double ?? 0) > 5 }
     #expect(panned != nil, "panned right: \(app.lines(ofType: "view").last ?? [:])")
-    usleep(300_000)
-    let last = try #require(app.lines(ofType: "view", after: before).last)
-    #expect(last["hfov"] as? Double == first["hfov"] as? Double, "no zoom: \(last)")
+    // X delivers events in the order sent: once Tab's announcement is out, every click was
+    // handled. None of them zoomed.
+    let beforeTab = app.count
+    try display.xdotool(["key", "Tab"])
+    _ = try #require(app.wait(after: beforeTab) { $0["type"] as? String == "announce" })
+    let views = app.lines(ofType: "view", after: before)
+    #expect(
+      !views.isEmpty && views.allSatisfy { $0["hfov"] as? Double == first["hfov"] as? Double }, "no zoom: \(views.last ?? [:])")
     let beforeZoom = app.count
     try display.xdotool(["click", "--repeat", "3", "--delay", "30", "4"])
     // The zoom animates: wait for it to get there (under AddressSanitizer frames come slower;
@@ -204,12 +216,9 @@ struct AppSceneGUITests {
     // The notice is drawn for 2.5 s: a dark pill near the bottom, where the board's background
     // was. A clean-clone run once caught a frame without it right after the line came out
     // (screenshots were then read after the frame was presented): look again, within its time.
-    var pill = (255, 255, 255)
-    for _ in 0..<4 where !(pill.0 < 80 && pill.1 < 80 && pill.2 < 80) {
-      pill = GUI.rgb(try app.screenshot(), (400, 600 - 120 + 17))
-      usleep(150_000)
-    }
-    #expect(pill.0 < 80 && pill.1 < 80 && pill.2 < 80, "\(pill)")
+    func isPill(_ c: (Int, Int, Int)) -> Bool { c.0 < 80 && c.1 < 80 && c.2 < 80 }
+    let pill = GUI.rgb(try app.screenshot(seconds: 2.5) { isPill(GUI.rgb($0, (400, 600 - 120 + 17))) }, (400, 600 - 120 + 17))
+    #expect(isPill(pill), "\(pill)")
   }
 
   /// The keyboard trap: after one Tab the arrows switched tabs and nothing gave them back.
@@ -222,9 +231,8 @@ struct AppSceneGUITests {
     try display.xdotool(["key", "--delay", "60", "Tab", "Tab", "Escape"])
     let before = app.count
     try display.xdotool(["keydown", "Right"])
-    usleep(600_000)
-    try display.xdotool(["keyup", "Right"])
     let turned = app.wait(after: before) { $0["type"] as? String == "view" && ($0["yaw"] as? Double ?? 0) > 5 }
+    try display.xdotool(["keyup", "Right"])
     #expect(turned != nil, "the arrow turned the view: \(app.lines(ofType: "view").last ?? [:])")
     #expect(app.lines(ofType: "layout", after: before).allSatisfy { $0["scene"] as? String != "locations" }, "no tab switch")
   }
@@ -258,7 +266,6 @@ struct AppSceneGUITests {
     let width = try #require(size["width"] as? Double), height = try #require(size["height"] as? Double)
     #expect(at[0] > width / 2 && at[1] > (height + 44) / 2, "right of and below the view's centre (yaw 10, pitch −5): \(at)")
     try display.xdotool(["mousemove", "--window", window, "\(Int(at[0]))", "\(Int(at[1]))"])
-    usleep(100_000)
     try display.xdotool(["click", "1"])
     let moved = try #require(app.wait { $0["type"] as? String == "layout" && $0["tourScene"] as? String == "garden" })
     #expect((moved["hotSpots"] as? [[String: Any]])?.first?["name"] as? String == "Go to Hall")
@@ -295,15 +302,20 @@ struct AppSceneGUITests {
     // Drag hard toward each corner and zoom all the way out: the photo still fills the view.
     try GUI.drag(display, window: window, from: (400, 300), to: (780, 580))
     try display.xdotool(["click", "--repeat", "10", "--delay", "20", "5"])
-    usleep(800_000)
-    let shot = try app.screenshot()
-    var dark = 0
-    for y in stride(from: 50, to: 560, by: 10) {
-      for x in stride(from: 5, to: 795, by: 10) {
-        let c = GUI.rgb(shot, (x, y))
-        if c.0 < 40 && c.1 < 40 && c.2 < 40 { dark += 1 }
+    func darkSamples(_ shot: RGBAImage) -> Int {
+      var dark = 0
+      for y in stride(from: 50, to: 560, by: 10) {
+        for x in stride(from: 5, to: 795, by: 10) {
+          let c = GUI.rgb(shot, (x, y))
+          if c.0 < 40 && c.1 < 40 && c.2 < 40 { dark += 1 }
+        }
       }
+      return dark
     }
+    func zoomStopped() -> Bool { (app.lines(ofType: "view").last?["hfov"] as? Double ?? 999) <= 70.001 }
+    // Once the zoom's animation has stopped at the photo's width.
+    let shot = try app.screenshot { zoomStopped() && darkSamples($0) == 0 }
+    let dark = darkSamples(shot)
     #expect(dark == 0, "\(dark) background samples in view")
     let view = try #require(app.lines(ofType: "view").last)
     #expect((view["hfov"] as? Double ?? 999) <= 70.001, "zoom stops at the photo's width: \(view)")

@@ -92,7 +92,7 @@ struct AppVideoGUITests {
     try display.xdotool(["key", "space"])
     let paused = try video("paused", after: before) { $0["playing"] as? Bool == false }
     let first = try app.screenshot()
-    usleep(600_000)
+    usleep(600_000)  // not a wait for the app: the picture must stay still this long
     let second = try app.screenshot()
     let changed = Self.samePicture(first, second)
     #expect(changed == 0, "the picture stopped changing: \(changed) pixels changed")
@@ -118,17 +118,16 @@ struct AppVideoGUITests {
     #expect(sought["playing"] as? Bool == false)
     #expect(
       (sought["label"] as? String)?.hasPrefix("0:02.9") == true || (sought["label"] as? String)?.hasPrefix("0:03.0") == true)
-    usleep(300_000)
-    let atThree = try #require(Self.markerX(try app.screenshot()))
+    // The seek's frame is drawn once it is decoded: look until the marker is there.
     let threeExpected = try Self.expectedX(time(sought))
+    let atThree = try #require(Self.markerX(try app.screenshot { Self.markerX($0).map { abs($0 - threeExpected) < 3 } == true }))
     #expect(abs(atThree - threeExpected) < 3, "marker at \(atThree) at \(time(sought)) s, not \(threeExpected)")
 
     // '[' goes back 5 s: the start, the marker straight ahead.
     before = app.count
     try display.xdotool(["key", "bracketleft"])
     let start = try video("the start", after: before) { time($0) < 0.01 }
-    usleep(300_000)
-    let atStart = try #require(Self.markerX(try app.screenshot()))
+    let atStart = try #require(Self.markerX(try app.screenshot { Self.markerX($0).map { abs($0 - 400) < 6 } == true }))
     #expect(abs(atStart - 400) < 6, "straight ahead: marker at \(atStart) at \(time(start)) s")
     #expect(atThree - atStart > 150, "the seeks moved the picture: \(atThree) at 3 s, \(atStart) at 0 s")
 
@@ -225,7 +224,10 @@ struct AppVideoGUITests {
     defer { app.stop() }
     let ended = try #require(app.wait(seconds: 20) { $0["type"] as? String == "video" && $0["ended"] as? Bool == true })
     #expect((ended["time"] as! Double) > 0.5, "it played up to the cut: \(ended)")
-    usleep(300_000)
+    // Still there: it answers a screenshot request after the end.
+    let afterEnd = app.count
+    kill(app.process.processIdentifier, SIGUSR1)
+    #expect(app.wait(after: afterEnd) { $0["type"] as? String == "screenshot" } != nil, "it answers after the end")
     #expect(app.process.isRunning, "no crash")
     let log = try String(contentsOfFile: dir.appendingPathComponent("app-stderr.log").path, encoding: .utf8)
     #expect(log.contains("fastcut.mp4") && log.contains("truncated"), "\(log)")
