@@ -5,14 +5,24 @@ import PackageDescription
 // Panorama) use no Foundation and no C, so they also build in Embedded Swift (`make embedded`).
 let libm: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux]))]
 
+var products: [Product] = [
+  .library(name: "Stage", targets: ["Stage"]),
+  .library(name: "Panorama", targets: ["Panorama"]),
+  .executable(name: "imagestage", targets: ["imagestage"]),
+  .executable(name: "imagestage-app", targets: ["imagestage-app"]),
+]
+// Image files in and out (Sources/Raster/README.md), vended where its C libraries are
+// packaged: Linux (Debian's -dev packages) and macOS (Homebrew). Elsewhere (Windows) naming
+// the product fails at resolution, not at a missing header. The manifest is read on the
+// host, so an iOS build from a Mac sees the product but has no iOS build of the libraries.
+// A package that uses only Stage or Panorama needs none of them.
+#if os(Linux) || os(macOS)
+  products.append(.library(name: "Raster", targets: ["Raster"]))
+#endif
+
 let package = Package(
   name: "ImageStage",
-  products: [
-    .library(name: "Stage", targets: ["Stage"]),
-    .library(name: "Panorama", targets: ["Panorama"]),
-    .executable(name: "imagestage", targets: ["imagestage"]),
-    .executable(name: "imagestage-app", targets: ["imagestage-app"]),
-  ],
+  products: products,
   targets: [
     // Cores
     .target(name: "CoreMath", exclude: ["README.md"], linkerSettings: libm),

@@ -9,21 +9,31 @@ import Panorama
 /// Why an image could not be read or written. `message` carries the codec's own words,
 /// copied when the call failed.
 public struct RasterError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong, for a caller that handles the cases apart.
   public enum Kind: Equatable, Sendable {
+    /// Neither a JPEG nor a PNG (by the first bytes, or a file name's extension), or empty bytes.
     case unknownFormat
+    /// Over one of the ``ImageLimits``: refused from the header, before allocating.
     case tooLarge
+    /// A header that says 0 pixels wide or high.
     case empty
+    /// Damaged or cut data; the message carries the codec's own words.
     case corrupt
+    /// The encoder failed.
     case encode
   }
+  /// What went wrong.
   public var kind: Kind
+  /// One line for a user: what is wrong, with the codec's message or the limit broken.
   public var message: String
 
+  /// An error of `kind` saying `message`.
   public init(_ kind: Kind, _ message: String) {
     self.kind = kind
     self.message = message
   }
 
+  /// The ``message``.
   public var description: String { message }
 }
 
@@ -68,8 +78,11 @@ public struct ImageLimits: Hashable, Sendable {
 
 /// A decoded image with what its file said about itself.
 public struct DecodedImage: Sendable {
+  /// The file formats ``Raster/decode(_:limits:)`` reads.
   public enum Format: String, Sendable { case jpeg, png }
+  /// The pixels, 8-bit RGBA, with the EXIF orientation applied (shown upright).
   public var image: RGBAImage
+  /// Which format the bytes were.
   public var format: Format
   /// The EXIF orientation that was applied (1 = none).
   public var orientation: Int
