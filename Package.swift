@@ -76,11 +76,11 @@ let package = Package(
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage", "TestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Stage", "Panorama", "TestSupport"]),
-    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "CoreMath"], resources: [.copy("Data")]),
-    .testTarget(name: "RasterTests", dependencies: ["Raster", "Panorama", "CoreMath", "HostIO"]),
+    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "CoreMath", "TestSupport"], resources: [.copy("Data")]),
+    .testTarget(name: "RasterTests", dependencies: ["Raster", "Panorama", "CoreMath", "HostIO", "TestSupport"]),
     .testTarget(name: "StageJSONTests", dependencies: ["StageJSON"]),
     .testTarget(name: "HostIOTests", dependencies: ["HostIO"]),
-    .testTarget(name: "ToolTests", dependencies: ["HostIO", "StageJSON", "Stage", "Raster", "Panorama"]),
+    .testTarget(name: "ToolTests", dependencies: ["HostIO", "StageJSON", "Stage", "Raster", "Panorama", "TestSupport"]),
     // MacTypes.h's Point, Rect and Size, as a C module: the README examples compile beside it.
     .target(name: "CMacTypes", path: "Tests/CMacTypes"),
     // Every Swift example of the module READMEs and DocC articles, run and checked, and a test

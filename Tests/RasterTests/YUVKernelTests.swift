@@ -1,5 +1,6 @@
 import CoreMath
 import Panorama
+import TestSupport
 import Testing
 
 @testable import Raster
@@ -10,11 +11,8 @@ struct YUVKernelTests {
   /// kernel this machine has, from packed planes and from one eye of a wider frame (strides
   /// larger than the width): the 4:2:0 bytes must be identical.
   @Test func everyKernelDrawsTheSwiftBytes() {
-    var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-    func random() -> Double {
-      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Double(seed >> 11) / Double(1 << 53)
-    }
+    var rng = SeededRandom(seed: 0x2545_F491_4F6C_DD1D)
+    func random() -> Double { Double.random(in: 0..<1, using: &rng) }
     let packed = YUVImage(try! SamplePanorama.make(width: 1024))
     // One eye cut from a larger frame: strides of 2048 luma, 1024 chroma.
     let pair = YUVImage(try! SamplePanorama.make(width: 2048))
