@@ -62,6 +62,12 @@ public struct ImageLimits: Hashable, Sendable {
     self.maxScans = maxScans
   }
 
+  /// `maxPixels` as a message gives it: "160 megapixels", "0.5 megapixels", or under a tenth
+  /// of a megapixel, where the rounded figure would read "0 megapixels", "1000 pixels".
+  var pixelLimit: String {
+    maxPixels < 100_000 ? "\(maxPixels) pixels" : "\(DecimalPixels.megapixels(maxPixels)) megapixels"
+  }
+
   func check(width: Int, height: Int) throws(RasterError) {
     guard width > 0, height > 0 else { throw RasterError(.empty, "the image is empty (\(width)×\(height))") }
     // Names the one limit broken (both only when both are).
@@ -70,7 +76,7 @@ public struct ImageLimits: Hashable, Sendable {
     guard !sideOver, !pixelsOver else {
       var limits: [String] = []
       if sideOver { limits.append("\(maxDimension) px a side") }
-      if pixelsOver { limits.append("\(DecimalPixels.megapixels(maxPixels)) megapixels") }
+      if pixelsOver { limits.append(pixelLimit) }
       throw RasterError(.tooLarge, "the image is \(width)×\(height), over the limit of \(limits.joined(separator: " and "))")
     }
   }
