@@ -173,7 +173,13 @@ public enum Raster {
   }
 
   /// Encodes RGBA pixels as a baseline JPEG (4:2:0, `quality` 1–100).
+  /// Throws `.encode` for an image with no pixels or a side over 65 535 (JPEG's limit).
   public static func encodeJPEG(_ image: RGBAImage, quality: Int = 90) throws(RasterError) -> [UInt8] {
+    // Refused here, naming the size: TurboJPEG only says "Invalid argument", and an empty
+    // pixel array need not have a base address to force-unwrap.
+    guard image.width > 0, image.height > 0, image.width <= 65_535, image.height <= 65_535 else {
+      throw RasterError(.encode, "cannot encode JPEG: the image is \(image.width)×\(image.height)")
+    }
     let tj = try TurboJPEG(compress: true)
     var buffer: UnsafeMutablePointer<UInt8>?
     var size: UInt = 0

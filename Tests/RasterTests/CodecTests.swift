@@ -184,6 +184,17 @@ struct CodecTests {
     }
   }
 
+  /// An empty image reached TurboJPEG, whose "tjCompress2(): Invalid argument" said nothing
+  /// of the size; it is refused first, naming it.
+  @Test func encodingAnEmptyImageIsAnError() {
+    #expect(throws: RasterError(.encode, "cannot encode JPEG: the image is 0×0")) {
+      try Raster.encodeJPEG(RGBAImage(width: 0, height: 0))
+    }
+    #expect(throws: RasterError(.encode, "cannot encode PNG: the image is 5×0")) {
+      try Raster.encodePNG(RGBAImage(width: 5, height: 0))
+    }
+  }
+
   @Test func truncatedCorruptAndEmptyInputsAreErrors() throws {
     let jpeg = try Raster.encodeJPEG(Self.image)
     let png = try Raster.encodePNG(Self.image)
