@@ -403,7 +403,8 @@ docs:
 	done
 	@echo "built build/docs/{$(shell echo $(DOC_MODULES) | tr ' ' ',')}.doccarchive"
 
-# Stage and Panorama, the products, also need a doc comment on every public declaration:
+# Stage and Panorama, the products, and Raster's codecs (its public API, docs/api.md) also
+# need a doc comment on every public declaration:
 # the same configuration with that rule on, derived here so the two cannot drift apart.
 lint:
 	swift format lint --strict -r Sources Tests embedded web fuzz Package.swift
@@ -411,7 +412,8 @@ lint:
 	sed 's/"AllPublicDeclarationsHaveDocumentation": false/"AllPublicDeclarationsHaveDocumentation": true/' \
 	  .swift-format >build/swift-format-public-docs.json
 	grep -q '"AllPublicDeclarationsHaveDocumentation": true' build/swift-format-public-docs.json
-	swift format lint --strict --configuration build/swift-format-public-docs.json -r Sources/Stage Sources/Panorama
+	swift format lint --strict --configuration build/swift-format-public-docs.json -r Sources/Stage Sources/Panorama \
+	  Sources/Raster/Codecs.swift Sources/Raster/Thumbnail.swift Sources/Raster/PNGEncoder.swift
 
 # The fuzzer (fuzz/run.sh: libFuzzer + AddressSanitizer over the file readers: JSON, MP4
 # boxes, images, motion logs…) built and run for 30 s: a reader that no longer links or

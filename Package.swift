@@ -7,14 +7,24 @@ import PackageDescription
 // build in Embedded Swift (`make embedded`).
 let libm: [LinkerSetting] = [.linkedLibrary("m", .when(platforms: [.linux]))]
 
+var products: [Product] = [
+  .library(name: "Stage", targets: ["Stage"]),
+  .library(name: "Panorama", targets: ["Panorama"]),
+  .executable(name: "imagestage", targets: ["imagestage"]),
+  .executable(name: "imagestage-app", targets: ["imagestage-app"]),
+]
+// Image files in and out (Sources/Raster/README.md), vended where its C libraries are
+// packaged: Linux (Debian's -dev packages) and macOS (Homebrew). Elsewhere (Windows) naming
+// the product fails at resolution, not at a missing header. The manifest is read on the
+// host, so an iOS build from a Mac sees the product but has no iOS build of the libraries.
+// A package that uses only Stage or Panorama needs none of them.
+#if os(Linux) || os(macOS)
+  products.append(.library(name: "Raster", targets: ["Raster"]))
+#endif
+
 let package = Package(
   name: "ImageStage",
-  products: [
-    .library(name: "Stage", targets: ["Stage"]),
-    .library(name: "Panorama", targets: ["Panorama"]),
-    .executable(name: "imagestage", targets: ["imagestage"]),
-    .executable(name: "imagestage-app", targets: ["imagestage-app"]),
-  ],
+  products: products,
   targets: [
     // Cores
     .target(name: "CoreMath", exclude: ["README.md"], linkerSettings: libm),
@@ -68,11 +78,11 @@ let package = Package(
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),
     .testTarget(name: "StageTests", dependencies: ["Stage", "TestSupport"]),
     .testTarget(name: "ScenesTests", dependencies: ["Scenes", "Stage", "Panorama", "TestSupport"]),
-    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "CoreMath"], resources: [.copy("Data")]),
-    .testTarget(name: "RasterTests", dependencies: ["Raster", "Panorama", "CoreMath", "HostIO"]),
+    .testTarget(name: "PanoramaTests", dependencies: ["Panorama", "CoreMath", "TestSupport"], resources: [.copy("Data")]),
+    .testTarget(name: "RasterTests", dependencies: ["Raster", "Panorama", "CoreMath", "HostIO", "TestSupport"]),
     .testTarget(name: "StageJSONTests", dependencies: ["StageJSON"]),
     .testTarget(name: "HostIOTests", dependencies: ["HostIO"]),
-    .testTarget(name: "ToolTests", dependencies: ["HostIO", "StageJSON", "Stage", "Raster", "Panorama"]),
+    .testTarget(name: "ToolTests", dependencies: ["HostIO", "StageJSON", "Stage", "Raster", "Panorama", "TestSupport"]),
     // MacTypes.h's Point, Rect and Size, as a C module: the README examples compile beside it.
     .target(name: "CMacTypes", path: "Tests/CMacTypes"),
     // Every Swift example of the module READMEs and DocC articles, run and checked, and a test

@@ -47,12 +47,11 @@ enum PortableReaders {
     let eye = video.eye(width: width, height: height)
     guard eye.width >= 2, eye.height >= 2, eye.width % 2 == 0, eye.height % 2 == 0 else { return }
     let planes = YUVImage(width: width, height: height)
-    var renderer = YUVRenderer(width: eye.width, height: eye.height, video: video)
+    guard var renderer = try? YUVRenderer(width: eye.width, height: eye.height, video: video) else { return }
     var out = YUVImage(width: 8, height: 6)
     planes.withPlanes { p in
-      renderer.render(
-        view: video.initialView, hfov: 1.5, from: p.cropped(width: eye.width, height: eye.height), into: &out,
-        executor: InlineRows())
+      guard let eyePlanes = try? p.cropped(width: eye.width, height: eye.height) else { return }
+      try? renderer.render(view: video.initialView, hfov: 1.5, from: eyePlanes, into: &out, executor: InlineRows())
     }
   }
 

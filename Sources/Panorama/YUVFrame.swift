@@ -118,14 +118,51 @@ public struct YUVPlanes: @unchecked Sendable {
   public private(set) var bitDepth = 8
 
   /// Planes of an 8-bit `width`×`height` picture (pixels) borrowed from a decoder; strides in bytes.
+  /// Pointers must stay valid while the planes are used.
   ///
-  /// A caller's contract, checked by a precondition: sides above 0, each stride at least its
-  /// plane's width. Pointers must stay valid while the planes are used.
+  /// - Throws: ``ImageError`` naming `width` or `height` when one is not above 0, or
+  ///   `yStride`, `uStride` or `vStride` when it is shorter than its plane's row (a chroma
+  ///   row is half the width, rounded up).
   public init(
     width: Int, height: Int, y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, uStride: Int,
     v: UnsafePointer<UInt8>, vStride: Int, colour: YUVColour = YUVColour(), siting: ChromaSiting = .left
+  ) throws(ImageError) {
+    try Self.check(width: width, height: height, bytesPerSample: 1, yStride: yStride, uStride: uStride, vStride: vStride)
+    self.init(
+      unchecked: width, height: height, y: y, yStride: yStride, u: u, uStride: uStride, v: v, vStride: vStride,
+      colour: colour, siting: siting)
+  }
+
+  /// Planes of 16-bit little-endian samples with `bitDepth` significant bits (10: values
+  /// 0…1023, as `yuv420p10le`); strides in bytes.
+  ///
+  /// - Throws: ``ImageError`` naming `bitDepth` unless it is 8 or 10, and otherwise as the
+  ///   8-bit init does; for 10-bit samples a stride must also be even (whole 16-bit words).
+  public init(
+    width: Int, height: Int, bitDepth: Int, y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>,
+    uStride: Int, v: UnsafePointer<UInt8>, vStride: Int, colour: YUVColour = YUVColour(), siting: ChromaSiting = .left
+  ) throws(ImageError) {
+    guard bitDepth == 8 || bitDepth == 10 else {
+      throw ImageError(field: "bitDepth", message: "\(bitDepth): only 8- and 10-bit samples are read")
+    }
+    let bytes = bitDepth == 8 ? 1 : 2
+    try Self.check(width: width, height: height, bytesPerSample: bytes, yStride: yStride, uStride: uStride, vStride: vStride)
+    if bitDepth == 10 {
+      for (field, stride) in [("yStride", yStride), ("uStride", uStride), ("vStride", vStride)] where stride & 1 != 0 {
+        throw ImageError(field: field, message: "\(stride) bytes is odd; 16-bit samples need whole words")
+      }
+    }
+    self.init(
+      unchecked: width, height: height, y: y, yStride: yStride, u: u, uStride: uStride, v: v, vStride: vStride,
+      colour: colour, siting: siting)
+    self.bitDepth = bitDepth
+  }
+
+  /// Planes whose sizes the caller made itself (``YUVImage/withPlanes(colour:_:)``).
+  init(
+    unchecked width: Int, height: Int, y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, uStride: Int,
+    v: UnsafePointer<UInt8>, vStride: Int, colour: YUVColour, siting: ChromaSiting
   ) {
-    precondition(width > 0 && height > 0 && yStride >= width && uStride >= (width + 1) / 2 && vStride >= (width + 1) / 2)
     self.width = width
     self.height = height
     self.y = y
@@ -138,21 +175,20 @@ public struct YUVPlanes: @unchecked Sendable {
     self.siting = siting
   }
 
-  /// Planes of 16-bit little-endian samples with `bitDepth` significant bits (10: values
-  /// 0…1023, as `yuv420p10le`); strides in bytes.
-  public init(
-    width: Int, height: Int, bitDepth: Int, y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>,
-    uStride: Int, v: UnsafePointer<UInt8>, vStride: Int, colour: YUVColour = YUVColour(), siting: ChromaSiting = .left
-  ) {
-    precondition(bitDepth == 8 || bitDepth == 10, "8- or 10-bit samples")
-    let bytes = bitDepth == 8 ? 1 : 2, cw = (width + 1) / 2
-    precondition(
-      yStride >= bytes * width && uStride >= bytes * cw && vStride >= bytes * cw
-        && (bitDepth == 8 || (yStride | uStride | vStride) & 1 == 0))
-    self.init(
-      width: width, height: height, y: y, yStride: yStride, u: u, uStride: uStride, v: v, vStride: vStride,
-      colour: colour, siting: siting)
-    self.bitDepth = bitDepth
+  /// Throws unless the sides are above 0 and every row fits its stride (`bytesPerSample`
+  /// bytes a sample); compared by division, so no huge width overflows.
+  static func check(
+    width: Int, height: Int, bytesPerSample bytes: Int, yStride: Int, uStride: Int, vStride: Int
+  ) throws(ImageError) {
+    guard width > 0 else { throw ImageError(field: "width", message: "\(width) is not above 0") }
+    guard height > 0 else { throw ImageError(field: "height", message: "\(height) is not above 0") }
+    let chroma = width / 2 + width % 2
+    for (field, stride, samples) in [("yStride", yStride, width), ("uStride", uStride, chroma), ("vStride", vStride, chroma)]
+    where stride < 0 || stride / bytes < samples {
+      throw ImageError(
+        field: field,
+        message: "\(stride) bytes is shorter than a row of \(samples) samples of \(bytes) byte\(bytes == 1 ? "" : "s")")
+    }
   }
 
   var chromaWidth: Int { (width + 1) / 2 }
@@ -160,8 +196,12 @@ public struct YUVPlanes: @unchecked Sendable {
 
   /// The top-left `width`×`height` part (one eye of a stereo frame); both even, or the
   /// whole frame's.
-  public func cropped(width w: Int, height h: Int) -> YUVPlanes {
-    precondition(w > 0 && h > 0 && w <= width && h <= height)
+  ///
+  /// - Throws: ``ImageError`` naming `width` or `height` when it is not above 0 or is more
+  ///   than the planes have.
+  public func cropped(width w: Int, height h: Int) throws(ImageError) -> YUVPlanes {
+    guard w > 0, w <= width else { throw ImageError(field: "width", message: "\(w) is not in 1...\(width)") }
+    guard h > 0, h <= height else { throw ImageError(field: "height", message: "\(h) is not in 1...\(height)") }
     var p = self
     p.width = w
     p.height = h
@@ -188,16 +228,17 @@ public struct YUVImage: Sendable, Equatable {
   /// Where the U and V planes start in `bytes`.
   public var chromaOffsets: (u: Int, v: Int) { (width * height, width * height + width * height / 4) }
 
-  /// The planes, borrowed for `body`.
-  public func withPlanes<R>(colour: YUVColour = YUVColour(), _ body: (YUVPlanes) -> R) -> R {
-    bytes.withUnsafeBufferPointer { b in
+  /// The planes, borrowed for `body`; what `body` throws is rethrown.
+  public func withPlanes<R, E: Error>(colour: YUVColour = YUVColour(), _ body: (YUVPlanes) throws(E) -> R) throws(E) -> R {
+    let result = bytes.withUnsafeBufferPointer { b -> Result<R, E> in
       let base = b.baseAddress!
       let (u, v) = chromaOffsets
-      return body(
-        YUVPlanes(
-          width: width, height: height, y: base, yStride: width, u: base + u, uStride: width / 2, v: base + v,
-          vStride: width / 2, colour: colour))
+      let planes = YUVPlanes(
+        unchecked: width, height: height, y: base, yStride: width, u: base + u, uStride: width / 2, v: base + v,
+        vStride: width / 2, colour: colour, siting: .left)
+      do throws(E) { return .success(try body(planes)) } catch { return .failure(error) }
     }
+    return try result.get()
   }
 
   /// An RGBA picture converted to 4:2:0 (each chroma sample the mean of its 2×2 block:

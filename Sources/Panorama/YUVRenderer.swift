@@ -43,9 +43,13 @@ public struct YUVRenderer: Sendable {
   }
 
   /// A renderer for a clip described by `video` whose eye picture (`SphericalVideo.eye(width:height:)` of the
-  /// decoded frame) is `width`×`height` luma pixels, 2 × 2 at least: a precondition.
-  public init(width: Int, height: Int, video: SphericalVideo) {
-    precondition(width > 1 && height > 1, "a frame of at least 2 × 2")
+  /// decoded frame) is `width`×`height` luma pixels.
+  ///
+  /// - Throws: ``ImageError`` naming `width` or `height` when it is below 2 (a bilinear tap
+  ///   needs two samples each way).
+  public init(width: Int, height: Int, video: SphericalVideo) throws(ImageError) {
+    guard width > 1 else { throw ImageError(field: "width", message: "\(width) is below the minimum of 2") }
+    guard height > 1 else { throw ImageError(field: "height", message: "\(height) is below the minimum of 2") }
     self.width = width
     self.height = height
     self.video = video
@@ -149,6 +153,14 @@ public struct YUVRenderer: Sendable {
     let u: UnsafeMutablePointer<Double>, v: UnsafeMutablePointer<Double>
   }
 
+  /// Throws unless `planes` are this renderer's size: the taps and the cached nodes assume it.
+  func checkSize(of planes: YUVPlanes) throws(ImageError) {
+    guard planes.width == width, planes.height == height else {
+      throw ImageError(
+        field: "planes", message: "\(planes.width)×\(planes.height), where this renderer draws from \(width)×\(height)")
+    }
+  }
+
   /// Draws the view from `planes` (one eye's picture, `width`×`height`) into `output`,
   /// Y′CbCr to Y′CbCr (the output's chroma left-sited, as H.264 expects).
   /// - Parameters:
@@ -163,11 +175,13 @@ public struct YUVRenderer: Sendable {
   ///   - executor: runs bands of block rows, on the host's threads.
   /// - Complexity: O(output pixels); O(pixels / block area) exact evaluations when pitch,
   ///   roll, zoom or size changed.
+  /// - Throws: ``ImageError`` naming `planes` when they are not the renderer's size; nothing
+  ///   is drawn then.
   public mutating func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, eye: Double? = nil, from planes: YUVPlanes,
     into output: inout YUVImage, executor: E
-  ) {
-    precondition(planes.width == width && planes.height == height, "planes of another size than the renderer's")
+  ) throws(ImageError) {
+    try checkSize(of: planes)
     let eye = eye.map { min(max($0.isFinite ? $0 : 0, 0), 1) }
     let (view, fov) = Self.safe(view, hfov, lens, eye: eye)
     let (shift, mapping) = prepare(
@@ -183,11 +197,14 @@ public struct YUVRenderer: Sendable {
 
   /// Draws the view from `planes` into an RGBA frame: each output pixel's luma and chroma
   /// sampled and converted once (`planes.colour`).
+  ///
+  /// - Throws: ``ImageError`` naming `planes` when they are not the renderer's size; nothing
+  ///   is drawn then.
   public mutating func render<E: RowExecutor>(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, eye: Double? = nil, from planes: YUVPlanes,
     into output: inout RGBAImage, executor: E
-  ) {
-    precondition(planes.width == width && planes.height == height, "planes of another size than the renderer's")
+  ) throws(ImageError) {
+    try checkSize(of: planes)
     guard output.width > 0, output.height > 0 else { return }
     let eye = eye.map { min(max($0.isFinite ? $0 : 0, 0), 1) }
     let (view, fov) = Self.safe(view, hfov, lens, eye: eye)

@@ -9,21 +9,31 @@ import Panorama
 /// Why an image could not be read or written. `message` carries the codec's own words,
 /// copied when the call failed.
 public struct RasterError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong, for a caller that handles the cases apart.
   public enum Kind: Equatable, Sendable {
+    /// Neither a JPEG nor a PNG (by the first bytes, or a file name's extension), or empty bytes.
     case unknownFormat
+    /// Over one of the ``ImageLimits``: refused from the header, before allocating.
     case tooLarge
+    /// A header that says 0 pixels wide or high.
     case empty
+    /// Damaged or cut data; the message carries the codec's own words.
     case corrupt
+    /// The encoder failed.
     case encode
   }
+  /// What went wrong.
   public var kind: Kind
+  /// One line for a user: what is wrong, with the codec's message or the limit broken.
   public var message: String
 
+  /// An error of `kind` saying `message`.
   public init(_ kind: Kind, _ message: String) {
     self.kind = kind
     self.message = message
   }
 
+  /// The ``message``.
   public var description: String { message }
 }
 
@@ -52,6 +62,12 @@ public struct ImageLimits: Hashable, Sendable {
     self.maxScans = maxScans
   }
 
+  /// `maxPixels` as a message gives it: "160 megapixels", "0.5 megapixels", or under a tenth
+  /// of a megapixel, where the rounded figure would read "0 megapixels", "1000 pixels".
+  var pixelLimit: String {
+    maxPixels < 100_000 ? "\(maxPixels) pixels" : "\(DecimalPixels.megapixels(maxPixels)) megapixels"
+  }
+
   func check(width: Int, height: Int) throws(RasterError) {
     guard width > 0, height > 0 else { throw RasterError(.empty, "the image is empty (\(width)×\(height))") }
     // Names the one limit broken (both only when both are).
@@ -60,7 +76,7 @@ public struct ImageLimits: Hashable, Sendable {
     guard !sideOver, !pixelsOver else {
       var limits: [String] = []
       if sideOver { limits.append("\(maxDimension) px a side") }
-      if pixelsOver { limits.append("\(DecimalPixels.megapixels(maxPixels)) megapixels") }
+      if pixelsOver { limits.append(pixelLimit) }
       throw RasterError(.tooLarge, "the image is \(width)×\(height), over the limit of \(limits.joined(separator: " and "))")
     }
   }
@@ -68,8 +84,11 @@ public struct ImageLimits: Hashable, Sendable {
 
 /// A decoded image with what its file said about itself.
 public struct DecodedImage: Sendable {
+  /// The file formats ``Raster/decode(_:limits:)`` reads.
   public enum Format: String, Sendable { case jpeg, png }
+  /// The pixels, 8-bit RGBA, with the EXIF orientation applied (shown upright).
   public var image: RGBAImage
+  /// Which format the bytes were.
   public var format: Format
   /// The EXIF orientation that was applied (1 = none).
   public var orientation: Int
@@ -154,7 +173,13 @@ public enum Raster {
   }
 
   /// Encodes RGBA pixels as a baseline JPEG (4:2:0, `quality` 1–100).
+  /// Throws `.encode` for an image with no pixels or a side over 65 535 (JPEG's limit).
   public static func encodeJPEG(_ image: RGBAImage, quality: Int = 90) throws(RasterError) -> [UInt8] {
+    // Refused here, naming the size: TurboJPEG only says "Invalid argument", and an empty
+    // pixel array need not have a base address to force-unwrap.
+    guard image.width > 0, image.height > 0, image.width <= 65_535, image.height <= 65_535 else {
+      throw RasterError(.encode, "cannot encode JPEG: the image is \(image.width)×\(image.height)")
+    }
     let tj = try TurboJPEG(compress: true)
     var buffer: UnsafeMutablePointer<UInt8>?
     var size: UInt = 0

@@ -473,12 +473,21 @@ public final class VideoDecoder: @unchecked Sendable {
       throw VideoError(
         .unsupported, "\(path): frame \(framesDecoded) changed size or format (\(f.width)×\(f.height)); not supported")
     }
-    let planes = YUVPlanes(
-      width: width, height: height, bitDepth: bitDepth, y: UnsafePointer(y), yStride: Int(f.linesize.0),
-      u: UnsafePointer(u),
-      uStride: Int(f.linesize.1), v: UnsafePointer(v), vStride: Int(f.linesize.2),
-      colour: Self.colour(range: f.color_range, space: f.colorspace, format: f.format, height: height),
-      siting: f.chroma_location == AVCHROMA_LOC_CENTER ? .centre : .left)
+    let planes: YUVPlanes
+    do {
+      planes = try YUVPlanes(
+        width: width, height: height, bitDepth: bitDepth, y: UnsafePointer(y), yStride: Int(f.linesize.0),
+        u: UnsafePointer(u),
+        uStride: Int(f.linesize.1), v: UnsafePointer(v), vStride: Int(f.linesize.2),
+        colour: Self.colour(range: f.color_range, space: f.colorspace, format: f.format, height: height),
+        siting: f.chroma_location == AVCHROMA_LOC_CENTER ? .centre : .left)
+    } catch {
+      // A decoder's rows laid out other than top-down and packed within their strides
+      // (a negative line size): not something the renderer reads.
+      var h: UnsafeMutablePointer<AVFrame>? = held
+      av_frame_free(&h)
+      throw VideoError(.unsupported, "\(path): frame \(framesDecoded)'s planes are not supported (\(error))")
+    }
     let pts = f.best_effort_timestamp == Int64.min ? f.pts : f.best_effort_timestamp
     let ticks = pts == Int64.min ? Int64(framesDecoded - 1) : pts - startTimestamp
     let time =

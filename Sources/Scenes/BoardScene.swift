@@ -107,13 +107,13 @@ public struct BoardScene: Sendable {
   /// Whether swapping on an occupied slot is on (Locations; on by default).
   public var swapsOccupied: Bool {
     get { engine.options.swapOccupied }
-    set { engine.options.swapOccupied = newValue }
+    set { engine.updateOptions { $0.swapOccupied = newValue } }
   }
 
   /// Touch wording: the Clear button without its key, undo by the Undo button.
   public mutating func setTouchFirst(_ on: Bool) {
     touchFirst = on
-    engine.options.undoHint = on ? "Tap Undo to undo." : "Press Ctrl+Z to undo."
+    engine.updateOptions { $0.undoHint = on ? "Tap Undo to undo." : "Press Ctrl+Z to undo." }
     placeUndoButtons()
   }
 
@@ -134,7 +134,7 @@ public struct BoardScene: Sendable {
   var footerTextWidth: Double { undoButtons.map { $0.undo.minX - area.minX - 12 } ?? area.size.width }
 
   /// Sets reduced motion (every animation instant).
-  public mutating func setReducedMotion(_ on: Bool) { engine.options.reducedMotion = on }
+  public mutating func setReducedMotion(_ on: Bool) { engine.updateOptions { $0.reducedMotion = on } }
 
   /// Whether nothing moves.
   public var isIdle: Bool { engine.isIdle }

@@ -9,6 +9,14 @@ extension Engine {
     do { try self.init(board: board, options: options) } catch { preconditionFailure("scene engine: \(error)") }
   }
 
+  /// Changes one of the options: a switch the scene flips (swaps, reduced motion, the undo
+  /// hint), never a number, so the check ``setOptions(_:)`` makes cannot fail.
+  mutating func updateOptions(_ change: (inout Options) -> Void) {
+    var options = self.options
+    change(&options)
+    do { try setOptions(options) } catch { preconditionFailure("scene options: \(error)") }
+  }
+
   /// `relayoutItem` for an item index and frame the scene computed.
   mutating func relayoutItem(checked i: Int, frame: StageRect) {
     do { try relayoutItem(i, frame: frame) } catch { preconditionFailure("scene layout: \(error)") }

@@ -108,7 +108,7 @@ extension Engine {
       }
       guard along > 0.5 else { continue }
       let score = along + 2 * abs(across)
-      if score < bestScore, isEligible(item: item, slot: s) {
+      if score < bestScore, eligible(item: item, slot: s) {
         best = s
         bestScore = score
       }
@@ -177,7 +177,7 @@ extension Engine {
       let id = board.items[item].id
       let slotID = target.map { board.slots[$0].id }
       // A slot filled since then keeps its item; the undo then goes to the resting point.
-      let fits = target.map { isEligible(item: item, slot: $0) } ?? true
+      let fits = target.map { eligible(item: item, slot: $0) } ?? true
       moveItem(item, to: fits ? target : nil, record: false, duration: options.snapDuration)
       events.append(.returned(item: id, slot: fits ? slotID : nil))
       if fits, let target { setStatus(name(slot: target), &events) }

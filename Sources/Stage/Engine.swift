@@ -13,9 +13,9 @@
 public struct Engine: Sendable {
   /// The board as it stands: slots, items with their current centres, z-order.
   public internal(set) var board: Board
-  /// The behaviour in use, read at each input and clock step. Setting it skips the check
-  /// ``init(board:options:)`` makes: call ``Options/validate()`` on a new value first.
-  public var options: Options
+  /// The behaviour in use, read at each input and clock step. Change it with
+  /// ``setOptions(_:)``, which checks it as ``init(board:options:)`` does.
+  public internal(set) var options: Options
   /// The last time the host passed in, in seconds.
   public internal(set) var now: Double = 0
   /// Ghost copies on screen (Shortcuts), dragged or flying home.
@@ -100,6 +100,16 @@ public struct Engine: Sendable {
     if options.style == .moveItem, let s = board.items.first?.slot {
       status = board.slots[s].name ?? locationText(board.slots[s].id)
     }
+  }
+
+  /// Takes `options` for every input and clock step from now on; what is in flight keeps
+  /// the durations it started with.
+  ///
+  /// - Throws: ``BoardError`` naming the option (``Options/validate()``) when a number is
+  ///   NaN, infinite or negative where that means nothing; the engine keeps its options then.
+  public mutating func setOptions(_ options: Options) throws(BoardError) {
+    try options.validate()
+    self.options = options
   }
 
   /// Throws unless `i` is an item index of the board.
@@ -317,7 +327,13 @@ public struct Engine: Sendable {
   }
 
   /// Where item `i`'s centre is once nothing holds or moves it: on its slot, or its own place.
-  public func restingPoint(of i: Int) -> StagePoint { point(of: home(of: i), for: i) }
+  ///
+  /// - Throws: ``BoardError/Kind/indexOutOfRange(_:count:)`` naming `item` when `i` is not an
+  ///   item index.
+  public func restingPoint(of i: Int) throws(BoardError) -> StagePoint {
+    try checkItem(i, "item")
+    return point(of: home(of: i), for: i)
+  }
 
   /// Where item `i` rests when no drag or animation holds it.
   func home(of i: Int) -> AnimationTarget {
@@ -451,7 +467,7 @@ public struct Engine: Sendable {
     drags[d].pointerAt = p
     place(drags[d], at: constrainedCenter(drags[d], pointer: p))
     let drag = drags.remove(at: d)
-    let hover = options.dropOnHoverTarget ? drag.hover.flatMap { isEligible(item: drag.item, slot: $0) ? $0 : nil } : nil
+    let hover = options.dropOnHoverTarget ? drag.hover.flatMap { eligible(item: drag.item, slot: $0) ? $0 : nil } : nil
     if let from = drag.fromSlot {
       finishContentDrop(drag, from: from, hover: hover, pointer: p, &events)
       return
@@ -508,7 +524,7 @@ public struct Engine: Sendable {
 
   mutating func updateHover(_ d: Int, _ events: inout [StageEvent]) {
     let drag = drags[d]
-    let next = hoverTarget(
+    let next = hoverSlot(
       item: drag.item, frame: draggedFrame(drag), pointer: drag.pointerAt, current: drag.hover)
     guard next != drag.hover else { return }
     drags[d].hover = next
@@ -523,7 +539,7 @@ public struct Engine: Sendable {
     let id = board.items[item].id
     switch options.style {
     case .moveItem:
-      if let s = hover ?? dropTarget(item: item, frame: frame, pointer: pointer) {
+      if let s = hover ?? landingSlot(item: item, frame: frame, pointer: pointer) {
         events.append(.drop(item: id, slot: board.slots[s].id))
         if let other = occupant(of: s, besides: item), options.swapOccupied {
           swap(item, with: other, on: s, record: true, &events)
@@ -547,7 +563,7 @@ public struct Engine: Sendable {
         if let s = home { setStatus(name(slot: s), &events) }
       }
     case .ghost:
-      let targets = hover.map { [$0] } ?? dropTargets(item: item, frame: frame, pointer: pointer)
+      let targets = hover.map { [$0] } ?? landingSlots(item: item, frame: frame, pointer: pointer)
       if targets.isEmpty {
         events.append(.returned(item: id, slot: nil))
         sendHome(item: item, ghost: ghost)
@@ -570,7 +586,7 @@ public struct Engine: Sendable {
   /// back on its own slot nothing changes. One undoable step.
   mutating func finishContentDrop(_ drag: Drag, from: Int, hover: Int?, pointer: StagePoint, _ events: inout [StageEvent]) {
     let id = board.items[drag.item].id
-    let targets = hover.map { [$0] } ?? dropTargets(item: drag.item, frame: draggedFrame(drag), pointer: pointer)
+    let targets = hover.map { [$0] } ?? landingSlots(item: drag.item, frame: draggedFrame(drag), pointer: pointer)
     if targets == [from] {
       events.append(.returned(item: id, slot: board.slots[from].id))
       sendHome(item: drag.item, ghost: drag.ghost, slot: from)

@@ -107,7 +107,10 @@ public struct EventLines: Sendable {
     // swap says where both items will be.
     let items = board.items.indices.map { i -> JSONValue in
       let item = board.items[i]
-      return ["id": id(item.id), "slot": id(item.slot.map { board.slots[$0].id }), "center": point(engine.restingPoint(of: i))]
+      return [
+        "id": id(item.id), "slot": id(item.slot.map { board.slots[$0].id }),
+        "center": point((try? engine.restingPoint(of: i)) ?? item.center),
+      ]
     }
     let slots = board.slots.map { s -> JSONValue in ["id": id(s.id), "content": id(s.content)] }
     let line: JSONValue = ["type": "state", "items": .array(items), "slots": .array(slots)]

@@ -74,9 +74,12 @@ final class VideoPlayer {
     spherical = decoder.spherical
     let e = spherical.eye(width: width, height: height)
     eye = (e.width, e.height)
-    guard eye.width > 1, eye.height > 1 else { throw VideoError(.unsupported, "\(path): its picture is too small to show") }
+    do {
+      renderer = try YUVRenderer(width: eye.width, height: eye.height, video: spherical)
+    } catch {
+      throw VideoError(.unsupported, "\(path): its picture is too small to show (\(error))")
+    }
     geometry = spherical.geometry(eyeWidth: eye.width, eyeHeight: eye.height)
-    renderer = YUVRenderer(width: eye.width, height: eye.height, video: spherical)
     var sound: AudioDecoder?
     var output: AudioOutput?
     if decoder.hasAudio {
@@ -251,10 +254,10 @@ final class VideoPlayer {
 
   /// Draws the current frame's view into `image`.
   func render(view: ViewAngles, hfov: Double, lens: Lens, into image: inout RGBAImage, executor: ThreadedRows) {
-    guard let current else { return }
-    renderer.render(
-      view: view, hfov: hfov, lens: lens, from: current.planes.cropped(width: eye.width, height: eye.height),
-      into: &image, executor: executor)
+    // The planes are the decoder's, of the size `init` made the eye and the renderer from
+    // (a frame of another size is refused as it is decoded): neither call can throw here.
+    guard let current, let planes = try? current.planes.cropped(width: eye.width, height: eye.height) else { return }
+    try? renderer.render(view: view, hfov: hfov, lens: lens, from: planes, into: &image, executor: executor)
   }
 
   // MARK: The threads

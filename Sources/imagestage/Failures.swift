@@ -37,6 +37,7 @@ enum Failures {
     case let e as InputError: return (e.description, 2)
     case let e as JSONSyntaxError: return (e.description, 2)
     case let e as BoardError: return (e.description, 2)
+    case let e as ImageError: return (e.description, 2)
     default: return ("\(error)", 2)
     }
   }

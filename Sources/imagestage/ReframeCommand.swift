@@ -94,7 +94,12 @@ enum ReframeCommand {
     let end = min(clipEnd, length.map { start + $0 } ?? .infinity)
     var path = try ViewPath(parsed, camera: camera, decoder: decoder, clipEnd: end)
     // The renderer reads one eye; its geometry comes from the metadata.
-    var renderer = YUVRenderer(width: eye.width, height: eye.height, video: decoder.spherical)
+    var renderer: YUVRenderer
+    do {
+      renderer = try YUVRenderer(width: eye.width, height: eye.height, video: decoder.spherical)
+    } catch {
+      throw CommandError(message: "\(input): one eye is \(eye.width)×\(eye.height), too small to draw (\(error))")
+    }
     renderer.kernel = YUVKernels.chosen()
     if eye.height % 2 != 0 || eye.width % 2 != 0 {
       throw CommandError(message: "\(input): one eye is \(eye.width)×\(eye.height); 4:2:0 needs even sides")
@@ -127,14 +132,14 @@ enum ReframeCommand {
         let t = frame.time
         if written == 0 { VideoSource.warnIfDualFisheye(decoder, frame, path: input) }
         let view = path.view(at: t)
-        let planes = frame.planes.cropped(width: eye.width, height: eye.height)
+        let planes = try frame.planes.cropped(width: eye.width, height: eye.height)
         let buffer = try sink.freeBuffer()
         if raw == "rgba" {
-          renderer.render(
+          try renderer.render(
             view: view.view, hfov: view.hfov, lens: view.lens, eye: view.eye, from: planes, into: &buffer.rgba, executor: executor
           )
         } else {
-          renderer.render(
+          try renderer.render(
             view: view.view, hfov: view.hfov, lens: view.lens, eye: view.eye, from: planes, into: &buffer.yuv, executor: executor)
         }
         sink.write(buffer, frame: frame)

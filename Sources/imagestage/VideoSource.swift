@@ -83,11 +83,16 @@ enum VideoSource {
     guard let chosen else { throw CommandError(message: "\(path): no frame at \(JSONText.number(time)) s") }
     warnIfDualFisheye(decoder, chosen, path: path)
     let eye = decoder.spherical.eye(width: decoder.width, height: decoder.height)
-    var renderer = YUVRenderer(width: eye.width, height: eye.height, video: decoder.spherical)
+    var renderer: YUVRenderer
+    do {
+      renderer = try YUVRenderer(width: eye.width, height: eye.height, video: decoder.spherical)
+    } catch {
+      throw CommandError(message: "\(path): one eye is \(eye.width)×\(eye.height), too small to draw (\(error))")
+    }
     var frame = RGBAImage(width: camera.width, height: camera.height)
-    renderer.render(
+    try renderer.render(
       view: camera.view, hfov: camera.hfov, lens: camera.lens,
-      from: chosen.planes.cropped(width: eye.width, height: eye.height), into: &frame,
+      from: try chosen.planes.cropped(width: eye.width, height: eye.height), into: &frame,
       executor: ThreadedRows(threads: camera.threads))
     try PanoCommand.write(frame, to: output, threads: camera.threads)
   }

@@ -91,7 +91,7 @@ for count in [1_000, 100_000, 1_000_000] {
     var acc = 0
     var current: Int? = nil
     for p in path {
-      current = engine.hoverTarget(
+      current = try! engine.hoverTarget(
         item: 0, frame: StageRect(center: p, size: StageSize(width: 60, height: 60)), pointer: p, current: current)
       acc &+= current ?? -1
     }

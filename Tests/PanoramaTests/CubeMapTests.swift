@@ -1,4 +1,5 @@
 import CoreMath
+import TestSupport
 import Testing
 
 @testable import Panorama
@@ -151,14 +152,14 @@ struct CubeMapTests {
   @Test func aTiledCubesTableReadsTheFinestLoadedCover() {
     let layout = MultiresLayout(cubeResolution: 80, tileResolution: 16, maxLevel: 4)!
     var cube = TiledCube(layout: layout, level: 4)
-    var seed: UInt32 = 7
+    var rng = SeededRandom(seed: 7)
     for level in 1...4 {
       let n = layout.tilesPerSide(level: level)
       for face in 0..<6 {
         for y in 0..<n {
           for x in 0..<n {
-            seed = seed &* 1_103_515_245 &+ 12345
-            guard level == 1 || seed >> 16 % 3 != 0 else { continue }
+            // A third of the finer tiles missing.
+            guard level == 1 || Int.random(in: 0..<3, using: &rng) != 0 else { continue }
             let (w, h) = layout.tileSize(level: level, x: x, y: y)
             var tile = RGBAImage(width: w, height: h)
             for k in 0..<tile.pixels.count { tile.pixels[k] = UInt32(level << 24 | face << 16 | k) }
@@ -197,10 +198,9 @@ struct CubeMapTests {
     var renderer = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     let cube = CubeMap.faces(from: &renderer, size: 256, executor: InlineRows()).withMipLevels()
     let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 32, maxLevel: 4))
-    var seed: UInt32 = 11
+    var rng = SeededRandom(seed: 11)
     let tiled = TiledCube.cut(from: cube, layout: layout) { id in
-      seed = seed &* 1_103_515_245 &+ 12345
-      return id.level == 1 || seed >> 16 % 3 != 0
+      id.level == 1 || Int.random(in: 0..<3, using: &rng) != 0
     }
     let degree = Elementary.pi / 180
     let views: [(ViewAngles, Double, Lens)] = [

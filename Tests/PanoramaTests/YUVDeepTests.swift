@@ -68,7 +68,7 @@ struct YUVDeepTests {
       bytes.withUnsafeBufferPointer { b in
         let base = b.baseAddress!, u = stride * height, v = u + chromaStride * (height / 2)
         return body(
-          YUVPlanes(
+          try! YUVPlanes(
             width: width, height: height, bitDepth: 10, y: base, yStride: stride, u: base + u,
             uStride: chromaStride, v: base + v, vStride: chromaStride))
       }
@@ -88,10 +88,10 @@ struct YUVDeepTests {
   func rgbaMatchesExact(yaw: Double, pitch: Double, hfov: Double, lens: Lens) {
     let d = Self.degree
     let view = ViewAngles(yaw: yaw * d, pitch: pitch * d)
-    var renderer = YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
+    var renderer = try! YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
     var fast = RGBAImage(width: 160, height: 90)
     let exact = Self.source.withPlanes { planes in
-      renderer.render(view: view, hfov: hfov * d, lens: lens, from: planes, into: &fast, executor: InlineRows())
+      try! renderer.render(view: view, hfov: hfov * d, lens: lens, from: planes, into: &fast, executor: InlineRows())
       return renderer.renderExact(view: view, hfov: hfov * d, lens: lens, from: planes, width: 160, height: 90)
     }
     let psnr = fast.psnr(against: exact)
@@ -105,10 +105,10 @@ struct YUVDeepTests {
   func yuvMatchesExact(yaw: Double, pitch: Double) {
     let d = Self.degree
     let view = ViewAngles(yaw: yaw * d, pitch: pitch * d)
-    var renderer = YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
+    var renderer = try! YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
     var out = YUVImage(width: 96, height: 64)
     Self.source.withPlanes { planes in
-      renderer.render(view: view, hfov: 90 * d, from: planes, into: &out, executor: InlineRows())
+      try! renderer.render(view: view, hfov: 90 * d, from: planes, into: &out, executor: InlineRows())
       let mapping = YUVRenderer.Mapping(
         width: 96, height: 64, view: view, hfov: 90 * d, lens: .rectilinear, video: renderer.video)
       var lumaError = 0.0, chromaError = 0.0, near = 0
@@ -150,13 +150,15 @@ struct YUVDeepTests {
     }
     // Longitude straight across: output x is linear in source u.
     let view = ViewAngles(yaw: 0, pitch: 0)
-    var r10 = YUVRenderer(width: width, height: height, video: SphericalVideo(source: "t"))
+    var r10 = try! YUVRenderer(width: width, height: height, video: SphericalVideo(source: "t"))
     var r8 = r10
     var out10 = RGBAImage(width: 512, height: 16), out8 = out10
     let fov = Elementary.pi
-    deep.withPlanes { r10.render(view: view, hfov: fov, lens: .equirectangular, from: $0, into: &out10, executor: InlineRows()) }
+    deep.withPlanes {
+      try! r10.render(view: view, hfov: fov, lens: .equirectangular, from: $0, into: &out10, executor: InlineRows())
+    }
     shallow.withPlanes {
-      r8.render(view: view, hfov: fov, lens: .equirectangular, from: $0, into: &out8, executor: InlineRows())
+      try! r8.render(view: view, hfov: fov, lens: .equirectangular, from: $0, into: &out8, executor: InlineRows())
     }
     let mapping = YUVRenderer.Mapping(
       width: 512, height: 16, view: view, hfov: fov, lens: .equirectangular, video: r10.video)

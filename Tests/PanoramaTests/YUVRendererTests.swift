@@ -13,10 +13,10 @@ struct YUVRendererTests {
     _ video: SphericalVideo = SphericalVideo(source: "test"), view: ViewAngles, hfov: Double, lens: Lens = .rectilinear,
     width: Int = 160, height: Int = 90
   ) -> (fast: RGBAImage, exact: RGBAImage) {
-    var renderer = YUVRenderer(width: source.width, height: source.height, video: video)
+    var renderer = try! YUVRenderer(width: source.width, height: source.height, video: video)
     var fast = RGBAImage(width: width, height: height)
     return source.withPlanes { planes in
-      renderer.render(view: view, hfov: hfov, lens: lens, from: planes, into: &fast, executor: InlineRows())
+      try! renderer.render(view: view, hfov: hfov, lens: lens, from: planes, into: &fast, executor: InlineRows())
       return (fast, renderer.renderExact(view: view, hfov: hfov, lens: lens, from: planes, width: width, height: height))
     }
   }
@@ -45,10 +45,10 @@ struct YUVRendererTests {
   func yuvMatchesExact(yaw: Double, pitch: Double) {
     let d = Self.degree
     let view = ViewAngles(yaw: yaw * d, pitch: pitch * d)
-    var renderer = YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
+    var renderer = try! YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
     var out = YUVImage(width: 96, height: 64)
     Self.source.withPlanes { planes in
-      renderer.render(view: view, hfov: 90 * d, from: planes, into: &out, executor: InlineRows())
+      try! renderer.render(view: view, hfov: 90 * d, from: planes, into: &out, executor: InlineRows())
       let mapping = YUVRenderer.Mapping(
         width: 96, height: 64, view: view, hfov: 90 * d, lens: .rectilinear, video: renderer.video)
       var lumaError = 0.0, chromaError = 0.0, worst = 0.0
@@ -78,13 +78,15 @@ struct YUVRendererTests {
   /// fresh renderer draws.
   @Test func cachedNodesShiftWithYaw() {
     let d = Self.degree
-    var warm = YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
+    var warm = try! YUVRenderer(width: Self.source.width, height: Self.source.height, video: SphericalVideo(source: "t"))
     var fresh = warm
     var a = RGBAImage(width: 64, height: 48), b = a
     Self.source.withPlanes { planes in
-      warm.render(view: ViewAngles(yaw: 10 * d, pitch: 20 * d), hfov: 80 * d, from: planes, into: &a, executor: InlineRows())
-      warm.render(view: ViewAngles(yaw: 130 * d, pitch: 20 * d), hfov: 80 * d, from: planes, into: &a, executor: InlineRows())
-      fresh.render(view: ViewAngles(yaw: 130 * d, pitch: 20 * d), hfov: 80 * d, from: planes, into: &b, executor: InlineRows())
+      try! warm.render(view: ViewAngles(yaw: 10 * d, pitch: 20 * d), hfov: 80 * d, from: planes, into: &a, executor: InlineRows())
+      try! warm.render(
+        view: ViewAngles(yaw: 130 * d, pitch: 20 * d), hfov: 80 * d, from: planes, into: &a, executor: InlineRows())
+      try! fresh.render(
+        view: ViewAngles(yaw: 130 * d, pitch: 20 * d), hfov: 80 * d, from: planes, into: &b, executor: InlineRows())
     }
     #expect(a == b)
   }
@@ -114,10 +116,10 @@ struct YUVRendererTests {
     let g = video.geometry(eyeWidth: 512, eyeHeight: 256)
     #expect(abs(g.horizontalFOV - Elementary.pi) < 1e-9)
     #expect(!g.wraps)
-    var renderer = YUVRenderer(width: 512, height: 256, video: video)
+    var renderer = try! YUVRenderer(width: 512, height: 256, video: video)
     var out = RGBAImage(width: 64, height: 32)
     Self.source.withPlanes { planes in
-      renderer.render(
+      try! renderer.render(
         view: ViewAngles(yaw: Elementary.pi), hfov: Elementary.halfPi, from: planes, into: &out, executor: InlineRows())
     }
     #expect(out.pixels.allSatisfy { $0 == 0xFF00_0000 }, "behind a 180° crop: background")
@@ -303,12 +305,12 @@ struct LittlePlanetZoomTests {
   /// changes stay small throughout (a smooth zoom over 60 frames).
   @Test func noFrameJumps() {
     let source = YUVRendererTests.source
-    var renderer = YUVRenderer(width: source.width, height: source.height, video: SphericalVideo(source: "t"))
+    var renderer = try! YUVRenderer(width: source.width, height: source.height, video: SphericalVideo(source: "t"))
     let frames: [RGBAImage] = Self.times.map { t in
       let v = Self.keys.view(at: t)
       var out = RGBAImage(width: 160, height: 90)
       source.withPlanes { planes in
-        renderer.render(
+        try! renderer.render(
           view: v.view, hfov: v.hfov, lens: v.lens, eye: v.eye, from: planes, into: &out, executor: InlineRows())
       }
       return out
@@ -340,12 +342,12 @@ struct LittlePlanetZoomTests {
   /// or stereographic lens.
   @Test func theBlendedProjectionMatchesTheReference() {
     let source = YUVRendererTests.source
-    var renderer = YUVRenderer(width: source.width, height: source.height, video: SphericalVideo(source: "t"))
+    var renderer = try! YUVRenderer(width: source.width, height: source.height, video: SphericalVideo(source: "t"))
     source.withPlanes { planes in
       for (eye, hfov) in [(0.4, 170.0), (0.8, 250)] {
         var fast = RGBAImage(width: 160, height: 90)
         let view = ViewAngles(yaw: 0.3, pitch: -60 * Self.d)
-        renderer.render(view: view, hfov: hfov * Self.d, eye: eye, from: planes, into: &fast, executor: InlineRows())
+        try! renderer.render(view: view, hfov: hfov * Self.d, eye: eye, from: planes, into: &fast, executor: InlineRows())
         let exact = renderer.renderExact(view: view, hfov: hfov * Self.d, eye: eye, from: planes, width: 160, height: 90)
         #expect(fast.psnr(against: exact) > 40, "eye \(eye), \(hfov)°")
       }

@@ -171,6 +171,30 @@ struct CodecTests {
     #expect(throws: RasterError.self) { try Raster.decode(png) }
   }
 
+  /// A pixel limit under a tenth of a megapixel (`--max-pixels 0.001`) was printed as "0
+  /// megapixels"; it is given in pixels.
+  @Test func aSmallPixelLimitIsNamedInPixels() {
+    #expect(throws: RasterError(.tooLarge, "the image is 64×48, over the limit of 1000 pixels")) {
+      try Raster.decode(try Raster.encodePNG(Self.image), limits: ImageLimits(maxPixels: 1000))
+    }
+    // From a tenth of a megapixel up, in megapixels as `--max-pixels` takes them.
+    let big = RGBAImage(width: 400, height: 300)
+    #expect(throws: RasterError(.tooLarge, "the image is 400×300, over the limit of 0.1 megapixels")) {
+      try Raster.decode(try Raster.encodePNG(big), limits: ImageLimits(maxPixels: 100_000))
+    }
+  }
+
+  /// An empty image reached TurboJPEG, whose "tjCompress2(): Invalid argument" said nothing
+  /// of the size; it is refused first, naming it.
+  @Test func encodingAnEmptyImageIsAnError() {
+    #expect(throws: RasterError(.encode, "cannot encode JPEG: the image is 0×0")) {
+      try Raster.encodeJPEG(RGBAImage(width: 0, height: 0))
+    }
+    #expect(throws: RasterError(.encode, "cannot encode PNG: the image is 5×0")) {
+      try Raster.encodePNG(RGBAImage(width: 5, height: 0))
+    }
+  }
+
   @Test func truncatedCorruptAndEmptyInputsAreErrors() throws {
     let jpeg = try Raster.encodeJPEG(Self.image)
     let png = try Raster.encodePNG(Self.image)

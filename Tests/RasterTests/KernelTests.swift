@@ -2,6 +2,7 @@ import CoreMath
 import Glibc
 import HostIO
 import Panorama
+import TestSupport
 import Testing
 
 @testable import Raster
@@ -11,11 +12,8 @@ struct KernelTests {
   /// Random views, lenses, sizes, mip levels and polar caps through the Swift loop and every kernel this
   /// machine has: the pixels must be identical.
   @Test func everyKernelDrawsTheSwiftPixels() {
-    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-    func random() -> Double {
-      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Double(seed >> 11) / Double(1 << 53)
-    }
+    var rng = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
+    func random() -> Double { Double.random(in: 0..<1, using: &rng) }
     let source = try! SamplePanorama.make(width: 1024)
     let plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
     var mipped = plain

@@ -1,5 +1,6 @@
 import CoreMath
 import Panorama
+import TestSupport
 import Testing
 
 @testable import Raster
@@ -10,11 +11,8 @@ struct YUVKernelTests {
   /// kernel this machine has, from packed planes and from one eye of a wider frame (strides
   /// larger than the width): the 4:2:0 bytes must be identical.
   @Test func everyKernelDrawsTheSwiftBytes() {
-    var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-    func random() -> Double {
-      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Double(seed >> 11) / Double(1 << 53)
-    }
+    var rng = SeededRandom(seed: 0x2545_F491_4F6C_DD1D)
+    func random() -> Double { Double.random(in: 0..<1, using: &rng) }
     let packed = YUVImage(try! SamplePanorama.make(width: 1024))
     // One eye cut from a larger frame: strides of 2048 luma, 1024 chroma.
     let pair = YUVImage(try! SamplePanorama.make(width: 2048))
@@ -28,13 +26,13 @@ struct YUVKernelTests {
         var video = SphericalVideo(source: "test")
         if trial % 5 == 4 { video.pose = ViewAngles(yaw: 0.3, pitch: 0.2, roll: 0.1) }
         for (source, eyeWidth) in [(packed, 1024), (pair, 1024)] {
-          var swift = YUVRenderer(width: eyeWidth, height: 512, video: video), fast = swift
+          var swift = try! YUVRenderer(width: eyeWidth, height: 512, video: video), fast = swift
           fast.kernel = kernel
           var a = YUVImage(width: width, height: height), b = a
           source.withPlanes { whole in
-            let planes = whole.cropped(width: eyeWidth, height: 512)
-            swift.render(view: view, hfov: hfov, lens: lens, from: planes, into: &a, executor: InlineRows())
-            fast.render(view: view, hfov: hfov, lens: lens, from: planes, into: &b, executor: InlineRows())
+            let planes = try! whole.cropped(width: eyeWidth, height: 512)
+            try! swift.render(view: view, hfov: hfov, lens: lens, from: planes, into: &a, executor: InlineRows())
+            try! fast.render(view: view, hfov: hfov, lens: lens, from: planes, into: &b, executor: InlineRows())
           }
           let differing = zip(a.bytes, b.bytes).filter { $0 != $1 }.count
           #expect(
@@ -59,13 +57,13 @@ struct YUVKernelTests {
           for hfov in [0.12, 1.2] {
             let view = ViewAngles(yaw: Double(step) * 0.5236 + 0.01, pitch: pitch, roll: 0)
             for (source, eyeWidth) in [(packed, 1024), (pair, 1024)] {
-              var swift = YUVRenderer(width: eyeWidth, height: 512, video: SphericalVideo(source: "test")), fast = swift
+              var swift = try! YUVRenderer(width: eyeWidth, height: 512, video: SphericalVideo(source: "test")), fast = swift
               fast.kernel = kernel
               var a = YUVImage(width: 160, height: 96), b = a
               source.withPlanes { whole in
-                let planes = whole.cropped(width: eyeWidth, height: 512)
-                swift.render(view: view, hfov: hfov, lens: .rectilinear, from: planes, into: &a, executor: InlineRows())
-                fast.render(view: view, hfov: hfov, lens: .rectilinear, from: planes, into: &b, executor: InlineRows())
+                let planes = try! whole.cropped(width: eyeWidth, height: 512)
+                try! swift.render(view: view, hfov: hfov, lens: .rectilinear, from: planes, into: &a, executor: InlineRows())
+                try! fast.render(view: view, hfov: hfov, lens: .rectilinear, from: planes, into: &b, executor: InlineRows())
               }
               differing += zip(a.bytes, b.bytes).filter { $0 != $1 }.count
               views += 1

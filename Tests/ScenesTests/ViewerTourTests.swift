@@ -2,6 +2,7 @@ import CoreMath
 import Scenes
 import Stage
 import StageJSON
+import TestSupport
 import Testing
 
 @testable import Panorama
@@ -273,7 +274,7 @@ struct ViewerTourTests {
     t.update { $0.look(yaw: -30 * Self.degree, pitch: 0, hfov: nil, duration: 0) }
     let centre = try #require(t.placements()[0].at)
     #expect(abs(centre.x - 400) < 1e-6 && abs(centre.y - 300) < 1e-6, "the content's centre straight ahead: \(centre)")
-    var generator = SystemRandomNumberGenerator()
+    var generator = SeededRandom(seed: 276)  // the same draws every run
     for _ in 0..<40 {
       func angle(_ r: Double) -> Double { Double.random(in: -r...r, using: &generator) * Self.degree }
       video.pose = ViewAngles(yaw: angle(180), pitch: angle(89), roll: angle(180))

@@ -392,6 +392,6 @@ struct PageElementTests {
     try engine.setSlotOffset(0, Vector(dx: -10, dy: -10))
     engine.settle()
     #expect(engine.board.items[0].center == P(150, 50))
-    #expect(engine.restingPoint(of: 0) == P(150, 50))
+    #expect(try engine.restingPoint(of: 0) == P(150, 50))
   }
 }

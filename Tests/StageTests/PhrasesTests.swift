@@ -18,9 +18,10 @@ struct PhrasesTests {
   /// Every template's English is the engine's old wording: the app and the scenario files
   /// print the same lines as before (Tests/Scenarios' expected output checks the rest).
   @Test func theKeyboardSaysItInTheHostsWords() throws {
-    var engine = try Engine(board: twoSlotBoard(), options: .preset(.locations))
-    engine.options.phrases[.pickedUp] = "Pris : {item}."
-    engine.options.phrases[.location] = "case {id}"
+    var options = Options.preset(.locations)
+    options.phrases[.pickedUp] = "Pris : {item}."
+    options.phrases[.location] = "case {id}"
+    var engine = try Engine(board: twoSlotBoard(), options: options)
     let events = try engine.handle(.key(.space), at: 0)
     #expect(events.contains(.announce("Pris : photo, in case a.")))
   }

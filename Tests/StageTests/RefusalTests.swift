@@ -66,6 +66,48 @@ import Testing
     #expect(try engine.itemName(0) == "photo")
   }
 
+  /// The targeting queries and `restingPoint` indexed the board with the caller's numbers
+  /// and trapped out of range.
+  @Test func targetingQueriesAndRestingPointRefuseIndicesOffTheBoard() throws {
+    let engine = locationsEngine()
+    let frame = StageRect(center: P(160, 60), size: StageSize(width: 60, height: 60))
+    let at = P(160, 60)
+    #expect(throws: BoardError(.indexOutOfRange(1, count: 1), "item")) { try engine.restingPoint(of: 1) }
+    #expect(throws: BoardError(.indexOutOfRange(-1, count: 1), "item")) { try engine.isEligible(item: -1, slot: 0) }
+    #expect(throws: BoardError(.indexOutOfRange(3, count: 3), "slot")) { try engine.isEligible(item: 0, slot: 3) }
+    #expect(throws: BoardError(.indexOutOfRange(5, count: 1), "item")) {
+      try engine.dropTarget(item: 5, frame: frame, pointer: at)
+    }
+    #expect(throws: BoardError(.indexOutOfRange(5, count: 1), "item")) {
+      try engine.dropTargets(item: 5, frame: frame, pointer: at)
+    }
+    #expect(throws: BoardError(.indexOutOfRange(5, count: 1), "item")) {
+      try engine.hoverTarget(item: 5, frame: frame, pointer: at, current: nil)
+    }
+    #expect(throws: BoardError(.indexOutOfRange(42, count: 3), "current")) {
+      try engine.hoverTarget(item: 0, frame: frame, pointer: at, current: 42)
+    }
+    // In range they answer as before.
+    #expect(try engine.restingPoint(of: 0) == P(60, 60))
+    #expect(try engine.isEligible(item: 0, slot: 1))
+    #expect(try engine.dropTarget(item: 0, frame: frame, pointer: at) == 1)
+    #expect(try engine.dropTargets(item: 0, frame: frame, pointer: at) == [1])
+    #expect(try engine.hoverTarget(item: 0, frame: frame, pointer: at, current: 0) == 1)
+  }
+
+  @Test func targetingQueriesRefuseNaNGeometry() {
+    let engine = shortcutsEngine()
+    let good = StageRect(center: P(160, 60), size: StageSize(width: 60, height: 60))
+    let nan = StageRect(x: .nan, y: 0, width: 60, height: 60)
+    #expect(throws: BoardError(.notFinite, "frame")) { try engine.dropTargets(item: 0, frame: nan, pointer: P(0, 0)) }
+    #expect(throws: BoardError(.notFinite, "pointer")) {
+      try engine.dropTarget(item: 0, frame: good, pointer: P(.infinity, 0))
+    }
+    #expect(throws: BoardError(.negativeSize, "frame")) {
+      try engine.hoverTarget(item: 0, frame: StageRect(x: 0, y: 0, width: -1, height: 5), pointer: P(0, 0), current: nil)
+    }
+  }
+
   // MARK: Inputs
 
   @Test func aLayoutNamingASlotOffTheBoardThrowsLikeRemoveContent() throws {
@@ -173,28 +215,31 @@ import Testing
     }
   }
 
-  /// `options` stays settable on a running engine: a NaN duration set there must not leave
-  /// the item at (nan, nan) with the engine never idle, as it did.
+  /// `options` was settable and skipped the init's check: a NaN duration set there left the
+  /// item at (nan, nan) with the engine never idle. Now it changes only through
+  /// `setOptions`, which refuses what `init` refuses and keeps the options it had.
   @Test(arguments: [Double.nan, .infinity, -3])
-  func aBadDurationSetLaterMovesInstantlyAndTheEngineStillGetsIdle(value: Double) {
+  func badOptionsSetLaterAreRefusedAndTheEngineKeepsItsOwn(value: Double) throws {
     var engine = locationsEngine()
-    engine.options.returnDuration = value
-    engine.options.snapDuration = value
-    engine.drag(from: P(60, 60), to: P(300, 400))  // a miss: returns to slot 0
-    #expect(engine.isIdle)
-    #expect(engine.animationsEnd == nil)
-    #expect(engine.board.items[0].center == P(60, 60))
-    engine.drag(from: P(60, 60), to: P(160, 60))  // a hit: snaps to slot 1
+    let before = engine.options
+    for (path, set) in [
+      ("options.returnDuration", { (o: inout Options) in o.returnDuration = value }),
+      ("options.snapDuration", { (o: inout Options) in o.snapDuration = value }),
+      ("options.grid", { (o: inout Options) in o.grid = value }),
+    ] {
+      var options = engine.options
+      set(&options)
+      #expect(throws: BoardError(value.isFinite ? .negative : .notFinite, path)) { try engine.setOptions(options) }
+    }
+    #expect(engine.options == before)
+    engine.drag(from: P(60, 60), to: P(160, 60))  // a hit: snaps to slot 1 in the kept 0.2 s
+    engine.advance(to: engine.now + 1)
     #expect(engine.isIdle)
     #expect(engine.board.items[0].center == P(160, 60))
-    var gridded = locationsEngine()
-    gridded.options.grid = value
-    gridded.drag(from: P(60, 60), to: P(160, 60), release: false)
-    #expect(gridded.board.items[0].center.x.isFinite && gridded.board.items[0].center.y.isFinite)
-    var ghosts = shortcutsEngine()
-    ghosts.options.returnDuration = value
-    ghosts.drag(from: P(60, 60), to: P(20, 400))
-    #expect(ghosts.isIdle)
-    #expect(ghosts.ghosts.isEmpty)
+    // A good value is taken.
+    var faster = engine.options
+    faster.snapDuration = 0
+    try engine.setOptions(faster)
+    #expect(engine.options.snapDuration == 0)
   }
 }

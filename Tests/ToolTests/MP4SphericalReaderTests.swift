@@ -1,6 +1,7 @@
 import Foundation
 import Panorama
 import Raster
+import TestSupport
 import Testing
 
 /// The pure-Swift box reader (what the web viewer runs) against libavformat's reading
@@ -136,7 +137,7 @@ struct MP4SphericalReaderTests {
         #expect(result.video == nil && !result.reason.isEmpty, "cut at \(cut)")
       }
     }
-    var generator = SystemRandomNumberGenerator()
+    var generator = SeededRandom(seed: 139)  // the same draws every run
     for _ in 0..<300 {
       var bad = whole
       for _ in 0..<4 { bad[Int.random(in: moov.range, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }

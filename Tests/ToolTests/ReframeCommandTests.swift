@@ -158,6 +158,24 @@ struct ReframeCommandTests {
     #expect(abs(m.x - (79.5 + 80 * tan(10 * Self.degree))) < 3, "\(m)")
   }
 
+  /// A 2 × 2 clip tagged top-bottom stereo has eyes of 2 × 1: the renderer refuses them,
+  /// where its precondition crashed `pano reframe` and `pano render --time`.
+  @Test func aClipWhoseEyeIsUnderTwoByTwoIsRefusedNotACrash() throws {
+    let dir = try Tool.temporaryDirectory()
+    let tiny = dir.appendingPathComponent("tiny.mp4").path, stereo = dir.appendingPathComponent("tiny-tb.mp4").path
+    Clips.ffmpeg(["-f", "lavfi", "-i", "color=c=red:size=2x2:rate=5", "-frames:v", "3", tiny])
+    let tag = try Tool.run("imagestage", ["pano", "tag", tiny, "-o", stereo, "--stereo", "top-bottom"])
+    #expect(tag.status == 0, "\(tag.stderr)")
+    let message = "tiny-tb.mp4: one eye is 2×1, too small to draw (height: 1 is below the minimum of 2)"
+    let reframed = try reframe([stereo, "-o", dir.appendingPathComponent("out.mp4").path, "--size", "16x8"])
+    #expect(reframed.status == 2)
+    #expect(reframed.stderr.contains(message), "\(reframed.stderr)")
+    let rendered = try Tool.run(
+      "imagestage", ["pano", "render", stereo, "--time", "0", "-o", dir.appendingPathComponent("out.png").path])
+    #expect(rendered.status == 2)
+    #expect(rendered.stderr.contains(message), "\(rendered.stderr)")
+  }
+
   @Test func aLogShorterThanTheClipHoldsItsLastDirectionAndSaysSo() throws {
     let log = Clips.dir.appendingPathComponent("short.csv")
     try "t,qx,qy,qz,qw\n0,\(Self.upright(yaw: 0))\n0.5,\(Self.upright(yaw: 0))\n".write(
