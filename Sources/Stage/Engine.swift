@@ -635,7 +635,7 @@ public struct Engine: Sendable {
     relocate(item, to: s, duration: options.snapDuration)
     events.append(.displaced(item: board.items[other].id, slot: from.map { board.slots[$0].id }))
     let text =
-      from.map { say(.swapped, item: name(item: item), slot: name(slot: $0), other: name(item: other)) }
+      from.map { _ in say(.swapped, item: name(item: item), slot: name(slot: s), other: name(item: other)) }
       ?? say(.swappedNoSlot, item: name(item: item), other: name(item: other))
     events.append(.announce(text))
     if shouldRecord { record(.swap(item: item, other: other, from: from, slot: s)) }

@@ -50,14 +50,13 @@ public struct PageBoard: Sendable {
     let root = try reader(bytes)
     try root.object(allowed: ["options", "canvas", "slots", "items", "hidden"])
     let given = JSONReader(try root.require("options").json)  // paths are the page's names
-    try checkNames(given, allowed: optionNames + pageOptionNames, changing: false)
-    try checkPageOptions(given)
-    let mode = try given.optional("mode")?.oneOf(Preset.allCases.map { ($0.rawValue, $0) }) ?? .locations
+    // A wrong mode is reported with the rest (checkEach); the others are read on the default's.
+    let mode = (try? given.optional("mode")?.oneOf(Preset.allCases.map { ($0.rawValue, $0) })) ?? .locations
     var options = Options.preset(mode)
     // What a page expects of a grid of big slots: a drop that looks inside one lands there.
     options.snapInsideSlot = mode == .locations
     options.swapOccupied = mode == .locations
-    try readOptions(given, into: &options)
+    try checkEach(given, changing: false, into: &options)
     let hidden = try root.optional("hidden")?.bool() ?? false
 
     var slots: [Slot] = []
@@ -96,6 +95,55 @@ public struct PageBoard: Sendable {
     }
   }
 
+  /// Checks every option on its own and reads the engine's into `options`, so a page hears of
+  /// every wrong one at once: one problem's error, or all of them one a line.
+  static func checkEach(_ given: JSONReader, changing: Bool, into options: inout Options) throws(InputError) {
+    guard case .object(let members) = given.json.value else {
+      throw given.fail("expected an object of options, found \(given.json.typeName)")
+    }
+    var problems: [InputError] = []
+    for key in ["items", "slots"] where !changing && given.optional(key) == nil {
+      problems.append(given.fail("missing required option \"\(key)\" (a CSS selector)"))
+    }
+    for m in members {
+      let one = JSONReader(JSON(.object([m])))
+      do throws(InputError) {
+        try checkNames(one, allowed: optionNames + pageOptionNames, changing: changing)
+        try checkPageOptions(one)
+        try readOptions(one, into: &options)
+      } catch {
+        problems.append(error)
+      }
+    }
+    guard problems.count > 1 else {
+      if let problem = problems.first { throw problem }
+      return
+    }
+    throw InputError(
+      path: "", message: problems.map { $0.path.isEmpty ? $0.message : "\($0.path): \($0.message)" }.joined(separator: "\n"))
+  }
+
+  /// SortableJS's names that the board does not take, each with the board's way to do it, so
+  /// a page moving from SortableJS is told where to look. (The ones it takes are options.)
+  static let sortableJSNames: [(names: [String], hint: String)] = [
+    (
+      ["ghostClass", "chosenClass", "dragClass", "fallbackClass"],
+      "style .board-lifted (the held item), .board-ghost (a shortcut's copy), [data-board-over] (where it lands)"
+    ),
+    (["draggable"], "use items (a CSS selector)"),
+    (["onStart", "onChoose"], "use onpickup"),
+    (["onEnd", "onUnchoose"], "use ondrop (and oncancel)"),
+    (["onAdd", "onRemove", "onUpdate", "onSort"], "use onchange (detail.state)"),
+    (["onMove"], "use onhover, or accepts to refuse a place"),
+    (["delay", "delayOnTouchOnly", "touchStartThreshold"], "use touch: {delay, tolerance}"),
+    (["disabled"], "call destroy(), and board() to start again"),
+    (["scroll", "scrollSensitivity", "scrollSpeed", "bubbleScroll"], "use autoScroll (true or false)"),
+    (["store", "dataIdAttr"], "ids are data-id; use persist: 'localStorage', or state() and restore()"),
+    (["easing"], "use curve"),
+    (["forceFallback", "fallbackOnBody", "fallbackTolerance", "fallbackOffset"], "the board draws the held item itself"),
+    (["preventOnFilter", "onFilter"], "a press on what filter names is the page's own"),
+  ]
+
   /// Refuses a name that is no option, suggesting the one it is closest to, and `on*` keys
   /// that name no event; `changing`: what `setOptions` may not change.
   static func checkNames(_ given: JSONReader, allowed: [String], changing: Bool) throws(InputError) {
@@ -109,14 +157,18 @@ public struct PageBoard: Sendable {
         throw value.fail("cannot change while the board runs; make a new board")
       }
       if allowed.contains(key) { continue }
-      if key.hasPrefix("on"), key.count > 2 {
-        let event = String(decoding: lowercasedBytes(String(key.dropFirst(2))), as: UTF8.self)
-        guard eventNames.contains(event) else {
-          let events = eventNames.joined(separator: ", ")
-          throw value.fail("not an event\(suggestion(event, among: eventNames, prefix: "on")); the events are \(events)")
-        }
+      let event =
+        key.hasPrefix("on") && key.count > 2 ? String(decoding: lowercasedBytes(String(key.dropFirst(2))), as: UTF8.self) : nil
+      if let event, eventNames.contains(event) {
         try value.function()
         continue
+      }
+      if let hint = sortableJSNames.first(where: { $0.names.contains(key) })?.hint {
+        throw value.fail("SortableJS's name, not the board's: \(hint)")
+      }
+      if let event {
+        let events = eventNames.joined(separator: ", ")
+        throw value.fail("not an event\(suggestion(event, among: eventNames, prefix: "on")); the events are \(events)")
       }
       throw value.fail("not an option\(suggestion(key, among: allowed)) (docs/board.md lists them)")
     }
@@ -124,11 +176,11 @@ public struct PageBoard: Sendable {
 
   /// The options the component applies itself: their types and ranges.
   static func checkPageOptions(_ given: JSONReader) throws(InputError) {
-    for key in ["items", "slots"] {
-      guard let r = given.optional(key) else { throw given.fail("missing required option \"\(key)\" (a CSS selector)") }
-      try r.selector()
+    if let f = given.optional("filter"), f.marker("$function") != nil {
+      throw f.fail("expected a CSS selector, found a function (SortableJS's function form is not taken)")
     }
-    for key in ["handle", "filter"] { try given.optional(key)?.selector() }
+    for key in ["items", "slots", "handle", "filter"] { try given.optional(key)?.selector() }
+    _ = try given.optional("mode")?.oneOf(Preset.allCases.map { ($0.rawValue, $0) })
     _ = try given.optional("placement")?.oneOf([("move", 0), ("event", 1)])
     if let p = given.optional("persist") {
       if case .bool(false) = p.json.value {
@@ -242,21 +294,11 @@ public struct PageBoard: Sendable {
   public static func update(_ options: inout Options, from bytes: [UInt8]) throws(InputError) {
     do throws(InputError) {
       let root = try reader(bytes)
-      try checkNames(root, allowed: optionNames + pageOptionNames, changing: true)
-      try checkPageOptionsChanged(root)
       var changed = options
-      try readOptions(root, into: &changed)
+      try checkEach(root, changing: true, into: &changed)
       options = changed
     } catch {
       throw InputError(path: error.path, message: error.message)
     }
-  }
-
-  /// `checkPageOptions` without the selectors a running board must keep.
-  static func checkPageOptionsChanged(_ root: JSONReader) throws(InputError) {
-    guard case .object(var members) = root.json.value else { return }
-    members.append((key: "items", value: JSON(.string("*"))))
-    members.append((key: "slots", value: JSON(.string("*"))))
-    try checkPageOptions(JSONReader(JSON(.object(members))))
   }
 }

@@ -2,7 +2,9 @@ import Stage
 
 /// Saved assignments: which slot each item sits on and what each slot shows. The file is
 /// the runner's final `state` line (centres are ignored on load; they follow from slots).
-/// Ids the board no longer has are skipped, so a saved file survives a changed board.
+/// A saved state is merged into the board as the page (or the scenario) now has it, so a
+/// saved file survives a changed board: known items keep their saved slots, items it does not
+/// name stay where the board put them, and ids the board no longer has are dropped.
 public enum SavedState {
   /// Applies a saved state to `board`.
   /// - Throws: ``InputError`` naming the field when the file is not a valid state.
@@ -18,33 +20,28 @@ public enum SavedState {
       try root.object(allowed: ["type", "version", "items", "slots"])
       // "{}" is no state: it would put nothing anywhere and say nothing.
       guard root.optional("items") != nil || root.optional("slots") != nil else {
-        throw root.fail("not a board state: expected \"items\" and \"slots\", as state() writes them")
+        throw InputError(path: "", message: "missing \"items\" and \"slots\": not a board state (state() writes both)")
       }
       if let type = root.optional("type"), try type.string() != "state" {
         throw type.fail("expected \"state\", found \"\(try type.string())\"")
       }
       var ignored: Set<String> = []
       var placements: [(Int, Int?)] = []
-      var occupancy = [Int](repeating: 0, count: board.slots.count)
-      for item in board.items { if let s = item.slot { occupancy[s] += 1 } }
       for r in try root.optional("items")?.array() ?? [] {
         try r.object(allowed: ["id", "slot", "center"])
+        // An item the page no longer has is dropped; one whose slot is gone stays where the page put it.
         guard let i = board.itemIndex(of: try r.require("id").id(numeric: &ignored)) else { continue }
         let slotID = try r.optional("slot")?.id(numeric: &ignored)
         let s = slotID.flatMap { board.slotIndex(of: $0) }
         if slotID != nil && s == nil { continue }
         placements.append((i, s))
       }
-      // Capacity is checked on the final placement, so swapped items load fine.
-      for (i, s) in placements {
-        if let old = board.items[i].slot { occupancy[old] -= 1 }
-        if let s { occupancy[s] += 1 }
+      var named = [Bool](repeating: false, count: board.items.count)
+      for (i, _) in placements { named[i] = true }
+      for (i, s) in merged(placements, into: board) where named[i] || s != board.items[i].slot {
         do throws(BoardError) { try board.place(item: i, on: s) } catch {
           throw InputError(path: "items", message: error.description)
         }
-      }
-      for (s, n) in occupancy.enumerated() where n > board.slots[s].capacity && board.slots[s].capacity > 0 {
-        throw InputError(path: "items", message: "slot \"\(board.slots[s].id)\" would hold \(n) items, over its capacity")
       }
       for r in try root.optional("slots")?.array() ?? [] {
         try r.object(allowed: ["id", "content"])
@@ -56,8 +53,45 @@ public enum SavedState {
         }
       }
     } catch {
-      throw InputError(path: "\(file): \(error.path)", message: error.message, line: error.line, column: error.column)
+      throw InputError(
+        path: error.path.isEmpty ? file : "\(file): \(error.path)", message: error.message, line: error.line, column: error.column
+      )
     }
+  }
+
+  /// Where each item goes: `saved` placements first, as far as each slot's capacity goes
+  /// (0: no limit); then every other item where `board` has it, or, when a saved item took
+  /// that place, on the nearest slot with room that accepts it (none when no slot has room).
+  /// - Complexity: O(items × slots) at worst, when many items lost their place.
+  static func merged(_ saved: [(Int, Int?)], into board: Board) -> [(Int, Int?)] {
+    var occupancy = [Int](repeating: 0, count: board.slots.count)
+    func hasRoom(_ s: Int) -> Bool { board.slots[s].capacity == 0 || occupancy[s] < board.slots[s].capacity }
+    var target = board.items.map { $0.slot }
+    var isSaved = [Bool](repeating: false, count: board.items.count)
+    for (i, s) in saved where !isSaved[i] {
+      if let s {
+        guard hasRoom(s) else { continue }
+        occupancy[s] += 1
+      }
+      target[i] = s
+      isSaved[i] = true
+    }
+    for i in board.items.indices where !isSaved[i] {
+      guard let s = target[i] else { continue }
+      if hasRoom(s) {
+        occupancy[s] += 1
+        continue
+      }
+      let from = board.slots[s].frame.center
+      var nearest: (slot: Int, distance: Double)?
+      for t in board.slots.indices where hasRoom(t) && board.slots[t].accepts(tags: board.items[i].tags) {
+        let d = (board.slots[t].frame.center - from).length
+        if d < (nearest?.distance ?? .infinity) { nearest = (t, d) }
+      }
+      target[i] = nearest?.slot
+      if let t = nearest?.slot { occupancy[t] += 1 }
+    }
+    return target.enumerated().map { ($0.offset, $0.element) }
   }
 
   /// The state file's text for `engine`'s board.

@@ -135,7 +135,67 @@ struct PageBoardTests {
     for text in ["{}", "{\"type\": \"frame\", \"items\": []}"] {
       #expect(throws: InputError.self) { try SavedState.apply(Array(text.utf8), to: &board, file: "restore()") }
     }
+    // The message names what is missing, after the source (no empty field between them).
+    #expect {
+      try SavedState.apply(Array("{}".utf8), to: &board, file: "restore()")
+    } throws: { error in
+      "\(error)" == "restore(): missing \"items\" and \"slots\": not a board state (state() writes both)"
+    }
     try SavedState.apply(Array("{\"type\": \"state\", \"items\": [], \"slots\": []}".utf8), to: &board, file: "x")
+  }
+
+  /// Every wrong option is reported, each on its line, and SortableJS's names point to ours.
+  @Test func everyWrongOptionIsReportedAtOnce() throws {
+    #expect {
+      try Self.decode("\"maxDistence\": 3, \"ghostClass\": \"ghost\", \"onEnd\": {\"$function\": true}, \"mode\": \"grid\"")
+    } throws: { error in
+      let lines = "\(error)".split(separator: "\n").map(String.init)
+      return lines.count == 4 && lines[0].hasPrefix("maxDistence: not an option (did you mean maxDistance?)")
+        && lines[1].hasPrefix("ghostClass: SortableJS's name, not the board's: style .board-lifted")
+        && lines[2] == "onEnd: SortableJS's name, not the board's: use ondrop (and oncancel)"
+        && lines[3].hasPrefix("mode: unknown value \"grid\"")
+    }
+    #expect {
+      try Self.decode("\"filter\": {\"$function\": true}")
+    } throws: { error in
+      "\(error)".hasPrefix("filter: expected a CSS selector, found a function (SortableJS's function form")
+    }
+    var options = Options.preset(.locations)
+    #expect {
+      try PageBoard.update(&options, from: Array("{\"maxDistance\": -1, \"delay\": 100, \"snapDuration\": 0.5}".utf8))
+    } throws: { error in
+      "\(error)"
+        == "maxDistance: must not be negative (found -1)\ndelay: SortableJS's name, not the board's: use touch: {delay, tolerance}"
+    }
+    #expect(options.snapDuration != 0.5, "nothing is applied when one option is wrong")
+  }
+
+  /// A saved board is merged into the page as it is now: a photo the page deleted is dropped,
+  /// the others keep their saved places, a new one stays where the page put it (or the
+  /// nearest free place when a saved one took it), and one whose slot is gone stays too.
+  @Test func aSavedBoardIsMergedIntoAChangedPage() throws {
+    // Five cells in a row; the page now has photos 1, 2, 4, 5 and a new 6 (3 was deleted),
+    // each in the cell of its number, 6 in the fifth cell (so 5 is in none: the page put it beside).
+    let cells = (1...5).map { "{\"id\": \"c\($0)\", \"frame\": [\(100 * $0), 0, 80, 80]}" }.joined(separator: ", ")
+    let photo = { (id: String, cell: String?) in
+      "{\"id\": \"\(id)\", \"frame\": [0, 200, 60, 60]\(cell.map { ", \"slot\": \"\($0)\"" } ?? "")}"
+    }
+    let photos = [photo("p1", "c1"), photo("p2", "c2"), photo("p4", "c4"), photo("p5", nil), photo("p6", "c5")]
+    let text =
+      "{\"options\": {\"items\": \".p\", \"slots\": \".c\"}, \"slots\": [\(cells)], \"items\": [\(photos.joined(separator: ", "))]}"
+    var board = try PageBoard.decode(Array(text.utf8)).board
+    // Saved before: the photos reversed (p1 in c5 … p5 in c1), and a cell c9 that is gone.
+    let saved = """
+      {"type": "state", "items": [{"id": "p1", "slot": "c5"}, {"id": "p2", "slot": "c4"}, {"id": "p3", "slot": "c3"},
+       {"id": "p4", "slot": "c9"}, {"id": "p5", "slot": "c1"}], "slots": []}
+      """
+    try SavedState.apply(Array(saved.utf8), to: &board, file: "localStorage")
+    let slotOf = { (id: String) in board.items[board.itemIndex(of: id)!].slot.map { board.slots[$0].id } }
+    #expect(slotOf("p1") == "c5" && slotOf("p2") == "c4" && slotOf("p5") == "c1")
+    // p4's cell c9 is gone, and c4 went to p2: p4 goes to the nearest free cell, c3.
+    #expect(slotOf("p4") == "c3")
+    // p6 was put in c5 by the page, which p1 took back: the nearest free cell is c2.
+    #expect(slotOf("p6") == "c2")
   }
 
   /// Right after a swap both items are still mid-snap: the state line says where they rest.

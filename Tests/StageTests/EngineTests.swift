@@ -110,6 +110,24 @@ struct LocationsTests {
     #expect(engine.board.items[0].slot == 0)
   }
 
+  /// A swap says where the dropped item is now: the slot it was dropped on, not the one it left.
+  @Test func aSwapSaysWhereTheDroppedItemIsNow() throws {
+    let slots = (0..<3).map {
+      Slot(id: String($0), frame: StageRect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80), name: "position \($0 + 1)")
+    }
+    let items = [
+      Item(id: "a", frame: StageRect(x: 0, y: 0, width: 60, height: 60), name: "Photo 1"),
+      Item(id: "b", frame: StageRect(x: 0, y: 0, width: 60, height: 60), name: "Photo 3"),
+    ]
+    let board = try Board(canvas: StageSize(width: 320, height: 480), slots: slots, items: items, itemSlots: ["0", "2"])
+    var options = Options.preset(.locations)
+    options.swapOccupied = true
+    var engine = try Engine(board: board, options: options)
+    let events = engine.drag(from: P(60, 60), to: P(260, 60))
+    #expect(engine.board.items[0].slot == 2 && engine.board.items[1].slot == 0)
+    #expect(events.contains(.announce("Swapped Photo 1 with Photo 3, now in position 3.")), "\(events)")
+  }
+
   /// With swapping off a drop on a full slot goes home, and says why.
   @Test func aDropOnAFullSlotSaysWhyItWentBack() throws {
     let slots = (0..<3).map { Slot(id: String($0), frame: StageRect(x: Double(20 + 100 * $0), y: 20, width: 80, height: 80)) }

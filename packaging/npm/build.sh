@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The npm package, as `npm pack` makes it: build/web-min's modules (minified, with source
 # maps), classic scripts, CSS and wasm, the TypeScript declarations from web/viewer and web/board, the licence,
-# this folder's README (with the sizes of this build) and a package.json written here.
+# the manuals (docs/board.md, docs/viewer.md) and the board's examples, this folder's README (with the sizes of
+# this build) and a package.json written here.
 #   packaging/npm/build.sh WEB_MIN OUT_DIR     → OUT_DIR/imagestage-web-VERSION.tgz
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,6 +14,12 @@ rm -rf "$stage" && mkdir -p "$stage" "$out"
 shopt -s nullglob
 cp "$min"/*.js "$min"/*.js.map "$min"/*.css "$min"/*.wasm "$stage/"
 cp web/viewer/imagestage-viewer.d.ts web/board/imagestage-board.d.ts packaging/npm/classic.d.ts LICENSE "$stage/"
+# The manuals the errors and the README name (docs/board.md, docs/viewer.md), and the board's
+# examples (their imports are the package's layout: '../imagestage-board.js').
+mkdir -p "$stage/docs" "$stage/examples/art"
+cp docs/board.md docs/viewer.md "$stage/docs/"
+cp web/board/examples/*.html "$stage/examples/"
+cp web/board/examples/art/*.svg "$stage/examples/art/"
 files=$(cd "$stage" && ls | LC_ALL=C sort | sed 's/.*/    "&"/' | paste -sd, | sed 's/,/,\n/g')
 gz() { local total=0; for f in "$@"; do total=$((total + $(gzip -9c "$min/$f" | wc -c))); done; echo $(((total + 512) / 1024)); }
 # A component's files: its module and what it imports (transitively), its CSS, its wasm.

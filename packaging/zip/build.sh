@@ -2,7 +2,7 @@
 # The static-hosting zip, used as Pannellum's release zip is: unzipped next to a site's
 # panoramas, it works from any static host. At its root: viewer.html, the viewer's modules
 # (minified, with source maps), classic script, CSS and wasm from build/web-min, the licence,
-# this folder's README and serve.py (a local server that answers Range requests), and
+# docs/viewer.md, this folder's README and serve.py (a local server that answers Range requests), and
 # example/: a two-scene tour (tour.json) whose panoramas are made
 # here by the CLI (`imagestage pano sample`, and that view turned round with the
 # equirectangular lens), so the zip holds no third-party images.
@@ -25,6 +25,9 @@ while ((${#queue[@]})); do
   queue+=($(grep -oE "(from ?|import\()[\"']\./[a-z.-]+\.js[\"']" "$min/$m" | grep -oE '[a-z.-]+\.js' || true))
 done
 cp LICENSE "$stage/"
+# The viewer's manual, which its README and messages name.
+mkdir -p "$stage/docs"
+cp docs/viewer.md "$stage/docs/"
 # A server for trying it out that answers Range requests (a video seeks only with them).
 cp packaging/zip/serve.py "$stage/"
 sed "s/@VERSION@/$version/g" packaging/zip/README.md >"$stage/README.md"

@@ -13,7 +13,6 @@ Run by `make dist-test` (after `make dist`); one browser for every case.
 """
 
 import functools
-import glob
 import http.server
 import json
 import os
@@ -117,7 +116,9 @@ class NpmPackage(unittest.TestCase):
             self.assertIn(key, meta)
         # Every file the package lists is in it, and the modules are minified with their maps.
         for name in ["imagestage-viewer.js", "imagestage-viewer.js.map", "imagestage-viewer.wasm",
-                     "imagestage-board.wasm", "imagestage-viewer.d.ts", "imagestage-board.d.ts", "README.md", "LICENSE"]:
+                     "imagestage-board.wasm", "imagestage-viewer.d.ts", "imagestage-board.d.ts", "README.md", "LICENSE",
+                     "docs/board.md", "docs/viewer.md", "examples/locations.html", "examples/shortcuts.html",
+                     "examples/art/lake.svg"]:
             self.assertTrue(os.path.exists(os.path.join(self.package, name)), name)
         with open(os.path.join(self.package, "imagestage-viewer.js")) as f:
             code = f.read()
@@ -128,6 +129,21 @@ class NpmPackage(unittest.TestCase):
         self.assertNotRegex(code, r"""from ?["']\./""", "imagestage-viewer.js imports modules: not bundled")
         self.assertIn("sourceMappingURL=imagestage-viewer.js.map", code)
         self.assertIn('new URL("imagestage-viewer.wasm",import.meta.url)', code)
+
+    def test_the_manuals_and_the_examples_ship_and_the_examples_run(self):
+        # The errors name docs/board.md; the README names both manuals and examples/.
+        for name in ["board.md", "viewer.md"]:
+            with open(os.path.join(self.package, "docs", name)) as f:
+                self.assertIn("## ", f.read())
+        server, base = serve(self.package)
+        try:
+            DRIVER.get(base + "examples/locations.html")
+            error = DRIVER.execute_async_script("places.ready.then(() => arguments[0](null), (e) => arguments[0](e.message))")
+            self.assertIsNone(error)
+            self.assertGreater(DRIVER.execute_script("return document.querySelectorAll('[data-board-item]').length"), 0)
+        finally:
+            server.shutdown()
+            server.server_close()
 
     def test_a_typed_example_compiles(self):
         r = self.tsc("ok.ts")
@@ -146,9 +162,9 @@ class NpmPackage(unittest.TestCase):
             shutil.copy(os.path.join(HERE, "app", name), self.scratch if name == "app.js" else site)
         subprocess.run(["esbuild", "app.js", "--bundle", "--format=esm", "--minify", f"--outdir={site}", "--log-level=warning"],
                        cwd=self.scratch, check=True, timeout=60)
-        # What the package README tells esbuild users to do: the assets beside the bundle.
-        for asset in glob.glob(os.path.join(self.package, "*.wasm")) + [os.path.join(self.package, "imagestage-viewer.css")]:
-            shutil.copy(asset, site)
+        # What the package README tells esbuild users to do: each component's assets beside the bundle.
+        for asset in ["imagestage-board.wasm", "imagestage-viewer.wasm", "imagestage-viewer-cpu.wasm", "imagestage-viewer.css"]:
+            shutil.copy(os.path.join(self.package, asset), site)
         shutil.copy(os.path.join(ROOT, "build", "web", "sample.jpg"), site)
         server, base = serve(site)
         try:
@@ -195,8 +211,9 @@ class StaticZip(unittest.TestCase):
     def test_it_holds_the_viewer_an_example_tour_and_a_readme(self):
         names = set(os.listdir(self.folder))
         for name in ["viewer.html", "imagestage-viewer.js", "imagestage-viewer.css", "imagestage-viewer.wasm",
-                     "imagestage-viewer.classic.js", "README.md", "LICENSE", "example"]:
+                     "imagestage-viewer.classic.js", "README.md", "LICENSE", "example", "docs"]:
             self.assertIn(name, names)
+        self.assertEqual(os.listdir(os.path.join(self.folder, "docs")), ["viewer.md"])
         self.assertEqual(sorted(os.listdir(os.path.join(self.folder, "example"))),
                          ["hills-turned.jpg", "hills.jpg", "tour.json"])
 

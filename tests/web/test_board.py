@@ -300,7 +300,7 @@ class BoardLocations(unittest.TestCase):
 
     def test_bad_options_name_the_option(self):
         cases = [
-            ({"items": ".nothing", "slots": ".slot"}, 'items: ".nothing" matches nothing inside div#board'),
+            ({"items": ".item", "slots": ".nothing"}, 'slots: ".nothing" matches nothing inside div#board'),
             ({"items": ".item", "slots": ".slot", "mode": "grid"},
              'mode: unknown value "grid"; expected one of: locations, shortcuts'),
             ({"items": ".item", "slots": ".slot", "maxDistence": 40}, "maxDistence: not an option"),
@@ -538,6 +538,183 @@ class BoardPersistence(unittest.TestCase):
             self.assertFalse(any("does not read" in m for m in logs), f"read once, not at every load: {logs}")
         finally:
             p.js("localStorage.clear()")
+
+
+class BoardAsThePageMadeIt(unittest.TestCase):
+    """Issue 38's fixes for every mode: what the page wrote (its roles, names, fields, saved
+    order and markup) stays the page's, and the board says what is wrong in the page's words."""
+
+    def test_a_swap_says_where_the_dropped_item_is_now(self):
+        make(grid(items={"a": "s1", "b": "s3"}), {"items": ".item", "slots": ".slot"})
+        page().drag(path(centre('[data-id="a"]'), centre('[data-id="s3"]')))
+        settled()
+        self.assertEqual(slot_of("a"), "s3")
+        self.assertEqual(spoken(), "Swapped A with B, now in location #s3.")
+
+    def test_an_empty_board_starts_and_follows_its_last_item_leaving_and_coming_back(self):
+        p = page()
+        make("", {"items": ".item", "slots": ".slot"})  # the test page, to clear its storage
+        p.js("localStorage.clear()")
+        html = "".join(f'<div class="slot" data-id="s{n}"></div>' for n in range(1, 4))
+        options = {"items": ".item", "slots": ".slot", "persist": "localStorage", "persistKey": "comes-and-goes"}
+        self.assertEqual(make(html, options), "ok")
+        self.assertEqual(state()["items"], [])
+        add = "document.querySelector('[data-id=s1]').insertAdjacentHTML('beforeend', '<div class=\"item\" data-id=\"a\">A</div>')"
+        p.js(add)
+        p.until("return b.state().includes('\"id\":\"a\"')", message="the added item in the state")
+        page().drag(path(centre('[data-id="a"]'), centre('[data-id="s2"]')))
+        settled()
+        self.assertEqual(len(events("change")), 1)
+        # The last item leaves: the state follows.
+        p.js("document.querySelector('[data-id=a]').remove()")
+        p.until("return !b.state().includes('\"id\":\"a\"')", message="the state without the removed item")
+        # It comes back where the page puts it; the first move is a change, and it is saved.
+        p.js(add)
+        p.until("return b.state().includes('\"id\":\"a\",\"slot\":\"s1\"')", message="the item back in s1")
+        page().drag(path(centre('[data-id="a"]'), centre('[data-id="s2"]')))
+        settled()
+        self.assertEqual(len(events("change")), 2)
+        self.assertIn('"id":"a","slot":"s2"', p.js("return localStorage.getItem('imagestage.board.comes-and-goes')"))
+        self.assertEqual(events("error"), [])
+
+    def test_errors_name_what_is_wrong_all_at_once(self):
+        p = page()
+        make(grid(), {"items": ".item", "slots": ".slot"})
+        p.js("b.destroy()")
+        for given, message in (("'#nope'", 'container: "#nope" matches nothing on the page'),
+                               ("'#'", 'container: "#" is not a valid selector'),
+                               ("null", "container: expected an element or a CSS selector, found null")):
+            error = p.driver.execute_async_script(
+                "const done = arguments[0]; try { boardModule.board(" + given + ", {items: '.item', slots: '.slot'})"
+                ".ready.then(() => done('ok'), (e) => done(e.message)); } catch (e) { done('thrown: ' + e.message); }")
+            self.assertEqual(error, "ImageStage board: " + message)
+        # Every wrong option in one message, SortableJS's names with the board's way beside them.
+        result = make(grid(), {"items": ".item", "slots": ".slot", "handle": "[", "maxDistence": 40,
+                               "ghostClass": "ghost", "delay": 100, "mode": "grid"})
+        lines = result.split("\n")
+        self.assertEqual(lines[0], "error: ImageStage board: 5 problems:", result)
+        self.assertEqual(sorted(lines[1:]), sorted([
+            '- handle: "[" is not a valid selector',
+            "- maxDistence: not an option (did you mean maxDistance?) (docs/board.md lists them)",
+            "- ghostClass: SortableJS's name, not the board's: style .board-lifted (the held item), .board-ghost"
+            " (a shortcut's copy), [data-board-over] (where it lands)",
+            "- delay: SortableJS's name, not the board's: use touch: {delay, tolerance}",
+            '- mode: unknown value "grid"; expected one of: locations, shortcuts']), result)
+        self.assertEqual(make(grid(), {"items": ".item", "slots": ".slot"}), "ok")
+        error = p.js("try { b.restore('{}'); } catch (e) { return e.message; }")
+        self.assertEqual(error, 'ImageStage board: restore(): missing "items" and "slots": not a board state'
+                                " (state() writes both)")
+
+    def test_destroy_leaves_the_page_exactly_as_it_was(self):
+        p = page()
+        html = ('<div class="slot" data-id="s1"><div class="item" data-id="a"><img alt="A" src="data:image/gif;base64,'
+                'R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==">A</div></div>'
+                '<div class="slot" data-id="s2"><div class="item" data-id="b" style="color: red;">B</div></div>'
+                '<div class="slot" data-id="s3"></div>')
+        make(html, {"items": ".item", "slots": ".slot"})
+        before = p.js("const t = document.createElement('template'); t.innerHTML = arguments[0]; return t.innerHTML", html)
+        p.drag(path(centre('[data-id="a"]'), centre('[data-id="s3"]')))
+        settled()
+        p.drag(path(centre('[data-id="b"]'), centre('[data-id="s1"]')))
+        settled()
+        p.drag(path(centre('[data-id="a"]'), centre('[data-id="s2"]')))
+        settled()
+        p.drag(path(centre('[data-id="b"]'), centre('[data-id="s2"]')))  # a swap: both fly
+        settled()
+        self.assertEqual((slot_of("a"), slot_of("b")), ("s1", "s2"))
+        p.js("b.destroy()")
+        self.assertEqual(p.js("return document.getElementById('board').innerHTML"), before)
+
+    def test_ctrl_z_in_a_field_is_the_fields_own(self):
+        p = page()
+        note = ("document.querySelector('[data-id=call]').insertAdjacentHTML('beforeend',"
+                " '<span class=\"note\" contenteditable=\"true\">note</span><textarea class=\"more-text\"></textarea>')")
+        self.assertEqual(cards({"items": ".card", "slots": ".cell"}, wrap=note), "ok")
+        c = box('[data-id="milk"]')
+        mouse(path((c["left"] + c["width"] - 6, c["bottom"] - 4), centre('[data-id="wed"]')))
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "wed")
+        value = "return document.querySelector(arguments[0]).value ?? document.querySelector(arguments[0]).textContent"
+
+        def edit_undo_redo(field, original):
+            p.driver.find_element("css selector", field).click()
+            ActionChains(p.driver).send_keys(Keys.END + " soon").perform()
+            self.assertEqual(p.js(value, field), original + " soon")
+            ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+            self.assertEqual(p.js(value, field), original, f"the field's own undo in {field}")
+            ActionChains(p.driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT) \
+                .key_up(Keys.CONTROL).perform()
+            self.assertEqual(p.js(value, field), original + " soon", f"the field's own redo in {field}")
+            ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+            time.sleep(0.3)
+            self.assertEqual([e["type"] for e in logged() if e["type"] in ("return", "redo")], [])
+
+        for field, original in (('[data-id="call"] input', "Call the plumber"), ('[data-id="call"] textarea', "")):
+            edit_undo_redo(field, original)
+            self.assertEqual(parent_of('[data-id="milk"]'), "wed", f"the card move stays: {field}")
+            self.assertTrue(p.js("return b.canUndo()"))
+        # On the card itself Ctrl+Z is the board's, and Ctrl+Shift+Z redoes.
+        p.js("document.querySelector('[data-id=milk]').focus()")
+        ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "mon")
+        ActionChains(p.driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT) \
+            .key_up(Keys.CONTROL).perform()
+        settled()
+        self.assertEqual(parent_of('[data-id="milk"]'), "wed")
+        p.js("window.log = []")
+        edit_undo_redo('[data-id="call"] .note', "note")
+        self.assertEqual(parent_of('[data-id="milk"]'), "wed", "the card move stays: contenteditable")
+
+    def test_the_pages_roles_stay_and_a_card_is_named_by_its_text_not_its_controls(self):
+        p = page()
+        self.assertEqual(cards({"items": ".card", "slots": ".cell"}), "ok")
+        milk = p.driver.find_element("css selector", '[data-id="milk"]')
+        self.assertEqual(milk.aria_role, "button")
+        self.assertEqual(milk.accessible_name, "Buy milk and bread")
+        p.js("document.querySelector('[data-id=milk]').focus()")
+        key(Keys.SPACE)
+        self.assertTrue(spoken().startswith("Picked up Buy milk and bread,"), spoken())
+        key(Keys.ESCAPE)
+        # A list of the page's own: an <li> stays a list item, described as draggable, named
+        # by its text without its button's; the page's aria-label wins.
+        html = ('<ul class="slot" data-id="s1"><li class="item" data-id="a">Write spec <button>Done</button></li></ul>'
+                '<ul class="slot" data-id="s2"><li class="item" data-id="b" aria-label="Review">⠿ <button>Done</button></li></ul>'
+                '<ul class="slot" data-id="s3"></ul>')
+        make(html, {"items": ".item", "slots": ".slot"})
+        a = p.driver.find_element("css selector", '[data-id="a"]')
+        self.assertIsNone(a.get_attribute("role"))
+        self.assertEqual(a.aria_role, "listitem")
+        self.assertEqual(a.get_attribute("aria-roledescription"), "draggable")
+        self.assertEqual(a.accessible_name, "Write spec")
+        self.assertEqual(p.driver.find_element("css selector", '[data-id="b"]').accessible_name, "Review")
+        p.js("document.querySelector('[data-id=a]').focus()")
+        key(Keys.SPACE)
+        self.assertTrue(spoken().startswith("Picked up Write spec,"), spoken())
+        key(Keys.ESCAPE)
+
+    def test_a_saved_board_is_merged_into_a_changed_page(self):
+        """A gallery whose cells have no ids (by position) loses a photo and its cell: the
+        saved layout still applies to the photos it knows; none is set aside as corrupt."""
+        p = page()
+
+        def gallery(photos):
+            return "".join(f'<div class="slot"><div class="item" data-id="{ph}">{ph.upper()}</div></div>' for ph in photos)
+        options = {"items": ".item", "slots": ".slot", "persist": "localStorage", "persistKey": "gallery"}
+        make(gallery(["p1"]), {"items": ".item", "slots": ".slot"})  # the test page, to clear its storage
+        p.js("localStorage.clear()")
+        make(gallery(["p1", "p2", "p3", "p4"]), options)
+        p.drag(path(centre('[data-id="p1"]'), centre('.slot:nth-child(2)')))  # p1 and p2 swap
+        settled()
+        self.assertEqual((slot_of("p1"), slot_of("p2")), ("2", "1"))
+        # The page deleted p2 (and so its cell): p1, p3, p4 in cells 1, 2, 3.
+        make(gallery(["p1", "p3", "p4"]), options)
+        self.assertEqual(events("error"), [])
+        self.assertEqual([k for k in p.js("return Object.keys(localStorage)") if "corrupt" in k], [])
+        # p1 and p3 keep their saved cells (2 and 3); p4's cell 4 is gone and p3 took its
+        # place in the page: it goes to the nearest free cell, 1.
+        self.assertEqual((slot_of("p1"), slot_of("p3"), slot_of("p4")), ("2", "3", "1"))
+        self.assertEqual(p.js("return [...document.querySelectorAll('.slot')].map((s) => s.textContent)"), ["P4", "P1", "P3"])
 
 
 class BoardExamplesOnAPhone(unittest.TestCase):

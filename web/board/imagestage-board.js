@@ -74,6 +74,24 @@ function addStyle() {
   document.head.append(style);
 }
 
+/** Whether `el` has no role of its own (a `<div>`, a `<span>`, a custom element): the board may give it one. */
+const generic = (el) => /^(DIV|SPAN)$|-/.test(el.tagName);
+
+/** Whether `text` parses as a CSS selector. */
+function isSelector(text) {
+  try {
+    document.createDocumentFragment().querySelector(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One Error for every problem found (each `option: what is wrong`), so a page fixes them in one go. */
+function failure(problems) {
+  return new Error(`ImageStage board: ${problems.length > 1 ? `${problems.length} problems:\n- ${problems.join('\n- ')}` : problems[0]}`);
+}
+
 /** A short description of an element for error messages: `div.slot#kitchen`. */
 function describe(el) {
   if (!el) return '(none)';
@@ -102,7 +120,12 @@ export function board(container, options = {}) { return new Board(container, opt
 
 export class Board {
   constructor(container, options = {}) {
-    this.container = typeof container === 'string' ? document.querySelector(container) : container;
+    this.given = container; // what the page passed, for the error when it finds nothing
+    try {
+      this.container = typeof container === 'string' ? document.querySelector(container) : container;
+    } catch {
+      this.container = null; // not a selector: #check says so
+    }
     this.options = { ...options };
     this.listeners = new Map();
     this.items = [];
@@ -112,7 +135,8 @@ export class Board {
     this.pointers = new Map(); // pointer id → last client position, for presses that reached the engine
     this.dragging = new Set(); // pointers whose press became a drag (their click is not the page's)
     this.floating = new Map(); // item index → its top-layer state while held or animating
-    this.added = new Map(); // element → attributes this file added to it
+    this.added = new Map(); // element → the attributes this file added to it, and their values
+    this.unstyled = new Set(); // items that had no style attribute
     this.ready = this.#start();
     // A page that forgets `await b.ready` still hears of a failure: it is logged.
     this.ready.catch(() => {});
@@ -152,7 +176,7 @@ export class Board {
     if (!this.x) throw new Error('ImageStage board: setOptions: the board is not running (await b.ready first)');
     // Every change is checked (names, types, ranges) before any is applied.
     const error = this.wasm.out(this.wasm.withBytes(encodeOptions(changes), (p, n) => this.x.board_set_options(p, n)));
-    if (error) throw new Error(`ImageStage board: ${error}`);
+    if (error) throw failure(error.split('\n'));
     if (typeof changes.status === 'string') this.#findStatus(changes.status);
     Object.assign(this.options, changes);
     this.#readPageOptions();
@@ -183,8 +207,10 @@ export class Board {
       delete el.dataset.boardOver;
       delete el.dataset.boardRefuses;
     }
-    // The page's elements as it made them: only what this file added is taken back.
-    for (const [el, attributes] of this.added) for (const a of attributes) el.removeAttribute(a);
+    // The page's elements as it made them: only what this file added is taken back (not a
+    // value the page has set since).
+    for (const [el, attributes] of this.added) for (const [a, v] of attributes) if (el.getAttribute(a) === v) el.removeAttribute(a);
+    for (const el of this.unstyled) if (!el.style.length) el.removeAttribute('style');
     this.added.clear();
     this.container?.classList.remove('board-dragging');
     if (boards.get(this.container) === this) boards.delete(this.container);
@@ -196,13 +222,13 @@ export class Board {
   async #start() {
     await null; // errors are reported after the page's own `on('error', …)` calls
     try {
-      this.#check();
+      const problems = this.#check();
       addStyle();
       this.wasm = await instantiate(WASM);
       this.x = this.wasm.exports;
       if (this.destroyed) return this;
       this.#addLiveRegion();
-      this.#create();
+      this.#create(problems);
       this.#listen();
       if (this.options.persist === 'localStorage') this.#load();
       this.#reconcileAll();
@@ -217,11 +243,17 @@ export class Board {
     }
   }
 
-  /** What can be checked before the module loads: the container, option names, selectors. */
-  /** What needs the DOM, before the module loads: the container and the selectors. */
+  /**
+   * What needs the DOM, before the module loads: the container (an error at once) and the
+   * selectors (their problems, returned to be reported with the engine's, all at once).
+   */
   #check() {
-    const o = this.options;
-    if (!(this.container instanceof Element)) throw new Error(`ImageStage board: container: no element matches ${this.container}`);
+    const o = this.options, problems = [];
+    if (!(this.container instanceof Element)) {
+      const g = this.given;
+      throw new Error(`ImageStage board: container: ${typeof g === 'string' ? `"${g}" ${this.container === null && isSelector(g)
+        ? 'matches nothing on the page' : 'is not a valid selector'}` : `expected an element or a CSS selector, found ${g === null ? 'null' : typeof g}`}`);
+    }
     const running = boards.get(this.container);
     if (running && !running.destroyed) {
       // Two boards on one element would each answer every pointer: every event twice.
@@ -234,16 +266,19 @@ export class Board {
         this.on(k.slice(2).toLowerCase(), o[k]);
       }
     }
+    // An empty list is a board too (items come later); slots that match nothing are a mistake.
     for (const k of ['items', 'slots', 'handle', 'filter']) {
       if (typeof o[k] !== 'string' || !o[k]) continue; // the engine's check names a wrong type
-      let found;
-      try { found = this.container.querySelector(o[k]); } catch { throw new Error(`ImageStage board: ${k}: "${o[k]}" is not a valid selector`); }
-      if (!found && (k === 'items' || k === 'slots')) {
-        throw new Error(`ImageStage board: ${k}: "${o[k]}" matches nothing inside ${describe(this.container)}`);
+      if (!isSelector(o[k])) problems.push(`${k}: "${o[k]}" is not a valid selector`);
+      else if (k === 'slots' && !this.container.querySelector(o[k])) {
+        problems.push(`${k}: "${o[k]}" matches nothing inside ${describe(this.container)}`);
       }
     }
-    if (typeof o.status === 'string' && o.status) this.#findStatus(o.status);
+    if (typeof o.status === 'string' && o.status) {
+      try { this.#findStatus(o.status); } catch (e) { problems.push(e.message.replace('ImageStage board: ', '')); }
+    }
     this.#readPageOptions();
+    return problems;
   }
 
   /** The status option's element, or an error naming the selector that finds none. */
@@ -261,25 +296,27 @@ export class Board {
     this.mode = o.mode ?? 'locations';
     this.touch = { delay: 200, tolerance: 6, ...(o.touch || {}) };
     this.strings = { ...PAGE_STRINGS, ...(o.strings || {}) };
+    // What an item's name leaves out of its text (#itemName).
+    const handle = typeof o.handle === 'string' && isSelector(o.handle) ? `, ${o.handle}` : '';
+    this.unnamed = `${CONTROLS}, [aria-hidden="true"], script, style, template${handle}`;
   }
 
   /** Sets attribute `name` on `el` unless the page gave one; remembered for destroy(). */
   #add(el, name, value) {
     if (el.hasAttribute(name)) return;
     el.setAttribute(name, value);
-    if (!this.added.has(el)) this.added.set(el, new Set());
-    this.added.get(el).add(name);
+    if (!this.added.has(el)) this.added.set(el, new Map());
+    this.added.get(el).set(name, value);
   }
 
   /** Finds the page's items and slots and hands the engine their boxes. */
-  #create() {
+  #create(problems = []) {
     const o = this.options;
     const ours = (el) => el.hasAttribute('data-board-copy') || el.hasAttribute('data-board-placeholder')
       || el.classList.contains('board-ghost');
-    const all = (sel) => [...this.container.querySelectorAll(sel)].filter((el) => !ours(el));
+    const all = (sel) => (isSelector(sel) ? [...this.container.querySelectorAll(sel)].filter((el) => !ours(el)) : []);
     this.items = all(o.items);
     this.slots = all(o.slots);
-    if (!this.items.length) throw new Error(`ImageStage board: items: "${o.items}" matches nothing inside ${describe(this.container)}`);
     this.itemIds = this.items.map((el, i) => el.dataset.id || String(i + 1));
     this.slotIds = this.slots.map((el, i) => el.dataset.id || String(i + 1));
     this.home = this.items.map((el) => this.home?.find((h) => h.el === el) ?? { el, parent: el.parentNode, next: el.nextSibling });
@@ -293,7 +330,9 @@ export class Board {
     const slotRects = this.slots.map((el) => this.#rect(el, f, null));
     const items = this.items.map((el, i) => {
       this.#add(el, 'data-board-item', '');
-      for (const img of el.tagName === 'IMG' ? [el] : el.querySelectorAll('img')) img.draggable = false;
+      for (const img of el.tagName === 'IMG' ? [el] : el.querySelectorAll('img')) this.#add(img, 'draggable', 'false');
+      // No style attribute of the page's: the one the drags leave behind (empty) goes at destroy().
+      if (!el.hasAttribute('style')) this.unstyled.add(el);
       this.#label(el, i);
       const slotEl = el.parentElement?.closest(o.slots);
       const s = slotEl ? this.slots.indexOf(slotEl) : -1;
@@ -311,7 +350,7 @@ export class Board {
       if (el.dataset.capacity) slot.capacity = Number(el.dataset.capacity);
       const copy = el.querySelector(':scope > [data-board-copy]');
       if (copy && this.itemIds.includes(copy.dataset.boardCopy)) slot.content = copy.dataset.boardCopy;
-      this.#add(el, 'role', 'group');
+      if (generic(el)) this.#add(el, 'role', 'group'); // a <ul> stays a list, and its <li> list items
       if (!el.hasAttribute('aria-labelledby')) this.#add(el, 'aria-label', slot.name || `location #${slot.id}`);
       return slot;
     });
@@ -322,7 +361,9 @@ export class Board {
     const description = `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},`
       + `"slots":${encodeOptions(slots)},"items":${encodeOptions(items)}}`;
     const error = this.wasm.out(this.wasm.withBytes(description, (p, n) => this.x.board_create(p, n)));
-    if (error) throw new Error(`ImageStage board: ${this.#nameElements(error)}`);
+    // The engine's problems, one a line, after the page's own (selectors).
+    if (error) problems = [...problems, ...error.split('\n').map((line) => this.#nameElements(line))];
+    if (problems.length) throw failure(problems);
     this.#measure();
   }
 
@@ -346,18 +387,35 @@ export class Board {
 
   #prefersReducedMotion() { return matchMedia('(prefers-reduced-motion: reduce)').matches; }
 
+  /**
+   * What an item is called: its `aria-label`, `alt` or image's `alt`, else its own text
+   * without its controls' (a card's "Done" button), its handle's or hidden text; a text
+   * that is only symbols (a "⠿" grip) names nothing, and a card titled by its input is
+   * called by that input's value; else its id.
+   */
   #itemName(el, i) {
+    const text = (n) => [...n.childNodes].map((c) => (c.nodeType === 3 ? c.data : c.nodeType === 1 && !c.matches(this.unnamed) ? text(c) : ''))
+      .join(' ');
+    const own = text(el).replace(/\s+/g, ' ').trim();
     return el.getAttribute('aria-label') || el.getAttribute('alt') || el.querySelector?.('img[alt]')?.alt
-      || el.textContent.trim() || this.itemIds[i];
+      || (/[\p{L}\p{N}]/u.test(own) ? own : el.querySelector('input:not([type]), input[type=text], textarea')?.value.trim())
+      || this.itemIds[i];
   }
 
-  /** Roles and names for items, unless the page gave its own. */
+  /**
+   * Roles and names for items, unless the page gave its own. An element with a role of its
+   * own (an `<li>`, an `<img>`, a row) keeps it and is described as draggable; a plain
+   * `<div>` or `<span>` becomes a button. The name is set where its text would say otherwise.
+   */
   #label(el, i) {
     if (el.tabIndex < 0) this.#add(el, 'tabindex', '0');
-    this.#add(el, 'role', 'button');
+    if (generic(el)) this.#add(el, 'role', 'button');
     this.#add(el, 'aria-roledescription', this.strings.draggable);
     this.#add(el, 'aria-describedby', this.instructions.id);
-    if (el.tagName !== 'IMG' && !el.textContent.trim()) this.#add(el, 'aria-label', this.#itemName(el, i));
+    const name = this.#itemName(el, i);
+    if (el.tagName !== 'IMG' && !el.hasAttribute('aria-labelledby') && name !== el.textContent.replace(/\s+/g, ' ').trim()) {
+      this.#add(el, 'aria-label', name);
+    }
   }
 
   #addLiveRegion() {
@@ -647,7 +705,9 @@ export class Board {
     const i = this.items.indexOf(e.target);
     const held = this.x.board_keyboard_held() >= 0;
     const mod = e.ctrlKey || e.metaKey;
-    if (mod && (e.key === 'z' || e.key === 'Z' || e.key === 'y')) {
+    if (mod && (e.key === 'z' || e.key === 'Z' || e.key === 'y' || e.key === 'Y')) {
+      // In a text field the keys are the field's own undo and redo, not the board's.
+      if (e.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
       e.preventDefault();
       this.#key(e.key === 'y' || e.shiftKey ? REDO : UNDO);
       return;
@@ -1102,6 +1162,8 @@ export class Board {
       return;
     }
     this.#restore(state, 'the board before the page changed');
+    // What the page added or removed is no user's move: `change` compares later moves with this.
+    this.lastKey = this.#placementKey();
     this.#observeSizes();
   }
 }
