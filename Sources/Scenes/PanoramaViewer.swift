@@ -11,7 +11,7 @@ public enum ViewMode: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Where the camera's motion comes from.
-public enum MotionSource: String, Hashable, Sendable {
+public enum MotionSource: String, Hashable, Sendable, CaseIterable {
   case none, log, sensor
 }
 

@@ -7,6 +7,7 @@
 // (web/viewer/ViewerWeb.swift over Scenes' ViewerTour).
 
 import { splitFunctions } from './viewer-hotspots.js';
+import { FrameNumbers, SLOT } from './viewer-frame.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
 
 const BOUNDS = { yaw: 0, pitch: 1, hfov: 2 };
@@ -55,9 +56,16 @@ export class ViewerAPI {
   isLoaded() { return this._loaded; }
   // Until the module runs (for good where the browser has no WebAssembly), the getters answer
   // the config's starting values, as Pannellum's do before its panorama loads.
-  getPitch() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).pitch : this._early?.pitch; }
-  getYaw() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).yaw : this._early?.yaw; }
-  getHfov() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).hfov : this._early?.hfov; }
+  getPitch() { return this.w ? this._frame.pitch() : this._early?.pitch; }
+  getYaw() { return this.w ? this._frame.yaw() : this._early?.yaw; }
+  getHfov() { return this.w ? this._frame.hfov() : this._early?.hfov; }
+
+  /** The module's frame buffer (viewer-frame.js), for the instance in use; null before it runs. */
+  get _frame() {
+    if (!this.w) return null;
+    if (this._frameOf !== this.w) { this._frameOf = this.w; this._frameNumbers = new FrameNumbers(this.w); }
+    return this._frameNumbers;
+  }
 
   setPitch(pitch, animated = 1000, callback, callbackArgs) {
     if (!finite('setPitch', [pitch], animation(animated))) return this;
@@ -137,7 +145,8 @@ export class ViewerAPI {
   loadScene(sceneId, pitch, yaw, hfov, fadeDone) {
     if (!finite('loadScene', [], [pitch, yaw, hfov].filter((x) => x !== 'same'))) return this;
     this._ready(() => {
-      const here = this.m.json(this.w.viewer_view(1, 1));
+      const n = this._frame.view(1, 1);
+      const here = { yaw: n[SLOT.yaw], pitch: n[SLOT.pitch], hfov: n[SLOT.hfov] };
       const v = (x, same) => (x === 'same' ? same : x == null ? NaN : Number(x));
       const ok = this.m.withBytes(String(sceneId), (p, n) =>
         this.w.viewer_load_scene(p, n, v(yaw, here.yaw), v(pitch, here.pitch), v(hfov, here.hfov)));
@@ -320,7 +329,7 @@ export class ViewerAPI {
   // ------------------------------------------------------------ ours
 
   /** The lens: rectilinear, stereographic, fisheye (the little planet), equirectangular. */
-  getLens() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).lens : this._early?.lens; }
+  getLens() { return this.w ? this._frame.lens() : this._early?.lens; }
   setLens(name) {
     this._ready(() => {
       const problem = this.m.withBytes(String(name), (p, n) => this.m.out(this.w.viewer_set_lens(p, n)));

@@ -6,6 +6,7 @@
 // (JSON cannot carry them) are kept here by scene and index.
 
 import { el, safeHTML, safeURL } from './viewer-dom.js';
+import { SLOT } from './viewer-frame.js';
 
 /** Pulls the functions out of a config (JSON cannot carry them): hotspots' handlers by scene and index. */
 export function splitFunctions(config) {
@@ -193,13 +194,15 @@ export class HotSpots {
   /** Moves each element where the core places it for this frame's view (`force`: all of them). */
   place(force = false) {
     const v = this.viewer;
-    const places = v.m.json(v.w.viewer_placements(0));
+    const count = v.w.viewer_placements(0);
+    const n = v._frame.numbers(); // after the call: it may have moved the buffer
     for (const spot of this.spots) {
-      const p = places[spot.index];
-      const shown = !!p;
+      const at = SLOT.placements + 2 * spot.index;
+      const x = n[at], y = n[at + 1];
+      const shown = spot.index < count && !Number.isNaN(x);
       if (shown !== spot.shown || force || shown) {
         spot.element.classList.toggle('isv-hidden', !shown);
-        if (shown) spot.element.style.transform = `translate(${p[0]}px, ${p[1]}px) translate(-50%, -50%)`;
+        if (shown) spot.element.style.transform = `translate(${x}px, ${y}px) translate(-50%, -50%)`;
         spot.shown = shown;
       }
     }

@@ -539,7 +539,7 @@ export async function openVideo(v, gpu, fade, ticket) {
       return;
     }
   }
-  v._lastKey = '';
+  v._frame.forget();
   v._loaded = true;
   v._root.classList.add('isv-loaded');
   player.start();
@@ -579,7 +579,7 @@ async function cpuFrame(v, video, src) {
   src.busy = false;
   if (v._destroyed || v.w !== w || v._source !== src || !ptr) return;
   w.viewer_commit();
-  v._lastKey = '';
+  v._frame.forget();
   v._draw();
   const times = src.cpuTimes;
   if (times.length < 8) {
