@@ -274,6 +274,11 @@ public func viewerVideoCommand() -> Int32 {
   }
 }
 
+/// Whether the page shows the viewer fullscreen (1) or not (0): `mouseZoom: "fullscreenonly"`
+/// and `dragConfirm` follow it.
+@_cdecl("viewer_set_fullscreen")
+public func viewerSetFullscreen(_ on: Int32) { tour.isFullscreen = on != 0 }
+
 @_cdecl("viewer_focus_lost")
 public func viewerFocusLost(_ t: Double) { _ = tour.handle(.focusLost, at: t) }
 

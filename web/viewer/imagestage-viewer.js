@@ -194,13 +194,14 @@ export class Viewer extends ViewerAPI {
     const loading = el('div', 'isv-loading pnlm-load-box', { role: 'status', hidden: '' });
     const message = el('div', 'isv-message pnlm-error-msg pnlm-info-box', { role: 'alert', hidden: '' });
     const live = el('div', 'isv-live', { 'aria-live': 'polite', 'aria-atomic': 'true' });
-    root.append(view, this._hotSpots.layer, info, compass, bar, load, loading, message, live);
+    const hint = el('div', 'isv-hint', { role: 'status', hidden: '' });
+    root.append(view, this._hotSpots.layer, info, compass, bar, load, loading, message, hint, live);
     // As Pannellum's, the page's element is the container: positioned (a page's own controls
     // inside it, `position: absolute`, sit on the view) and what goes fullscreen.
     this._host.classList.add('pnlm-container', 'isv-host');
     this._host.append(root);
     Object.assign(this, { _root: root, _view: view, _canvas: canvas, _fadeCanvas: fade, _load: load, _loadButton: loadButton,
-      _loadTitle: loadTitle, _loading: loading, _message: message, _live: live });
+      _loadTitle: loadTitle, _loading: loading, _message: message, _live: live, _hintBox: hint });
     this._ctx = canvas.getContext('2d');
   }
 
@@ -272,6 +273,7 @@ export class Viewer extends ViewerAPI {
       this.m.withTwo(options.source || 'config', options.folder || '', (sp, sn, fp, fn) =>
         this.m.json(this.w.viewer_configure(cp, cn, pp, pn, sp, sn, fp, fn))));
     for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
+    if (this._fullscreen) this.w.viewer_set_fullscreen(1);
     if (answer.error) {
       throw new Error(this._configFromObject ? answer.error.replace(/ \(line \d+, column \d+\)/, '') : answer.error);
     }
@@ -326,6 +328,7 @@ export class Viewer extends ViewerAPI {
   _refreshScene() {
     const s = this._scene = this.m.json(this.w.viewer_scene());
     this._controls.show(s);
+    this._fullscreenToCore();
     const bg = s.backgroundColor;
     this._root.style.backgroundColor = bg ? `rgb(${bg.map((c) => Math.round(c * 255)).join(',')})` : '';
     this._view.setAttribute('aria-label', s.title ? `${s.title}. ${this._string('viewLabel')}` : this._string('viewLabel'));

@@ -195,12 +195,31 @@ export class ViewerAPI {
     this._fullscreenChanged();
   }
 
+  /** Tells the core (`mouseZoom: 'fullscreenonly'`, `dragConfirm`) and lets the page scroll
+   * with one finger on the axes `dragConfirm` keeps for two, outside fullscreen. */
+  _fullscreenToCore() {
+    if (this.w) this.w.viewer_set_fullscreen(this._fullscreen ? 1 : 0);
+    const confirm = this._fullscreen ? null : this._scene?.dragConfirm;
+    this._view.style.touchAction = confirm === 'both' ? 'pan-x pan-y' : confirm === 'yaw' ? 'pan-x'
+      : confirm === 'pitch' ? 'pan-y' : '';
+  }
+
+  /** Says `text` (a `STRINGS` name) over the view for a moment, as Pannellum's interaction messages. */
+  _hint(name) {
+    const hint = this._hintBox;
+    hint.textContent = this._string(name);
+    hint.hidden = false;
+    clearTimeout(this._hintTimer);
+    this._hintTimer = setTimeout(() => { hint.hidden = true; }, 1500);
+  }
+
   _fullscreenChanged() {
     const host = this._host;
     const on = document.fullscreenElement === host || document.webkitFullscreenElement === host ||
       host.classList.contains('isv-fill-window');
     if (on === this._fullscreen) return;
     this._fullscreen = on;
+    this._fullscreenToCore();
     this._controls.fullscreen(on);
     this._root.classList.toggle('isv-is-fullscreen', on);
     this._fire('fullscreenchange', on);
@@ -303,6 +322,11 @@ export class ViewerAPI {
   /** Removes the viewer: its DOM, listeners, WebGL context and wasm memory. */
   destroy() {
     if (this._destroyed) return;
+    // The getters answer numbers, as declared, after destroy too: the view the viewer had.
+    if (this.w && this._configured) {
+      this._early = { ...this._early, pitch: this.getPitch(), yaw: this.getYaw(), hfov: this.getHfov(), lens: this.getLens(),
+        pitchBounds: this.getPitchBounds(), yawBounds: this.getYawBounds(), hfovBounds: this.getHfovBounds() };
+    }
     this._destroyed = true;
     this.stopOrientation();
     for (const [t, type, fn, o] of this._listeners) t.removeEventListener(type, fn, o);
@@ -317,7 +341,6 @@ export class ViewerAPI {
     this._root.remove();
     this._host.classList.remove('pnlm-container', 'isv-host', 'isv-fill-window');
     this._handlers.clear();
-    this._early = null;
     this.m = null;
     this.w = null;
   }

@@ -71,6 +71,14 @@ export class Tiles {
   async fetch(entry, state) {
     const v = this.viewer;
     const [level, face, x, y] = entry.id.split('/').map(Number);
+    if (entry.url == null) {
+      // A cube face given as null (Pannellum's partial cube): nothing to fetch, the
+      // background colour shows there.
+      v.w.viewer_tile_loaded(level, face, x, y);
+      if (level === 1) state.baseSettled++;
+      v._invalidate();
+      return;
+    }
     let bitmap;
     try {
       const response = await fetch(new URL(entry.url, location.href).href,
