@@ -1320,6 +1320,36 @@ class Viewer(unittest.TestCase):
         self.assertEqual(PAGE.js("return viewer.getScene()"), "garden")
         self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 45, delta=0.01)
 
+    def test_scene_changes_and_hotspot_edits_leave_no_listeners_or_nodes_behind(self):
+        # Each build of the hotspots listens on its own elements until the next one: 50 scene
+        # changes and 50 hotspots added and removed leave as many listeners and nodes as there
+        # were (they stayed, with their detached elements, until destroy).
+        open_viewer("viewer.html#config=pages/tour.json")
+
+        def counts():
+            PAGE.cdp("HeapProfiler.collectGarbage")
+            c = PAGE.cdp("Memory.getDOMCounters")
+            return c["jsEventListeners"], c["nodes"]
+
+        PAGE.js("window.loads = 0; viewer.on('load', () => loads++)")
+
+        def go(scene, k):
+            PAGE.js("viewer.loadScene(arguments[0])", scene)
+            PAGE.until(f"return loads >= {k} && viewer.getScene() === '{scene}'", timeout=10, message=f"scene {k}")
+
+        for k, scene in enumerate(["garden", "hall"], 1):  # both scenes shown once: the baseline's
+            go(scene, k)
+        PAGE.js("viewer.getConfig()")  # (its first call makes the defaults table)
+        before = counts()
+        for k in range(3, 53):
+            go("garden" if k % 2 else "hall", k)
+        for k in range(50):
+            PAGE.js("viewer.addHotSpot({id: 'extra', pitch: 10, yaw: 10, text: 'Extra'}); viewer.removeHotSpot('extra')")
+        after = counts()
+        self.assertEqual(PAGE.js("return document.querySelectorAll('.isv-hotspot').length"), 2, "the hall's two")
+        self.assertEqual(after[0], before[0], f"listeners before and after (listeners, nodes): {before}, {after}")
+        self.assertLessEqual(after[1], before[1] + 20, f"nodes before and after (listeners, nodes): {before}, {after}")
+
     def test_pannellums_tour_example_loads_unchanged(self):
         PAGE.driver.get(PAGE.base + "pannellum/examples/example-tour.htm")
         PAGE.driver.switch_to.frame(PAGE.driver.find_element("tag name", "iframe"))

@@ -144,7 +144,8 @@ export class Viewer extends ViewerAPI {
     ensureStyle();
     this._host = host;
     this._handlers = new Map();
-    this._listeners = [];
+    // The viewer's lifetime: every listener `_on` adds leaves with it at `destroy`.
+    this._lifetime = new AbortController();
     this._loaded = false;
     this._destroyed = false;
     this._error = null;
@@ -205,13 +206,16 @@ export class Viewer extends ViewerAPI {
     this._ctx = canvas.getContext('2d');
   }
 
-  _on(target, type, fn, options) {
+  /**
+   * Listens for the viewer's lifetime, or for `signal`'s (the hotspots': one build of them),
+   * whichever ends first; a trap in `fn` stops the viewer.
+   */
+  _on(target, type, fn, { signal, ...options } = {}) {
     const wrapped = (e) => {
       if (this._destroyed || !this.m) return;
       try { fn(e); } catch (error) { if (isTrap(error)) this._fail(error); else throw error; }
     };
-    target.addEventListener(type, wrapped, options);
-    this._listeners.push([target, type, wrapped, options]);
+    target.addEventListener(type, wrapped, { ...options, signal: signal ?? this._lifetime.signal });
   }
 
   _speak(text) {

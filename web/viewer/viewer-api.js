@@ -329,8 +329,8 @@ export class ViewerAPI {
     }
     this._destroyed = true;
     this.stopOrientation();
-    for (const [t, type, fn, o] of this._listeners) t.removeEventListener(type, fn, o);
-    this._listeners = [];
+    this._lifetime.abort();
+    this._hotSpots.clear();
     this._resizeObserver?.disconnect();
     clearTimeout(this._fadeTimer);
     this._player?.close();
