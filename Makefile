@@ -167,11 +167,13 @@ $(VIEWER_WASM) $(VIEWER_CPU_WASM): $(VIEWER_OBJ)
 # (tests/web/wasm/alloc-counter.c, never shipped), run under node for 300 frames.
 FRAME_ALLOC_WASM := $(WEB_OBJ)/$(WEB_SIMD)/viewer-frame-alloc.wasm
 ALLOC_WRAPS := $(foreach f,malloc calloc realloc posix_memalign aligned_alloc,--wrap=$(f))
-# With it: the viewer's .d.ts allows what its core loads and refuses what it refuses
-# (tests/web/test_declarations.py: tsc --strict).
+# With it, under node: wasm.js gives every shipped module its WASI imports and refuses any
+# other import by name (tests/web/wasm/wasi-imports.mjs); and the viewer's .d.ts allows what
+# its core loads and refuses what it refuses (tests/web/test_declarations.py: tsc --strict).
 .PHONY: web-wasm-test
 web-wasm-test: web $(FRAME_ALLOC_WASM)
 	node tests/web/wasm/viewer-frame-alloc.mjs $(FRAME_ALLOC_WASM)
+	node tests/web/wasm/wasi-imports.mjs $(WEB)/*.wasm
 	python3 tests/web/test_declarations.py
 $(FRAME_ALLOC_WASM): $(VIEWER_OBJ) $(PANORAMA_SMALL) tests/web/wasm/alloc-counter.c
 	$(shell dirname $$(command -v $(SWIFTC)))/clang --target=wasm32-wasi --sysroot=/usr -isystem /usr/include/wasm32-wasi -Os \
