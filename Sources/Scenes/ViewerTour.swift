@@ -340,6 +340,10 @@ public struct ViewerTour: Sendable {
   }
 
   /// Where `tile` of the shown tiled scene comes from (see ``tileURL(_:)``).
+  // Not inlined: Swift 6.3.1's Embedded build of the fuzz replay (make embedded) crashed in
+  // CopyPropagation ("Invalid SIL provided to OSSACompleteLifetime") on its inlined body once
+  // `tileURL` answered nil for a cube's missing face.
+  @inline(never)
   public func tileReference(_ tile: TileID) -> FileReference? {
     guard let url = tileURL(tile) else { return nil }
     if settings.type == .cubemap {
