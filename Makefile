@@ -162,6 +162,27 @@ $(VIEWER_WASM) $(VIEWER_CPU_WASM): $(VIEWER_OBJ)
 	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
 	  --enable-nontrapping-float-to-int $@ -o $@
 
+# The viewer's frame allocates nothing (tests/web/wasm/viewer-frame-alloc.mjs): the lean
+# viewer's objects linked once more with libc's allocators wrapped by a counter
+# (tests/web/wasm/alloc-counter.c, never shipped), run under node for 300 frames.
+FRAME_ALLOC_WASM := $(WEB_OBJ)/$(WEB_SIMD)/viewer-frame-alloc.wasm
+ALLOC_WRAPS := $(foreach f,malloc calloc realloc posix_memalign aligned_alloc,--wrap=$(f))
+# With it, under node: wasm.js gives every shipped module its WASI imports and refuses any
+# other import by name (tests/web/wasm/wasi-imports.mjs); and the viewer's .d.ts allows what
+# its core loads and refuses what it refuses (tests/web/test_declarations.py: tsc --strict).
+.PHONY: web-wasm-test
+web-wasm-test: web $(FRAME_ALLOC_WASM)
+	node tests/web/wasm/viewer-frame-alloc.mjs $(FRAME_ALLOC_WASM)
+	node tests/web/wasm/wasi-imports.mjs $(WEB)/*.wasm
+	python3 tests/web/test_declarations.py
+$(FRAME_ALLOC_WASM): $(VIEWER_OBJ) $(PANORAMA_SMALL) tests/web/wasm/alloc-counter.c
+	$(shell dirname $$(command -v $(SWIFTC)))/clang --target=wasm32-wasi --sysroot=/usr -isystem /usr/include/wasm32-wasi -Os \
+	  -c tests/web/wasm/alloc-counter.c -o $(WEB_OBJ)/$(WEB_SIMD)/alloc-counter.o
+	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize $(VIEWER_GPU_EXPORTS) \
+	  --export=test_allocations $(ALLOC_WRAPS) --max-memory=4294967296 /usr/lib/wasm32-wasi/crt1-reactor.o \
+	  $(call viewer_objects,$(VIEWER_WASM)) $(WEB_OBJ)/$(WEB_SIMD)/alloc-counter.o \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
+
 # The board component's module: only CoreMath, Stage and StageJSON with web/board/BoardWeb.swift,
 # so a page that wants the drag engine does not download the panorama renderer.
 BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/board/BoardWeb.swift web/shared/WasmMemory.swift)
@@ -233,7 +254,7 @@ web-serve: web
 
 # The browser tests: headless Chromium driven by selenium, real pointer, touch and key
 # input, sensors injected over CDP (tests/web/test_web.py).
-web-test: web
+web-test: web web-wasm-test
 	$(MAKE) --no-print-directory release-cli  # the tiler, for Pannellum's test on our tiles
 	scripts/install-test-venv
 	IMAGESTAGE_CLI=$(RELEASE_CLI) build/venv/bin/python tests/web/test_web.py

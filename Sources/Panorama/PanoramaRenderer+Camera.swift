@@ -6,8 +6,15 @@ import CoreMath
 /// `matrix · d(((px + 0.5 − width/2) / focal, (height/2 − py − 0.5) / focal))`, with `d` the
 /// lens's inverse projection; longitude then gains `yaw`.
 public struct CameraParameters: Hashable, Sendable {
-  /// Column-major 3×3: the camera's right, up and forward axes.
-  public var matrix: [Double]
+  /// The camera's right axis (the matrix's first column).
+  public var right: Vector3
+  /// The camera's up axis (the second column).
+  public var up: Vector3
+  /// The camera's forward axis (the third column).
+  public var forward: Vector3
+  /// Column-major 3×3: the camera's right, up and forward axes. (A new array each time: code
+  /// that runs every frame reads `right`, `up` and `forward`, which allocate nothing.)
+  public var matrix: [Double] { [right.x, right.y, right.z, up.x, up.y, up.z, forward.x, forward.y, forward.z] }
   /// The focal length in output pixels: the distance to an image plane at which one pixel is one unit.
   public var focal: Double
   /// The view's yaw in radians, reduced into (−2π, 2π) (0 when not finite), added to each direction's longitude.
@@ -19,7 +26,9 @@ public struct CameraParameters: Hashable, Sendable {
     let c = PanoramaRenderer.Camera(
       width: width, height: height, pitch: view.pitch.isFinite ? view.pitch : 0, roll: view.roll.isFinite ? view.roll : 0,
       hfov: fov, lens: lens)
-    matrix = [c.m.0, c.m.1, c.m.2, c.m.3, c.m.4, c.m.5, c.m.6, c.m.7, c.m.8]
+    right = Vector3(c.m.0, c.m.1, c.m.2)
+    up = Vector3(c.m.3, c.m.4, c.m.5)
+    forward = Vector3(c.m.6, c.m.7, c.m.8)
     focal = c.focal
     yaw = PanoramaRenderer.turn(view.yaw)
   }

@@ -137,12 +137,10 @@ extension PanoramaViewer {
       let (sp, cp) = Elementary.sinCos(pitch)
       let d = (x: cp * sy, y: sp, z: cp * cy)
       let m = CameraParameters(
-        width: 2, height: 2, view: ViewAngles(yaw: 0, pitch: v.pitch, roll: v.roll), hfov: hfov, lens: lens
-      )
-      .matrix
+        width: 2, height: 2, view: ViewAngles(yaw: 0, pitch: v.pitch, roll: v.roll), hfov: hfov, lens: lens)
       let c = (
-        x: m[0] * d.x + m[1] * d.y + m[2] * d.z, y: m[3] * d.x + m[4] * d.y + m[5] * d.z,
-        z: m[6] * d.x + m[7] * d.y + m[8] * d.z
+        x: m.right.x * d.x + m.right.y * d.y + m.right.z * d.z, y: m.up.x * d.x + m.up.y * d.y + m.up.z * d.z,
+        z: m.forward.x * d.x + m.forward.y * d.y + m.forward.z * d.z
       )
       guard let image = lens.project(x: c.x, y: c.y, z: c.z) else { return nil }
       if let r = lens.visibleRadius, (image.x * image.x + image.y * image.y).squareRoot() > r { return nil }
@@ -168,12 +166,10 @@ extension PanoramaViewer {
       if let r = lens.visibleRadius, (x * x + y * y).squareRoot() > r { return nil }
       let c = lens.ray(x: x, y: y)
       let m = CameraParameters(
-        width: 2, height: 2, view: ViewAngles(yaw: 0, pitch: v.pitch, roll: v.roll), hfov: hfov, lens: lens
-      )
-      .matrix
+        width: 2, height: 2, view: ViewAngles(yaw: 0, pitch: v.pitch, roll: v.roll), hfov: hfov, lens: lens)
       let d = (
-        x: m[0] * c.x + m[3] * c.y + m[6] * c.z, y: m[1] * c.x + m[4] * c.y + m[7] * c.z,
-        z: m[2] * c.x + m[5] * c.y + m[8] * c.z
+        x: m.right.x * c.x + m.up.x * c.y + m.forward.x * c.z, y: m.right.y * c.x + m.up.y * c.y + m.forward.y * c.z,
+        z: m.right.z * c.x + m.up.z * c.y + m.forward.z * c.z
       )
       let yaw = v.yaw + Elementary.atan2(d.x, d.z)
       return (yaw, Elementary.atan2(d.y, (d.x * d.x + d.z * d.z).squareRoot()))

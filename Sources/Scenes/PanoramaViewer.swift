@@ -11,7 +11,7 @@ public enum ViewMode: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Where the camera's motion comes from.
-public enum MotionSource: String, Hashable, Sendable {
+public enum MotionSource: String, Hashable, Sendable, CaseIterable {
   case none, log, sensor
 }
 
@@ -53,7 +53,11 @@ public struct PanoramaViewer: Sendable {
   var keyCoast: Double?
   var pointers: [(id: Int, at: StagePoint)] = []
   var drag: (start: StagePoint, offset: ViewAngles)?
-  var pinch: (distance: Double, hfov: Double)?
+  var pinch: (distance: Double, hfov: Double, middle: StagePoint, offset: ViewAngles)?
+  /// The axes a drag with one pointer leaves alone (Pannellum's `dragConfirm`: on a touch
+  /// screen that axis turns with two fingers, and one finger scrolls the page). The host sets
+  /// it for each pointer's kind; two pointers turn both axes whatever it says.
+  public var onePointerLocks: (yaw: Bool, pitch: Bool) = (false, false)
   var dragSamples: [(t: Double, at: StagePoint)] = []
   var lastAdvance: Double?
   let smoothing: Bool
@@ -282,10 +286,17 @@ public struct PanoramaViewer: Sendable {
           hfov = min(max(pinch.hfov * pinch.distance / d, range.lowerBound), range.upperBound)
           fieldOfViewChosen = true
         }
+        // The two fingers' middle drags the picture, as one finger does.
+        let middle = Self.middle(pointers[0].at, pointers[1].at)
+        offset.yaw = pinch.offset.yaw - (middle.x - pinch.middle.x) * radiansPerPoint
+        if mode == .perspective { offset.pitch = pinch.offset.pitch + (middle.y - pinch.middle.y) * radiansPerPoint }
+        offset = clampedOffset(offset)
       } else if let drag, mode == .perspective || pointers.count == 1 {
         // Dragging moves the picture with the pointer: a drag to the right turns the camera left.
-        offset.yaw = drag.offset.yaw - (p.x - drag.start.x) * radiansPerPoint
-        if mode == .perspective { offset.pitch = drag.offset.pitch + (p.y - drag.start.y) * radiansPerPoint }
+        if !onePointerLocks.yaw { offset.yaw = drag.offset.yaw - (p.x - drag.start.x) * radiansPerPoint }
+        if mode == .perspective && !onePointerLocks.pitch {
+          offset.pitch = drag.offset.pitch + (p.y - drag.start.y) * radiansPerPoint
+        }
         offset = clampedOffset(offset)
         dragSamples.append((t, p))
         if dragSamples.count > 8 { dragSamples.removeFirst(dragSamples.count - 8) }
@@ -299,6 +310,8 @@ public struct PanoramaViewer: Sendable {
     }
   }
 
+  static func middle(_ a: StagePoint, _ b: StagePoint) -> StagePoint { StagePoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2) }
+
   mutating func restartGesture(at t: Double) {
     drag = nil
     pinch = nil
@@ -307,7 +320,7 @@ public struct PanoramaViewer: Sendable {
       drag = (pointers[0].at, offset)
       dragSamples = [(t, pointers[0].at)]
     } else if pointers.count >= 2 {
-      pinch = (max(pointers[0].at.distance(to: pointers[1].at), 1), hfov)
+      pinch = (max(pointers[0].at.distance(to: pointers[1].at), 1), hfov, Self.middle(pointers[0].at, pointers[1].at), offset)
     }
   }
 
@@ -316,8 +329,8 @@ public struct PanoramaViewer: Sendable {
     guard let last = dragSamples.last, t - last.t < 0.06 else { return nil }
     guard let first = dragSamples.first(where: { last.t - $0.t <= 0.1 }), last.t - first.t > 0.005 else { return nil }
     let dt = last.t - first.t
-    let vyaw = -(last.at.x - first.at.x) / dt * radiansPerPoint
-    let vpitch = mode == .perspective ? (last.at.y - first.at.y) / dt * radiansPerPoint : 0
+    let vyaw = onePointerLocks.yaw ? 0 : -(last.at.x - first.at.x) / dt * radiansPerPoint
+    let vpitch = mode == .perspective && !onePointerLocks.pitch ? (last.at.y - first.at.y) / dt * radiansPerPoint : 0
     return abs(vyaw) + abs(vpitch) > 0.05 ? (vyaw, vpitch) : nil
   }
 

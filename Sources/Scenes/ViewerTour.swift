@@ -74,6 +74,10 @@ public struct ViewerTour: Sendable {
   /// A cubemap scene's face size in pixels, when the host knows it (see `tileLayout`).
   public var cubeFaceSize: Int?
 
+  /// Whether the host shows the viewer fullscreen: `mouseZoom: "fullscreenonly"` zooms only
+  /// then, and `dragConfirm` asks for two fingers only outside it (Pannellum's rules).
+  public var isFullscreen = false
+
   /// What the shown tiled scene fetches, draws and drops (`nil` for an image scene).
   public private(set) var tiles: TileSchedule?
 
@@ -83,6 +87,7 @@ public struct ViewerTour: Sendable {
     if settings.type == .cubemap, let faces = settings.cubeMap, faces.count == 6, tile.level == 1 {
       // Pannellum's cubeMap order is the cube's: front, right, back, left, up, down.
       let face = faces[min(max(tile.face, 0), 5)]
+      guard !face.isEmpty else { return nil }  // a missing face: the background shows there
       guard let base = settings.basePath, !base.isEmpty, !Self.isAbsolute(face) else { return face }
       return Self.join(base, face)
     }
@@ -335,6 +340,10 @@ public struct ViewerTour: Sendable {
   }
 
   /// Where `tile` of the shown tiled scene comes from (see ``tileURL(_:)``).
+  // Not inlined: Swift 6.3.1's Embedded build of the fuzz replay (make embedded) crashed in
+  // CopyPropagation ("Invalid SIL provided to OSSACompleteLifetime") on its inlined body once
+  // `tileURL` answered nil for a cube's missing face.
+  @inline(never)
   public func tileReference(_ tile: TileID) -> FileReference? {
     guard let url = tileURL(tile) else { return nil }
     if settings.type == .cubemap {
@@ -573,14 +582,16 @@ extension ViewerTour {
     guard panorama != nil else { return false }
     let s = settings
     switch input {
-    case .pointer(let phase, let id, _, let p):
+    case .pointer(let phase, let id, let kind, let p):
       guard s.draggable ?? true else { return false }
+      let confirm = kind == .touch && !isFullscreen ? s.dragConfirm : nil
       update {
+        $0.onePointerLocks = (confirm == "yaw" || confirm == "both", confirm == "pitch" || confirm == "both")
         $0.noteInteraction(at: t)
         $0.pointer(phase, id: id, at: p, time: t)
       }
     case .wheel(let dx, let dy, let precise, _):
-      guard s.mouseZoom != "false" else { return false }
+      guard s.mouseZoom != "false", s.mouseZoom != "fullscreenonly" || isFullscreen else { return false }
       update {
         $0.noteInteraction(at: t)
         $0.wheel(dx: 0, dy: dy, precise: precise)

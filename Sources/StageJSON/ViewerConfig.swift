@@ -252,7 +252,7 @@ public struct ViewerSettings: Equatable, Sendable {
   /// How a key's value is read and checked.
   enum Kind {
     case text, number, positive, nonNegative, flag, friction, type, boolOrCtrl, boolOrYawPitch, colour, strings, lens,
-      renderer, cubeFaces, multires
+      renderer, crossOrigin, cubeFaces, multires
   }
 
   /// The settings that are set, by key.
@@ -273,7 +273,7 @@ public struct ViewerSettings: Equatable, Sendable {
     ("previewAuthor", .text),
     ("firstScene", .text),
     ("basePath", .text),
-    ("crossOrigin", .text),
+    ("crossOrigin", .crossOrigin),
     ("yaw", .number),
     ("pitch", .number),
     ("hfov", .positive),
@@ -525,12 +525,14 @@ public struct ViewerSettings: Equatable, Sendable {
     get { flag("ignoreGPanoXMP") }
     set { values["ignoreGPanoXMP"] = newValue.map { .flag($0) } }
   }
-  /// `true`, `false` or `"ctrl"` (zoom only with Ctrl held).
+  /// `true`, `false`, `"ctrl"` (zoom only with Ctrl held, but in fullscreen) or
+  /// `"fullscreenonly"` (zoom only in fullscreen).
   public var mouseZoom: String? {
     get { text("mouseZoom") }
     set { values["mouseZoom"] = newValue.map { .text($0) } }
   }
-  /// `true`, `false`, `"yaw"` or `"pitch"`.
+  /// `true`, `false`, `"yaw"`, `"pitch"` or `"both"`: on a touch screen, outside fullscreen,
+  /// that axis turns with two fingers only (one finger leaves it to the page's scrolling).
   public var dragConfirm: String? {
     get { text("dragConfirm") }
     set { values["dragConfirm"] = newValue.map { .text($0) } }
@@ -550,7 +552,8 @@ public struct ViewerSettings: Equatable, Sendable {
     get { text("lens") }
     set { values["lens"] = newValue.map { .text($0) } }
   }
-  /// Pannellum's `cubeMap`: six face images, front, right, back, left, up, down.
+  /// Pannellum's `cubeMap`: six face images, front, right, back, left, up, down; an empty
+  /// one (`null` in the config) is a missing face, which shows the background colour.
   public var cubeMap: [String]? {
     get { if case .list(let l)? = values["cubeMap"] { l } else { nil } }
     set { values["cubeMap"] = newValue.map { .list($0) } }
@@ -649,8 +652,8 @@ public struct ViewerSettings: Equatable, Sendable {
         throw r.fail("unknown type \"\(name)\"; expected one of: equirectangular, cubemap, multires")
       }
       values[key] = .text(name)
-    case .boolOrCtrl: values[key] = .text(try Self.boolOr(r, ["ctrl"]))
-    case .boolOrYawPitch: values[key] = .text(try Self.boolOr(r, ["yaw", "pitch"]))
+    case .boolOrCtrl: values[key] = .text(try Self.boolOr(r, ["ctrl", "fullscreenonly"]))
+    case .boolOrYawPitch: values[key] = .text(try Self.boolOr(r, ["yaw", "pitch", "both"]))
     case .colour:
       let parts = try r.array()
       guard parts.count == 3 else { throw r.fail("expected [red, green, blue] from 0 to 1, found \(parts.count) numbers") }
@@ -669,8 +672,13 @@ public struct ViewerSettings: Equatable, Sendable {
     case .lens:
       values[key] = .text(try r.oneOf(["rectilinear", "stereographic", "fisheye", "equirectangular"].map { ($0, $0) }))
     case .renderer: values[key] = .text(try r.oneOf([("webgl2", "webgl2"), ("cpu", "cpu")]))
+    case .crossOrigin: values[key] = .text(try r.oneOf([("anonymous", "anonymous"), ("use-credentials", "use-credentials")]))
     case .cubeFaces:
-      let faces = try r.strings()
+      // A null face is a missing one (Pannellum's partial cube): kept as "", no image.
+      var faces: [String] = []
+      for face in try r.array() {
+        if case .null = face.json.value { faces.append("") } else { faces.append(try face.string()) }
+      }
       guard faces.count == 6 else {
         throw r.fail("expected six face images (front, right, back, left, up, down), found \(faces.count)")
       }
@@ -697,7 +705,7 @@ public struct ViewerSettings: Equatable, Sendable {
         }
       case .numbers(let n): m.append((name, .array(n.map { .number($0) })))
       case .texts(let t): m.append((name, .object(t.keys.sorted().map { ($0, .string(t[$0]!)) })))
-      case .list(let l): m.append((name, .array(l.map { .string($0) })))
+      case .list(let l): m.append((name, .array(l.map { $0.isEmpty ? .null : .string($0) })))
       case .multires(let r): m.append((name, r.json))
       }
     }
@@ -850,8 +858,9 @@ public struct HotSpot: Equatable, Sendable {
     return out
   }
 
-  /// Reads one entry. Without a `pitch` and `yaw` it cannot be placed: an error. Any other
-  /// key of the wrong type is a warning and keeps its default.
+  /// Reads one entry. A `pitch` or `yaw` it lacks is 0, as in Pannellum; one that is not a
+  /// number leaves the hotspot out (an error). Any other key of the wrong type is a warning
+  /// and keeps its default.
   init(_ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
     guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
     for m in members where !Self.keys.contains(m.key) {
@@ -862,8 +871,9 @@ public struct HotSpot: Equatable, Sendable {
     for name in ["attributes", "scale", "scaleFactor"] where r.json[name] != nil {
       warnings.append(ConfigWarning(path: "\(r.path).\(name)", message: "not supported yet"))
     }
-    pitch = try r.require("pitch").numeric(warnings: &warnings).double()
-    yaw = try r.require("yaw").numeric(warnings: &warnings).double()
+    // Pannellum places a hotspot without them at 0.
+    pitch = try r.optional("pitch")?.numeric(warnings: &warnings).double() ?? 0
+    yaw = try r.optional("yaw")?.numeric(warnings: &warnings).double() ?? 0
     func lenient<T>(_ read: () throws(InputError) -> T?) -> T? {
       do throws(InputError) {
         return try read()

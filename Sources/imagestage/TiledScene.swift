@@ -11,8 +11,10 @@ import StageJSON
 /// level, never a hole or a crash.
 enum TiledScene {
   /// Where `tile` is on disk, inside the config's folder unless `--allow-outside-paths`
-  /// (`ConfigFolder`); a web address, or a path refused, is an error.
-  static func path(_ tour: ViewerTour, _ tile: TileID, in folder: ConfigFolder) throws -> String {
+  /// (`ConfigFolder`); a web address, or a path refused, is an error. Nil for a cube's face
+  /// given as null (a partial cube: nothing to read, the background shows there).
+  static func path(_ tour: ViewerTour, _ tile: TileID, in folder: ConfigFolder) throws -> String? {
+    if tour.settings.type == .cubemap, tour.tileURL(tile) == nil { return nil }
     guard let ref = tour.tileReference(tile) else {
       throw CommandError(message: "\(Console.escaped(folder.configPath)): no multiRes settings")
     }
@@ -27,7 +29,8 @@ enum TiledScene {
   /// Reads `tile`: nil (with the reason on stderr) when it is missing, not an image, or not
   /// the size the layout gives it.
   static func load(_ tour: ViewerTour, _ layout: MultiresLayout, _ tile: TileID, in folder: ConfigFolder) throws -> RGBAImage? {
-    switch TileFiles.load(try path(tour, tile, in: folder), tile: tile, layout: layout) {
+    guard let file = try path(tour, tile, in: folder) else { return nil }
+    switch TileFiles.load(file, tile: tile, layout: layout) {
     case .success(let image): return image
     case .failure(let problem):
       Console.error("warning: \(problem.message); drawn from a coarser level")
@@ -77,9 +80,9 @@ enum TiledScene {
       for face in 0..<6 {
         for y in 0..<n {
           for x in 0..<n {
-            tileCount += 1
             let tile = TileID(level: level, face: face, x: x, y: y)
-            let file = try path(tour, tile, in: folder)
+            guard let file = try path(tour, tile, in: folder) else { continue }
+            tileCount += 1
             let expected = layout.tileSize(level: level, x: x, y: y)
             var problem: String?
             do {
@@ -122,7 +125,9 @@ enum TiledScene {
   /// A cubemap scene's face size, from its front face's header (each face is then checked
   /// against it as it is read).
   static func measureCube(_ tour: inout ViewerTour, in folder: ConfigFolder) throws {
-    let file = try path(tour, TileID(level: 1, face: 0, x: 0, y: 0), in: folder)
+    var given: String?
+    for face in 0..<6 where given == nil { given = try path(tour, TileID(level: 1, face: face, x: 0, y: 0), in: folder) }
+    guard let file = given else { throw CommandError(message: "the cubeMap gives no face image (all six are null)") }
     switch TileFiles.cubeFaceSize(file) {
     case .success(let size): tour.cubeFaceSize = size
     case .failure(let problem): throw CommandError(message: problem.message)
@@ -206,7 +211,10 @@ enum TiledScene {
       let plan = schedule.plan(view: view, hfov: camera.hfov, lens: camera.lens, width: frame.width, height: frame.height)
       for t in plan.evict where tiles.removeValue(forKey: t) != nil { table = nil }
       for t in plan.fetch {
-        let file = try TiledScene.path(tour, t, in: folder)
+        guard let file = try TiledScene.path(tour, t, in: folder) else {
+          schedule.loaded(t)  // a missing face: nothing to read, the background shows there
+          continue
+        }
         switch TileFiles.load(file, tile: t, layout: layout) {
         case .success(let image):
           tiles[t] = image

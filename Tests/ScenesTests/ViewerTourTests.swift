@@ -38,6 +38,63 @@ struct ViewerTourTests {
     }
   }
 
+  /// A drag from (400, 300) by (dx, dy) points with one pointer of `kind` (the time, so each
+  /// drag starts afresh); the view's change in degrees.
+  static func drag(_ t: inout ViewerTour, kind: PointerKind, dx: Double, dy: Double, at time: Double)
+    -> (yaw: Double, pitch: Double)
+  {
+    let before = t.currentDegrees
+    _ = t.handle(.pointer(.down, id: 1, kind: kind, at: StagePoint(x: 400, y: 300)), at: time)
+    for k in 1...4 {
+      let f = Double(k) / 4
+      _ = t.handle(.pointer(.move, id: 1, kind: kind, at: StagePoint(x: 400 + dx * f, y: 300 + dy * f)), at: time + f)
+    }
+    _ = t.handle(.pointer(.up, id: 1, kind: kind, at: StagePoint(x: 400 + dx, y: 300 + dy)), at: time + 2)
+    t.advance(to: time + 2)
+    return (t.currentDegrees.yaw - before.yaw, t.currentDegrees.pitch - before.pitch)
+  }
+
+  /// Pannellum's `dragConfirm`: on a touch screen outside fullscreen one finger leaves the
+  /// named axis alone (two fingers turn it); a mouse, and fullscreen, turn both.
+  @Test(arguments: [(#""pitch""#, true, false), (#""yaw""#, false, true), (#""both""#, false, false), ("true", true, true)])
+  func dragConfirmLeavesAnAxisToTwoFingers(word: String, yawMoves: Bool, pitchMoves: Bool) throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "dragConfirm": \#(word)}"#)
+    let touch = Self.drag(&t, kind: .touch, dx: -100, dy: 60, at: 0)
+    #expect((abs(touch.yaw) > 1) == yawMoves && (abs(touch.pitch) > 1) == pitchMoves, "\(word): \(touch)")
+    let mouse = Self.drag(&t, kind: .mouse, dx: -100, dy: 60, at: 10)
+    #expect(abs(mouse.yaw) > 1 && abs(mouse.pitch) > 1, "a mouse turns both: \(mouse)")
+    t.isFullscreen = true
+    let full = Self.drag(&t, kind: .touch, dx: -100, dy: -60, at: 20)
+    #expect(abs(full.yaw) > 1 && abs(full.pitch) > 1, "in fullscreen one finger turns both: \(full)")
+  }
+
+  /// Two fingers moving together turn the view as one does (Pannellum pans with their middle):
+  /// left and down turns right and up.
+  @Test func twoFingersTogetherPan() throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "dragConfirm": "both"}"#)
+    let before = t.currentDegrees
+    _ = t.handle(.pointer(.down, id: 1, kind: .touch, at: StagePoint(x: 350, y: 300)), at: 0)
+    _ = t.handle(.pointer(.down, id: 2, kind: .touch, at: StagePoint(x: 450, y: 300)), at: 0)
+    for k in 1...4 {
+      let d = Double(k) * -25
+      _ = t.handle(.pointer(.move, id: 1, kind: .touch, at: StagePoint(x: 350 + d, y: 300 - d / 2)), at: Double(k) / 4)
+      _ = t.handle(.pointer(.move, id: 2, kind: .touch, at: StagePoint(x: 450 + d, y: 300 - d / 2)), at: Double(k) / 4)
+    }
+    #expect(t.currentDegrees.yaw - before.yaw > 5 && t.currentDegrees.pitch - before.pitch > 2, "\(t.currentDegrees)")
+    #expect(abs(t.currentDegrees.hfov - before.hfov) < 1e-9, "the same distance apart: no zoom")
+  }
+
+  /// `mouseZoom: "fullscreenonly"`: the wheel zooms only in fullscreen.
+  @Test func theWheelZoomsOnlyInFullscreenWhenTheConfigSaysSo() throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "mouseZoom": "fullscreenonly"}"#)
+    let wheel = SceneInput.wheel(dx: 0, dy: 100, precise: false, at: StagePoint(x: 400, y: 300))
+    let outside = t.handle(wheel, at: 0)
+    #expect(!outside, "outside fullscreen the wheel is the page's")
+    t.isFullscreen = true
+    let inside = t.handle(wheel, at: 0)
+    #expect(inside)
+  }
+
   /// Under motion the view's pitch is the phone's own, as Pannellum's: a scene starting 30°
   /// down, the phone held 20° above the horizon (portrait, beta 110), shows 20° up. The
   /// heading stays relative: the first reading's is the scene's starting yaw.

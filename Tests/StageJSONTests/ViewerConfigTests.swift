@@ -114,6 +114,29 @@ struct ViewerConfigTests {
     }
   }
 
+  /// What Pannellum takes and the viewer's types declare: the zoom only in fullscreen, two
+  /// fingers for both axes, a cube face given as null (a missing face: "" here, null again in
+  /// `json`), and a hotspot without pitch or yaw (placed at 0, as Pannellum places it).
+  @Test func pannellumsWholeVocabularyReadsWithoutAWarning() throws {
+    let config = try Self.parse(
+      """
+      {"type": "cubemap", "cubeMap": ["f.jpg", null, "b.jpg", null, "u.jpg", "d.jpg"],
+       "mouseZoom": "fullscreenonly", "dragConfirm": "both", "crossOrigin": "use-credentials",
+       "hotSpots": [{"text": "no angles"}, {"pitch": 12}]}
+      """)
+    #expect(config.warnings.isEmpty, "\(config.warnings)")
+    let s = config.scenes[0].settings
+    #expect(s.mouseZoom == "fullscreenonly" && s.dragConfirm == "both" && s.crossOrigin == "use-credentials")
+    #expect(s.cubeMap == ["f.jpg", "", "b.jpg", "", "u.jpg", "d.jpg"])
+    guard case .object(let members) = s.json, let faces = members.first(where: { $0.0 == "cubeMap" })?.1 else {
+      Issue.record("no cubeMap in the settings' JSON")
+      return
+    }
+    #expect(faces.text == #"["f.jpg",null,"b.jpg",null,"u.jpg","d.jpg"]"#)
+    let spots = config.scenes[0].hotSpots
+    #expect(spots.count == 2 && spots[0].pitch == 0 && spots[0].yaw == 0 && spots[1].pitch == 12 && spots[1].yaw == 0)
+  }
+
   /// Pannellum shows a tour with a stale entry in it and fails only the broken link: each of
   /// these is a warning naming its key path, and the value keeps its default (nil here).
   @Test(arguments: [
@@ -128,7 +151,7 @@ struct ViewerConfigTests {
       "{\"scenes\": {\"a\": {\"hotSpots\": [{\"pitch\": 0, \"yaw\": 0, \"type\": \"scene\", \"sceneId\": \"b\"}]}}}",
       "scenes.a.hotSpots[0].sceneId: names no scene (\"b\"); scenes: a; the hotspot leads nowhere", 1
     ),
-    ("{\"hotSpots\": [{\"yaw\": 0}]}", "hotSpots[0]: missing required key \"pitch\"; the hotspot is left out", 0),
+    ("{\"crossOrigin\": \"yes\"}", "crossOrigin: unknown value \"yes\"", 0),
     ("{\"hotSpots\": [{\"pitch\": \"x\", \"yaw\": 0}]}", "hotSpots[0].pitch: expected a number", 0),
     ("{\"hotSpots\": [{\"pitch\": 1, \"yaw\": 0, \"text\": 7, \"type\": \"link\"}]}", "hotSpots[0].text: expected a string", 1),
     ("{\"hotSpots\": 3}", "hotSpots: expected an array, found a number; ignored", 0),

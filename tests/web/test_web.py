@@ -1106,7 +1106,8 @@ class Viewer(unittest.TestCase):
         self.assertAlmostEqual(PAGE.js("return second.getYaw()"), 90, delta=0.01)
         PAGE.js("second.destroy()")
         self.assertEqual(PAGE.js("return document.querySelectorAll('#second .isv-viewer').length"), 0)
-        self.assertIsNone(PAGE.js("return second.getYaw() ?? null"))
+        # Its getters still answer numbers, as declared: the view it had.
+        self.assertAlmostEqual(PAGE.js("return second.getYaw()"), 90, delta=0.01)
         # The other still takes a drag.
         rect = PAGE.js("const r = document.querySelector('#first .isv-view').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]")
         x, y = rect[0] + rect[2] / 2, rect[1] + rect[3] / 2 + 60
@@ -1319,6 +1320,36 @@ class Viewer(unittest.TestCase):
         self.assertEqual(PAGE.js("return viewer.getScene()"), "garden")
         self.assertAlmostEqual(PAGE.js("return viewer.getYaw()"), 45, delta=0.01)
 
+    def test_scene_changes_and_hotspot_edits_leave_no_listeners_or_nodes_behind(self):
+        # Each build of the hotspots listens on its own elements until the next one: 50 scene
+        # changes and 50 hotspots added and removed leave as many listeners and nodes as there
+        # were (they stayed, with their detached elements, until destroy).
+        open_viewer("viewer.html#config=pages/tour.json")
+
+        def counts():
+            PAGE.cdp("HeapProfiler.collectGarbage")
+            c = PAGE.cdp("Memory.getDOMCounters")
+            return c["jsEventListeners"], c["nodes"]
+
+        PAGE.js("window.loads = 0; viewer.on('load', () => loads++)")
+
+        def go(scene, k):
+            PAGE.js("viewer.loadScene(arguments[0])", scene)
+            PAGE.until(f"return loads >= {k} && viewer.getScene() === '{scene}'", timeout=10, message=f"scene {k}")
+
+        for k, scene in enumerate(["garden", "hall"], 1):  # both scenes shown once: the baseline's
+            go(scene, k)
+        PAGE.js("viewer.getConfig()")  # (its first call makes the defaults table)
+        before = counts()
+        for k in range(3, 53):
+            go("garden" if k % 2 else "hall", k)
+        for k in range(50):
+            PAGE.js("viewer.addHotSpot({id: 'extra', pitch: 10, yaw: 10, text: 'Extra'}); viewer.removeHotSpot('extra')")
+        after = counts()
+        self.assertEqual(PAGE.js("return document.querySelectorAll('.isv-hotspot').length"), 2, "the hall's two")
+        self.assertEqual(after[0], before[0], f"listeners before and after (listeners, nodes): {before}, {after}")
+        self.assertLessEqual(after[1], before[1] + 20, f"nodes before and after (listeners, nodes): {before}, {after}")
+
     def test_pannellums_tour_example_loads_unchanged(self):
         PAGE.driver.get(PAGE.base + "pannellum/examples/example-tour.htm")
         PAGE.driver.switch_to.frame(PAGE.driver.find_element("tag name", "iframe"))
@@ -1473,6 +1504,37 @@ class Viewer(unittest.TestCase):
         finally:
             PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watch["identifier"]})
 
+    def test_mouse_zoom_fullscreenonly_zooms_only_in_fullscreen(self):
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&mouseZoom=fullscreenonly")
+        wheel = lambda: ActionChains(PAGE.driver).scroll_from_origin(ScrollOrigin.from_element(view_element()), 0, 200).perform()
+        PAGE.js("window.wheels = 0; document.addEventListener('wheel', () => wheels++)")
+        wheel()
+        PAGE.until("return wheels > 0", message="the wheel reached the page")
+        self.assertAlmostEqual(PAGE.js("return viewer.getHfov()"), 100, delta=0.01, msg="no zoom outside fullscreen")
+        PAGE.driver.find_element("css selector", ".isv-fullscreen").click()
+        PAGE.until("return document.fullscreenElement", message="fullscreen")
+        wheel()
+        PAGE.until("return viewer.getHfov() > 101", message="the wheel zooms in fullscreen")
+
+    def test_a_cube_face_given_as_null_shows_the_background_colour(self):
+        open_viewer("viewer.html#config=pages/cube-null-face.json&autoLoad=true")
+        centre = ("const c = document.querySelector('.isv-canvas');"
+                  " return Array.from(c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data)")
+        PAGE.until(f"const p = (() => {{ {centre} }})(); return p[0] > 240 && p[1] < 15 && p[2] < 15", timeout=10,
+                   message="the missing front face in the background's red")
+        PAGE.js("viewer.setYaw(90, false)")
+        PAGE.until(f"const p = (() => {{ {centre} }})(); return !(p[0] > 240 && p[1] < 15 && p[2] < 15)", timeout=10,
+                   message="the right face's picture")
+        self.assertIsNone(PAGE.js("return viewer.getError() ?? null"))
+
+    def test_getters_answer_numbers_after_destroy(self):
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&yaw=30&pitch=-10&hfov=80")
+        got = PAGE.js("viewer.destroy(); return [viewer.getYaw(), viewer.getPitch(), viewer.getHfov(),"
+                      " ...viewer.getYawBounds(), viewer.getLens()]")
+        self.assertEqual([round(g) if isinstance(g, (int, float)) else g for g in got], [30, -10, 80, -180, 180, "rectilinear"])
+
     def test_fullscreen_and_its_fallback(self):
         open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true")
         PAGE.js("window.seen = []; viewer.on('fullscreenchange', (on) => seen.push(on))")
@@ -1529,6 +1591,22 @@ class ViewerOnAPhone(PhoneScreen, unittest.TestCase):
         self.tap(".isv-fullscreen")
         PAGE.until("return seen.includes(true)", message="fullscreen by a tap")
         PAGE.js("document.exitFullscreen()")
+
+    def test_drag_confirm_leaves_an_axis_to_two_fingers_outside_fullscreen(self):
+        # dragConfirm "pitch": one finger turns the yaw only (the page may scroll up and down),
+        # and says to use two fingers; "both": one finger turns nothing.
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&dragConfirm=pitch")
+        self.assertEqual(PAGE.js("return getComputedStyle(document.querySelector('.isv-view')).touchAction"), "pan-y")
+        x, y = PAGE.js("const r = document.querySelector('.isv-view').getBoundingClientRect();"
+                       " return [r.x + r.width / 2, r.y + r.height / 2]")
+        PAGE.drag([(x, y), (x - 40, y - 30), (x - 80, y - 60), (x - 120, y - 90)], kind="touch")
+        PAGE.until("return viewer.getYaw() > 5", message="one finger turned the yaw")
+        self.assertAlmostEqual(PAGE.js("return viewer.getPitch()"), 0, delta=0.01, msg="and left the pitch")
+        self.assertEqual(PAGE.js("return document.querySelector('.isv-hint').textContent"), "Pan up or down with two fingers.")
+        open_viewer("viewer.html#panorama=sample.jpg&autoLoad=true&dragConfirm=both")
+        PAGE.drag([(x, y), (x - 40, y - 30), (x - 80, y - 60), (x - 120, y - 90)], kind="touch")
+        PAGE.until("return document.querySelector('.isv-hint:not([hidden])')", message="the two-finger hint")
+        self.assertEqual(PAGE.js("return [viewer.getYaw(), viewer.getPitch()].map(Math.round)"), [0, 0])
 
     def test_the_phones_pitch_is_the_views_whatever_the_scene_starts_at(self):
         # Pannellum shows the phone's true pitch: a scene starting 30° down, the phone held

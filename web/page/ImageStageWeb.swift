@@ -253,9 +253,11 @@ public func webRestore(_ scene: Int32, _ pointer: UnsafePointer<UInt8>?, _ count
 
 /// The Locations photo (`side` pixels square, RGBA): the same picture the app shows.
 @_cdecl("web_default_photo")
-public func webDefaultPhoto(_ side: Int32) -> UnsafeMutableRawPointer {
+public func webDefaultPhoto(_ side: Int32) -> UnsafeMutableRawPointer? {
   art = DefaultArt.photo(size: Int(max(8, min(side, 1024))))
-  return art.pixels.withUnsafeMutableBytes { $0.baseAddress! }
+  // Copied into memory this module owns: an array's address is only valid inside
+  // `withUnsafeMutableBytes` (WasmBridge.swift).
+  return publish(art)
 }
 
 /// Adds a photo to Locations (the host holds its thumbnail under the same id).

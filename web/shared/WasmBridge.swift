@@ -7,29 +7,53 @@ import StageJSON
 // viewer's, web/viewer/ViewerWeb.swift): the panorama's pixels on their way in, and the numbers the
 // WebGL2 shader needs for a view. Compiled into each with web/WasmMemory.swift.
 
+// Memory the host reads or writes between calls is allocated here and owned by this module
+// (freed when replaced), never an array's storage: an address taken inside
+// `withUnsafeMutableBytes` is only valid inside it.
+
 nonisolated(unsafe) var frame = RGBAImage(width: 1, height: 1)
+/// The last CPU-rendered frame's pixels, for the host to read until the next call.
+nonisolated(unsafe) var framePixels = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 0)
+
+/// Copies `image`'s pixels into `framePixels` (grown when the size changed); its address.
+func publish(_ image: RGBAImage) -> UnsafeMutableRawPointer? {
+  if framePixels.count != image.pixels.count {
+    framePixels.deallocate()
+    framePixels = .allocate(capacity: image.pixels.count)
+  }
+  _ = framePixels.update(fromContentsOf: image.pixels)
+  return UnsafeMutableRawPointer(framePixels.baseAddress)
+}
 
 // MARK: Panorama pixels
 
-nonisolated(unsafe) var pendingPixels: [UInt32] = []
+nonisolated(unsafe) var pendingPixels = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 0)
 nonisolated(unsafe) var pendingSize = (width: 0, height: 0)
 
 /// Room for the panorama's `width`×`height` RGBA pixels, for the host to fill (one copy from
-/// `getImageData`, none here); the module's commit call hands them to the CPU renderer.
+/// `getImageData`); the module's commit call hands them to the CPU renderer (one more copy,
+/// into the renderer's image, after which this room is freed).
 @_cdecl("web_panorama_buffer")
 public func webPanoramaBuffer(_ width: Int32, _ height: Int32) -> UnsafeMutableRawPointer? {
   guard width > 0, height > 0 else { return nil }
-  let count = Int(width) * Int(height)
-  pendingPixels = [UInt32](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+  let (count, overflow) = Int(width).multipliedReportingOverflow(by: Int(height))
+  guard !overflow else { return nil }
+  pendingPixels.deallocate()
+  pendingPixels = .allocate(capacity: count)
   pendingSize = (Int(width), Int(height))
-  return pendingPixels.withUnsafeMutableBytes { $0.baseAddress }
+  return UnsafeMutableRawPointer(pendingPixels.baseAddress)
 }
 
 /// The pixels `web_panorama_buffer` gave room for, handed over once.
 func takePendingImage() -> RGBAImage? {
   guard pendingSize.width > 0 else { return nil }
-  let image = try? RGBAImage(width: pendingSize.width, height: pendingSize.height, pixels: pendingPixels)
-  pendingPixels = []
+  let pixels = [UInt32](unsafeUninitializedCapacity: pendingPixels.count) { buffer, initialized in
+    _ = buffer.initialize(fromContentsOf: pendingPixels)
+    initialized = pendingPixels.count
+  }
+  pendingPixels.deallocate()
+  pendingPixels = .allocate(capacity: 0)
+  let image = try? RGBAImage(width: pendingSize.width, height: pendingSize.height, pixels: pixels)
   pendingSize = (0, 0)
   return image
 }
@@ -73,16 +97,23 @@ func renderCPU(_ scene: inout PanoramaScene, _ width: Int32, _ height: Int32) ->
   guard scene.renderer != nil, width > 0, height > 0 else { return nil }
   if frame.width != Int(width) || frame.height != Int(height) { frame = RGBAImage(width: Int(width), height: Int(height)) }
   scene.render(into: &frame, executor: InlineRows())
-  return frame.pixels.withUnsafeMutableBytes { $0.baseAddress }
+  return publish(frame)
+}
+
+/// The WebGL2 shader's numbers for a view: the camera, the lens, the strip's placement.
+struct GPUNumbers {
+  var camera: CameraParameters
+  var lensIndex: Int
+  var stripWidth: Double
+  var stripOffset: Double
 }
 
 /// Everything the WebGL2 shader needs for a `width`×`height` pixel view of `scene`, computed
-/// by the same code as the CPU renderer: the camera, the lens, the strip's placement.
-func gpuView(_ scene: PanoramaScene, _ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ sourceHeight: Int32)
-  -> JSONValue
+/// by the same code as the CPU renderer. Allocates nothing (the viewer calls it every frame).
+func gpuNumbers(_ scene: PanoramaScene, _ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ sourceHeight: Int32)
+  -> GPUNumbers
 {
   let v = scene.viewer
-  let lenses: [Lens] = Lens.allCases
   let camera = CameraParameters(width: Int(width), height: Int(height), view: v.renderedView, hfov: v.hfov, lens: v.lens)
   let g = v.geometry
   let strip = StripCamera(
@@ -93,13 +124,23 @@ func gpuView(_ scene: PanoramaScene, _ width: Int32, _ height: Int32, _ sourceWi
   if repeats && g.horizontalFOV > 0 { yaw = yaw.truncatingRemainder(dividingBy: g.horizontalFOV) }
   var stripOffset = strip.offset(yaw: yaw, edges: repeats ? .repeat : .clamp)
   if !stripOffset.isFinite { stripOffset = 0 }
+  return GPUNumbers(
+    camera: camera, lensIndex: ViewerFrameSlot.lenses.firstIndex(of: v.lens) ?? 0, stripWidth: strip.stripWidth,
+    stripOffset: stripOffset)
+}
+
+/// `gpuNumbers` as the demo page reads them: JSON, with the view's own fields (degrees).
+func gpuView(_ scene: PanoramaScene, _ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ sourceHeight: Int32)
+  -> JSONValue
+{
+  let n = gpuNumbers(scene, width, height, sourceWidth, sourceHeight)
   // `turn` (radians, within a turn) and `lensIndex` beside the view's own fields (degrees).
   let camerasFields: [(String, JSONValue)] = [
-    ("lensIndex", .number(lenses.firstIndex(of: v.lens)!)), ("matrix", .array(camera.matrix.map { .number($0) })),
-    ("focal", .number(camera.focal)), ("turn", .number(camera.yaw)), ("stripWidth", .number(strip.stripWidth)),
-    ("stripOffset", .number(stripOffset)),
+    ("lensIndex", .number(n.lensIndex)), ("matrix", .array(n.camera.matrix.map { .number($0) })),
+    ("focal", .number(n.camera.focal)), ("turn", .number(n.camera.yaw)), ("stripWidth", .number(n.stripWidth)),
+    ("stripOffset", .number(n.stripOffset)),
   ]
-  return .object(camerasFields + SceneLines.viewFields(v))
+  return .object(camerasFields + SceneLines.viewFields(scene.viewer))
 }
 
 /// The key that changes when `scene`'s frame would (a host redraws only then).

@@ -31,27 +31,47 @@ export function compile(url) {
 export async function instantiate(url) {
   const module = await compile(url);
   let exports;
-  const wasi = {
+  const wasi = wasiImports(() => exports.memory);
+  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: checkImports(module, wasi, url) });
+  exports = instance.exports;
+  exports._initialize();
+  return bridge(exports);
+}
+
+/**
+ * The WASI functions the modules import, one by one (`memory()`: the instance's memory, once
+ * it runs). Nothing else is answered: `checkImports` refuses a module that wants more.
+ */
+export function wasiImports(memory) {
+  return {
     // Embedded Swift prints through fd_write only on a fatal error: show it.
     fd_write(fd, iovs, count, written) {
-      const view = new DataView(exports.memory.buffer);
+      const buffer = memory().buffer, view = new DataView(buffer);
       let text = '', total = 0;
       for (let i = 0; i < count; i++) {
         const ptr = view.getUint32(iovs + i * 8, true), len = view.getUint32(iovs + i * 8 + 4, true);
-        text += decoder.decode(new Uint8Array(exports.memory.buffer, ptr, len));
+        text += decoder.decode(new Uint8Array(buffer, ptr, len));
         total += len;
       }
       view.setUint32(written, total, true);
       console.error(text);
       return 0;
     },
-    random_get(ptr, len) { crypto.getRandomValues(new Uint8Array(exports.memory.buffer, ptr, len)); return 0; },
+    random_get(ptr, len) { crypto.getRandomValues(new Uint8Array(memory().buffer, ptr, len)); return 0; },
   };
-  const imports = { wasi_snapshot_preview1: new Proxy(wasi, { get: (t, k) => t[k] || (() => 0) }) };
-  const instance = await WebAssembly.instantiate(module, imports);
-  exports = instance.exports;
-  exports._initialize();
-  return bridge(exports);
+}
+
+/**
+ * `wasi` when it has every function `module` imports; otherwise an error naming the first
+ * missing import (a module linked against more of libc than this host answers for: a stub
+ * answering 0 would have it go on with whatever the call was to return).
+ */
+export function checkImports(module, wasi, url = 'the module') {
+  for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
+    if (from === 'wasi_snapshot_preview1' && kind === 'function' && Object.hasOwn(wasi, name)) continue;
+    throw new Error(`${url}: imports ${from}.${name} (${kind}), which this page does not provide`);
+  }
+  return wasi;
 }
 
 /** The helpers around an instance's exports. */

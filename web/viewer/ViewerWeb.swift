@@ -195,10 +195,23 @@ public func viewerRenderCPU(_ width: Int32, _ height: Int32) -> UnsafeMutableRaw
   return pointer
 }
 
+/// Writes the WebGL2 shader's numbers for a `width`×`height` pixel view into the frame
+/// buffer (`gpuLens` … `matrix`); 0 before a scene is open.
 @_cdecl("viewer_gpu_view")
 public func viewerGPUView(_ width: Int32, _ height: Int32, _ sourceWidth: Int32, _ sourceHeight: Int32) -> Int32 {
-  guard let scene = tour.panorama else { return answer(JSONValue.null) }
-  return answer(gpuView(scene, width, height, sourceWidth, sourceHeight))
+  guard let scene = tour.panorama else { return 0 }
+  let n = gpuNumbers(scene, width, height, sourceWidth, sourceHeight)
+  let c = n.camera
+  put(.gpuLens, Double(n.lensIndex))
+  put(.gpuStrip, scene.viewer.mode == .strip ? 1 : 0)
+  put(.focal, c.focal)
+  put(.turn, c.yaw)
+  put(.stripWidth, n.stripWidth)
+  put(.stripOffset, n.stripOffset)
+  put(axis: c.right, column: 0)
+  put(axis: c.up, column: 1)
+  put(axis: c.forward, column: 2)
+  return 1
 }
 
 @_cdecl("viewer_layout")
@@ -261,6 +274,11 @@ public func viewerVideoCommand() -> Int32 {
   }
 }
 
+/// Whether the page shows the viewer fullscreen (1) or not (0): `mouseZoom: "fullscreenonly"`
+/// and `dragConfirm` follow it.
+@_cdecl("viewer_set_fullscreen")
+public func viewerSetFullscreen(_ on: Int32) { tour.isFullscreen = on != 0 }
+
 @_cdecl("viewer_focus_lost")
 public func viewerFocusLost(_ t: Double) { _ = tour.handle(.focusLost, at: t) }
 
@@ -285,24 +303,97 @@ public func viewerAdvance(_ t: Double) -> Int32 {
 
 // MARK: The API
 
-/// `{yaw, pitch, roll, hfov, lens, mode, key, source, autoRotating, levelsHorizon}`
-/// (degrees; yaw within ±180°); `key` changes when a `width`×`height` frame would.
-@_cdecl("viewer_view")
-public func viewerView(_ width: Int32, _ height: Int32) -> Int32 {
-  let d = tour.currentDegrees
-  let v = tour.panorama?.viewer
-  return answer([
-    "yaw": .number(d.yaw), "pitch": .number(d.pitch), "roll": .number(d.roll), "hfov": .number(d.hfov),
-    "lens": .string(v?.lens.rawValue ?? tour.settings.lens ?? "rectilinear"), "mode": .string(v?.mode.rawValue),
-    "key": .string(tour.panorama.map { frameKey($0, width, height) }), "source": .string(v?.source.rawValue),
-    "autoRotating": .bool(v?.autoRotation != nil), "levelsHorizon": .bool(v?.levelsHorizon ?? false),
-  ])
+// MARK: The frame buffer
+
+/// The numbers the host reads every frame, laid out as `ViewerFrameSlot` says: allocated
+/// here, once, and grown only when a scene has more hotspots than it holds (never per
+/// frame). Owned by this module for its lifetime, so the address `viewer_frame` gives stays
+/// valid until the next call that grows it.
+nonisolated(unsafe) var frameNumbers = newFrameNumbers(hotSpots: 16)
+
+func newFrameNumbers(hotSpots: Int) -> UnsafeMutableBufferPointer<Double> {
+  let numbers = UnsafeMutableBufferPointer<Double>.allocate(capacity: ViewerFrameSlot.count(hotSpots: hotSpots))
+  numbers.initialize(repeating: .nan)
+  return numbers
 }
 
-/// Each hotspot's place in viewport points, `null` when hidden: `[[x, y] | null, …]`.
+func put(_ slot: ViewerFrameSlot, _ value: Double) { frameNumbers[slot.rawValue] = value }
+func put(_ slot: ViewerFrameSlot, _ flag: Bool) { frameNumbers[slot.rawValue] = flag ? 1 : 0 }
+func put(axis: Vector3, column: Int) {
+  let at = ViewerFrameSlot.matrix.rawValue + 3 * column
+  frameNumbers[at] = axis.x
+  frameNumbers[at + 1] = axis.y
+  frameNumbers[at + 2] = axis.z
+}
+
+/// The frame buffer's address (its `Double`s: `ViewerFrameSlot`); read it again after a call
+/// to `viewer_placements`, which may move it.
+@_cdecl("viewer_frame")
+public func viewerFrame() -> UnsafeMutablePointer<Double>? { frameNumbers.baseAddress }
+
+/// Writes the view into the frame buffer: yaw, pitch, roll, hfov (degrees; yaw within
+/// ±180°), the lens, mode and motion source, whether it autorotates and levels the horizon,
+/// whether a scene is open, and the key, which changes when a `width`×`height` frame would.
+@_cdecl("viewer_view")
+public func viewerView(_ width: Int32, _ height: Int32) {
+  let d = tour.currentDegrees
+  put(.yaw, d.yaw)
+  put(.pitch, d.pitch)
+  put(.roll, d.roll)
+  put(.hfov, d.hfov)
+  guard let scene = tour.panorama else {
+    let lens = tour.settings.lens.flatMap { Lens(rawValue: $0) } ?? .rectilinear
+    put(.lens, Double(ViewerFrameSlot.lenses.firstIndex(of: lens) ?? 0))
+    put(.mode, 0)
+    put(.source, 0)
+    put(.autoRotating, false)
+    put(.levelsHorizon, false)
+    put(.hasPanorama, false)
+    for k in ViewerFrameSlot.keyYaw.rawValue...ViewerFrameSlot.keyGeneration.rawValue { frameNumbers[k] = .nan }
+    return
+  }
+  let v = scene.viewer
+  put(.lens, Double(ViewerFrameSlot.lenses.firstIndex(of: v.lens) ?? 0))
+  put(.mode, Double(ViewerFrameSlot.modes.firstIndex(of: v.mode) ?? 0))
+  put(.source, Double(ViewerFrameSlot.sources.firstIndex(of: v.source) ?? 0))
+  put(.autoRotating, v.autoRotation != nil)
+  put(.levelsHorizon, v.levelsHorizon)
+  put(.hasPanorama, true)
+  let k = scene.frameKey(width: Int(width), height: Int(height))
+  put(.keyYaw, k.view.yaw)
+  put(.keyPitch, k.view.pitch)
+  put(.keyRoll, k.view.roll)
+  put(.keyHfov, k.hfov)
+  put(.keyLens, Double(ViewerFrameSlot.lenses.firstIndex(of: k.lens) ?? 0))
+  put(.keyMode, Double(ViewerFrameSlot.modes.firstIndex(of: k.mode) ?? 0))
+  put(.keyWidth, Double(k.width))
+  put(.keyHeight, Double(k.height))
+  put(.keyGeneration, Double(k.generation))
+}
+
+/// Writes each hotspot's place in viewport points into the frame buffer (`placements`: x, y;
+/// NaN for a hidden one) and their count; answers the count.
 @_cdecl("viewer_placements")
 public func viewerPlacements(_ margin: Double) -> Int32 {
-  answer(.array(tour.placements(margin: margin).map { p in p.at.map { .array([.number($0.x), .number($0.y)]) } ?? .null }))
+  let spots = tour.scene.hotSpots
+  if ViewerFrameSlot.count(hotSpots: spots.count) > frameNumbers.count {
+    // Twice the room (as an array grows): a page adding hotspots one by one moves it rarely.
+    let grown = newFrameNumbers(hotSpots: max(spots.count, frameNumbers.count - ViewerFrameSlot.fixedCount))
+    _ = grown.update(fromContentsOf: UnsafeMutableBufferPointer(rebasing: frameNumbers[..<ViewerFrameSlot.fixedCount]))
+    frameNumbers.deallocate()
+    frameNumbers = grown
+  }
+  put(.placementCount, Double(spots.count))
+  let degree = Elementary.pi / 180
+  let viewer = tour.panorama?.viewer
+  var at = ViewerFrameSlot.placements.rawValue
+  for h in spots {
+    let p = viewer?.screenPoint(yaw: h.yaw * degree, pitch: h.pitch * degree, margin: margin)
+    frameNumbers[at] = p?.x ?? .nan
+    frameNumbers[at + 1] = p?.y ?? .nan
+    at += 2
+  }
+  return Int32(spots.count)
 }
 
 /// Looks at yaw, pitch, hfov (degrees; NaN keeps each) over `seconds`.
@@ -597,7 +688,7 @@ public func viewerRenderTiles(_ width: Int32, _ height: Int32) -> UnsafeMutableR
   guard width > 0, height > 0 else { return nil }
   if frame.width != Int(width) || frame.height != Int(height) { frame = RGBAImage(width: Int(width), height: Int(height)) }
   guard tour.renderTiles(into: &frame, executor: InlineRows()) else { return nil }
-  return frame.pixels.withUnsafeMutableBytes { $0.baseAddress }
+  return publish(frame)
 }
 
 /// The CPU renderer's tiles: how many, and their bytes.

@@ -10,9 +10,9 @@ export type TargetAngle = number | 'same';
 
 /** A hotspot (Pannellum's `hotSpots` entries). Angles in degrees. */
 export interface HotSpot {
-  /** Pitch of the hotspot's place, degrees (up is positive). */
+  /** Pitch of the hotspot's place, degrees (up is positive); 0 when left out, as in Pannellum. */
   pitch?: number;
-  /** Yaw of the hotspot's place, degrees. */
+  /** Yaw of the hotspot's place, degrees; 0 when left out, as in Pannellum. */
   yaw?: number;
   /** `info` (the default) or `scene`, a link to another scene of the tour. */
   type?: 'info' | 'scene';
@@ -150,11 +150,14 @@ export interface SceneConfig {
   orientationOnByDefault?: boolean;
   showZoomCtrl?: boolean;
   keyboardZoom?: boolean;
-  /** `false`, `true`, `'ctrl'` (Ctrl held), or `'fullscreenonly'`. */
+  /** `false`, `true`, `'ctrl'` (Ctrl held, but in fullscreen), or `'fullscreenonly'` (only in fullscreen). */
   mouseZoom?: boolean | 'ctrl' | 'fullscreenonly';
   doubleClickZoom?: boolean;
   draggable?: boolean;
-  /** Read. */
+  /**
+   * `'yaw'`, `'pitch'` or `'both'`: on a touch screen outside fullscreen, that axis turns with
+   * two fingers only (one finger scrolls the page along it). `true` and `false` change nothing.
+   */
   dragConfirm?: boolean | 'pitch' | 'yaw' | 'both';
   /** Read: inertia has its own time constant. */
   friction?: number;

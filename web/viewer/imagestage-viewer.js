@@ -19,6 +19,7 @@ import { ViewerAPI } from './viewer-api.js';
 import { Controls } from './viewer-controls.js';
 import { HotSpots, splitFunctions } from './viewer-hotspots.js';
 import { Tiles } from './viewer-tiles.js';
+import { LENSES, SLOT } from './viewer-frame.js';
 import { wireInput, wirePage } from './viewer-input.js';
 
 /** ImageStage's version (VERSION), e.g. for a bug report. */
@@ -143,7 +144,8 @@ export class Viewer extends ViewerAPI {
     ensureStyle();
     this._host = host;
     this._handlers = new Map();
-    this._listeners = [];
+    // The viewer's lifetime: every listener `_on` adds leaves with it at `destroy`.
+    this._lifetime = new AbortController();
     this._loaded = false;
     this._destroyed = false;
     this._error = null;
@@ -193,23 +195,27 @@ export class Viewer extends ViewerAPI {
     const loading = el('div', 'isv-loading pnlm-load-box', { role: 'status', hidden: '' });
     const message = el('div', 'isv-message pnlm-error-msg pnlm-info-box', { role: 'alert', hidden: '' });
     const live = el('div', 'isv-live', { 'aria-live': 'polite', 'aria-atomic': 'true' });
-    root.append(view, this._hotSpots.layer, info, compass, bar, load, loading, message, live);
+    const hint = el('div', 'isv-hint', { role: 'status', hidden: '' });
+    root.append(view, this._hotSpots.layer, info, compass, bar, load, loading, message, hint, live);
     // As Pannellum's, the page's element is the container: positioned (a page's own controls
     // inside it, `position: absolute`, sit on the view) and what goes fullscreen.
     this._host.classList.add('pnlm-container', 'isv-host');
     this._host.append(root);
     Object.assign(this, { _root: root, _view: view, _canvas: canvas, _fadeCanvas: fade, _load: load, _loadButton: loadButton,
-      _loadTitle: loadTitle, _loading: loading, _message: message, _live: live });
+      _loadTitle: loadTitle, _loading: loading, _message: message, _live: live, _hintBox: hint });
     this._ctx = canvas.getContext('2d');
   }
 
-  _on(target, type, fn, options) {
+  /**
+   * Listens for the viewer's lifetime, or for `signal`'s (the hotspots': one build of them),
+   * whichever ends first; a trap in `fn` stops the viewer.
+   */
+  _on(target, type, fn, { signal, ...options } = {}) {
     const wrapped = (e) => {
       if (this._destroyed || !this.m) return;
       try { fn(e); } catch (error) { if (isTrap(error)) this._fail(error); else throw error; }
     };
-    target.addEventListener(type, wrapped, options);
-    this._listeners.push([target, type, wrapped, options]);
+    target.addEventListener(type, wrapped, { ...options, signal: signal ?? this._lifetime.signal });
   }
 
   _speak(text) {
@@ -271,6 +277,7 @@ export class Viewer extends ViewerAPI {
       this.m.withTwo(options.source || 'config', options.folder || '', (sp, sn, fp, fn) =>
         this.m.json(this.w.viewer_configure(cp, cn, pp, pn, sp, sn, fp, fn))));
     for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
+    if (this._fullscreen) this.w.viewer_set_fullscreen(1);
     if (answer.error) {
       throw new Error(this._configFromObject ? answer.error.replace(/ \(line \d+, column \d+\)/, '') : answer.error);
     }
@@ -285,7 +292,8 @@ export class Viewer extends ViewerAPI {
   async _useCPU() {
     if (this._hasCPU) return false;
     this._hasCPU = true;
-    const view = this._loaded ? this.m.json(this.w.viewer_view(1, 1)) : null;
+    const n = this._loaded ? this._frame.view(1, 1) : null;
+    const view = n && { yaw: n[SLOT.yaw], pitch: n[SLOT.pitch], hfov: n[SLOT.hfov] };
     const id = this._scene && this._scene.id;
     const m = await instantiate(WASM_CPU);
     if (this._destroyed) return false;
@@ -316,7 +324,7 @@ export class Viewer extends ViewerAPI {
     this._root.classList.toggle('isv-narrow', this._size.width < 480);
     this._controls.fold();
     if (this.w) this.w.viewer_layout(this._size.width, this._size.height);
-    this._lastKey = '';
+    this._frame?.forget();
     this._invalidate();
   }
 
@@ -324,6 +332,7 @@ export class Viewer extends ViewerAPI {
   _refreshScene() {
     const s = this._scene = this.m.json(this.w.viewer_scene());
     this._controls.show(s);
+    this._fullscreenToCore();
     const bg = s.backgroundColor;
     this._root.style.backgroundColor = bg ? `rgb(${bg.map((c) => Math.round(c * 255)).join(',')})` : '';
     this._view.setAttribute('aria-label', s.title ? `${s.title}. ${this._string('viewLabel')}` : this._string('viewLabel'));
@@ -401,7 +410,7 @@ export class Viewer extends ViewerAPI {
     if (this._renderer === 'cpu') await this._cpuPixels(bitmap);
     if (this._destroyed || ticket !== this._ticket) return;
     performance.mark('imagestage-viewer:pixels');
-    this._lastKey = '';
+    this._frame.forget();
     const first = !this._loaded;
     this._loaded = true;
     this._root.classList.add('isv-loaded');
@@ -536,7 +545,8 @@ export class Viewer extends ViewerAPI {
       const flags = this.w.viewer_advance(now());
       idle = (flags & 1) === 1;
       if (flags & 2) this._arrived();
-      view = this._loaded ? this._draw() : null;
+      // The frame's numbers, read again after the draw: placing the hotspots may have moved them.
+      view = this._loaded && this._draw() ? this._frame.numbers() : null;
     } catch (e) {
       if (isTrap(e)) { this._fail(e); return; }
       throw e;
@@ -544,7 +554,7 @@ export class Viewer extends ViewerAPI {
     if (view) {
       // zoomchange once a zoom has come to rest at a new field of view (a `lookAt`'s glide,
       // a setHfov, a wheel or pinch that stops), as Pannellum's: not on every frame of it.
-      const hfov = view.hfov;
+      const hfov = view[SLOT.hfov];
       const settled = idle || hfov === this._frameHfov;
       if (this._zoomReported === undefined) this._zoomReported = hfov;
       else if (settled && Math.abs(hfov - this._zoomReported) > 1e-9) {
@@ -552,7 +562,7 @@ export class Viewer extends ViewerAPI {
         this._fire('zoomchange', hfov);
       }
       this._frameHfov = hfov;
-      if (idle && this._moving) this._fire('animatefinished', { pitch: view.pitch, yaw: view.yaw, hfov });
+      if (idle && this._moving) this._fire('animatefinished', { pitch: view[SLOT.pitch], yaw: view[SLOT.yaw], hfov });
       this._moving = !idle;
     }
     this._dirty = false;
@@ -585,27 +595,28 @@ export class Viewer extends ViewerAPI {
     if (this._canvas.width !== pw || this._canvas.height !== ph) {
       this._canvas.width = pw; // (clears it: drawn again below)
       this._canvas.height = ph;
-      this._lastKey = '';
+      this._frame.forget();
     }
-    const view = this.m.json(this.w.viewer_view(pw, ph));
+    // Numbers in the module's frame buffer (viewer-frame.js): nothing parsed or allocated.
+    const frame = this._frame, view = frame.view(pw, ph);
     if (this._tiles.state && this._source && this._source.tiled) return this._tiles.draw(view, pw, ph);
     const gpu = this._source.video ? this._source.gpu : this._renderer === 'webgl2';
-    if (view.key !== this._lastKey || gpu) {
+    if (frame.keyChanged() || gpu) {
       if (gpu) {
-        this._gl.render(this.m.json(this.w.viewer_gpu_view(pw, ph, this._source.width, this._source.height)), pw, ph);
+        this._gl.render(frame.gpuView(pw, ph, this._source.width, this._source.height), pw, ph);
         this._ctx.drawImage(this._gl.canvas, 0, 0, this._canvas.width, this._canvas.height);
-        if (this._gl.mipmapsPending) setTimeout(() => { if (!this._destroyed && this._gl?.buildMipmaps()) { this._lastKey = ''; this._invalidate(); } }, 0);
+        if (this._gl.mipmapsPending) setTimeout(() => { if (!this._destroyed && this._gl?.buildMipmaps()) { this._frame.forget(); this._invalidate(); } }, 0);
       } else {
         const ptr = this.w.viewer_render_cpu(pw, ph);
         if (ptr) this._ctx.putImageData(new ImageData(new Uint8ClampedArray(this.w.memory.buffer, ptr, pw * ph * 4), pw, ph), 0, 0);
         if (this._cpuMipsPending) {
           this._cpuMipsPending = false;
-          setTimeout(() => { if (!this._destroyed) { this.w.viewer_mip_levels(); this._lastKey = ''; this._invalidate(); } }, 0);
+          setTimeout(() => { if (!this._destroyed) { this.w.viewer_mip_levels(); this._frame.forget(); this._invalidate(); } }, 0);
         }
       }
-      this._lastKey = view.key;
+      frame.keep();
       this._placeHotSpots();
-      this._controls.lensInUse(view.lens);
+      this._controls.lensInUse(LENSES[view[SLOT.lens]]);
     }
     return view; // the frame's camera, read once a frame (zoomchange and animatefinished use it)
   }

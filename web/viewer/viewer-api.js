@@ -7,6 +7,7 @@
 // (web/viewer/ViewerWeb.swift over Scenes' ViewerTour).
 
 import { splitFunctions } from './viewer-hotspots.js';
+import { FrameNumbers, SLOT } from './viewer-frame.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
 
 const BOUNDS = { yaw: 0, pitch: 1, hfov: 2 };
@@ -55,9 +56,16 @@ export class ViewerAPI {
   isLoaded() { return this._loaded; }
   // Until the module runs (for good where the browser has no WebAssembly), the getters answer
   // the config's starting values, as Pannellum's do before its panorama loads.
-  getPitch() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).pitch : this._early?.pitch; }
-  getYaw() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).yaw : this._early?.yaw; }
-  getHfov() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).hfov : this._early?.hfov; }
+  getPitch() { return this.w ? this._frame.pitch() : this._early?.pitch; }
+  getYaw() { return this.w ? this._frame.yaw() : this._early?.yaw; }
+  getHfov() { return this.w ? this._frame.hfov() : this._early?.hfov; }
+
+  /** The module's frame buffer (viewer-frame.js), for the instance in use; null before it runs. */
+  get _frame() {
+    if (!this.w) return null;
+    if (this._frameOf !== this.w) { this._frameOf = this.w; this._frameNumbers = new FrameNumbers(this.w); }
+    return this._frameNumbers;
+  }
 
   setPitch(pitch, animated = 1000, callback, callbackArgs) {
     if (!finite('setPitch', [pitch], animation(animated))) return this;
@@ -137,7 +145,8 @@ export class ViewerAPI {
   loadScene(sceneId, pitch, yaw, hfov, fadeDone) {
     if (!finite('loadScene', [], [pitch, yaw, hfov].filter((x) => x !== 'same'))) return this;
     this._ready(() => {
-      const here = this.m.json(this.w.viewer_view(1, 1));
+      const n = this._frame.view(1, 1);
+      const here = { yaw: n[SLOT.yaw], pitch: n[SLOT.pitch], hfov: n[SLOT.hfov] };
       const v = (x, same) => (x === 'same' ? same : x == null ? NaN : Number(x));
       const ok = this.m.withBytes(String(sceneId), (p, n) =>
         this.w.viewer_load_scene(p, n, v(yaw, here.yaw), v(pitch, here.pitch), v(hfov, here.hfov)));
@@ -186,12 +195,31 @@ export class ViewerAPI {
     this._fullscreenChanged();
   }
 
+  /** Tells the core (`mouseZoom: 'fullscreenonly'`, `dragConfirm`) and lets the page scroll
+   * with one finger on the axes `dragConfirm` keeps for two, outside fullscreen. */
+  _fullscreenToCore() {
+    if (this.w) this.w.viewer_set_fullscreen(this._fullscreen ? 1 : 0);
+    const confirm = this._fullscreen ? null : this._scene?.dragConfirm;
+    this._view.style.touchAction = confirm === 'both' ? 'pan-x pan-y' : confirm === 'yaw' ? 'pan-x'
+      : confirm === 'pitch' ? 'pan-y' : '';
+  }
+
+  /** Says `text` (a `STRINGS` name) over the view for a moment, as Pannellum's interaction messages. */
+  _hint(name) {
+    const hint = this._hintBox;
+    hint.textContent = this._string(name);
+    hint.hidden = false;
+    clearTimeout(this._hintTimer);
+    this._hintTimer = setTimeout(() => { hint.hidden = true; }, 1500);
+  }
+
   _fullscreenChanged() {
     const host = this._host;
     const on = document.fullscreenElement === host || document.webkitFullscreenElement === host ||
       host.classList.contains('isv-fill-window');
     if (on === this._fullscreen) return;
     this._fullscreen = on;
+    this._fullscreenToCore();
     this._controls.fullscreen(on);
     this._root.classList.toggle('isv-is-fullscreen', on);
     this._fire('fullscreenchange', on);
@@ -294,10 +322,15 @@ export class ViewerAPI {
   /** Removes the viewer: its DOM, listeners, WebGL context and wasm memory. */
   destroy() {
     if (this._destroyed) return;
+    // The getters answer numbers, as declared, after destroy too: the view the viewer had.
+    if (this.w && this._configured) {
+      this._early = { ...this._early, pitch: this.getPitch(), yaw: this.getYaw(), hfov: this.getHfov(), lens: this.getLens(),
+        pitchBounds: this.getPitchBounds(), yawBounds: this.getYawBounds(), hfovBounds: this.getHfovBounds() };
+    }
     this._destroyed = true;
     this.stopOrientation();
-    for (const [t, type, fn, o] of this._listeners) t.removeEventListener(type, fn, o);
-    this._listeners = [];
+    this._lifetime.abort();
+    this._hotSpots.clear();
     this._resizeObserver?.disconnect();
     clearTimeout(this._fadeTimer);
     this._player?.close();
@@ -308,7 +341,6 @@ export class ViewerAPI {
     this._root.remove();
     this._host.classList.remove('pnlm-container', 'isv-host', 'isv-fill-window');
     this._handlers.clear();
-    this._early = null;
     this.m = null;
     this.w = null;
   }
@@ -320,7 +352,7 @@ export class ViewerAPI {
   // ------------------------------------------------------------ ours
 
   /** The lens: rectilinear, stereographic, fisheye (the little planet), equirectangular. */
-  getLens() { return this.w ? this.m.json(this.w.viewer_view(1, 1)).lens : this._early?.lens; }
+  getLens() { return this.w ? this._frame.lens() : this._early?.lens; }
   setLens(name) {
     this._ready(() => {
       const problem = this.m.withBytes(String(name), (p, n) => this.m.out(this.w.viewer_set_lens(p, n)));

@@ -20,6 +20,9 @@ export const STRINGS = {
   zoomIn: 'Zoom in', zoomOut: 'Zoom out', fullscreen: 'Fullscreen', exitFullscreen: 'Exit fullscreen',
   motionOn: 'Use motion', motionOff: 'Stop using motion', lens: 'Change lens', recenter: 'Recentre',
   moreControls: 'More controls',
+  // Said a moment where the config asks for two fingers (`dragConfirm`) or Ctrl (`mouseZoom`).
+  twoTouchActivate: 'Pan with two fingers.', twoTouchXActivate: 'Pan sideways with two fingers.',
+  twoTouchYActivate: 'Pan up or down with two fingers.', ctrlZoomActivate: 'Hold Ctrl to zoom with the wheel.',
   viewLabel: 'Panorama viewer: drag or use the arrows to look around, plus and minus zoom, L changes the lens.',
 };
 

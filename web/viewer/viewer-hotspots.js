@@ -6,6 +6,7 @@
 // (JSON cannot carry them) are kept here by scene and index.
 
 import { el, safeHTML, safeURL } from './viewer-dom.js';
+import { SLOT } from './viewer-frame.js';
 
 /** Pulls the functions out of a config (JSON cannot carry them): hotspots' handlers by scene and index. */
 export function splitFunctions(config) {
@@ -39,15 +40,28 @@ export class HotSpots {
     this.spots = [];
     /** The page's functions: "scene\u0000index" → { createTooltipFunc, clickHandlerFunc, … }. */
     this.functions = new Map();
+    /** The listeners of the elements built last: they leave with them (`clear`). */
+    this.built = null;
   }
+
+  /** Removes the elements and their listeners (a scene change, a hotspot added or removed, `destroy`). */
+  clear() {
+    this.built?.abort();
+    this.built = null;
+    for (const h of this.spots) h.element.remove();
+    this.spots = [];
+  }
+
+  /** Listens on one of this build's elements (`viewer._on`, until the next build or destroy). */
+  on(target, type, fn) { this.viewer._on(target, type, fn, { signal: this.built.signal }); }
 
   /** Makes the elements of the core's scene `s` (its `order`: the Tab order). */
   build(s) {
     const v = this.viewer;
     // A followed link's hotspot goes with its scene: the focus stays in the viewer, not <body>.
     const hadFocus = this.layer.contains(document.activeElement);
-    for (const h of this.spots) h.element.remove();
-    this.spots = [];
+    this.clear();
+    this.built = new AbortController();
     for (const index of s.order) {
       const h = s.hotSpots[index];
       const f = this.functions.get(`${s.id}\u0000${index}`) || {};
@@ -75,7 +89,7 @@ export class HotSpots {
           div.classList.add('isv-hotspot', 'isv-page-spot');
           div.tabIndex = 0;
           div.setAttribute('role', 'button');
-          v._on(div, 'keydown', (e) => {
+          this.on(div, 'keydown', (e) => {
             if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); if (!e.repeat) div.click(); }
           });
         }
@@ -115,8 +129,8 @@ export class HotSpots {
       const written = spotText || (!h.text && f.createTooltipFunc ? div.textContent.trim() : '');
       element.setAttribute('aria-label', written || h.name);
       const spot = { index, element, div, hotSpot: h, functions: f, shown: null };
-      v._on(element, 'click', (e) => this.activate(spot, e));
-      v._on(element, 'focus', () => { v.w.viewer_reveal(index, 0.6); v._invalidate(); });
+      this.on(element, 'click', (e) => this.activate(spot, e));
+      this.on(element, 'focus', () => { v.w.viewer_reveal(index, 0.6); v._invalidate(); });
       if (h.draggable) {
         this.draggable(spot);
         element.setAttribute('aria-roledescription', 'draggable hotspot');
@@ -143,14 +157,14 @@ export class HotSpots {
     const v = this.viewer;
     const e0 = spot.element;
     let drag = null;
-    v._on(e0, 'pointerdown', (e) => {
+    this.on(e0, 'pointerdown', (e) => {
       if (e.button !== 0 && e.pointerType === 'mouse') return;
       e0.setPointerCapture(e.pointerId);
       drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
       e.stopPropagation();
       e.preventDefault();
     });
-    v._on(e0, 'pointermove', (e) => {
+    this.on(e0, 'pointermove', (e) => {
       if (!drag || e.pointerId !== drag.id) return;
       if (!drag.moved && Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 4) return;
       drag.moved = true;
@@ -171,10 +185,10 @@ export class HotSpots {
       }
       drag = null;
     };
-    v._on(e0, 'pointerup', end);
-    v._on(e0, 'pointercancel', end);
+    this.on(e0, 'pointerup', end);
+    this.on(e0, 'pointercancel', end);
     // By keyboard: the arrows move it (Shift: five steps), as a drag would.
-    v._on(e0, 'keydown', (e) => {
+    this.on(e0, 'keydown', (e) => {
       const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
       const d = dirs[e.key];
       if (!d) return;
@@ -193,13 +207,15 @@ export class HotSpots {
   /** Moves each element where the core places it for this frame's view (`force`: all of them). */
   place(force = false) {
     const v = this.viewer;
-    const places = v.m.json(v.w.viewer_placements(0));
+    const count = v.w.viewer_placements(0);
+    const n = v._frame.numbers(); // after the call: it may have moved the buffer
     for (const spot of this.spots) {
-      const p = places[spot.index];
-      const shown = !!p;
+      const at = SLOT.placements + 2 * spot.index;
+      const x = n[at], y = n[at + 1];
+      const shown = spot.index < count && !Number.isNaN(x);
       if (shown !== spot.shown || force || shown) {
         spot.element.classList.toggle('isv-hidden', !shown);
-        if (shown) spot.element.style.transform = `translate(${p[0]}px, ${p[1]}px) translate(-50%, -50%)`;
+        if (shown) spot.element.style.transform = `translate(${x}px, ${y}px) translate(-50%, -50%)`;
         spot.shown = shown;
       }
     }

@@ -11,9 +11,30 @@ const now = () => performance.now() / 1000;
 /** Feeds one pointer event of `phase` (0 down, 1 move, 2 up, 3 cancel) to the core. */
 function pointer(v, phase, e) {
   if (!v._loaded) return;
+  if (e.pointerType === 'touch') confirmHint(v, phase, e);
   const r = v._view.getBoundingClientRect();
   if (v.w.viewer_pointer(phase, e.pointerId, POINTER_KINDS[e.pointerType] ?? 0, e.clientX - r.left, e.clientY - r.top,
     e.timeStamp / 1000)) v._invalidate();
+}
+
+/**
+ * Says "pan with two fingers" when one finger moves along an axis `dragConfirm` keeps for two
+ * (the core leaves that axis alone; the page scrolls, where the browser lets it).
+ */
+function confirmHint(v, phase, e) {
+  const touches = v._touches ??= new Map();
+  const start = touches.get(e.pointerId), one = touches.size === 1;
+  if (phase === 0) touches.set(e.pointerId, [e.clientX, e.clientY]);
+  if (phase >= 2) touches.delete(e.pointerId);
+  const confirm = v._scene.dragConfirm;
+  if (!one || !start || v._fullscreen || !['yaw', 'pitch', 'both'].includes(confirm)) return;
+  // A cancel: the browser took the finger to scroll the page (the view's touch-action).
+  const cancelled = phase === 3;
+  const dx = cancelled || Math.abs(e.clientX - start[0]) > 8, dy = cancelled || Math.abs(e.clientY - start[1]) > 8;
+  if (phase !== 1 && !cancelled) return;
+  if (confirm === 'yaw' && dx) v._hint('twoTouchXActivate');
+  else if (confirm === 'pitch' && dy) v._hint('twoTouchYActivate');
+  else if (confirm === 'both' && (dx || dy)) v._hint('twoTouchActivate');
 }
 
 /** Carries out a video key the core chose (Space, `,` `.`, `[` `]`: as the app's). */
@@ -60,8 +81,10 @@ export function wireInput(v) {
   // On the whole container, as Pannellum's: the wheel zooms over hotspots and controls too.
   v._on(v._host, 'wheel', (e) => {
     if (!v._loaded) return;
+    // `ctrl` asks for Ctrl but in fullscreen; `fullscreenonly` is the core's to refuse.
     const zoom = v._scene.mouseZoom;
-    if (zoom === 'false' || (zoom === 'ctrl' && !e.ctrlKey)) return;
+    if (zoom === 'false') return;
+    if (zoom === 'ctrl' && !e.ctrlKey && !v._fullscreen) { v._hint('ctrlZoomActivate'); return; }
     const r = view.getBoundingClientRect();
     const d = wheelDelta(e);
     if (v.w.viewer_wheel(d.dx, d.dy, d.precise ? 1 : 0, e.clientX - r.left, e.clientY - r.top, now())) {

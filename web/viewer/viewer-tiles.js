@@ -51,7 +51,7 @@ export class Tiles {
     v._controls.showLens(false); // tiles are drawn through the normal lens
     v._loading.hidden = true;
     if (v._error) v._clearError();
-    v._lastKey = '';
+    v._frame.forget();
     v._loaded = true;
     v._root.classList.add('isv-loaded');
     v._placeHotSpots(true);
@@ -71,6 +71,14 @@ export class Tiles {
   async fetch(entry, state) {
     const v = this.viewer;
     const [level, face, x, y] = entry.id.split('/').map(Number);
+    if (entry.url == null) {
+      // A cube face given as null (Pannellum's partial cube): nothing to fetch, the
+      // background colour shows there.
+      v.w.viewer_tile_loaded(level, face, x, y);
+      if (level === 1) state.baseSettled++;
+      v._invalidate();
+      return;
+    }
     let bitmap;
     try {
       const response = await fetch(new URL(entry.url, location.href).href,
@@ -106,7 +114,7 @@ export class Tiles {
       if (!ptr) { v.w.viewer_tile_failed(level, face, x, y); return; }
       new Uint8Array(v.w.memory.buffer, ptr, rgba.length).set(rgba);
       v.w.viewer_tile_pixels(level, face, x, y);
-      v._lastKey = '';
+      v._frame.forget();
     } else {
       this.gl.add(entry.id, bitmap);
       v.w.viewer_tile_loaded(level, face, x, y);
@@ -146,7 +154,7 @@ export class Tiles {
     for (const entry of plan.fetch) this.fetch(entry, tiles);
     if (tiles.cpu) {
       // The core dropped the evicted tiles' pixels while planning.
-      if (view.key !== v._lastKey || plan.level !== tiles.drawnLevel) {
+      if (v._frame.keyChanged() || plan.level !== tiles.drawnLevel) {
         const ptr = v.w.viewer_render_tiles(pw, ph);
         if (ptr) v._ctx.putImageData(new ImageData(new Uint8ClampedArray(v.w.memory.buffer, ptr, pw * ph * 4), pw, ph), 0, 0);
         tiles.drawnLevel = plan.level;
@@ -156,7 +164,7 @@ export class Tiles {
       this.gl.render(plan, pw, ph, v._scene.backgroundColor || [0, 0, 0]);
       v._ctx.drawImage(this.gl.canvas, 0, 0, v._canvas.width, v._canvas.height);
     }
-    v._lastKey = view.key;
+    v._frame.keep();
     v._placeHotSpots();
     // The coarsest level in (or given up on): every direction shows what it can.
     if (!tiles.loadFired && !tiles.broken && tiles.baseSettled >= 6) this.ready(tiles);

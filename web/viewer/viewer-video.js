@@ -146,7 +146,7 @@ export async function videoProblem(url, error, crossOrigin, codec) {
 
 export class VideoPlayer {
   /**
-   * `host`: `{ root, string(name), listen(target, type, fn), fire(type, ...args), speak(text) }`
+   * `host`: `{ root, string(name), listen(target, type, fn, signal?), fire(type, ...args), speak(text) }`
    * from the viewer; the controls go into `root`.
    */
   constructor(host) {
@@ -222,7 +222,9 @@ export class VideoPlayer {
     this.bar.setAttribute('aria-label', s('videoControls'));
     this.soundButton.setAttribute('aria-label', s('soundOn'));
     this.soundButton.setAttribute('aria-pressed', 'false');
-    const on = (type, fn) => host.listen(v, type, () => { if (this.video === v) fn(); });
+    // The element's listeners leave with it (`close`).
+    this.opened = new AbortController();
+    const on = (type, fn) => host.listen(v, type, () => { if (this.video === v) fn(); }, this.opened.signal);
     on('play', () => { this.showPlaying(true); host.fire('play'); });
     on('pause', () => { this.showPlaying(false); host.fire('pause'); });
     on('ended', () => { this.showPlaying(false); host.fire('ended'); });
@@ -377,6 +379,8 @@ export class VideoPlayer {
     this.notice.hidden = true;
     clearTimeout(this.seekCheck);
     clearTimeout(this.noticeTimer);
+    this.opened?.abort();
+    this.opened = null;
     if (!v) return;
     v.pause();
     v.removeAttribute('src');
@@ -495,7 +499,7 @@ export async function openVideo(v, gpu, fade, ticket) {
   const player = v._player ??= new VideoPlayer({
     root: v._root,
     string: (name) => v._string(name),
-    listen: (target, type, fn) => v._on(target, type, fn),
+    listen: (target, type, fn, signal) => v._on(target, type, fn, { signal }),
     fire: (type, ...args) => v._fire(type, ...args),
     speak: (text) => v._speak(text),
   });
@@ -539,7 +543,7 @@ export async function openVideo(v, gpu, fade, ticket) {
       return;
     }
   }
-  v._lastKey = '';
+  v._frame.forget();
   v._loaded = true;
   v._root.classList.add('isv-loaded');
   player.start();
@@ -579,7 +583,7 @@ async function cpuFrame(v, video, src) {
   src.busy = false;
   if (v._destroyed || v.w !== w || v._source !== src || !ptr) return;
   w.viewer_commit();
-  v._lastKey = '';
+  v._frame.forget();
   v._draw();
   const times = src.cpuTimes;
   if (times.length < 8) {

@@ -1,0 +1,28 @@
+// Reads each config of a JSON list with the viewer's module (viewer_configure, as the page
+// does) and prints what the core said of each: `{"error": …}` or `{"warnings": […]}`, one
+// JSON list. tests/web/test_declarations.py holds the types to these answers.
+//
+// node tests/web/wasm/viewer-configure.mjs MODULE.wasm CONFIGS.json
+import { readFileSync } from 'node:fs';
+
+const module = await WebAssembly.compile(readFileSync(process.argv[2]));
+const configs = JSON.parse(readFileSync(process.argv[3], 'utf8'));
+const encoder = new TextEncoder(), decoder = new TextDecoder();
+const answers = [];
+for (const config of configs) {
+  // A fresh instance for each: one config's state never reaches the next.
+  let memory;
+  const wasi = { random_get(p, n) { crypto.getRandomValues(new Uint8Array(memory.buffer, p, n)); return 0; } };
+  const { exports: w } = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
+  memory = w.memory;
+  w._initialize();
+  const put = (text) => {
+    const b = encoder.encode(text), p = w.web_alloc(b.length);
+    new Uint8Array(memory.buffer, p, b.length).set(b);
+    return [p, b.length];
+  };
+  const [cp, cn] = put(JSON.stringify(config)), [sp, sn] = put('config');
+  const length = w.viewer_configure(cp, cn, 0, 0, sp, sn, 0, 0);
+  answers.push(JSON.parse(decoder.decode(new Uint8Array(memory.buffer, w.web_out_ptr(), length))));
+}
+console.log(JSON.stringify(answers));
