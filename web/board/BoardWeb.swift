@@ -110,8 +110,16 @@ public func boardCreate(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int
 @_cdecl("board_set_options")
 public func boardSetOptions(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
   guard engine != nil else { return answer("no board") }
+  var options = engine!.options
   do throws(InputError) {
-    try PageBoard.update(&engine!.options, from: bytes(pointer, count))
+    try PageBoard.update(&options, from: bytes(pointer, count))
+  } catch {
+    return answer(error.description)
+  }
+  // The reader checked each value; the engine checks them together and keeps its options
+  // if it refuses.
+  do throws(BoardError) {
+    try engine!.setOptions(options)
     return answer("")
   } catch {
     return answer(error.description)
