@@ -153,7 +153,7 @@ extension SortableEngine {
       for (k, item) in lists[l].items.enumerated() where !mentioned.contains(item.id) {
         items.insert(item, at: Swift.min(k, items.count))
       }
-      if items.map { $0.id } != order(of: l) { changed.append(entry.list) }
+      if items.map({ $0.id }) != order(of: l) { changed.append(entry.list) }
       lists[l].items = items
     }
     selection = selection.filter { position(of: $0) != nil }

@@ -150,89 +150,114 @@ extension SortableEngine {
 
   // MARK: - SortableJS's swap zones
 
-  /// The insertion point for the pointer at `d.pointer` by SortableJS's rule.
+  /// Whether `p` is before the first of a list's frames (SortableJS puts the held item
+  /// first there): left of it or above it in a vertical list; above it, or beside it on
+  /// the left, in a horizontal or wrapping one.
+  func isBeforeFirst(_ p: StagePoint, _ first: StageRect, horizontal: Bool) -> Bool {
+    let spacer = 10.0
+    if horizontal { return p.y < first.minY - spacer || (p.y < first.maxY && p.x < first.minX) }
+    return p.x < first.minX - spacer || (p.y < first.minY && p.x < first.maxX)
+  }
+
+  /// The insertion point for the pointer at `d.pointer` by SortableJS's rule, as its
+  /// documentation and its behaviour describe it: past the last item appends, before the
+  /// first prepends, and over an item its swap zones decide (``InsertionRule``). The item it
+  /// moved past last keeps the zones it was judged by (the inverted ones after entering a
+  /// list), and a "shadow" of the distance it moved keeps items of different sizes from
+  /// flickering.
   func swapZoneTarget(_ d: inout SortDrag, threshold: Double, inverted: Bool, invertedThreshold: Double) -> ListPosition {
     let p = d.pointer
     guard let l = list(under: p, d) else { return d.target }
-    if l != d.target.list {
+    let entering = l != d.target.list
+    if entering {
       guard accepts(l, d) else { return d.target }
       if l == d.origin.list && !lists[l].sort { return d.origin }
-      // Entering a list: its items have not moved yet; the pointer's side of the item it is
-      // over decides (the inverted zones, as SortableJS does over another list).
-      let items = others(l, d)
-      if items.isEmpty { return ListPosition(list: l, index: 0) }
-      var placed = frames(of: items, in: l)
+    } else if l == d.origin.list && !lists[l].sort {
+      return d.target
+    }
+    // The list as it is drawn now: with the held items at the insertion point when it is
+    // theirs, without them when they are entering it.
+    var items: [SortableItem]
+    var placed: [StageRect]
+    if entering {
+      items = others(l, d)
+      placed = frames(of: items, in: l)
       for k in placed.indices { placed[k].origin = placed[k].origin + (d.correction[items[k].id] ?? .zero) }
-      let horizontal = lists[l].layout.isHorizontal
-      if let o = placed.firstIndex(where: { Self.contains($0, p) }) {
-        switch side(of: p, in: placed[o], horizontal: horizontal, zone: invertedThreshold) {
-        case .before: return ListPosition(list: l, index: o)
-        case .after: return ListPosition(list: l, index: o + 1)
-        case .neither: return d.target
-        }
-      }
-      if let last = placed.last, isPastLast(p, last, horizontal: horizontal) {
-        return ListPosition(list: l, index: items.count)
-      }
-      return d.target
+    } else {
+      (items, placed) = visualFrames(l, d)
     }
-    if l == d.origin.list && !lists[l].sort && l == d.target.list { return d.target }
-    let (items, placed) = visualFrames(l, d)
-    let k = Swift.min(d.target.index, items.count)
-    let m = items.count - others(l, d).count
+    let count = others(l, d).count
+    let k = entering ? -1 : Swift.min(d.target.index, count)
+    let m = entering ? 0 : items.count - count
+    if items.isEmpty { return ListPosition(list: l, index: 0) }
     let horizontal = lists[l].layout.isHorizontal
-    guard let hit = placed.firstIndex(where: { Self.contains($0, p) }) else {
-      if let last = placed.last, !d.items.contains(items[items.count - 1].id), isPastLast(p, last, horizontal: horizontal) {
-        return ListPosition(list: l, index: items.count - m)
-      }
-      return d.target
+    let hit = placed.firstIndex { Self.contains($0, p) }
+    if let hit, d.items.contains(items[hit].id) { return d.target }  // over its own place
+    if isPastLast(p, placed[placed.count - 1], horizontal: horizontal) {
+      if d.items.contains(items[items.count - 1].id) { return d.target }
+      return ListPosition(list: l, index: count)
     }
-    if d.items.contains(items[hit].id) { return d.target }  // over the held items' own place
-    let o = hit < k ? hit : hit - m  // the target's index among the others
+    if isBeforeFirst(p, placed[0], horizontal: horizontal) {
+      if d.items.contains(items[0].id) { return d.target }
+      return ListPosition(list: l, index: 0)
+    }
+    guard let hit else { return d.target }
+    let o = entering || hit < k ? hit : hit - m  // the target's index among the others
     let target = placed[hit]
-    let block = m > 0 ? placed[k] : target
-    let inRow = Self.sameRowOrColumn(block, target, horizontal: horizontal)
+    let id = items[hit].id
+    let inRow = entering ? false : Self.sameRowOrColumn(placed[k], target, horizontal: horizontal)
     let edge = horizontal ? target.minX : target.minY
     let length = horizontal ? target.size.width : target.size.height
-    if d.lastTarget != items[hit].id {
-      d.lastTarget = items[hit].id
+    let along = horizontal ? p.x : p.y
+    let isLast = d.lastTarget == id
+    if !isLast {
       d.lastTargetEdge = edge
-    }
-    // Still over the item it passed, which moved less than its swap zone (items of
-    // different sizes): only the midpoint sends it back, so it does not flicker.
-    let moved = abs(edge - d.lastTargetEdge)
-    let stuck = moved > 0 && moved < length * threshold
-    if (inverted && inRow) || stuck {
-      switch side(of: p, in: target, horizontal: horizontal, zone: stuck ? 1 : invertedThreshold) {
-      case .before: return move(to: o, l, d)
-      case .after: return move(to: o + 1, l, d)
-      case .neither: return d.target
-      }
+      d.pastFirstInvert = false
+      d.invertsHere = (inverted && inRow) || entering
     }
     let zone = inRow ? threshold : 1
-    let start = edge + length * (1 - zone) / 2
-    let end = edge + length - length * (1 - zone) / 2
     let slack = Swift.min(options.hysteresis, length / 4)
-    let along = horizontal ? p.x : p.y
-    guard along >= start + slack && along <= end - slack else { return d.target }
-    return move(to: o < k ? o : o + 1, l, d)
-  }
-
-  func move(to index: Int, _ l: Int, _ d: SortDrag) -> ListPosition { ListPosition(list: l, index: index) }
-
-  enum Side { case before, after, neither }
-
-  /// Which end zone of `rect` holds `p`: each is `zone / 2` of its length (SortableJS's
-  /// inverted swap zones; `zone` 1: the two halves). The hysteresis keeps a band at the
-  /// boundary that is neither.
-  func side(of p: StagePoint, in rect: StageRect, horizontal: Bool, zone: Double) -> Side {
-    let along = horizontal ? p.x : p.y
-    let start = horizontal ? rect.minX : rect.minY
-    let length = horizontal ? rect.size.width : rect.size.height
-    let slack = Swift.min(options.hysteresis, length / 4)
-    if along < start + length * zone / 2 - (zone >= 1 ? slack : 0) && along < start + length / 2 { return .before }
-    if along > start + length - length * zone / 2 + (zone >= 1 ? slack : 0) && along > start + length / 2 { return .after }
-    return .neither
+    var direction = 0
+    var invert = d.invertsHere
+    if !invert {
+      if isLast && d.moveDistance < length * zone {
+        // Still over the item it just passed, which moved less than its zone: the
+        // distance it moved is a "shadow" where the pointer sends the held item back.
+        let pastFirst =
+          d.lastDirection == 1
+          ? along > edge + length * invertedThreshold / 2 : along < edge + length - length * invertedThreshold / 2
+        if !d.pastFirstInvert && pastFirst { d.pastFirstInvert = true }
+        if !d.pastFirstInvert {
+          let inShadow = d.lastDirection == 1 ? along < edge + d.moveDistance : along > edge + length - d.moveDistance
+          if inShadow { direction = -d.lastDirection }
+        } else {
+          invert = true
+        }
+      } else if along > edge + length * (1 - zone) / 2 + slack && along < edge + length - length * (1 - zone) / 2 - slack {
+        direction = o < k ? -1 : 1
+      }
+    }
+    if invert && direction == 0 {
+      if along < edge + length * invertedThreshold / 2 - slack || along > edge + length - length * invertedThreshold / 2 + slack {
+        direction = along > edge + length / 2 ? 1 : -1
+      }
+    }
+    guard direction != 0 else { return d.target }
+    let next = ListPosition(list: l, index: direction == 1 ? o + 1 : o)
+    if next == d.target { return d.target }  // already beside it on that side
+    let wasNew = !isLast
+    d.lastTarget = id
+    d.lastDirection = direction
+    if wasNew && !d.invertsHere {
+      // How far the target moves with this step, measured as it will be drawn.
+      var moved = d
+      moved.target = next
+      let (after, afterPlaced) = visualFrames(l, moved)
+      if let j = after.firstIndex(where: { $0.id == id }) {
+        d.moveDistance = abs(edge - (horizontal ? afterPlaced[j].minX : afterPlaced[j].minY))
+      }
+    }
+    return next
   }
 
   /// Whether two frames share a row (horizontal order) or a column (vertical), as

@@ -54,9 +54,19 @@ public struct SortableEngine: Sendable {
     /// Each item's measured frame minus where its list's layout puts it, taken at pick-up:
     /// the layout's own error, which the offsets leave out.
     var correction: [String: Vector]
-    /// The item the pointer passed last, and its leading edge then (SortableJS's lastTarget).
+    /// The item the held one moved past last, and which way (1 after it, −1 before it):
+    /// SortableJS's `lastTarget` and `lastDirection`.
     var lastTarget: String?
+    var lastDirection = 0
+    /// The target's leading edge when the pointer came over it.
     var lastTargetEdge: Double = 0
+    /// How far the last target moved when the held item passed it.
+    var moveDistance: Double = 0
+    /// Whether the item under the pointer is judged by the inverted zones (after entering
+    /// a list, or with `invertSwap` in its row), and whether the pointer went past its first
+    /// inverted zone since.
+    var invertsHere = false
+    var pastFirstInvert = false
     /// The empty list the held item is over (closest centre).
     var overList: Int?
   }

@@ -42,43 +42,85 @@ struct SortableRuleTests {
       order.insert(held, at: k)
     }
 
-    /// One pointer position: SortableJS's dragover, as its documentation describes it.
+    var lastDirection = 0
+    var invertHere = false
+    var pastFirstInvert = false
+    var moveDistance = 0.0
+
+    /// One pointer position: SortableJS's dragover, as its documentation and its
+    /// behaviour in Chromium describe it, applied to a DOM-like order laid out afresh.
     mutating func pointer(_ p: StagePoint) {
       let i = order.firstIndex(of: held)!
       let frames = order.indices.map { frame(at: $0) }
-      guard let j = frames.firstIndex(where: { p.x >= $0.minX && p.x <= $0.maxX && p.y >= $0.minY && p.y <= $0.maxY })
-      else {
-        let last = frames[frames.count - 1]
-        let past =
-          horizontal
-          ? (p.x > last.maxX && p.y > last.minY) || p.y > last.maxY + 10
-          : p.x > last.maxX + 10 || (p.x >= last.minX && p.x <= last.maxX && p.y > last.maxY)
-        if past && order.last != held { place(order.count - 1) }
+      let hit = frames.firstIndex { p.x >= $0.minX && p.x <= $0.maxX && p.y >= $0.minY && p.y <= $0.maxY }
+      if hit == i { return }
+      let last = frames[frames.count - 1]
+      let first = frames[0]
+      let pastLast =
+        horizontal
+        ? (p.x > last.maxX && p.y > last.minY) || p.y > last.maxY + 10
+        : p.x > last.maxX + 10 || (p.x >= last.minX && p.x <= last.maxX && p.y > last.maxY)
+      if pastLast {
+        if order.last != held { place(order.count - 1) }
         return
       }
-      if j == i { return }
+      let beforeFirst =
+        horizontal
+        ? p.y < first.minY - 10 || (p.y < first.maxY && p.x < first.minX)
+        : p.x < first.minX - 10 || (p.y < first.minY && p.x < first.maxX)
+      if beforeFirst {
+        if order.first != held { place(0) }
+        return
+      }
+      guard let j = hit else { return }
       let t = frames[j]
       let along = horizontal ? p.x : p.y
       let start = horizontal ? t.minX : t.minY
       let length = horizontal ? t.size.width : t.size.height
       let heldFrame = frames[i]
       let sameLine = horizontal ? abs(heldFrame.minY - t.minY) < 0.5 : abs(heldFrame.minX - t.minX) < 0.5
-      if lastTarget != order[j] {
-        lastTarget = order[j]
+      let isLast = lastTarget == order[j]
+      if !isLast {
         lastEdge = start
-      }
-      let moved = abs(start - lastEdge)
-      let stuck = moved > 0 && moved < length * threshold
-      let before = j < i ? j : j - 1  // its index once the held one is taken out
-      if (inverted && sameLine) || stuck {
-        let zone = stuck ? 1 : threshold
-        if along < start + length * zone / 2 && along < start + length / 2 { place(before) }
-        if along > start + length - length * zone / 2 && along > start + length / 2 { place(before + 1) }
-        return
+        pastFirstInvert = false
+        invertHere = inverted && sameLine
       }
       let zone = sameLine ? threshold : 1
-      if along >= start + length * (1 - zone) / 2 && along <= start + length - length * (1 - zone) / 2 {
-        place(j < i ? before : before + 1)
+      var direction = 0
+      var invert = invertHere
+      if !invert {
+        if isLast && moveDistance < length * zone {
+          if !pastFirstInvert
+            && (lastDirection == 1 ? along > start + length * threshold / 2 : along < start + length - length * threshold / 2)
+          {
+            pastFirstInvert = true
+          }
+          if !pastFirstInvert {
+            if lastDirection == 1 ? along < start + moveDistance : along > start + length - moveDistance {
+              direction = -lastDirection
+            }
+          } else {
+            invert = true
+          }
+        } else if along > start + length * (1 - zone) / 2 && along < start + length - length * (1 - zone) / 2 {
+          direction = i < j ? 1 : -1
+        }
+      }
+      if invert && direction == 0
+        && (along < start + length * threshold / 2 || along > start + length - length * threshold / 2)
+      {
+        direction = along > start + length / 2 ? 1 : -1
+      }
+      if direction == 0 || (direction == 1 && i == j + 1) || (direction == -1 && i == j - 1) { return }
+      let target = order[j]
+      lastTarget = target
+      lastDirection = direction
+      order.removeAll { $0 == held }
+      let at = order.firstIndex(of: target)!
+      order.insert(held, at: direction == 1 ? at + 1 : at)
+      if !isLast && !invertHere {
+        let now = frame(at: order.firstIndex(of: target)!)
+        moveDistance = abs(lastEdge - (horizontal ? now.minX : now.minY))
       }
     }
   }
