@@ -164,10 +164,11 @@ $(VIEWER_WASM) $(VIEWER_CPU_WASM): $(VIEWER_OBJ)
 
 # The board component's module: only CoreMath, Stage and StageJSON with web/board/BoardWeb.swift,
 # so a page that wants the drag engine does not download the panorama renderer.
-BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/board/BoardWeb.swift web/shared/WasmMemory.swift)
-$(BOARD_WASM): $(WEB_CORE_STAMP) web/board/BoardWeb.swift web/shared/WasmMemory.swift
+BOARD_SOURCES := web/board/BoardWeb.swift web/board/SortableWeb.swift web/shared/WasmMemory.swift
+BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' $(BOARD_SOURCES))
+$(BOARD_WASM): $(WEB_CORE_STAMP) $(BOARD_SOURCES)
 	@mkdir -p $(WEB)
-	$(SWIFTC) $(WEB_FLAGS) $(WEB_EXPORT_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name BoardWeb web/board/BoardWeb.swift web/shared/WasmMemory.swift \
+	$(SWIFTC) $(WEB_FLAGS) $(WEB_EXPORT_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name BoardWeb $(BOARD_SOURCES) \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/BoardWeb.o
 	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize $(BOARD_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage StageJSON BoardWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
