@@ -8,6 +8,7 @@ extension SortableEngine {
   /// list past its end, back to the previous one before its start), a row up or down in a
   /// grid, and across lists (the nearest in that direction) for the other arrows. Lists that
   /// would refuse the items are skipped. Other keys do nothing.
+  @inline(never)
   public mutating func moveHeld(_ key: Key) -> [SortEvent] {
     guard let d = drag, let next = step(from: d.target, key, d) else { return [] }
     if let p = position(of: d.item) {
@@ -92,6 +93,7 @@ extension SortableEngine {
 
   /// The item an arrow key moves the keyboard focus to from item `id` (a roving focus):
   /// along its list, a row up or down in a grid, on to the next list past an end.
+  @inline(never)
   public func neighbour(of id: String, _ key: Key) -> String? {
     guard let p = position(of: id) else { return nil }
     // The same steps as a held item's, with nothing held: an empty selection picked up here.
@@ -137,20 +139,21 @@ extension SortableEngine {
   }
 
   /// Sets the orders of `orders`' lists, keeping what changed at run time since `op`.
+  @inline(never)
   mutating func apply(_ orders: [(list: String, items: [String])], known op: SortOperation, restoring: [SortableItem])
     -> [SortEvent]
   {
     var catalog: [String: SortableItem] = [:]
     for list in lists { for item in list.items { catalog[item.id] = item } }
     for item in restoring where catalog[item.id] == nil { catalog[item.id] = item }
-    var mentioned: Set<String> = []
-    for side in [op.before, op.after] { for entry in side { for id in entry.items { mentioned.insert(id) } } }
+    var mentioned: [String: Int] = [:]
+    for side in [op.before, op.after] { for entry in side { for id in entry.items { mentioned[id] = 1 } } }
     var changed: [String] = []
     for entry in orders {
       guard let l = listIndex(of: entry.list) else { continue }
       var items = entry.items.compactMap { catalog[$0] }
       // Items the page added to this list since: where they are now.
-      for (k, item) in lists[l].items.enumerated() where !mentioned.contains(item.id) {
+      for (k, item) in lists[l].items.enumerated() where mentioned[item.id] == nil {
         items.insert(item, at: Swift.min(k, items.count))
       }
       if items.map({ $0.id }) != order(of: l) { changed.append(entry.list) }
@@ -165,6 +168,7 @@ extension SortableEngine {
   /// undoable step when the order changed.
   ///
   /// - Throws: ``BoardError`` naming `list` when `l` is not a list index.
+  @inline(never)
   @discardableResult public mutating func sort(list l: Int, order: [String]) throws(BoardError) -> [SortEvent] {
     try BoardError.checkIndex(l, lists.count, "list")
     let before = self.order(of: l)
@@ -187,6 +191,7 @@ extension SortableEngine {
   ///
   /// - Throws: ``BoardError`` when `l` or `index` is out of range, an item already has the
   ///   id, or the frame is not finite; nothing changes then.
+  @inline(never)
   public mutating func insertItem(_ item: SortableItem, into l: Int, at index: Int? = nil) throws(BoardError) {
     try BoardError.checkIndex(l, lists.count, "list")
     let at = index ?? lists[l].items.count
@@ -201,6 +206,7 @@ extension SortableEngine {
   /// stays; undoing an older sort leaves it out.
   ///
   /// - Throws: ``BoardError`` naming `item` when no item has that id.
+  @inline(never)
   @discardableResult public mutating func removeItem(_ id: String) throws(BoardError) -> SortableItem {
     guard position(of: id) != nil else { throw BoardError(.unknownItem(id), "item") }
     if let d = drag, d.items.contains(id) { _ = cancel() }
@@ -241,6 +247,7 @@ extension SortableEngine {
   ///
   /// - Throws: ``BoardError`` when `l` is out of range, `itemFrames` has not one frame per
   ///   item, or a number is not valid; nothing changes then.
+  @inline(never)
   public mutating func relayout(
     list l: Int, frame: StageRect, content: StageRect? = nil, layout: SortLayout? = nil, itemFrames: [StageRect]
   ) throws(BoardError) {

@@ -7,6 +7,7 @@ extension SortableEngine {
   /// Where list `l`'s layout puts `items`, in this order, from its content box's top-left.
   ///
   /// - Complexity: O(items).
+  @inline(never)
   public func frames(of items: [SortableItem], in l: Int) -> [StageRect] {
     let list = lists[l]
     let box = list.content
@@ -83,6 +84,7 @@ extension SortableEngine {
 
   /// Where each item of list `l`'s arrangement is drawn now: its layout place plus its
   /// measured correction.
+  @inline(never)
   func visualFrames(_ l: Int, _ d: SortDrag) -> (items: [SortableItem], frames: [StageRect]) {
     let items = arrangement(l, d)
     var placed = frames(of: items, in: l)
@@ -95,6 +97,7 @@ extension SortableEngine {
   /// held one under the pointer instead). Items not listed are at rest.
   ///
   /// - Complexity: O(items of the lists the drag touches).
+  @inline(never)
   public func offsets() -> [(item: String, offset: Vector)] {
     guard let d = drag else { return [] }
     var result: [(item: String, offset: Vector)] = []
@@ -123,6 +126,7 @@ extension SortableEngine {
 
   /// The list the pointer is over: the smallest box holding `p`, an empty list's grown by
   /// `emptyInsertThreshold`; lists inside a moving item do not count.
+  @inline(never)
   func list(under p: StagePoint, _ d: SortDrag) -> Int? {
     var best: Int?
     var bestArea = Double.infinity
@@ -165,6 +169,7 @@ extension SortableEngine {
   /// moved past last keeps the zones it was judged by (the inverted ones after entering a
   /// list), and a "shadow" of the distance it moved keeps items of different sizes from
   /// flickering.
+  @inline(never)
   func swapZoneTarget(_ d: inout SortDrag, threshold: Double, inverted: Bool, invertedThreshold: Double) -> ListPosition {
     let p = d.pointer
     guard let l = list(under: p, d) else { return d.target }
@@ -280,6 +285,7 @@ extension SortableEngine {
   /// The insertion point by closest centre: the held item's centre against every item's
   /// frame as it was when the drag began (and each empty list's box). The place it is over
   /// now keeps it unless another is closer by more than the hysteresis.
+  @inline(never)
   func closestCenterTarget(_ d: inout SortDrag) -> ListPosition {
     let centre = d.pointer + d.grabOffset
     var best: (list: Int, item: Int?, distance: Double)?

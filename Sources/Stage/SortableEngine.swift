@@ -35,7 +35,7 @@ public struct SortableEngine: Sendable {
   var clonesMade = 0
 
   /// A drag in flight.
-  public struct SortDrag: Hashable, Sendable {
+  public struct SortDrag: Sendable {
     /// The item the pointer or the keyboard holds.
     public var item: String
     /// Every item moving (the held one and the selection), in the order they will land in.
@@ -87,13 +87,16 @@ public struct SortableEngine: Sendable {
   /// - Complexity: O(items).
   public init(lists: [SortableList], options: SortOptions = SortOptions()) throws(BoardError) {
     try options.validate()
-    var listIDs: Set<String> = []
-    var itemIDs: Set<String> = []
+    // Dictionaries, not sets: the web module already carries [String: Int]'s code (Board's).
+    var listIDs: [String: Int] = [:]
+    var itemIDs: [String: Int] = [:]
     for (l, list) in lists.enumerated() {
       try Self.check(list, "lists[\(l)]")
-      guard listIDs.insert(list.id).inserted else { throw BoardError(.duplicateID(list.id), "lists[\(l)].id") }
+      guard listIDs.updateValue(l, forKey: list.id) == nil else { throw BoardError(.duplicateID(list.id), "lists[\(l)].id") }
       for (i, item) in list.items.enumerated() {
-        guard itemIDs.insert(item.id).inserted else { throw BoardError(.duplicateID(item.id), "lists[\(l)].items[\(i)].id") }
+        guard itemIDs.updateValue(i, forKey: item.id) == nil else {
+          throw BoardError(.duplicateID(item.id), "lists[\(l)].items[\(i)].id")
+        }
       }
     }
     self.lists = lists
@@ -184,6 +187,7 @@ public struct SortableEngine: Sendable {
   ///
   /// - Throws: ``BoardError`` naming `item` when no item has that id, or `pointer` when it
   ///   is not finite; nothing changes then.
+  @inline(never)
   public mutating func pickUp(item id: String, pointer: StagePoint? = nil) throws(BoardError) -> [SortEvent] {
     guard let p = position(of: id) else { throw BoardError(.unknownItem(id), "item") }
     if let pointer { try BoardError.check(pointer, "pointer") }
@@ -223,6 +227,7 @@ public struct SortableEngine: Sendable {
   /// The pointer moved to `p`: the insertion point follows it by the options' rule.
   ///
   /// - Throws: ``BoardError`` naming `pointer` when `p` is not finite; nothing changes then.
+  @inline(never)
   public mutating func move(pointer p: StagePoint) throws(BoardError) -> [SortEvent] {
     try BoardError.check(p, "pointer")
     guard var d = drag else { return [] }
@@ -249,6 +254,7 @@ public struct SortableEngine: Sendable {
   /// Ends the drag where the insertion point is: the orders change (one undoable step) and
   /// `end` reports where the held item went; `change` follows when an order really changed.
   /// `cloneID` names the copy a clone pull leaves behind (default: the item's id, `~`, a count).
+  @inline(never)
   public mutating func drop(cloneID: ((String) -> String)? = nil) -> [SortEvent] {
     guard let d = drag else { return [] }
     drag = nil
@@ -292,6 +298,7 @@ public struct SortableEngine: Sendable {
   }
 
   /// Ends the drag with nothing moved (Escape, a cancelled pointer, lost focus).
+  @inline(never)
   public mutating func cancel() -> [SortEvent] {
     guard let d = drag else { return [] }
     drag = nil

@@ -36,7 +36,7 @@ func number(_ id: String?) -> Double { id.flatMap { Int($0) }.map(Double.init) ?
 /// across, gap down, columns, cell w h, group (−1 none), pull (0 move, 1 refuse, 2 clone),
 /// put (0 same group, 1 any, 2 none, 3 these groups), put mask (bit n: group n), max (−1
 /// none), sort (0/1), parent item (−1), item count; then item numbers and frames (5 each).
-func readLists(_ count: Int) -> [SortableList]? {
+@inline(never) func readLists(_ count: Int) -> [SortableList]? {
   var lists: [SortableList] = []
   var k = 0
   func next() -> Double {
@@ -129,7 +129,7 @@ public func sortableRelayout(_ count: Int32) -> Int32 {
 /// (kind 0 start, 1 sort, 2 end, 3 change, 4 cancel; item, from list, to list, old index,
 /// new index, clone item, moved count); the offset count, then 3 numbers each (item, dx,
 /// dy); the refusing list count and the lists; then the target list and index (−1 −1 idle).
-func writeAnswer(_ events: [SortEvent]) -> Int32 {
+@inline(never) func writeAnswer(_ events: [SortEvent]) -> Int32 {
   guard let engine = sorter else { return 0 }
   let offsets = engine.offsets()
   let refusing = engine.refusingLists
