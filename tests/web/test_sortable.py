@@ -171,7 +171,7 @@ class SortableBoard(unittest.TestCase):
         ends = [e for e in p.js("return log") if e["type"] == "end"]
         self.assertEqual(ends, [{"type": "end", "item": "todo-1", "from": "todo", "to": "todo", "oldIndex": 0,
                                  "newIndex": 2, "clone": False}])
-        self.assertEqual([e["type"] for e in p.js("return log")], ["start", "end", "change"])
+        self.assertEqual([e["type"] for e in p.js("return log")], ["start", "sort", "sort", "end", "change"])
         p.js("b.undo()")
         self.assertEqual(dict(p.js("return order()"))["todo"], ["todo-1", "todo-2", "todo-3", "todo-4"])
         p.js("b.redo()")

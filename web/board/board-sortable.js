@@ -7,7 +7,8 @@
 import { instantiate } from './wasm.js';
 import { storedText, store } from './storage.js';
 
-const WASM = new URL('imagestage-board.wasm', import.meta.url);
+// Its own module: the sortable engine without the slots' (make's imagestage-sortable.wasm).
+const WASM = new URL('imagestage-sortable.wasm', import.meta.url);
 const STRINGS = {
   draggable: 'sortable',
   instructions: 'Press Space to pick up. Arrow keys move it; Space drops; Escape cancels. Shift+Space selects.',
