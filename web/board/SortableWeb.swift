@@ -14,10 +14,12 @@ nonisolated(unsafe) var sharedCount = 1024
 @_cdecl("sortable_buffer")
 public func sortableBuffer() -> Int32 { Int32(Int(bitPattern: shared)) }
 
-/// Makes room for `count` doubles (the page asks before it writes a large input).
+/// Makes room for `count` doubles (the page asks before it writes a large input). More than
+/// 2²⁴ (128 MB) is refused with 0: no page has that many lists and items.
 @_cdecl("sortable_reserve")
 public func sortableReserve(_ count: Int32) -> Int32 {
   let n = Int(count)
+  if n > 1 << 24 { return 0 }
   if n > sharedCount {
     let grown = UnsafeMutablePointer<Double>.allocate(capacity: n)
     grown.update(from: shared, count: sharedCount)

@@ -207,6 +207,7 @@ export class SortableBoard {
   /** Numbers for every list as SortableWeb.swift's readLists takes them. */
   #measure() {
     const out = [];
+    const number = new Map(this.#items.map((el, i) => [el, i]));
     const sx = scrollX, sy = scrollY;
     this.#lists.forEach((el, l) => {
       const r = el.getBoundingClientRect();
@@ -228,16 +229,16 @@ export class SortableBoard {
         down = rects[1].top - rects[0].bottom;
       }
       const max = Number(el.dataset.max ?? this.#o.max ?? -1);
-      const parent = this.#items.indexOf(el.parentElement?.closest('[data-board-sortable]'));
+      const parent = number.get(el.parentElement?.closest('[data-board-sortable]')) ?? -1;
       out.push(r.left + sx, r.top + sy, r.width, r.height, ...content, kind, across, down, columns, ...cell,
         ...this.#group(el), Number.isFinite(max) ? max : -1, (el.dataset.sort ?? String(this.#o.sort)) === 'false' ? 0 : 1, parent, items.length);
-      items.forEach((it, k) => out.push(this.#items.indexOf(it), rects[k].left + sx, rects[k].top + sy, rects[k].width, rects[k].height));
+      items.forEach((it, k) => out.push(number.get(it), rects[k].left + sx, rects[k].top + sy, rects[k].width, rects[k].height));
     });
     return out;
   }
 
   #buffer(n = 0) {
-    if (n) this.#x.sortable_reserve(n);
+    if (n && !this.#x.sortable_reserve(n)) throw new Error('ImageStage board: too many lists and items');
     const ptr = this.#x.sortable_buffer();
     const mem = this.#x.memory.buffer;
     if (!this.#view || this.#view.buffer !== mem || this.#view.byteOffset !== ptr) this.#view = new Float64Array(mem, ptr, (mem.byteLength - ptr) >> 3);
@@ -248,9 +249,10 @@ export class SortableBoard {
   #build() {
     this.#lists = this.#findLists();
     if (!this.#lists.length) throw new Error(`ImageStage board: lists: "${this.#o.lists}" matches nothing`);
+    const known = new Set(this.#items);
     for (let l = 0; l < this.#lists.length; l++) {
       for (const el of this.#itemsOf(l)) {
-        if (!this.#items.includes(el)) this.#items.push(el);
+        if (!known.has(el)) { known.add(el); this.#items.push(el); }
         el.setAttribute('data-board-sortable', '');
         el.style.translate = el.style.transition = '';
         if (!el.hasAttribute('aria-roledescription')) el.setAttribute('aria-roledescription', this.#s('draggable'));
