@@ -72,6 +72,7 @@ WEB_SOURCES := $(WEB_CORE_SOURCES) web/page/ImageStageWeb.swift web/shared/WasmB
 VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
 VIEWER_CPU_WASM := $(WEB)/imagestage-viewer-cpu.wasm
 BOARD_WASM := $(WEB)/imagestage-board.wasm
+SORTABLE_WASM := $(WEB)/imagestage-sortable.wasm
 # The scripts, styles and pages, copied as they are (ES modules: no bundler) from web/viewer,
 # web/board, web/page and web/shared into one flat folder, the layout that ships (the npm
 # package, the zip): their imports are written as shipped ('./wasm.js'). The board's
@@ -84,7 +85,7 @@ WEB_COPIES := $(addprefix $(WEB)/,$(WEB_FILES)) \
 # Rebuilt only when a Swift source of the page changed (the glue and page are copied).
 # The viewer's module is SIMD128 only: `make web WEB_SIMD=0` (bench/web.sh's scalar build)
 # must not overwrite it with a scalar one.
-web: deps version $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_WASM) $(BOARD_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
+web: deps version $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_WASM) $(BOARD_WASM) $(SORTABLE_WASM)) $(WEB_COPIES) $(WEB)/sample.jpg
 	@echo "built $(WEB): open it with make web-serve"
 
 # The cores and the scene layer, compiled once for both modules. Rebuilt when a source or the
@@ -185,13 +186,30 @@ $(FRAME_ALLOC_WASM): $(VIEWER_OBJ) $(PANORAMA_SMALL) tests/web/wasm/alloc-counte
 
 # The board component's module: only CoreMath, Stage and StageJSON with web/board/BoardWeb.swift,
 # so a page that wants the drag engine does not download the panorama renderer.
-BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' web/board/BoardWeb.swift web/shared/WasmMemory.swift)
-$(BOARD_WASM): $(WEB_CORE_STAMP) web/board/BoardWeb.swift web/shared/WasmMemory.swift
+BOARD_SOURCES := web/board/BoardWeb.swift web/shared/WasmMemory.swift
+BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' $(BOARD_SOURCES))
+$(BOARD_WASM): $(WEB_CORE_STAMP) $(BOARD_SOURCES)
 	@mkdir -p $(WEB)
-	$(SWIFTC) $(WEB_FLAGS) $(WEB_EXPORT_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name BoardWeb web/board/BoardWeb.swift web/shared/WasmMemory.swift \
+	$(SWIFTC) $(WEB_FLAGS) $(WEB_EXPORT_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name BoardWeb $(BOARD_SOURCES) \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/BoardWeb.o
 	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize $(BOARD_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage StageJSON BoardWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
+	wasm-strip $@
+	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+	  --enable-nontrapping-float-to-int $@ -o $@
+
+# The board's sortable mode (web/board/board-sortable.js) fetches its own module: CoreMath and
+# Stage's SortableEngine with web/board/SortableWeb.swift, no JSON and no slot engine, so a
+# locations board does not carry the sortable lists and a sortable page not the slots.
+SORTABLE_SOURCES := web/board/SortableWeb.swift
+SORTABLE_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' $(SORTABLE_SOURCES))
+$(SORTABLE_WASM): $(WEB_CORE_STAMP) $(SORTABLE_SOURCES)
+	@mkdir -p $(WEB)
+	$(SWIFTC) $(WEB_FLAGS) $(WEB_EXPORT_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name SortableWeb $(SORTABLE_SOURCES) \
+	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/SortableWeb.o
+	wasm-ld --no-entry --gc-sections -z stack-size=$(WASM_STACK) --export=_initialize $(SORTABLE_EXPORTS) \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage SortableWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
 	wasm-strip $@
 	wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \

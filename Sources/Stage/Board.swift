@@ -178,6 +178,8 @@ public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownSlot(String)
     /// No item has this id.
     case unknownItem(String)
+    /// No list has this id (``SortableEngine``).
+    case unknownList(String)
     /// A value outside what the field allows.
     case invalidValue
     /// A number is NaN or infinite where only a finite one means anything.
@@ -207,6 +209,7 @@ public struct BoardError: Error, Equatable, Sendable, CustomStringConvertible {
     case .duplicateID(let id): return "\(path): duplicate id \"\(id)\""
     case .unknownSlot(let id): return "\(path): no slot has id \"\(id)\""
     case .unknownItem(let id): return "\(path): no item has id \"\(id)\""
+    case .unknownList(let id): return "\(path): no list has id \"\(id)\""
     case .invalidValue: return "\(path): invalid value"
     case .notFinite: return "\(path): must be a finite number"
     case .negative: return "\(path): must not be negative"

@@ -56,6 +56,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         standalone = "/pannellum/src/standalone/"
         if path.startswith(standalone):
             return os.path.join(WEB, path[len(standalone):].split("?")[0].split("#")[0])
+        if path.startswith("/vendor/sortable/"):  # Debian's libjs-sortable, the pages' reference
+            return os.path.join("/usr/share/javascript/sortable", path[len("/vendor/sortable/"):].split("?")[0])
         if path.startswith("/pages/"):
             return os.path.join(ROOT, "tests", "web", "pages", path[len("/pages/"):].split("?")[0].split("#")[0])
         if path.startswith("/pannellum/"):

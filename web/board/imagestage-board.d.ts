@@ -209,7 +209,89 @@ export class Board {
 }
 
 /** A board on `container` (an element or a selector). */
+export function board(container: HTMLElement | string, options: SortableOptions): SortableBoard;
 export function board(container: HTMLElement | string, options: BoardOptions): Board;
+
+/** SortableJS's `group`. */
+export interface SortableGroup {
+  name?: string;
+  pull?: boolean | 'clone';
+  put?: boolean | string[];
+}
+
+/** `mode: 'sortable'`'s options (docs/board.md, "Sortable lists"). */
+export interface SortableOptions {
+  mode: 'sortable';
+  lists?: string | Iterable<HTMLElement>;
+  items?: string;
+  handle?: string;
+  filter?: string;
+  group?: string | SortableGroup;
+  max?: number;
+  sort?: boolean;
+  animation?: number;
+  swapThreshold?: number;
+  invertSwap?: boolean;
+  invertedSwapThreshold?: number;
+  rule?: 'swapZones' | 'closestCenter';
+  hysteresis?: number;
+  emptyInsertThreshold?: number;
+  multiDrag?: boolean;
+  persist?: 'localStorage';
+  strings?: Partial<Record<'draggable' | 'instructions' | 'position' | 'picked' | 'dropped' | 'cancelled' | 'selected', string>>;
+  onStart?: (e: SortableEventDetail) => void;
+  onSort?: (e: SortableEventDetail) => void;
+  onEnd?: (e: SortableEndDetail) => void;
+  onChange?: (e: SortableChangeDetail) => void;
+  onError?: (e: BoardErrorDetail) => void;
+}
+
+/** `start` and `sort`: where the held item came from and would land. */
+export interface SortableEventDetail {
+  item: HTMLElement;
+  itemId: string | undefined;
+  from: HTMLElement;
+  to: HTMLElement;
+  fromId: string;
+  toId: string;
+  oldIndex: number;
+  newIndex: number;
+}
+
+/** `end`: where it went; `clone` when its list pulls clones, `cancelled` after Escape. */
+export interface SortableEndDetail extends SortableEventDetail {
+  clone?: HTMLElement;
+  cancelled: boolean;
+}
+
+/** `change`: a list whose order really changed. */
+export interface SortableChangeDetail {
+  list: HTMLElement;
+  listId: string;
+}
+
+/** A sortable board. */
+export interface SortableBoard {
+  readonly ready: Promise<SortableBoard>;
+  on(name: 'start' | 'sort', fn: (e: SortableEventDetail) => void): this;
+  on(name: 'end', fn: (e: SortableEndDetail) => void): this;
+  on(name: 'change', fn: (e: SortableChangeDetail) => void): this;
+  on(name: 'error', fn: (e: BoardErrorDetail) => void): this;
+  off(name: string, fn: (e: never) => void): this;
+  /** The `data-id`s of a list's items in order (a list element, index or id; the first by default). */
+  toArray(list?: HTMLElement | number | string): string[];
+  /** Puts a list's items in this order of `data-id`s; undoable. */
+  sort(order: string[], list?: HTMLElement | number | string): void;
+  /** `{"order":{"listId":["itemId",…]}}`. */
+  state(): string;
+  restore(text: string): void;
+  undo(): void;
+  redo(): void;
+  canUndo(): boolean;
+  canRedo(): boolean;
+  refresh(): this;
+  destroy(): void;
+}
 
 declare global {
   interface ElementEventMap {

@@ -9,6 +9,7 @@
 
 import { instantiate } from './wasm.js';
 import { storedText, store, keepAside } from './storage.js';
+import { SortableBoard } from './board-sortable.js';
 
 /** ImageStage's version (VERSION), e.g. for a bug report. */
 export { version } from './version.js';
@@ -116,7 +117,11 @@ function encodeOptions(value) {
 }
 
 /** The board: `board(container, options)`; `ready` settles when the engine runs. */
-export function board(container, options = {}) { return new Board(container, options); }
+export function board(container, options = {}) {
+  // Sortable lists (SortableJS's behaviour) are their own class over the same module.
+  if (options?.mode === 'sortable') return new SortableBoard(container, options);
+  return new Board(container, options);
+}
 
 export class Board {
   constructor(container, options = {}) {

@@ -1,0 +1,229 @@
+"""The board's sortable mode against SortableJS on the same pages (issue 38).
+
+tests/web/pages/sortable-kanban.html and sortable-gallery.html run either SortableJS 1.14
+(Debian's libjs-sortable, `?lib=sortablejs`, with `forceFallback` so it follows the pointer
+itself) or the board's `mode: 'sortable'` with the same options. Each test makes the same
+drag on both with real input over the DevTools protocol (Input.dispatchMouseEvent,
+Input.dispatchTouchEvent) and asserts the same DOM order. Run:
+  build/venv/bin/python tests/web/test_sortable.py [-k NAME]
+(it uses test_web.py's browser and server; `make web` first).
+"""
+
+import os
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import test_web  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+
+def setUpModule():
+    test_web.setUpModule()
+
+
+def tearDownModule():
+    test_web.tearDownModule()
+
+
+def page():
+    return test_web.PAGE
+
+
+def open_page(name, lib):
+    p = page()
+    query = "?lib=sortablejs" if lib == "sortablejs" else ""
+    p.driver.get(p.base + f"pages/{name}.html{query}")
+    p.js("localStorage.clear()")
+    p.until("return window.pageReady === true", message=f"{name} with {lib}")
+
+
+def centre(selector):
+    r = page().js("return document.querySelector(arguments[0]).getBoundingClientRect().toJSON()", selector)
+    return (r["x"] + r["width"] / 2, r["y"] + r["height"] / 2)
+
+
+def drag(start, end, kind="mouse", steps=16, dy=0.0):
+    """A real drag over CDP: press, `steps` moves 60 ms apart along a straight line, release
+    after a pause. SortableJS (forceFallback) looks at the pointer every 50 ms, the board at
+    every move: 60 ms apart, both see every position."""
+    p = page()
+    (x0, y0), (x1, y1) = start, (end[0], end[1] + dy)
+    points = [(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps) for k in range(steps + 1)]
+    if kind == "mouse":
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y0})
+        p.cdp("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x0, "y": y0, "button": "left", "buttons": 1,
+                                           "clickCount": 1})
+        for x, y in points[1:]:
+            p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y, "button": "left", "buttons": 1})
+            time.sleep(0.06)
+        time.sleep(0.3)
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x1, "y": y1, "button": "left", "buttons": 1})
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x1, "y": y1, "button": "left", "buttons": 0,
+                                           "clickCount": 1})
+    else:
+        p.cdp("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+        for x, y in points[1:]:
+            p.cdp("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+            time.sleep(0.06)
+        time.sleep(0.3)
+        p.cdp("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x1, "y": y1}]})
+        p.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    time.sleep(0.35)  # both libraries' 150 ms settle
+
+
+def orders_after(name, moves, lib):
+    open_page(name, lib)
+    for m in moves:
+        m()
+    return page().js("return order()")
+
+
+def both(name, moves):
+    """The DOM orders SortableJS and the board leave after the same moves."""
+    return orders_after(name, moves, "sortablejs"), orders_after(name, moves, "board")
+
+
+def press(*keys):
+    """Real key presses wherever the focus is."""
+    for k in keys:
+        ActionChains(page().driver).send_keys(k).perform()
+        time.sleep(0.05)
+
+
+def card(item_id):
+    return centre(f'[data-id="{item_id}"] .handle')
+
+
+class SortableAgainstSortableJS(unittest.TestCase):
+    def assertSame(self, name, moves, expected=None):
+        reference, ours = both(name, moves)
+        self.assertEqual(ours, reference)
+        if expected is not None:
+            self.assertEqual(dict(ours), {**dict(ours), **expected})
+        return ours
+
+    def test_within_a_list_inserts(self):
+        # todo-1 dragged down onto todo-3: SortableJS inserts it after todo-3 (no swap).
+        ours = self.assertSame("sortable-kanban", [lambda: drag(card("todo-1"), card("todo-3"))],
+                               {"todo": ["todo-2", "todo-3", "todo-1", "todo-4"]})
+        self.assertTrue(ours)
+
+    def test_within_a_list_by_touch(self):
+        self.assertSame("sortable-kanban", [lambda: drag(card("todo-4"), card("todo-2"), kind="touch")])
+
+    def test_between_lists(self):
+        self.assertSame("sortable-kanban", [lambda: drag(card("todo-2"), card("doing-1"), dy=10)])
+        self.assertSame("sortable-kanban", [lambda: drag(card("todo-3"), card("doing-2"), dy=-10)])
+
+    def test_into_an_empty_list_anywhere_in_its_box(self):
+        self.assertSame("sortable-kanban", [lambda: drag(card("todo-1"), centre("#done"))],
+                        {"done": ["todo-1"]})
+
+    def test_clone_pull_leaves_a_copy(self):
+        ours = self.assertSame("sortable-kanban", [lambda: drag(card("tpl-bug"), card("todo-2"), dy=10)])
+        self.assertEqual(dict(ours)["palette"], ["tpl-bug", "tpl-task"])
+        self.assertIn("tpl-bug", dict(ours)["todo"])
+        self.assertTrue(page().js("return log.some((e) => e.type === 'end' && e.clone)"))
+
+    def test_max_refuses_a_fourth_card(self):
+        ours = self.assertSame("sortable-kanban", [
+            lambda: drag(card("todo-1"), card("doing-2"), dy=10),
+            lambda: drag(card("todo-2"), card("doing-2"), dy=10),
+        ])
+        self.assertEqual(len(dict(ours)["doing"]), 3)
+
+    def test_gallery_photo_1_to_position_7_shifts_the_others(self):
+        ours = self.assertSame("sortable-gallery", [lambda: drag(centre('[data-id="p1"]'), centre('[data-id="p7"]'))])
+        self.assertEqual(dict(ours)["gallery"][:8], ["p2", "p3", "p4", "p5", "p6", "p7", "p1", "p8"])
+
+    def test_gallery_backwards_and_across_rows_by_touch(self):
+        self.assertSame("sortable-gallery", [
+            lambda: drag(centre('[data-id="p11"]'), centre('[data-id="p2"]'), kind="touch"),
+            lambda: drag(centre('[data-id="p5"]'), centre('[data-id="p8"]')),
+        ])
+
+
+class SortableBoard(unittest.TestCase):
+    """What SortableJS has no answer to compare with: the keyboard, multi-drag, events, undo."""
+
+    def test_neighbours_make_room_while_dragging(self):
+        open_page("sortable-kanban", "board")
+        p = page()
+        (x0, y0), (x1, y1) = card("todo-1"), card("todo-3")
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y0})
+        p.cdp("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x0, "y": y0, "button": "left", "buttons": 1,
+                                           "clickCount": 1})
+        for k in range(1, 13):
+            p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y0 + (y1 - y0) * k / 12,
+                                               "button": "left", "buttons": 1})
+            time.sleep(0.06)
+        time.sleep(0.3)
+        # todo-2 and todo-3 slid up by one card (44 px + 6 px margin) while todo-1 is held.
+        self.assertEqual(p.js("return document.querySelector('[data-id=\"todo-2\"]').style.translate"), "0px -50px")
+        self.assertEqual(p.js("return document.querySelector('[data-id=\"todo-3\"]').style.translate"), "0px -50px")
+        self.assertIn(p.js("return document.querySelector('[data-id=\"todo-4\"]').style.translate"), ("", "0px 0px"))
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x1, "y": y1, "button": "left", "buttons": 0,
+                                           "clickCount": 1})
+        time.sleep(0.35)
+        ends = [e for e in p.js("return log") if e["type"] == "end"]
+        self.assertEqual(ends, [{"type": "end", "item": "todo-1", "from": "todo", "to": "todo", "oldIndex": 0,
+                                 "newIndex": 2, "clone": False}])
+        self.assertEqual([e["type"] for e in p.js("return log")], ["start", "sort", "sort", "end", "change"])
+        p.js("b.undo()")
+        self.assertEqual(dict(p.js("return order()"))["todo"], ["todo-1", "todo-2", "todo-3", "todo-4"])
+        p.js("b.redo()")
+        self.assertEqual(p.js("return b.toArray('todo')"), ["todo-2", "todo-3", "todo-1", "todo-4"])
+
+    def test_keyboard_moves_with_announcements(self):
+        open_page("sortable-kanban", "board")
+        p = page()
+        p.js("document.querySelector('[data-id=\"todo-1\"]').focus()")
+        live = "return document.querySelector('.board-live[aria-live]').textContent"
+        press(" ")
+        self.assertEqual(p.js(live), "Picked up Write spec, position 1 of 4 in To do")
+        press(Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+        self.assertEqual(p.js(live), "Write spec, position 3 of 4 in To do")
+        press(Keys.ARROW_RIGHT)
+        self.assertEqual(p.js(live), "Write spec, position 3 of 3 in Doing")
+        press(" ")
+        time.sleep(0.3)
+        self.assertEqual(p.js(live), "Dropped Write spec, position 3 of 3 in Doing")
+        self.assertEqual(p.js("return b.toArray('doing')"), ["doing-1", "doing-2", "todo-1"])
+        self.assertEqual(p.js("return document.activeElement.dataset.id"), "todo-1")
+        # Escape puts it back; arrows without a held card move the focus (one Tab stop a list).
+        press(" ", Keys.ARROW_UP, Keys.ESCAPE)
+        time.sleep(0.3)
+        self.assertEqual(p.js("return b.toArray('doing')"), ["doing-1", "doing-2", "todo-1"])
+        press(Keys.ARROW_UP)
+        self.assertEqual(p.js("return document.activeElement.dataset.id"), "doing-2")
+        self.assertEqual(p.js("return [...document.querySelectorAll('#doing li')].map((li) => li.tabIndex)"), [-1, 0, -1])
+
+    def test_a_selection_moves_together(self):
+        open_page("sortable-kanban", "board")
+        p = page()
+        for item in ("todo-1", "todo-3"):
+            x, y = card(item)
+            p.cdp("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "button": "left", "buttons": 1,
+                                               "clickCount": 1, "modifiers": 2})
+            p.cdp("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x, "y": y, "button": "left",
+                                               "clickCount": 1, "modifiers": 2})
+        drag(card("todo-3"), centre("#done"))
+        self.assertEqual(dict(p.js("return order()"))["done"], ["todo-1", "todo-3"])
+        self.assertEqual(dict(p.js("return order()"))["todo"], ["todo-2", "todo-4"])
+
+    def test_state_and_restore_carry_the_order(self):
+        open_page("sortable-kanban", "board")
+        p = page()
+        drag(card("todo-1"), centre("#done"))
+        saved = p.js("return b.state()")
+        open_page("sortable-kanban", "board")
+        p.js("b.restore(arguments[0])", saved)
+        self.assertEqual(dict(p.js("return order()"))["done"], ["todo-1"])
+        self.assertEqual(dict(p.js("return order()"))["todo"], ["todo-2", "todo-3", "todo-4"])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

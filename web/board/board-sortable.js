@@ -1,0 +1,567 @@
+// The board's sortable mode: `board(el, { mode: 'sortable', … })`. Lists of the page's own
+// elements reorder as SortableJS's do, with SortableJS's option and event names. The rule is
+// Swift (Stage's SortableEngine, through web/board/SortableWeb.swift's numbers-only
+// exports): this file measures the DOM, feeds the pointer and keys in, paints the offsets the
+// engine answers as CSS `translate`, and moves the elements on a drop. docs/board.md.
+
+import { instantiate } from './wasm.js';
+import { storedText, store } from './storage.js';
+
+// Its own module: the sortable engine without the slots' (make's imagestage-sortable.wasm).
+const WASM = new URL('imagestage-sortable.wasm', import.meta.url);
+const STRINGS = {
+  draggable: 'sortable',
+  instructions: 'Press Space to pick up. Arrow keys move it; Space drops; Escape cancels. Shift+Space selects.',
+  position: '{item}, position {position} of {count} in {list}',
+  picked: 'Picked up {item}, position {position} of {count} in {list}',
+  dropped: 'Dropped {item}, position {position} of {count} in {list}',
+  cancelled: '{item} returned to position {position} of {count} in {list}',
+  selected: '{item} selected, {count} selected',
+};
+const ARROWS = { ArrowLeft: 0, ArrowRight: 1, ArrowUp: 2, ArrowDown: 3 };
+const EVENTS = ['start', 'sort', 'end', 'change', 'error', 'select'];
+const CONTROLS = 'input, textarea, select, option, button, a[href], label, summary, [contenteditable]:not([contenteditable="false"])';
+const fill = (t, v) => t.replace(/\{(\w+)\}/g, (m, k) => (k in v ? v[k] : m));
+const px = (v) => parseFloat(v) || 0;
+
+let styled = false;
+function addStyle() {
+  if (styled) return;
+  styled = true;
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(`:where([data-board-sortable]) { cursor: grab; touch-action: none; user-select: none; -webkit-user-select: none; }
+:where([data-board-held]) { cursor: grabbing; z-index: 1000; position: relative; opacity: 0.9; }
+:where([data-board-selected]) { outline: 2px solid Highlight; }
+:where([data-board-refuses]) { opacity: 0.45; cursor: no-drop; }
+:where([data-board-over]) { outline: 3px dashed currentColor; outline-offset: -3px; }
+.board-live { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }`);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
+
+export class SortableBoard {
+  #o; #x; #w; #abort; #listeners = new Map(); #lists = []; #items = []; #groups = [];
+  #started = false; #press = null; #held = null; #moved = new Set(); #live; #help; #view = null;
+
+  constructor(container, options) {
+    this.container = typeof container === 'string' ? document.querySelector(container) : container;
+    // SortableJS's zones are its own hysteresis: 0 px more keeps its results; closest centre gets 4.
+    this.options = this.#o = { animation: 150, swapThreshold: 1, invertSwap: false, emptyInsertThreshold: 5,
+      hysteresis: options?.rule === 'closestCenter' ? 4 : 0, ...options };
+    this.ready = this.#start();
+    this.ready.catch(() => {});
+  }
+
+  on(name, fn) {
+    if (!this.#listeners.has(name)) this.#listeners.set(name, new Set());
+    this.#listeners.get(name).add(fn);
+    return this;
+  }
+
+  off(name, fn) { this.#listeners.get(name)?.delete(fn); return this; }
+
+  /** The `data-id`s of a list's items in order (SortableJS's `toArray`); the first list by default. */
+  toArray(list = 0) { return this.#itemsOf(this.#list(list)).map((el) => el.dataset.id ?? ''); }
+
+  /** Puts a list's items in this order of `data-id`s (SortableJS's `sort`); undoable. */
+  sort(order, list = 0) {
+    const l = this.#list(list);
+    const ids = order.map((id) => this.#itemsOf(l).findIndex((el) => el.dataset.id === id)).filter((k) => k >= 0)
+      .map((k) => this.#items.indexOf(this.#itemsOf(l)[k]));
+    this.#buffer().set(ids);
+    this.#answer(this.#x.sortable_sort(l, ids.length));
+  }
+
+  /** The orders of every list as a state line: `{"order":{"todo":["a","b"],…}}`. */
+  state() {
+    const order = {};
+    this.#lists.forEach((el, l) => { order[this.#listId(l)] = this.toArray(l); });
+    return JSON.stringify({ order });
+  }
+
+  /** Restores a state line from `state()`: each list takes the order it names. */
+  restore(text) {
+    let value;
+    try { value = JSON.parse(text); } catch { throw new Error('ImageStage board: restore(): not JSON'); }
+    if (!value || typeof value.order !== 'object') throw new Error('ImageStage board: restore(): order: missing');
+    // Items go to the list the state names them in first, then each list is sorted.
+    for (const [listId, ids] of Object.entries(value.order)) {
+      const l = this.#lists.findIndex((el, k) => this.#listId(k) === listId);
+      if (l < 0 || !Array.isArray(ids)) continue;
+      for (const id of ids) {
+        const el = this.#items.find((e) => e?.dataset.id === String(id));
+        if (el && el.parentElement !== this.#lists[l]) this.#lists[l].append(el);
+      }
+    }
+    this.#build();
+    for (const [listId, ids] of Object.entries(value.order)) {
+      const l = this.#lists.findIndex((el, k) => this.#listId(k) === listId);
+      if (l >= 0 && Array.isArray(ids)) this.sort(ids.map(String), l);
+    }
+  }
+
+  undo() { this.#answer(this.#x.sortable_undo()); }
+  redo() { this.#answer(this.#x.sortable_redo()); }
+  canUndo() { return !!(this.#x?.sortable_history() & 1); }
+  canRedo() { return !!(this.#x?.sortable_history() & 2); }
+  refresh() { if (this.#x && !this.#held) this.#build(); return this; }
+
+  destroy() {
+    this.#abort?.abort();
+    this.#live?.remove();
+    this.#help?.remove();
+    for (const el of this.#items) if (el) for (const a of ['data-board-sortable', 'data-board-held', 'data-board-selected']) el.removeAttribute(a);
+    for (const el of this.#items) if (el) el.style.translate = el.style.transition = '';
+    this.#x = null;
+  }
+
+  // MARK: Start
+
+  async #start() {
+    await null;
+    try {
+      if (!(this.container instanceof Element)) throw new Error(`ImageStage board: container: no element matches ${this.container}`);
+      addStyle();
+      this.#w = await instantiate(WASM);
+      this.#x = this.#w.exports;
+      this.#live = Object.assign(document.createElement('div'), { className: 'board-live' });
+      this.#live.setAttribute('aria-live', 'assertive');
+      this.#help = Object.assign(document.createElement('div'), { className: 'board-live', id: `board-help-${Math.random().toString(36).slice(2)}` });
+      this.#help.textContent = this.#s('instructions');
+      document.body.append(this.#live, this.#help);
+      for (const k of Object.keys(this.#o)) {
+        const name = k.slice(2).toLowerCase();
+        if (k.startsWith('on') && EVENTS.includes(name) && typeof this.#o[k] === 'function') this.on(name, this.#o[k]);
+      }
+      this.#build();
+      this.#listen();
+      if (this.#o.persist === 'localStorage') {
+        const saved = storedText(this.#key());
+        if (saved) try { this.restore(saved); } catch (e) { console.warn(e.message); }
+      }
+      return this;
+    } catch (e) {
+      this.#emit('error', { message: e.message });
+      throw e;
+    }
+  }
+
+  #s(name) { return this.#o.strings?.[name] ?? STRINGS[name]; }
+  #key() { return `imagestage.board.${this.container.id || 'board'}`; }
+
+  /** The lists: `lists` (a selector inside the container, or elements), or the container itself. */
+  #findLists() {
+    const l = this.#o.lists;
+    if (!l) return [this.container];
+    if (typeof l === 'string') return [...this.container.querySelectorAll(l)];
+    return [...l];
+  }
+
+  #itemsOf(l) {
+    const list = this.#lists[l];
+    const sel = this.#o.items;
+    return list ? [...list.children].filter((el) => !sel || el.matches(sel)) : [];
+  }
+
+  #list(list) {
+    if (typeof list === 'number') return list;
+    if (typeof list === 'string') return this.#lists.findIndex((el, k) => this.#listId(k) === list);
+    return this.#lists.indexOf(list);
+  }
+
+  #listId(l) { const el = this.#lists[l]; return el.dataset.id || el.id || String(l); }
+  #listName(l) {
+    const el = this.#lists[l];
+    const by = el.getAttribute('aria-labelledby');
+    return el.getAttribute('aria-label') || (by && document.getElementById(by)?.textContent.trim()) || this.#listId(l);
+  }
+
+  #itemName(el) {
+    if (el.getAttribute('aria-label')) return el.getAttribute('aria-label');
+    // Its text without its controls' text: "Write spec", not "⠿Write specDone".
+    const copy = el.cloneNode(true);
+    for (const c of copy.querySelectorAll(`${CONTROLS}, [aria-hidden="true"]`)) c.remove();
+    return copy.textContent.trim().replace(/\s+/g, ' ') || el.querySelector('img[alt]')?.alt || el.dataset.id || '';
+  }
+
+  /** A group option (`'name'` or `{ name, pull, put }`) with a list's `data-group` etc. over it. */
+  #group(el) {
+    let g = this.#o.group;
+    g = typeof g === 'string' ? { name: g } : { ...(g || {}) };
+    if (el.dataset.group) g.name = el.dataset.group;
+    const read = (v) => (v === 'true' ? true : v === 'false' ? false : v === 'clone' ? 'clone' : v.split(/\s+/));
+    if (el.dataset.pull) g.pull = read(el.dataset.pull);
+    if (el.dataset.put) g.put = read(el.dataset.put);
+    const n = (name) => {
+      if (name == null) return -1;
+      if (!this.#groups.includes(name)) this.#groups.push(name);
+      return this.#groups.indexOf(name);
+    };
+    const pull = g.pull === false ? 1 : g.pull === 'clone' ? 2 : 0;
+    let put = 0, mask = 0;
+    if (g.put === true) put = 1;
+    else if (g.put === false) put = 2;
+    else if (Array.isArray(g.put)) { put = 3; for (const name of g.put) mask |= 1 << n(name); }
+    return [n(g.name), pull, put, mask];
+  }
+
+  /** Numbers for every list as SortableWeb.swift's readLists takes them. */
+  #measure() {
+    const out = [];
+    const number = new Map(this.#items.map((el, i) => [el, i]));
+    const sx = scrollX, sy = scrollY;
+    this.#lists.forEach((el, l) => {
+      const r = el.getBoundingClientRect();
+      const cs = getComputedStyle(el);
+      const items = this.#itemsOf(l);
+      const rects = items.map((it) => it.getBoundingClientRect());
+      const content = [r.left + sx + px(cs.borderLeftWidth) + px(cs.paddingLeft), r.top + sy + px(cs.borderTopWidth) + px(cs.paddingTop)];
+      content.push(el.clientWidth - px(cs.paddingLeft) - px(cs.paddingRight), el.clientHeight - px(cs.paddingTop) - px(cs.paddingBottom));
+      if (rects.length) { content[0] = rects[0].left + sx; content[1] = rects[0].top + sy; }
+      let kind = 0, across = px(cs.columnGap), down = px(cs.rowGap), columns = 1, cell = [0, 0];
+      if (cs.display.includes('grid')) {
+        kind = 3;
+        columns = Math.max(1, cs.gridTemplateColumns.split(' ').length);
+        if (rects.length) cell = [rects[0].width, rects[0].height];
+      } else if (cs.display.includes('flex') && cs.flexDirection.startsWith('row')) {
+        kind = cs.flexWrap === 'nowrap' ? 1 : 2;
+        if (rects.length > 1 && Math.abs(rects[1].top - rects[0].top) < 1) across = rects[1].left - rects[0].right;
+      } else if (rects.length > 1) {
+        down = rects[1].top - rects[0].bottom;
+      }
+      const max = Number(el.dataset.max ?? this.#o.max ?? -1);
+      const parent = number.get(el.parentElement?.closest('[data-board-sortable]')) ?? -1;
+      out.push(r.left + sx, r.top + sy, r.width, r.height, ...content, kind, across, down, columns, ...cell,
+        ...this.#group(el), Number.isFinite(max) ? max : -1, (el.dataset.sort ?? String(this.#o.sort)) === 'false' ? 0 : 1, parent, items.length);
+      items.forEach((it, k) => out.push(number.get(it), rects[k].left + sx, rects[k].top + sy, rects[k].width, rects[k].height));
+    });
+    return out;
+  }
+
+  #buffer(n = 0) {
+    if (n && !this.#x.sortable_reserve(n)) throw new Error('ImageStage board: too many lists and items');
+    const ptr = this.#x.sortable_buffer();
+    const mem = this.#x.memory.buffer;
+    if (!this.#view || this.#view.buffer !== mem || this.#view.byteOffset !== ptr) this.#view = new Float64Array(mem, ptr, (mem.byteLength - ptr) >> 3);
+    return this.#view;
+  }
+
+  /** (Re)reads the lists and their items and starts the engine on them; the undo history stays only across refresh of the same items. */
+  #build() {
+    this.#lists = this.#findLists();
+    if (!this.#lists.length) throw new Error(`ImageStage board: lists: "${this.#o.lists}" matches nothing`);
+    const known = new Set(this.#items);
+    for (let l = 0; l < this.#lists.length; l++) {
+      for (const el of this.#itemsOf(l)) {
+        if (!known.has(el)) { known.add(el); this.#items.push(el); }
+        el.setAttribute('data-board-sortable', '');
+        el.style.translate = el.style.transition = '';
+        if (!el.hasAttribute('aria-roledescription')) el.setAttribute('aria-roledescription', this.#s('draggable'));
+        if (!el.hasAttribute('aria-describedby')) el.setAttribute('aria-describedby', this.#help.id);
+      }
+      // One Tab stop a list (a roving tabindex): its first item until the focus moves.
+      const items = this.#itemsOf(l);
+      if (!items.some((el) => el.tabIndex === 0 && el.hasAttribute('data-board-roving'))) {
+        items.forEach((el, k) => { el.tabIndex = k === 0 ? 0 : -1; el.setAttribute('data-board-roving', ''); });
+      }
+      for (const img of this.#lists[l].querySelectorAll('img')) img.draggable = false;
+    }
+    const numbers = this.#measure();
+    this.#buffer(numbers.length + 8).set(numbers);
+    // The same lists and items in the same order: new boxes only, and the history stays.
+    if (this.#started && !this.#x.sortable_relayout(this.#lists.length)) return;
+    this.#started = true;
+    const o = this.#o;
+    const rule = o.rule === 'closestCenter' ? 1 : 0;
+    const error = this.#x.sortable_create(this.#lists.length, rule, o.swapThreshold, o.invertSwap ? 1 : 0,
+      o.invertedSwapThreshold ?? o.swapThreshold, o.hysteresis, o.emptyInsertThreshold);
+    if (error) throw new Error('ImageStage board: a list or option could not be read (swapThreshold must be 0…1)');
+  }
+
+  // MARK: Input
+
+  #listen() {
+    this.#abort = new AbortController();
+    const opts = { signal: this.#abort.signal };
+    const on = (t, type, fn, o = opts) => t.addEventListener(type, fn, o);
+    on(this.container, 'pointerdown', (e) => this.#down(e));
+    on(window, 'pointermove', (e) => this.#pointerMove(e));
+    on(window, 'pointerup', (e) => this.#up(e, false));
+    on(window, 'pointercancel', (e) => this.#up(e, true));
+    on(this.container, 'keydown', (e) => this.#keydown(e));
+    on(this.container, 'dragstart', (e) => { if (e.target.closest?.('[data-board-sortable]')) e.preventDefault(); });
+    on(window, 'click', (e) => {
+      if (!this.swallowClick) return;
+      this.swallowClick = false;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }, { capture: true, signal: this.#abort.signal });
+  }
+
+  #down(e) {
+    if (e.button > 0 || this.#held || this.#press) return;
+    const el = e.target.closest?.('[data-board-sortable]');
+    const i = this.#items.indexOf(el);
+    if (i < 0 || !this.container.contains(el)) return;
+    if (this.#o.handle && !e.target.closest(this.#o.handle)) return;
+    if (this.#o.filter && e.target.closest(this.#o.filter)) return;
+    if (e.target.closest(CONTROLS) && !(this.#o.handle && e.target.closest(this.#o.handle))) return;
+    if (this.#o.multiDrag && (e.ctrlKey || e.metaKey || e.shiftKey)) {
+      this.#toggleSelected(el, e.shiftKey);
+      e.preventDefault();
+      return;
+    }
+    this.#press = { id: e.pointerId, i, x: e.clientX, y: e.clientY };
+    e.preventDefault();
+  }
+
+  #pointerMove(e) {
+    const p = this.#press;
+    if (!p || e.pointerId !== p.id) return;
+    if (!this.#held) {
+      if (Math.hypot(e.clientX - p.x, e.clientY - p.y) < 3) return;
+      this.#pickUp(p.i, p.x + scrollX, p.y + scrollY, true);
+    }
+    this.#held.pointer = [e.clientX - p.x, e.clientY - p.y];
+    this.#answer(this.#x.sortable_move(e.clientX + scrollX, e.clientY + scrollY));
+  }
+
+  #up(e, cancelled) {
+    const p = this.#press;
+    if (!p || e.pointerId !== p.id) return;
+    this.#press = null;
+    if (!this.#held) return;
+    this.swallowClick = !cancelled;
+    this.#finish(cancelled);
+  }
+
+  #pickUp(i, x, y, byPointer) {
+    // Everything measured at rest: a settle still running ends now.
+    for (const el of this.#items) if (el) { el.style.transition = ''; el.style.translate = ''; }
+    this.#build();
+    const el = this.#items[i];
+    if (!el.hasAttribute('data-board-selected')) this.#x.sortable_select(-1, 0);
+    this.#held = { i, byPointer, pointer: [0, 0], selected: this.#items.filter((s) => s?.hasAttribute('data-board-selected')) };
+    el.setAttribute('data-board-held', '');
+    this.container.classList.add('board-dragging');
+    this.#answer(this.#x.sortable_pick(i, x, y, byPointer ? 1 : 0));
+  }
+
+  #finish(cancelled) {
+    const held = this.#held;
+    const clone = this.#items.length;
+    const n = cancelled ? this.#x.sortable_cancel() : this.#x.sortable_drop(clone);
+    this.#answer(n, held);
+  }
+
+  // MARK: Keyboard
+
+  #keydown(e) {
+    const el = e.target.closest?.('[data-board-sortable]');
+    const i = this.#items.indexOf(el);
+    if (i < 0 || e.target !== el) return; // keys in a card's own controls are theirs
+    if (this.#held && !this.#held.byPointer) {
+      if (e.key in ARROWS) this.#answer(this.#x.sortable_key(ARROWS[e.key]));
+      else if (e.key === ' ' || e.key === 'Enter') this.#finish(false);
+      else if (e.key === 'Escape') this.#finish(true);
+      else if (e.key === 'Tab') this.#finish(false);
+      else return;
+      e.preventDefault();
+      return;
+    }
+    if (e.key in ARROWS) {
+      const next = this.#items[this.#x.sortable_neighbour(i, ARROWS[e.key])];
+      if (next) this.#focus(next);
+    } else if (e.key === ' ' && e.shiftKey && this.#o.multiDrag) {
+      this.#toggleSelected(el, false);
+    } else if (e.key === ' ' || e.key === 'Enter') {
+      const r = el.getBoundingClientRect();
+      this.#pickUp(i, r.left + r.width / 2 + scrollX, r.top + r.height / 2 + scrollY, false);
+      this.#say('picked', el);
+    } else return;
+    e.preventDefault();
+  }
+
+  #focus(el) {
+    const l = this.#lists.indexOf(el.parentElement);
+    for (const other of this.#itemsOf(l)) other.tabIndex = other === el ? 0 : -1;
+    el.focus();
+  }
+
+  #toggleSelected(el, range) {
+    const i = this.#items.indexOf(el);
+    const on = !el.hasAttribute('data-board-selected');
+    el.toggleAttribute('data-board-selected', on);
+    this.#x.sortable_select(i, on ? 1 : 0);
+    if (range && on && this.lastSelected && this.lastSelected.parentElement === el.parentElement) {
+      const siblings = [...el.parentElement.children];
+      const [a, b] = [siblings.indexOf(this.lastSelected), siblings.indexOf(el)].sort((x, y) => x - y);
+      for (const s of siblings.slice(a, b + 1)) {
+        if (this.#items.includes(s)) { s.setAttribute('data-board-selected', ''); this.#x.sortable_select(this.#items.indexOf(s), 1); }
+      }
+    }
+    this.lastSelected = el;
+    const count = this.#items.filter((s) => s?.hasAttribute('data-board-selected')).length;
+    this.#live.textContent = fill(this.#s('selected'), { item: this.#itemName(el), count });
+    this.#emit('select', { item: el, itemId: el.dataset.id, selected: on });
+  }
+
+  #say(kind, el) {
+    const l = this.#lists.indexOf(el.parentElement);
+    const items = this.#itemsOf(l);
+    let position = items.indexOf(el) + 1, count = items.length;
+    const target = this.#target;
+    if (this.#held && target && target[0] >= 0) {
+      // While held: where it would land, counting it in that list.
+      const others = this.#itemsOf(target[0]).filter((s) => s !== el && !this.#held.selected.includes(s));
+      position = target[1] + 1;
+      count = others.length + 1;
+      this.#live.textContent = fill(this.#s(kind), { item: this.#itemName(el), position, count, list: this.#listName(target[0]) });
+      return;
+    }
+    this.#live.textContent = fill(this.#s(kind), { item: this.#itemName(el), position, count, list: this.#listName(l) });
+  }
+
+  // MARK: Answers
+
+  /** Reads an answer from the buffer: events, offsets, refusing lists, target. */
+  #answer(count, finished = null) {
+    const b = this.#buffer();
+    let k = 0;
+    const n = b[k++];
+    const events = [];
+    for (let e = 0; e < n; e++, k += 8) events.push(Array.from(b.subarray(k, k + 8)));
+    const offsets = new Map();
+    const m = b[k++];
+    for (let e = 0; e < m; e++, k += 3) offsets.set(b[k], [b[k + 1], b[k + 2]]);
+    const refusing = new Set();
+    const r = b[k++];
+    for (let e = 0; e < r; e++) refusing.add(b[k++]);
+    this.#target = [b[k], b[k + 1]];
+    const ended = events.find((ev) => ev[0] === 2 || ev[0] === 4);
+    if (ended) { this.#settle(ended, finished); } else { this.#paint(offsets, refusing); }
+    for (const ev of events) this.#event(ev, ended);
+    if (events.some((ev) => ev[0] === 3) && !ended) this.#applyOrders();
+    if (events.some((ev) => ev[0] === 3) && this.#o.persist === 'localStorage') store(this.#key(), this.state());
+  }
+
+  #target = null;
+
+  #duration() {
+    return matchMedia('(prefers-reduced-motion: reduce)').matches ? 0 : Math.max(0, Number(this.#o.animation) || 0);
+  }
+
+  /** Neighbours slide to their offsets; the held item follows the pointer (or its place, by keyboard). */
+  #paint(offsets, refusing) {
+    const d = this.#duration();
+    const held = this.#held;
+    for (const [i, [dx, dy]] of offsets) {
+      const el = this.#items[i];
+      if (!el) continue;
+      if (held?.byPointer && (i === held.i || held.selected.includes(el))) {
+        el.style.transition = '';
+        const [px0, py0] = held.pointer;
+        el.style.translate = i === held.i ? `${px0}px ${py0}px` : `${dx}px ${dy}px`;
+      } else {
+        el.style.transition = d ? `translate ${d}ms ease` : '';
+        el.style.translate = dx || dy ? `${dx}px ${dy}px` : '';
+      }
+      this.#moved.add(el);
+    }
+    for (const el of this.#moved) {
+      const i = this.#items.indexOf(el);
+      if (!offsets.has(i)) { el.style.transition = d ? `translate ${d}ms ease` : ''; el.style.translate = ''; this.#moved.delete(el); }
+    }
+    this.#lists.forEach((el, l) => {
+      el.toggleAttribute('data-board-refuses', refusing.has(l));
+      el.toggleAttribute('data-board-over', !!this.#held && this.#target?.[0] === l && this.#lists.length > 1);
+    });
+  }
+
+  /** Where each item of `lists` is drawn now, before the DOM changes (for the settle). */
+  #firstRects() {
+    const rects = new Map();
+    for (const el of this.#items) if (el?.isConnected) rects.set(el, el.getBoundingClientRect());
+    return rects;
+  }
+
+  /** The DOM takes the engine's orders, then every moved element slides from where it was drawn. */
+  #applyOrders(before = this.#firstRects()) {
+    this.#lists.forEach((list, l) => {
+      const n = this.#x.sortable_order(l);
+      const b = this.#buffer();
+      const order = Array.from(b.subarray(0, n), (i) => this.#items[i]).filter(Boolean);
+      const current = this.#itemsOf(l);
+      if (order.length === current.length && order.every((el, k) => el === current[k])) return;
+      // The items go where the list's first item was, in the engine's order.
+      const marker = document.createComment('');
+      list.insertBefore(marker, current[0] ?? null);
+      for (const el of order) list.insertBefore(el, marker);
+      marker.remove();
+    });
+    const d = this.#duration();
+    for (const el of this.#items) {
+      if (!el) continue;
+      el.style.transition = '';
+      el.style.translate = '';
+    }
+    const moving = [];
+    for (const [el, first] of before) {
+      const now = el.getBoundingClientRect();
+      const dx = first.left - now.left, dy = first.top - now.top;
+      if (d && (Math.abs(dx) > 0.5 || Math.abs(dy) > 0.5)) { el.style.translate = `${dx}px ${dy}px`; moving.push(el); }
+    }
+    if (moving.length) {
+      document.body.offsetWidth; // the starting point is laid out before the transition
+      for (const el of moving) { el.style.transition = `translate ${d}ms ease`; el.style.translate = ''; }
+    }
+  }
+
+  #settle(ended, held) {
+    const [kind, item, , , , , clone] = ended;
+    const el = this.#items[item];
+    const before = this.#firstRects();
+    if (kind === 2 && clone >= 0) {
+      // SortableJS's clone: a copy stays in the source list, the original goes.
+      const copy = el.cloneNode(true);
+      copy.removeAttribute('data-board-held');
+      copy.style.translate = copy.style.transition = '';
+      this.#items[clone] = copy;
+      el.before(copy);
+      this.lastClone = copy;
+    }
+    el.removeAttribute('data-board-held');
+    this.container.classList.remove('board-dragging');
+    for (const l of this.#lists) { l.removeAttribute('data-board-refuses'); l.removeAttribute('data-board-over'); }
+    this.#moved.clear();
+    this.#applyOrders(before);
+    this.#held = null;
+    if (held && !held.byPointer) {
+      this.#focus(el);
+      this.#say(kind === 4 ? 'cancelled' : 'dropped', el);
+    }
+    for (const s of this.#items) s?.removeAttribute('data-board-selected');
+    this.#x.sortable_select(-1, 0);
+  }
+
+  #event([kind, item, from, to, oldIndex, newIndex, clone], ended) {
+    const el = this.#items[item];
+    const detail = { item: el, itemId: el?.dataset.id, from: this.#lists[from], to: this.#lists[to],
+      fromId: from >= 0 ? this.#listId(from) : undefined, toId: to >= 0 ? this.#listId(to) : undefined, oldIndex, newIndex };
+    if (kind === 0) this.#emit('start', detail);
+    else if (kind === 1) {
+      detail.from = this.#lists[this.#held ? this.#lists.indexOf(this.#items[this.#held.i]?.parentElement) : to];
+      this.#emit('sort', detail);
+      if (this.#held && !this.#held.byPointer) this.#say('position', this.#items[this.#held.i]);
+    } else if (kind === 2 || kind === 4) {
+      if (clone >= 0) detail.clone = this.#items[clone];
+      detail.cancelled = kind === 4;
+      this.#emit('end', detail);
+    } else if (kind === 3) this.#emit('change', { list: this.#lists[from], listId: this.#listId(from) });
+  }
+
+  #emit(name, detail) {
+    for (const fn of this.#listeners.get(name) ?? []) {
+      try { fn(detail); } catch (e) { console.error(e); }
+    }
+  }
+}
