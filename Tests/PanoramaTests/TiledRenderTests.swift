@@ -99,4 +99,52 @@ struct TiledRenderTests {
         "\(yaw), \(pitch), \(hfov)° \(lens): \(fromTiles) dB (the source's render: \(fromSource), between: \(between))")
     }
   }
+
+  /// Issue 39: the level a view draws has texels at least as fine as the view's pixels at
+  /// every pixel (along each pixel's shorter step, as the renderer picks mip levels), not
+  /// only at the view's centre. The issue's view (yaw −135°, pitch −40°, hfov 100°), scaled
+  /// to a face 2.03 view widths across as 6144-px source's 1952-px face is for a 960-px
+  /// view, drew the level matched to its centre: half as fine as its corners' pixels.
+  @Test func theDrawnLevelIsAsFineAsThePixelsEverywhereInTheView() throws {
+    let layout = try #require(MultiresLayout(cubeResolution: 160, tileResolution: 32, maxLevel: 4))
+    let schedule = TileSchedule(layout: layout, budget: Int.max)
+    let degree = Elementary.pi / 180
+    let views: [(Double, Double, Double, Lens, Int, Int)] = [
+      (-135, -40, 100, .rectilinear, 79, 44), (0, 0, 90, .rectilinear, 60, 34), (45, 35.26, 120, .rectilinear, 40, 22),
+      (-45, 20, 120, .stereographic, 60, 34), (45, -30, 120, .fisheye, 60, 34),
+    ]
+    for (yaw, pitch, hfov, lens, width, height) in views {
+      let view = ViewAngles(yaw: yaw * degree, pitch: pitch * degree)
+      let level = schedule.level(view: view, hfov: hfov * degree, lens: lens, width: width, height: height)
+      let size = Double(layout.faceSize(level: level))
+      let focal = lens.focalLength(hfov: hfov * degree, width: Double(width))
+      let yawSC = Elementary.sinCos(view.yaw), pitchSC = Elementary.sinCos(view.pitch)
+      func ray(_ x: Double, _ y: Double) -> CubeRendering.Ray {
+        CubeMap.ray(
+          x: x, y: y, width: width, height: height, focal: focal, lens: lens, yaw: yawSC, pitch: pitchSC, roll: (0, 1))
+      }
+      var coarsest = Double.infinity  // the fewest drawn-level texels along a pixel's shorter step
+      for j in 0..<height {
+        for i in 0..<width {
+          let x = Double(i) + 0.5, y = Double(j) + 0.5
+          let face = CubeRendering.faceOf(ray(x, y))
+          guard let p = CubeRendering.onFace(ray(x, y), face, size),
+            let a = CubeRendering.onFace(ray(x + 1, y), face, size), let b = CubeRendering.onFace(ray(x, y + 1), face, size)
+          else { continue }
+          let across = ((a.0 - p.0) * (a.0 - p.0) + (a.1 - p.1) * (a.1 - p.1)).squareRoot()
+          let down = ((b.0 - p.0) * (b.0 - p.0) + (b.1 - p.1) * (b.1 - p.1)).squareRoot()
+          coarsest = min(coarsest, min(across, down))
+        }
+      }
+      // The finest level is all there is: past it, nothing finer to read.
+      #expect(
+        coarsest >= 0.97 || level == layout.maxLevel,
+        "\(yaw), \(pitch), \(hfov)° \(lens) \(width)×\(height): level \(level), \(coarsest) texels a pixel")
+    }
+    // The issue's view needs the finest level; its centre alone asked for the one below.
+    let issue = schedule.level(
+      view: ViewAngles(yaw: -135 * degree, pitch: -40 * degree), hfov: 100 * degree, width: 79, height: 44)
+    #expect(issue == 4)
+    #expect(layout.level(viewWidth: 79, hfov: 100 * degree) == 3)
+  }
 }
