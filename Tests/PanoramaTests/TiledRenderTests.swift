@@ -107,7 +107,7 @@ struct TiledRenderTests {
   /// view, drew the level matched to its centre: half as fine as its corners' pixels.
   @Test func theDrawnLevelIsAsFineAsThePixelsEverywhereInTheView() throws {
     let layout = try #require(MultiresLayout(cubeResolution: 160, tileResolution: 32, maxLevel: 4))
-    let schedule = TileSchedule(layout: layout, budget: Int.max)
+    let schedule = TileSchedule(layout: layout, budget: Int.max, sharpness: .everyPixel)
     let degree = Elementary.pi / 180
     let views: [(Double, Double, Double, Lens, Int, Int)] = [
       (-135, -40, 100, .rectilinear, 79, 44), (0, 0, 90, .rectilinear, 60, 34), (45, 35.26, 120, .rectilinear, 40, 22),
@@ -146,5 +146,38 @@ struct TiledRenderTests {
       view: ViewAngles(yaw: -135 * degree, pitch: -40 * degree), hfov: 100 * degree, width: 79, height: 44)
     #expect(issue == 4)
     #expect(layout.level(viewWidth: 79, hfov: 100 * degree) == 3)
+  }
+
+  /// An interactive viewer keeps the level matched to the view's centre, as Pannellum does
+  /// (Pannellum goes one level finer at most): on a phone held upright the corners of a 100°
+  /// view sit far out (its vertical field is over 140°), and matching them fetches the finest
+  /// level's tiles over most of the view.
+  @Test(arguments: [(720, 1480, 512), (1480, 720, 512), (1920, 1080, 512), (720, 1480, 256), (1920, 1080, 256)])
+  func anInteractiveViewFetchesTheCentresLevel(width: Int, height: Int, tileSize: Int) throws {
+    // `pano tiles` of a 6144×3072 source: 1952-px faces.
+    let levels = MultiresLayout.levels(cubeResolution: 1952, tileResolution: tileSize)
+    let layout = try #require(MultiresLayout(cubeResolution: 1952, tileResolution: tileSize, maxLevel: levels))
+    let degree = Elementary.pi / 180
+    let view = ViewAngles(yaw: -135 * degree, pitch: -40 * degree), hfov = 100 * degree
+    func tiles(_ sharpness: TileSchedule.Sharpness) -> (level: Int, count: Int) {
+      var schedule = TileSchedule(layout: layout, budget: Int.max, sharpness: sharpness)
+      schedule.maxInFlight = Int.max
+      let plan = schedule.plan(view: view, hfov: hfov, width: width, height: height)
+      return (plan.level, plan.fetch.count - schedule.baseTiles.count)
+    }
+    let interactive = tiles(.centre), still = tiles(.everyPixel)
+    // Pannellum's choice: faces at least √2 times the width the centre needs.
+    var pannellum = 1
+    while pannellum < layout.maxLevel,
+      Double(width) > Double(tileSize << (pannellum - 1)) * Elementary.sinCos(hfov / 2).sin / Elementary.sinCos(hfov / 2).cos
+        * 0.707
+    {
+      pannellum += 1
+    }
+    let counts = "centre level \(interactive.level) (\(interactive.count) tiles), every pixel \(still.level) (\(still.count))"
+    print("\(width)×\(height), \(tileSize) px tiles: \(counts), Pannellum's level \(pannellum)")
+    #expect(interactive.level == layout.level(viewWidth: Double(width), hfov: hfov))
+    #expect(interactive.level <= pannellum)
+    #expect(interactive.count <= still.count)
   }
 }
