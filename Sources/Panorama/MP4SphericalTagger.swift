@@ -111,9 +111,13 @@ public enum MP4SphericalTagger {
       if parent.header == 16 {
         out.replaceSubrange(
           (parent.start + 8)..<(parent.start + 16),
-          with: MP4Box.be32Bytes(UInt32(truncatingIfNeeded: size >> 32)) + MP4Box.be32Bytes(UInt32(size & 0xFFFF_FFFF)))
+          with: MP4Box.be32Bytes(UInt32(truncatingIfNeeded: Int64(size) >> 32))
+            + MP4Box.be32Bytes(UInt32(truncatingIfNeeded: size)))
       } else {
-        guard size <= Int(UInt32.max) else { throw MP4Box.Failure("'\(parent.type)' would outgrow a 32-bit size") }
+        // As UInt64: on wasm32 `Int` is 32 bits and `Int(UInt32.max)` traps.
+        guard size >= 0, UInt64(size) <= UInt64(UInt32.max) else {
+          throw MP4Box.Failure("'\(parent.type)' would outgrow a 32-bit size")
+        }
         out.replaceSubrange(parent.start..<(parent.start + 4), with: MP4Box.be32Bytes(UInt32(size)))
       }
     }
@@ -137,9 +141,10 @@ public enum MP4SphericalTagger {
         // Full box (4), entry count (4), then the offsets.
         let width = table.type == "stco" ? 4 : 8
         guard table.body.count >= 8 else { throw MP4Box.Failure("\(table.type) of \(table.body.count) bytes") }
-        let count = Int(MP4Box.be32(table.body, table.body.startIndex + 4))
-        guard count <= (table.body.count - 8) / width else {
-          throw MP4Box.Failure("\(table.type) lists \(count) chunks in \(table.body.count) bytes")
+        let listed = MP4Box.be32(table.body, table.body.startIndex + 4)
+        // Int(exactly:): a count past Int32.max does not fit a wasm32 `Int`.
+        guard let count = Int(exactly: listed), count <= (table.body.count - 8) / width else {
+          throw MP4Box.Failure("\(table.type) lists \(listed) chunks in \(table.body.count) bytes")
         }
         var any = false
         for k in 0..<count {
