@@ -11,9 +11,9 @@ import StageJSON
 /// shows. Every input must end in a value or a thrown error, never a trap.
 enum PortableReaders {
   /// What the first byte of an input picks (`selector % count`), shared with Entry.swift.
-  static let count: UInt8 = 11
+  static let count: UInt8 = 12
   static let json: UInt8 = 0, scenario: UInt8 = 1, state: UInt8 = 4, restore: UInt8 = 6, viewerConfig: UInt8 = 7
-  static let pageBoard: UInt8 = 8, sphericalV1: UInt8 = 9, sphericalMP4: UInt8 = 10
+  static let pageBoard: UInt8 = 8, sphericalV1: UInt8 = 9, sphericalMP4: UInt8 = 10, sphericalTag: UInt8 = 11
 
   /// Runs the reader `selector` picks over `rest`; false when it is not one of these.
   static func run(_ selector: UInt8, _ rest: [UInt8], runFrames: Bool) -> Bool {
@@ -34,6 +34,7 @@ enum PortableReaders {
     case pageBoard: pageBoardDrag(rest)
     case sphericalV1: sphericalXML(rest)
     case sphericalMP4: sphericalBoxes(rest, knownSize: runFrames)
+    case sphericalTag: retagBoxes(rest, faststart: runFrames)
     default: return false
     }
     return true
@@ -75,6 +76,36 @@ enum PortableReaders {
       }
     }
     preconditionFailure("the reader asked for more than 66 reads")
+  }
+
+  /// An MP4 retagged as `pano tag` does it: `moov` found by `MP4SphericalReader`, rewritten
+  /// by `MP4SphericalTagger` with a tag made from the input's length (its chunk offsets moved
+  /// when `faststart`), then read back through the reader, which must find that tag.
+  static func retagBoxes(_ bytes: [UInt8], faststart: Bool) {
+    var reader = MP4SphericalReader(fileSize: Int64(bytes.count))
+    for _ in 0..<70 {
+      guard reader.moovBox == nil, case .need(let offset, let count) = reader.next else { break }
+      let start = offset < Int64(bytes.count) ? Int(offset) : bytes.count
+      reader.feed(Array(bytes[start..<(start + min(count, bytes.count - start))]))
+    }
+    guard let place = reader.moovBox, let size = place.size, size <= Int64(MP4SphericalReader.maxMoov),
+      place.offset + size <= Int64(bytes.count)
+    else { return }
+    let start = Int(place.offset), end = start + Int(size)
+    var tag = SphericalTag()
+    tag.stereo = [.mono, .topBottom, .leftRight][bytes.count % 3]
+    tag.yaw = Double(bytes.count % 361) - 180
+    tag.cropTop = Double(bytes.count % 7) / 8
+    guard let (moov, _) = try? MP4SphericalTagger.retag(moov: Array(bytes[start..<end]), tag: tag, shiftFrom: faststart ? end : 0)
+    else { return }
+    var check = MP4SphericalReader(fileSize: Int64(moov.count))
+    for _ in 0..<70 {
+      guard case .need(let offset, let count) = check.next else { break }
+      let from = offset < Int64(moov.count) ? Int(offset) : moov.count
+      check.feed(Array(moov[from..<(from + min(count, moov.count - from))]))
+    }
+    guard case .done(let video, let reason) = check.next else { preconditionFailure("the read-back did not finish") }
+    precondition(video?.stereo == tag.stereo, "a retagged moov does not read back: \(reason)")
   }
 
   /// A viewer config (Pannellum's JSON) read, then toured as the viewer does it: every scene

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer, from the Swift toolchain) of what
 # reads the files users hand us: JSON, scenarios, motion logs, images (our wrapper around
-# TurboJPEG and libspng), saved board states, MP4 boxes. The first byte of an input picks the reader. Usage: fuzz/run.sh [SECONDS]  (default 120). Crashes are written
+# TurboJPEG and libspng), saved board states, MP4 boxes (read, and retagged as `pano tag` does). The first byte of an input picks the reader. Usage: fuzz/run.sh [SECONDS]  (default 120). Crashes are written
 # to fuzz/out/ as crash-* files; replay one with `fuzz/out/fuzz fuzz/out/crash-…`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +62,11 @@ python3 scripts/spherical-metadata.py "$out/seed.mp4" "$out/seed-v2.mp4" --v2 --
 python3 scripts/spherical-metadata.py "$out/seed.mp4" "$out/seed-v1.mp4" --v1 --yaw 45
 { printf '\x0a'; cat "$out/seed-v2.mp4"; } > "$out/corpus/spherical-mp4-v2"
 { printf '\x0a'; cat "$out/seed-v1.mp4"; } > "$out/corpus/spherical-mp4-v1"
+# The same clips retagged as `pano tag` does (selector 11; fuzz/corpus has crafted ones: cut
+# short, 64-bit sizes near 2⁶³, thousands of boxes), faststart too so offsets move.
+ffmpeg -loglevel error -y -i "$out/seed.mp4" -c copy -movflags +faststart "$out/seed-fast.mp4"
+{ printf '\x0b'; cat "$out/seed-v2.mp4"; } > "$out/corpus/tag-mp4-v2"
+{ printf '\x0b'; cat "$out/seed-fast.mp4"; } > "$out/corpus/tag-mp4-faststart"
 # Saved states and restores: the committed corpus (fuzz/corpus, replayed through the wasm
 # build by embedded/replay.mjs in CI) seeds them.
 cp fuzz/corpus/* "$out/corpus/"

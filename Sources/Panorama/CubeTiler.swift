@@ -223,6 +223,17 @@ public enum CubeTiler {
     min(plan.windowRows + chunk, sourceHeight + 1)
   }
 
+  /// The pixel bytes of finest tiles drawn before a batch is handed to `emit` (64 MiB): the
+  /// tiles whose rows are in are drawn in batches of at most this, not all at once. A small
+  /// source has all its rows in at the first read, and a large `--cube-size` then drew every
+  /// finest tile before writing any (20 GB for 30 000 px faces).
+  public static let batchBytes = 64 << 20
+
+  /// Finest tiles in one batch of at most `batchBytes` (never under one).
+  public static func batchTiles(tileResolution: Int, batchBytes: Int = batchBytes) -> Int {
+    max(1, batchBytes / max(1, tileResolution * tileResolution * 4))
+  }
+
   /// Runs the plan.
   /// - Parameters:
   ///   - plan: which rows each finest tile reads, in the order they are drawn.
@@ -239,12 +250,14 @@ public enum CubeTiler {
   ///     rows; returns an error message, or nil.
   ///   - emit: takes a batch of finished tiles (finest ones and the coarser ones they
   ///     completed); returns an error message, or nil. Every row reaches `reducer`.
+  ///   - batchBytes: the finest tiles' pixel bytes in one batch at most (one tile at least).
   /// - Returns: the first error message, or nil when every tile was emitted.
   public static func run<E: RowExecutor>(
     plan: CubeTilePlan, geometry: PanoramaGeometry, sourceWidth: Int, sourceHeight: Int,
     background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0), groupKernel: GroupKernel? = nil,
     gridSpacing: GridSpacing = CubeTiler.gridSpacing, reducer: inout BoxReducer, chunk: Int = 16, executor: E,
-    read: (inout RGBAImage, _ at: Int, _ count: Int) -> String?, emit: ([CubeTile]) -> String?
+    batchBytes: Int = CubeTiler.batchBytes, read: (inout RGBAImage, _ at: Int, _ count: Int) -> String?,
+    emit: ([CubeTile]) -> String?
   ) -> String? {
     guard var pyramid = TilePyramid(layout: plan.layout) else { return "the tile size must be even" }
     let layout = plan.layout, level = layout.maxLevel, ts = layout.tileResolution
@@ -295,7 +308,8 @@ public enum CubeTiler {
         continue
       }
       var end = next
-      while end < plan.entries.count && plan.entries[end].rows.upperBound <= rowsRead { end += 1 }
+      let batchLimit = next + batchTiles(tileResolution: ts, batchBytes: batchBytes)
+      while end < plan.entries.count && end < batchLimit && plan.entries[end].rows.upperBound <= rowsRead { end += 1 }
       var batch: [CubeTile] = []
       do {
         // The buffer as a source: the band of the geometry its rows cover.

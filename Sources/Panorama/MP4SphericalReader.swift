@@ -37,6 +37,10 @@ public struct MP4SphericalReader: Sendable {
   /// (`hvc1.1.6.L93.B0`, `avc1.64001F`) where its config box gives one, else the entry's
   /// type (`vp09`, `av01`). The web viewer asks the browser whether it plays it.
   public private(set) var codec: String?
+  /// The `moov` box's place in the file, once its header is read: where the box starts and
+  /// its whole length (header included; a size-0 box runs to ``fileSize``, or `nil` when
+  /// that is unknown). ``MP4SphericalTagger`` rewrites the box found here.
+  public private(set) var moovBox: (offset: Int64, size: Int64?)?
   var boxesSeen = 0
   enum Phase: Sendable { case head, header, moov }
   var phase = Phase.head
@@ -108,9 +112,10 @@ public struct MP4SphericalReader: Sendable {
         return .done(nil, reason: "box '\(name)' at byte \(at) has size \(size), shorter than its header")
       }
       if let fileSize, size > 0, at + size > fileSize {
-        return .done(nil, reason: "box '\(name)' at byte \(at) runs past the file's end (\(fileSize) bytes)")
+        return .done(nil, reason: "box '\(name)' at byte \(at) claims \(size) bytes, past the file's end (\(fileSize) bytes)")
       }
       if name == "moov" {
+        moovBox = (at, size > 0 ? size : fileSize.map { $0 - at })
         let bodyStart = at + headerSize
         var length: Int64
         if size == 0 {
@@ -299,16 +304,28 @@ public struct MP4SphericalReader: Sendable {
   }
 }
 
-/// ISO BMFF boxes within a parent's bytes.
-enum MP4Box {
-  struct Failure: Error {
-    var message: String
+/// ISO BMFF boxes within a parent's bytes: the one walker ``MP4SphericalReader`` and
+/// ``MP4SphericalTagger`` share, so there is one walk of the boxes to keep safe.
+public enum MP4Box {
+  /// What is wrong with the boxes, in words that name the box.
+  public struct Failure: Error, Sendable {
+    /// The reason, naming the box.
+    public var message: String
     init(_ message: String) { self.message = message }
   }
 
   struct Child {
     var type: String
+    /// The box's body; its indices are those of the bytes walked.
     var body: ArraySlice<UInt8>
+    /// The header's length: 8, or 16 with a 64-bit size.
+    var header: Int
+    /// Where the box starts (its header), in the bytes walked.
+    var start: Int { body.startIndex - header }
+    /// Where the box ends, in the bytes walked.
+    var end: Int { body.endIndex }
+    /// The whole box's length, header included.
+    var size: Int { body.count + header }
   }
 
   static let maxChildren = 4096
@@ -339,7 +356,7 @@ enum MP4Box {
       guard size >= Int64(header), size <= Int64(bytes.endIndex - i) else {
         throw Failure("box '\(type)' of \(size) bytes runs past its parent (\(bytes.endIndex - i) bytes left)")
       }
-      out.append(Child(type: type, body: bytes[(i + header)..<(i + Int(size))]))
+      out.append(Child(type: type, body: bytes[(i + header)..<(i + Int(size))], header: header))
       guard out.count <= maxChildren else { throw Failure("over \(maxChildren) boxes in one parent") }
       i += Int(size)
     }
@@ -353,6 +370,11 @@ enum MP4Box {
 
   static func be32(_ b: ArraySlice<UInt8>, _ i: Int) -> UInt32 {
     UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+  }
+
+  /// `v` as four big-endian bytes.
+  static func be32Bytes(_ v: UInt32) -> [UInt8] {
+    [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
   }
 
   static let sphericalUUID: [UInt8] = [

@@ -77,8 +77,10 @@ public enum CubeFace {
 ///
 /// - The coarsest level's tiles come first and stay: whatever else is missing, something
 ///   covers every direction, so a view never has a hole.
-/// - Then the tiles the view sees at the level that matches the screen
-///   (``MultiresLayout/level(viewWidth:hfov:)``), the one at the view's centre first.
+/// - Then the tiles the view sees at its level (``level(view:hfov:lens:width:height:)``), the
+///   one at the view's centre first. How fine that level is depends on the host
+///   (``Sharpness``): an interactive viewer matches the view's centre, an offline render the
+///   view's finest pixels anywhere.
 /// - Meanwhile each of those is drawn from the finest tile loaded that covers it (its parent,
 ///   grandparent, … down to the coarsest level), coarse under fine, over the whole coarsest
 ///   level.
@@ -94,6 +96,27 @@ public struct TileSchedule: Sendable {
   public var retries = 2
   /// Tile fetches in flight at most.
   public var maxInFlight = 6
+  /// How fine a level the view draws.
+  public var sharpness: Sharpness
+
+  /// How fine a level a view draws, against the view's pixels.
+  ///
+  /// A wide rectilinear view puts more pixels into each degree towards its edges and corners
+  /// than at its centre, and a face's texels are coarsest at its middle, so the level that
+  /// matches the corners can be two or three levels finer than the one that matches the
+  /// centre: over ten times the tiles. Pannellum picks by the centre (one level finer than
+  /// ``centre`` at most, by a factor of √2 in face size) and lets the edges minify.
+  public enum Sharpness: Sendable, Equatable {
+    /// The coarsest level whose face has as many texels across its 90° as the view puts
+    /// there at its centre (``MultiresLayout/level(viewWidth:hfov:)``): what an interactive
+    /// viewer fetches, a few tiles per view whatever its shape. Edges and corners of a wide
+    /// view read that level minified a little.
+    case centre
+    /// The coarsest level whose texels are at least as fine as the view's pixels at every
+    /// part of the view, edges and corners included: what an offline render (a still, a
+    /// video frame) reads, where the tiles are local files and only the picture counts.
+    case everyPixel
+  }
 
   /// Loaded tiles with the plan number that last needed them.
   public private(set) var resident: [TileID: Int] = [:]
@@ -103,10 +126,12 @@ public struct TileSchedule: Sendable {
   public private(set) var failures: [TileID: Int] = [:]
   var plans = 0
 
-  /// A schedule with nothing loaded, keeping at most `budget` tiles resident.
-  public init(layout: MultiresLayout, budget: Int = 512) {
+  /// A schedule with nothing loaded, keeping at most `budget` tiles resident, drawing views
+  /// at the level `sharpness` picks (``Sharpness/centre`` for an interactive host).
+  public init(layout: MultiresLayout, budget: Int = 512, sharpness: Sharpness = .centre) {
     self.layout = layout
     self.budget = budget
+    self.sharpness = sharpness
   }
 
   /// What to do for one frame.
@@ -183,6 +208,55 @@ public struct TileSchedule: Sendable {
     return seen.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key < $1.key) }.map { $0.key }
   }
 
+  /// The level a `width`×`height` view at `view` (`hfov` radians across, `lens`) draws, as
+  /// ``sharpness`` picks it.
+  ///
+  /// - Complexity: O(1) for ``Sharpness/centre``; 289 rays cast for ``Sharpness/everyPixel``.
+  public func level(view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, width: Int, height: Int) -> Int {
+    switch sharpness {
+    case .centre: return layout.level(viewWidth: lens.centreWidth(hfov: hfov, width: Double(width)), hfov: hfov)
+    case .everyPixel: return finestNeededLevel(view: view, hfov: hfov, lens: lens, width: width, height: height)
+    }
+  }
+
+  /// The coarsest level whose texels are at least as fine as the view's pixels at every part
+  /// of the view, along each pixel's shorter step (the step the renderer picks its mip level
+  /// by, so it reads coarser levels where the view minifies). Matching the view's centre only
+  /// is a level too coarse for a wide view: a rectilinear lens packs more pixels into each
+  /// degree towards its edges, and a face's texels are coarsest at its middle.
+  func finestNeededLevel(view: ViewAngles, hfov: Double, lens: Lens, width: Int, height: Int) -> Int {
+    guard width > 0, height > 0 else { return 1 }
+    let focal = lens.focalLength(hfov: hfov, width: Double(width))
+    let (sy, cy) = Elementary.sinCos(view.yaw), (sp, cp) = Elementary.sinCos(view.pitch)
+    func ray(_ sx: Double, _ sv: Double) -> CubeRendering.Ray {
+      let r = lens.ray(x: sx / focal, y: sv / focal)
+      let y1 = r.y * cp + r.z * sp, z1 = r.z * cp - r.y * sp
+      return (r.x * cy + z1 * sy, y1, z1 * cy - r.x * sy)
+    }
+    func distance(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+      ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)).squareRoot()
+    }
+    // A 17×17 grid of pixels, the view's edges included: the finest need is at an edge or
+    // a corner for every lens, and changes slowly between.
+    let samples = 16
+    let w = Double(width), h = Double(height)
+    var needed = 0.0  // face size, in texels, at which one texel spans a pixel's shorter step
+    for j in 0...samples {
+      for i in 0...samples {
+        let sx = (Double(i) / Double(samples) - 0.5) * (w - 1), sv = (0.5 - Double(j) / Double(samples)) * (h - 1)
+        let centre = ray(sx, sv)
+        let face = CubeRendering.faceOf(centre)
+        guard let p = CubeRendering.onFace(centre, face, 1), let across = CubeRendering.onFace(ray(sx + 1, sv), face, 1),
+          let down = CubeRendering.onFace(ray(sx, sv - 1), face, 1)
+        else { continue }
+        let step = min(distance(p, across), distance(p, down))
+        if step.isFinite, step > 0 { needed = max(needed, 1 / step) }
+      }
+    }
+    for level in 1...layout.maxLevel where Double(layout.faceSize(level: level)) >= needed { return level }
+    return layout.maxLevel
+  }
+
   /// The finest loaded tile covering `tile` (itself, a parent, …), or `nil`.
   public func cover(_ tile: TileID) -> TileID? {
     var t: TileID? = tile
@@ -201,7 +275,7 @@ public struct TileSchedule: Sendable {
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, width: Int, height: Int
   ) -> Plan {
     plans += 1
-    let level = layout.level(viewWidth: lens.centreWidth(hfov: hfov, width: Double(width)), hfov: hfov)
+    let level = level(view: view, hfov: hfov, lens: lens, width: width, height: height)
     let seen = visible(view: view, hfov: hfov, lens: lens, width: width, height: height, level: level)
     var fetch: [TileID] = []
     for t in baseTiles + seen where fetch.count + inFlight.count < maxInFlight {
@@ -254,7 +328,7 @@ extension Lens {
   }
 
   /// The width a rectilinear view of `hfov` would need to show the centre as sharply as this
-  /// lens's view does: the level rule is written for rectilinear views.
+  /// lens's view does: the centre rule is written for rectilinear views.
   func centreWidth(hfov: Double, width: Double) -> Double {
     let (s, c) = Elementary.sinCos(min(max(hfov / 2, 1e-6), 1.5))
     return 2 * focalLength(hfov: hfov, width: width) * s / c

@@ -122,10 +122,54 @@ public struct ViewerConfig: Sendable {
             message: "names no scene (\"\(wanted)\"); scenes: \(ids.joined(separator: ", ")); showing \"\(first)\""))
       }
     }
-    var config = ViewerConfig(scenes: scenes, firstScene: first, warnings: warnings)
+    var config = ViewerConfig(scenes: scenes, firstScene: first, warnings: Self.summarizingUnknownKeys(warnings))
     config.defaults = sceneMembers == nil ? defaults : own.merged(over: defaults)
     return config
   }
+
+  /// Unknown keys named one by one, at most; past them, one line counts the rest. A "did you
+  /// mean" hint is an edit distance to every key name: computed for 100 000 unknown keys, it
+  /// took 2.3 s, and 100 000 lines help no one.
+  static let namedUnknownKeys = 20
+
+  /// Whether a warning says a key is unknown (a config's, a hotspot's, a `multiRes`').
+  static func isUnknownKey(_ w: ConfigWarning) -> Bool {
+    w.message.hasPrefix("unknown key") || w.message.hasPrefix("unknown hotspot key")
+      || w.message.hasPrefix("unknown multiRes key")
+  }
+
+  /// `warnings` with the unknown keys past the first ``namedUnknownKeys`` folded into one
+  /// warning that counts them, where the first of them was.
+  /// - Complexity: O(n).
+  static func summarizingUnknownKeys(_ warnings: [ConfigWarning]) -> [ConfigWarning] {
+    var out: [ConfigWarning] = []
+    var unknown = 0
+    var summaryAt: Int?
+    for w in warnings {
+      guard isUnknownKey(w) else {
+        out.append(w)
+        continue
+      }
+      unknown += 1
+      if unknown <= namedUnknownKeys {
+        out.append(w)
+      } else if summaryAt == nil {
+        summaryAt = out.count
+        out.append(w)
+      }
+    }
+    if let at = summaryAt {
+      let more = unknown - namedUnknownKeys
+      out[at] = ConfigWarning(
+        path: out[at].path, message: "… and \(more) more unknown \(more == 1 ? "key" : "keys") (from here on), ignored",
+        line: out[at].line, column: out[at].column)
+    }
+    return out
+  }
+
+  /// Whether an unknown key gets a "did you mean" hint: while the warnings are fewer than 64,
+  /// so a flood of keys costs at most 64 edit distances.
+  static func hints(_ warnings: [ConfigWarning]) -> Bool { warnings.count < 64 }
 }
 
 /// One scene of a tour (or the only one).
@@ -592,6 +636,21 @@ public struct ViewerSettings: Equatable, Sendable {
     set { values["renderer"] = newValue.map { .text($0) } }
   }
 
+  /// ``keys`` by name: looked up once per key read (a linear search was most of the time a
+  /// flood of unknown keys took).
+  static let kinds: [String: Kind] = {
+    var out: [String: Kind] = [:]
+    for (name, kind) in keys { out[name] = kind }
+    return out
+  }()
+
+  /// ``notYetSupported`` by key.
+  static let notYetSupportedWhy: [String: String] = {
+    var out: [String: String] = [:]
+    for (key, why) in notYetSupported { out[key] = why }
+    return out
+  }()
+
   /// Pannellum's keys that are known but not supported yet, and why.
   public static let notYetSupported: [(key: String, why: String)] = [
     ("touchPanSpeedCoeffFactor", "touch panning follows the finger exactly"),
@@ -623,13 +682,15 @@ public struct ViewerSettings: Equatable, Sendable {
   /// Sets `key` from `r`; a key not Pannellum's (nor ours), or not supported yet, is a warning.
   mutating func apply(_ key: String, _ given: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
     if case .null = given.json.value { return }
-    guard let kind = Self.keys.first(where: { $0.name == key })?.kind else {
-      if let why = Self.notYetSupported.first(where: { $0.key == key })?.why {
+    guard let kind = Self.kinds[key] else {
+      if let why = Self.notYetSupportedWhy[key] {
         // Turned off (`hotSpotDebug: false`) is what we do anyway: nothing to say.
         if case .bool(false) = given.json.value { return }
         warnings.append(ConfigWarning(path: given.path, message: "not supported yet: \(why)"))
       } else {
-        let hint = PageBoard.suggestion(key, among: Self.keys.map { $0.name } + Self.notYetSupported.map { $0.key })
+        let hint =
+          ViewerConfig.hints(warnings)
+          ? PageBoard.suggestion(key, among: Self.keys.map { $0.name } + Self.notYetSupported.map { $0.key }) : ""
         warnings.append(ConfigWarning(path: given.path, message: "unknown key\(hint), ignored"))
       }
       return
@@ -864,9 +925,8 @@ public struct HotSpot: Equatable, Sendable {
   init(_ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
     guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
     for m in members where !Self.keys.contains(m.key) {
-      warnings.append(
-        ConfigWarning(
-          path: "\(r.path).\(m.key)", message: "unknown hotspot key\(PageBoard.suggestion(m.key, among: Self.keys)), ignored"))
+      let hint = ViewerConfig.hints(warnings) ? PageBoard.suggestion(m.key, among: Self.keys) : ""
+      warnings.append(ConfigWarning(path: "\(r.path).\(m.key)", message: "unknown hotspot key\(hint), ignored"))
     }
     for name in ["attributes", "scale", "scaleFactor"] where r.json[name] != nil {
       warnings.append(ConfigWarning(path: "\(r.path).\(name)", message: "not supported yet"))

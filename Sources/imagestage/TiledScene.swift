@@ -43,7 +43,8 @@ enum TiledScene {
     _ tour: inout ViewerTour, in folder: ConfigFolder, into frame: inout RGBAImage, threads: Int
   ) throws {
     guard let layout = tour.tileLayout, let viewer = tour.panorama?.viewer else { return }
-    var schedule = TileSchedule(layout: layout, budget: Int.max)
+    // A still: the tiles are local files and only the picture counts.
+    var schedule = TileSchedule(layout: layout, budget: Int.max, sharpness: .everyPixel)
     schedule.maxInFlight = Int.max
     let plan = schedule.plan(
       view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, width: frame.width, height: frame.height)
@@ -198,7 +199,8 @@ enum TiledScene {
           message: "\(Console.escaped(folder.configPath)): not a multires or cubemap config; give the image itself")
       }
       self.layout = layout
-      schedule = TileSchedule(layout: layout, budget: 512)
+      // Frames of a video file: as sharp as a still, at the cost of more tiles read.
+      schedule = TileSchedule(layout: layout, budget: 512, sharpness: .everyPixel)
       schedule.maxInFlight = Int.max  // read now: a frame waits for its tiles
     }
 

@@ -74,16 +74,24 @@ enum TilesCommand {
       sourceWidth: source.width, sourceHeight: source.height,
       factor: BoxReducer.factor(width: source.width, target: 4 * fallbackSize))
     // What the run holds: the JPEG decoder's own buffers (a progressive JPEG's whole
-    // coefficients), the band of rows, the reduced copy, and (at most) a row of waiting
-    // parent tiles per level and face.
+    // coefficients), the band of rows, the reduced copy, (at most) a row of waiting parent
+    // tiles per level and face, and a batch of drawn tiles with the coarser ones they
+    // complete (a third more) and their encoded bytes (as much again, at most).
     let bandBytes = bufferRows * source.width * 4
+    let tileBytes = tileSize * tileSize * 4
+    let batchBytes =
+      3
+      * min(
+        CubeTiler.batchTiles(tileResolution: tileSize),
+        6 * layout.tilesPerSide(level: levels)
+          * layout.tilesPerSide(level: levels)) * tileBytes
     let estimate =
       source.decoderBytes + bandBytes + reducer.image.pixels.count * 4 + 6 * levels * layout.tilesPerSide(level: levels) / 2
-      * tileSize * tileSize * 4
+      * tileBytes + batchBytes
     guard estimate <= maxMemory else {
       throw CommandError(
         message:
-          "tiling \(source.width)×\(source.height) needs about \(estimate >> 20) MB (a band of \(bufferRows) rows\(source.decoderBytes >= 1 << 20 ? ", and \(source.decoderBytes >> 20) MB the JPEG decoder holds" : "")), over --max-memory \(maxMemory >> 20)"
+          "tiling \(source.width)×\(source.height) into \(cubeSize) px faces of \(tileSize) px tiles needs about \(estimate >> 20) MB (a band of \(bufferRows) rows, tiles waiting for their parents and a batch being written\(source.decoderBytes >= 1 << 20 ? ", and \(source.decoderBytes >> 20) MB the JPEG decoder holds" : "")), over --max-memory \(maxMemory >> 20) (MB): give a smaller --cube-size or --tile-size, or a larger --max-memory"
       )
     }
     try source.start()

@@ -126,6 +126,35 @@ struct CubeTilerTests {
   }
 
   /// The plan's row range holds every row a tile's pixels read, checked pixel by pixel.
+  /// A small source has all its rows in at the first read: the tiles were then all drawn
+  /// before any was written (20 GB for `pano tiles --cube-size 30000` of a tiny image). They
+  /// come in batches of at most `batchBytes`, and the tiles are the same.
+  @Test func aSmallSourceWithLargeFacesIsDrawnInBoundedBatches() throws {
+    let source = try SamplePanorama.make(width: 64)
+    let geometry = PanoramaGeometry(width: source.width, height: source.height)
+    let layout = try #require(MultiresLayout(cubeResolution: 256, tileResolution: 16, maxLevel: 5))
+    let plan = CubeTilePlan(layout: layout, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height)
+    var reducer = BoxReducer(sourceWidth: source.width, sourceHeight: source.height, factor: 4)
+    var next = 0, largest = 0, finest = 0
+    let error = CubeTiler.run(
+      plan: plan, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height, reducer: &reducer,
+      executor: InlineRows(), batchBytes: 10 * 16 * 16 * 4,
+      read: { buffer, at, count in
+        for i in 0..<(count * source.width) { buffer.pixels[at * source.width + i] = source.pixels[next * source.width + i] }
+        next += count
+        return nil
+      },
+      emit: { batch in
+        let drawn = batch.filter { $0.level == layout.maxLevel }.count
+        largest = max(largest, drawn)
+        finest += drawn
+        return nil
+      })
+    #expect(error == nil)
+    #expect(finest == layout.tileCount(level: layout.maxLevel))
+    #expect(largest <= 10, "\(largest) finest tiles drawn before any was written")
+  }
+
   @Test func everyTileReadsOnlyItsRows() throws {
     let geometry = PanoramaGeometry(width: 2000, height: 1000)
     let layout = try #require(MultiresLayout(cubeResolution: 640, tileResolution: 128, maxLevel: 4))

@@ -99,4 +99,85 @@ struct TiledRenderTests {
         "\(yaw), \(pitch), \(hfov)° \(lens): \(fromTiles) dB (the source's render: \(fromSource), between: \(between))")
     }
   }
+
+  /// Issue 39: the level a view draws has texels at least as fine as the view's pixels at
+  /// every pixel (along each pixel's shorter step, as the renderer picks mip levels), not
+  /// only at the view's centre. The issue's view (yaw −135°, pitch −40°, hfov 100°), scaled
+  /// to a face 2.03 view widths across as 6144-px source's 1952-px face is for a 960-px
+  /// view, drew the level matched to its centre: half as fine as its corners' pixels.
+  @Test func theDrawnLevelIsAsFineAsThePixelsEverywhereInTheView() throws {
+    let layout = try #require(MultiresLayout(cubeResolution: 160, tileResolution: 32, maxLevel: 4))
+    let schedule = TileSchedule(layout: layout, budget: Int.max, sharpness: .everyPixel)
+    let degree = Elementary.pi / 180
+    let views: [(Double, Double, Double, Lens, Int, Int)] = [
+      (-135, -40, 100, .rectilinear, 79, 44), (0, 0, 90, .rectilinear, 60, 34), (45, 35.26, 120, .rectilinear, 40, 22),
+      (-45, 20, 120, .stereographic, 60, 34), (45, -30, 120, .fisheye, 60, 34),
+    ]
+    for (yaw, pitch, hfov, lens, width, height) in views {
+      let view = ViewAngles(yaw: yaw * degree, pitch: pitch * degree)
+      let level = schedule.level(view: view, hfov: hfov * degree, lens: lens, width: width, height: height)
+      let size = Double(layout.faceSize(level: level))
+      let focal = lens.focalLength(hfov: hfov * degree, width: Double(width))
+      let yawSC = Elementary.sinCos(view.yaw), pitchSC = Elementary.sinCos(view.pitch)
+      func ray(_ x: Double, _ y: Double) -> CubeRendering.Ray {
+        CubeMap.ray(
+          x: x, y: y, width: width, height: height, focal: focal, lens: lens, yaw: yawSC, pitch: pitchSC, roll: (0, 1))
+      }
+      var coarsest = Double.infinity  // the fewest drawn-level texels along a pixel's shorter step
+      for j in 0..<height {
+        for i in 0..<width {
+          let x = Double(i) + 0.5, y = Double(j) + 0.5
+          let face = CubeRendering.faceOf(ray(x, y))
+          guard let p = CubeRendering.onFace(ray(x, y), face, size),
+            let a = CubeRendering.onFace(ray(x + 1, y), face, size), let b = CubeRendering.onFace(ray(x, y + 1), face, size)
+          else { continue }
+          let across = ((a.0 - p.0) * (a.0 - p.0) + (a.1 - p.1) * (a.1 - p.1)).squareRoot()
+          let down = ((b.0 - p.0) * (b.0 - p.0) + (b.1 - p.1) * (b.1 - p.1)).squareRoot()
+          coarsest = min(coarsest, min(across, down))
+        }
+      }
+      // The finest level is all there is: past it, nothing finer to read.
+      #expect(
+        coarsest >= 0.97 || level == layout.maxLevel,
+        "\(yaw), \(pitch), \(hfov)° \(lens) \(width)×\(height): level \(level), \(coarsest) texels a pixel")
+    }
+    // The issue's view needs the finest level; its centre alone asked for the one below.
+    let issue = schedule.level(
+      view: ViewAngles(yaw: -135 * degree, pitch: -40 * degree), hfov: 100 * degree, width: 79, height: 44)
+    #expect(issue == 4)
+    #expect(layout.level(viewWidth: 79, hfov: 100 * degree) == 3)
+  }
+
+  /// An interactive viewer keeps the level matched to the view's centre, as Pannellum does
+  /// (Pannellum goes one level finer at most): on a phone held upright the corners of a 100°
+  /// view sit far out (its vertical field is over 140°), and matching them fetches the finest
+  /// level's tiles over most of the view.
+  @Test(arguments: [(720, 1480, 512), (1480, 720, 512), (1920, 1080, 512), (720, 1480, 256), (1920, 1080, 256)])
+  func anInteractiveViewFetchesTheCentresLevel(width: Int, height: Int, tileSize: Int) throws {
+    // `pano tiles` of a 6144×3072 source: 1952-px faces.
+    let levels = MultiresLayout.levels(cubeResolution: 1952, tileResolution: tileSize)
+    let layout = try #require(MultiresLayout(cubeResolution: 1952, tileResolution: tileSize, maxLevel: levels))
+    let degree = Elementary.pi / 180
+    let view = ViewAngles(yaw: -135 * degree, pitch: -40 * degree), hfov = 100 * degree
+    func tiles(_ sharpness: TileSchedule.Sharpness) -> (level: Int, count: Int) {
+      var schedule = TileSchedule(layout: layout, budget: Int.max, sharpness: sharpness)
+      schedule.maxInFlight = Int.max
+      let plan = schedule.plan(view: view, hfov: hfov, width: width, height: height)
+      return (plan.level, plan.fetch.count - schedule.baseTiles.count)
+    }
+    let interactive = tiles(.centre), still = tiles(.everyPixel)
+    // Pannellum's choice: faces at least √2 times the width the centre needs.
+    var pannellum = 1
+    while pannellum < layout.maxLevel,
+      Double(width) > Double(tileSize << (pannellum - 1)) * Elementary.sinCos(hfov / 2).sin / Elementary.sinCos(hfov / 2).cos
+        * 0.707
+    {
+      pannellum += 1
+    }
+    let counts = "centre level \(interactive.level) (\(interactive.count) tiles), every pixel \(still.level) (\(still.count))"
+    print("\(width)×\(height), \(tileSize) px tiles: \(counts), Pannellum's level \(pannellum)")
+    #expect(interactive.level == layout.level(viewWidth: Double(width), hfov: hfov))
+    #expect(interactive.level <= pannellum)
+    #expect(interactive.count <= still.count)
+  }
 }

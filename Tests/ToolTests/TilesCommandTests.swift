@@ -199,6 +199,9 @@ struct TilesCommandTests {
     (["--tile-size", "255"], "must be even"),
     (["--background", "2,0,0"], "--background"),
     (["--max-memory", "64", "--cube-size", "8192"], "over --max-memory"),
+    // A batch of drawn tiles counts too: 1239 MB of waiting parents alone passed, then the
+    // run drew 20 GB of tiles before writing one.
+    (["--max-memory", "1300", "--cube-size", "30000"], "over --max-memory 1300 (MB): give a smaller --cube-size"),
     (["--cube-size", "20", "--tile-size", "16"], ""),
     (["--cube-size", "16", "--tile-size", "16"], "in 1 level ("),
   ])

@@ -1456,6 +1456,10 @@ class Viewer(unittest.TestCase):
                 self.assertEqual(PAGE.js("return [viewer.getHfovBounds(), viewer.getNorthOffset(), viewer.getError()]"),
                                  [[50, 120], 0, message])
                 self.assertTrue(PAGE.js("return viewer.setYaw(10) === viewer"), "setters still chain")
+                # Nothing can act on the controls: none is shown (the toolbar and the compass).
+                self.assertEqual(PAGE.js("return [...document.querySelectorAll('.isv-controls button, .isv-compass')]"
+                                         ".filter((b) => b.getClientRects().length > 0).length"), 0,
+                                 "no control shows where nothing can act on it")
             # The component on a page: the same message, the config's starting view.
             PAGE.driver.get(PAGE.base + "pages/component.html")
             PAGE.until("return document.querySelectorAll('.isv-message:not([hidden])').length === 2", timeout=10,
@@ -1463,6 +1467,46 @@ class Viewer(unittest.TestCase):
             self.assertEqual(PAGE.js("return [second.getYaw(), first.getHfov()]"), [90, 90])
         finally:
             PAGE.cdp("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+    def test_a_jitless_chromium_never_goes_to_the_fallback(self):
+        """Chromium run with `--js-flags=--jitless` (as a JIT-less browser is): V8 then has no
+        WebAssembly at all, so `fallback=javascript:…` is what the page was tempted by. Its own
+        browser, on the same server: no navigation, no script run, the message in the view,
+        the getters answering, no control shown."""
+        options = webdriver.ChromeOptions()
+        for arg in ["--headless=new", "--no-sandbox", "--window-size=900,700", "--force-device-scale-factor=1",
+                    "--js-flags=--jitless"]:
+            options.add_argument(arg)
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        try:
+            url = (PAGE.base + "viewer.html#panorama=sample.jpg&autoLoad=true&yaw=30&pitch=-10"
+                   "&fallback=javascript:window.ran%3D1")
+            driver.get(url)
+            wasm = driver.execute_script("return typeof WebAssembly")
+            print(f"  --jitless Chromium {driver.capabilities.get('browserVersion')}: typeof WebAssembly is {wasm}",
+                  file=sys.stderr)
+            end = time.time() + 15
+            message = None
+            while time.time() < end and not message:
+                message = driver.execute_script("return document.querySelector('.isv-message:not([hidden])')?.textContent"
+                                                " || (window.viewer && viewer.isLoaded && viewer.isLoaded() ? 'loaded' : null)")
+                time.sleep(0.1)
+            time.sleep(0.3)
+            self.assertEqual(driver.current_url, url, "still on the viewer")
+            self.assertIsNone(driver.execute_script("return window.ran ?? null"), "the fallback's script did not run")
+            self.assertEqual(driver.execute_script("return [viewer.getYaw(), viewer.getPitch(), viewer.getHfov()]"),
+                             [30, -10, 100])
+            if wasm == "undefined":
+                self.assertIn("WebAssembly", message or "")
+                self.assertEqual(driver.execute_script("return viewer.getError()"), message)
+                self.assertEqual(driver.execute_script(
+                    "return [...document.querySelectorAll('.isv-controls button, .isv-compass')]"
+                    ".filter((b) => b.getClientRects().length > 0).length"), 0)
+            else:
+                # A Chromium whose jitless V8 interprets wasm: the viewer simply works.
+                self.assertEqual(message, "loaded")
+        finally:
+            driver.quit()
 
     def test_viewer_html_runs_under_its_content_security_policy(self):
         """viewer.html's CSP lists each inline script's and style's hash; the viewer (GPU, CPU,
@@ -1990,6 +2034,38 @@ class PannellumPage(unittest.TestCase):
         # The finest level (5208 px faces) is what shows: a coarser one would blur it well below.
         self.assertGreater(score, 30)
         self.assertLess(memory["textureBytes"], 64 << 20)
+
+    def test_a_phone_fetches_the_level_its_centre_needs_not_its_corners(self):
+        """The web viewer draws the level matched to the view's centre, as Pannellum does; the
+        level as fine as a tall view's corners (what `pano render --config` draws) would fetch
+        the finest level over most of a phone's screen. 2048 px faces in 256 px tiles, four
+        levels; looking down at hfov 100."""
+        out = os.path.join(FIXTURES, "tiles-2048")
+        os.makedirs(FIXTURES, exist_ok=True)
+        if not os.path.exists(os.path.join(out, "config.json")):
+            subprocess.run([TOOL, "pano", "tiles", os.path.join(WEB, "sample.jpg"), "-o", out, "--tile-size", "256",
+                            "--cube-size", "2048"], check=True, stdout=subprocess.DEVNULL)
+        counts = {}
+        try:
+            for name, width, height, scale in [("phone", 360, 740, 2), ("desktop", 1280, 720, 1)]:
+                PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                 "deviceScaleFactor": scale, "mobile": scale > 1})
+                PAGE.driver.get(PAGE.base + "pages/viewer-tiles.html?dir=tiles-2048&full=1&yaw=-135&pitch=-40&hfov=100")
+                PAGE.until("return window.loadedAt !== undefined || window.viewerError !== undefined", timeout=20,
+                           message="the viewer's load event")
+                PAGE.driver.execute_async_script("settled().then(arguments[0])")
+                levels = PAGE.js("return performance.getEntriesByType('resource').map((r) => r.name)"
+                                 ".map((n) => /\\/tiles-2048\\/(\\d+)\\/[frblud]\\d+_\\d+\\.jpg$/.exec(n))"
+                                 ".filter(Boolean).map((m) => Number(m[1]))")
+                counts[name] = {level: levels.count(level) for level in sorted(set(levels))}
+        finally:
+            PAGE.cdp("Emulation.clearDeviceMetricsOverride")
+        print(f"  tiles fetched by level, yaw -135 pitch -40 hfov 100: {counts}", file=sys.stderr)
+        # The phone (720 device px across) needs 1024 px faces at its centre: level 3, not 4.
+        self.assertNotIn(4, counts["phone"], counts)
+        self.assertLessEqual(sum(counts["phone"].values()), 40, counts)
+        # A 1280 px desktop view needs the finest at its centre already.
+        self.assertIn(4, counts["desktop"], counts)
 
     def test_our_viewer_shows_pannellums_cube_example_as_pannellum_does(self):
         # Pannellum's six example faces (examplepanocube0–5.jpg, front right back left up down),

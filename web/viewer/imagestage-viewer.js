@@ -156,6 +156,9 @@ export class Viewer extends ViewerAPI {
     if (typeof WebAssembly !== 'object' || WebAssembly === null) {
       // No WebAssembly (turned off, Lockdown Mode, a JIT-less browser): said in the view, as
       // Pannellum says it has no WebGL. The page is never sent anywhere else.
+      // Nothing can act on the controls: they go, so no button promises what cannot happen.
+      this._controls.bar.hidden = true;
+      this._controls.compass.hidden = true;
       this._started = Promise.reject(new Error(this._string('noWebAssemblyError')));
       this._started.catch((e) => this._fail(e));
       return;
