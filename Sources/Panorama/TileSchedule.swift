@@ -277,7 +277,7 @@ public struct TileSchedule: Sendable {
         seen.append((tile: TileID(level: level, face: face, x: block.x, y: block.y), distance: distance))
       }
     }
-    return seen.sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.tile < $1.tile) }.map(\.tile)
+    return seen.sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.tile < $1.tile) }.map { $0.tile }
   }
 
   /// The finest loaded tile covering `tile` (itself, a parent, …), or `nil`.
