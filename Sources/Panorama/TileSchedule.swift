@@ -167,12 +167,19 @@ public struct TileSchedule: Sendable {
   }
 
   /// The tiles at `level` a `width`×`height` view at `view` (`hfov` radians across, `lens`)
-  /// sees, nearest its centre first. Found by casting rays at most a quarter tile apart on
-  /// the screen, and 4 px apart along its edges (where a tile can show as a sliver).
+  /// sees, nearest its centre first.
+  ///
+  /// Rectilinear views (the web viewer's, the app's): exactly the tiles whose square meets
+  /// the view's pyramid of rays, however thin the part that shows (``footprint``), so every
+  /// tile a pixel samples is listed, and a tile that touches the view only along an edge or a
+  /// corner too. Other lenses map the screen's edges to curves: their tiles are found by
+  /// casting rays at most a quarter tile apart on the screen and 4 px apart along its edges,
+  /// which can miss a sliver (the coarsest level, drawn under everything, shows there).
   public func visible(
     view: ViewAngles, hfov: Double, lens: Lens = .rectilinear, width: Int, height: Int, level: Int
   ) -> [TileID] {
     guard width > 0, height > 0 else { return [] }
+    if lens == .rectilinear { return footprint(view: view, hfov: hfov, width: width, height: height, level: level) }
     let focal = lens.focalLength(hfov: hfov, width: Double(width))
     let step = max(4, min(64, Double(layout.tileResolution) / 4))
     let columns = Int((Double(width) / step).rounded(.up)), rows = Int((Double(height) / step).rounded(.up))
@@ -255,6 +262,96 @@ public struct TileSchedule: Sendable {
     }
     for level in 1...layout.maxLevel where Double(layout.faceSize(level: level)) >= needed { return level }
     return layout.maxLevel
+  }
+
+  /// The tiles at `level` whose square on the cube meets a rectilinear view's pyramid of
+  /// rays, nearest the view's centre first. The pyramid is four half-spaces (x ≤ W·z,
+  /// −x ≤ W·z, y ≤ H·z, −y ≤ H·z in the camera's frame, W and H the tangents of half the
+  /// fields); on a face's plane each is a half-plane, so a block of tiles is seen exactly when
+  /// clipping its rectangle by the four leaves something. Blocks are split in four from the
+  /// whole face down, and unseen ones dropped whole, so the work follows the tiles seen, not
+  /// the pyramid's size. A ray sampling a pixel lies in the pyramid, so its tile is found.
+  func footprint(view: ViewAngles, hfov: Double, width: Int, height: Int, level: Int) -> [TileID] {
+    typealias V = (x: Double, y: Double, z: Double)
+    let focal = Lens.rectilinear.focalLength(hfov: hfov, width: Double(width))
+    let halfW = Double(width) / 2 / focal, halfH = Double(height) / 2 / focal
+    let (sy, cy) = Elementary.sinCos(view.yaw), (sp, cp) = Elementary.sinCos(view.pitch)
+    // Camera to world, as the renderers turn their rays: pitch about x, then yaw about y.
+    func world(_ r: V) -> V {
+      let y1 = r.y * cp + r.z * sp, z1 = r.z * cp - r.y * sp
+      return (r.x * cy + z1 * sy, y1, z1 * cy - r.x * sy)
+    }
+    func camera(_ p: V) -> V {
+      let x = p.x * cy - p.z * sy, z1 = p.x * sy + p.z * cy
+      return (x, p.y * cp - z1 * sp, p.y * sp + z1 * cp)
+    }
+    func dot(_ a: V, _ b: V) -> Double { a.x * b.x + a.y * b.y + a.z * b.z }
+    // Inward normals of the pyramid's four sides (left, right, bottom, top), turned to world.
+    let sides = [world((1, 0, halfW)), world((-1, 0, halfW)), world((0, 1, halfH)), world((0, -1, halfH))]
+    let size = Double(layout.faceSize(level: level)), n = layout.tilesPerSide(level: level)
+    let tileSide = Double(layout.tileResolution)
+    var span = 1
+    while span < n { span *= 2 }
+    var seen: [(tile: TileID, distance: Double)] = []
+    for face in 0..<6 {
+      let (c, r, d) = CubeFace.frames[face]
+      // Side k is a + b·s + e·t ≥ 0 at face point (s, t), s and t in −1…1 (centre + s·right + t·down).
+      let planes = sides.map { (a: dot($0, c), b: dot($0, r), e: dot($0, d)) }
+      var blocks = [(x: 0, y: 0, span: span)]
+      while let block = blocks.popLast() {
+        guard block.x < n, block.y < n else { continue }
+        let s0 = 2 * Double(block.x) * tileSide / size - 1, t0 = 2 * Double(block.y) * tileSide / size - 1
+        let s1 = min(1, 2 * Double(block.x + block.span) * tileSide / size - 1)
+        let t1 = min(1, 2 * Double(block.y + block.span) * tileSide / size - 1)
+        var polygon = [(s: s0, t: t0), (s: s1, t: t0), (s: s1, t: t1), (s: s0, t: t1)]
+        for plane in planes where !polygon.isEmpty {
+          // Sutherland–Hodgman against one half-plane; a hair of slack keeps a tile whose
+          // edge lies on the view's edge (rounding must not drop it).
+          func value(_ p: (s: Double, t: Double)) -> Double { plane.a + plane.b * p.s + plane.e * p.t + 1e-12 }
+          var kept: [(s: Double, t: Double)] = []
+          for (i, p) in polygon.enumerated() {
+            let q = polygon[(i + 1) % polygon.count]
+            let vp = value(p), vq = value(q)
+            if vp >= 0 { kept.append(p) }
+            if (vp >= 0) != (vq >= 0) {
+              let f = vp / (vp - vq)
+              kept.append((s: p.s + f * (q.s - p.s), t: p.t + f * (q.t - p.t)))
+            }
+          }
+          polygon = kept
+        }
+        if polygon.isEmpty { continue }
+        if block.span > 1 {
+          let half = block.span / 2
+          for (dx, dy) in [(0, 0), (half, 0), (0, half), (half, half)] {
+            blocks.append((x: block.x + dx, y: block.y + dy, span: half))
+          }
+          continue
+        }
+        // The seen part on the screen (focal lengths, convex): how far its nearest point
+        // is from the centre, 0 when it holds the centre.
+        let points = polygon.map { p -> (x: Double, y: Double) in
+          let q = camera((c.x + p.s * r.x + p.t * d.x, c.y + p.s * r.y + p.t * d.y, c.z + p.s * r.z + p.t * d.z))
+          let z = max(q.z, 1e-12)
+          return (q.x / z, q.y / z)
+        }
+        var nearest = Double.infinity, sign = 0.0, holdsCentre = points.count >= 3
+        for (i, a) in points.enumerated() {
+          let b = points[(i + 1) % points.count]
+          let ex = b.x - a.x, ey = b.y - a.y, length = ex * ex + ey * ey
+          let f = length > 0 ? min(max(-(a.x * ex + a.y * ey) / length, 0), 1) : 0
+          let px = a.x + f * ex, py = a.y + f * ey
+          nearest = min(nearest, px * px + py * py)
+          let cross = a.x * ey - a.y * ex
+          if cross != 0 {
+            if sign == 0 { sign = cross } else if (cross > 0) != (sign > 0) { holdsCentre = false }
+          }
+        }
+        let distance = holdsCentre ? 0 : nearest * focal * focal
+        seen.append((tile: TileID(level: level, face: face, x: block.x, y: block.y), distance: distance))
+      }
+    }
+    return seen.sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.tile < $1.tile) }.map { $0.tile }
   }
 
   /// The finest loaded tile covering `tile` (itself, a parent, …), or `nil`.
