@@ -5,7 +5,10 @@ extension BoardScene {
   /// held), ghosts, the Clear button, the status line and the last announcement.
   public func draw(into list: inout DisplayList, focus: BoardFocus?) {
     let board = engine.board
-    let highlighted = Set(engine.highlightedSlots)
+    // An icon over an insertion zone goes between shortcuts, onto none of them.
+    let highlighted = insertion == nil ? Set(engine.highlightedSlots) : []
+    let slide = dockOffsets
+    let sorted = dockHeld
     let small = board.slots.first.map { $0.frame.size.width < 40 } ?? false
     let draggedOut = Set(engine.draggedOutSlots)
     let held = engine.heldItems
@@ -24,8 +27,11 @@ extension BoardScene {
       }
       list.fill(slot.frame, fill, radius: radius)
       list.outline(slot.frame, border, width: width, radius: radius)
-      if kind == .shortcuts, let content = slot.content, let icon = ShortcutIcon.all.first(where: { $0.id == content }) {
-        let inner = slot.frame.insetBy(slot.frame.size.width * 0.12)
+      if kind == .shortcuts, sorted?.slot != s, let content = slot.content,
+        let icon = ShortcutIcon.all.first(where: { $0.id == content })
+      {
+        let d = slide[s] ?? Vector(dx: 0, dy: 0)
+        let inner = slot.frame.insetBy(slot.frame.size.width * 0.12).offsetBy(dx: d.dx, dy: d.dy)
         drawIcon(icon, in: inner, opacity: draggedOut.contains(s) ? 0.3 : 1, into: &list)
       }
       guard !small else { continue }
@@ -61,6 +67,15 @@ extension BoardScene {
     }
     for i in board.zOrder where !held.contains(i) { drawItem(i, lifted: false, small: small, into: &list) }
     for i in held { drawItem(i, lifted: true, small: small, into: &list) }
+    if let sorted, let content = board.slots[sorted.slot].content,
+      let icon = ShortcutIcon.all.first(where: { $0.id == content })
+    {
+      // Lifted under the finger, as a held item is.
+      let f = sorted.frame.insetBy(sorted.frame.size.width * 0.12)
+      let r = StageRect(center: f.center, size: StageSize(width: f.size.width * 1.06, height: f.size.height * 1.06))
+      list.commands.append(.shadow(r.offsetBy(dx: 0, dy: 6), radius: 12, opacity: 0.4))
+      drawIcon(icon, in: r, opacity: 1, into: &list)
+    }
     for ghost in engine.ghosts {
       let item = board.items[ghost.item]
       let r = StageRect(center: ghost.center, size: StageSize(width: item.size.width * 1.06, height: item.size.height * 1.06))
