@@ -54,6 +54,22 @@ extension BoardScene {
     return result
   }
 
+  /// What each slot shows while a shortcut is sorted: the content that would land there on
+  /// a drop (labels follow the icons that slid, not the order before the drag).
+  public var dockPreview: [String?] {
+    let slots = engine.board.slots
+    var shown = slots.map { $0.content }
+    guard let dock, dock.drag != nil else { return shown }
+    for (id, offset) in dock.offsets() {
+      guard let from = engine.board.slotIndex(of: id) else { continue }
+      let at = slots[from].frame.origin + offset
+      if let to = slots.indices.first(where: { slots[$0].frame.origin.distance(to: at) < 0.5 }) {
+        shown[to] = slots[from].content
+      }
+    }
+    return shown
+  }
+
   /// Where the held shortcut is drawn (under the pointer), while sorting.
   public var dockHeld: (slot: Int, frame: StageRect)? {
     guard let dock, let d = dock.drag, let frame = dock.heldFrame, let s = engine.board.slotIndex(of: d.item) else {

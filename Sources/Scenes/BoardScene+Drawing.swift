@@ -9,6 +9,7 @@ extension BoardScene {
     let highlighted = insertion == nil ? Set(engine.highlightedSlots) : []
     let slide = dockOffsets
     let sorted = dockHeld
+    let shown = kind == .shortcuts ? dockPreview : []
     let small = board.slots.first.map { $0.frame.size.width < 40 } ?? false
     let draggedOut = Set(engine.draggedOutSlots)
     let held = engine.heldItems
@@ -41,7 +42,7 @@ extension BoardScene {
       } else {
         label =
           "\(engine.label(slot: s)): "
-          + (slot.content.flatMap { c in board.itemIndex(of: c).map(engine.label(item:)) } ?? "empty")
+          + (shown[s].flatMap { c in board.itemIndex(of: c).map(engine.label(item:)) } ?? "empty")
       }
       // As wide as the slot's cell, on two lines when one is not enough ("Shortcut 1:" over
       // "empty"): a label cut at the slot's own width read "Shortcut 1: em…" with room to spare.

@@ -42,6 +42,7 @@ struct ShortcutDockTests {
     let playerShift = try #require(offsets[2])
     #expect(abs(slots[2].minX + playerShift.dx - slots[1].minX) < 0.5)
     #expect(abs(slots[2].minY + playerShift.dy - slots[1].minY) < 0.5)
+    #expect(s.shortcuts.dockPreview == ["camera", "player", "mail", nil], "the labels follow the icons")
     let held = try #require(s.shortcuts.dockHeld)
     #expect(held.slot == 0 && held.frame.contains(b))
     // The held icon is drawn lifted (a shadow) and nothing traps drawing mid-sort.
