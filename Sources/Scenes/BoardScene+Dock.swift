@@ -12,9 +12,6 @@ extension BoardScene {
   /// The share of a slot's width, at its leading edge, where a dropped icon is inserted
   /// rather than replacing the shortcut.
   static let insertEdge = 0.2
-  /// How far, as a share of the step to the next slot, the shortcuts after an insertion
-  /// point slide aside while an icon hovers there.
-  static let insertSlide = 0.35
 
   /// The sortable list of the dock's slots, in slot order, each item named by its slot id.
   static func makeDock(slots: [StageRect], ids: [String], columns: Int, box: StageRect) -> SortableEngine? {
@@ -44,11 +41,15 @@ extension BoardScene {
     var result: [Int: Vector] = [:]
     if let dock, dock.drag != nil {
       for (id, offset) in dock.offsets() { if let s = engine.board.slotIndex(of: id) { result[s] = offset } }
-    } else if let insertion, let hole = insertHole(from: insertion.index) {
-      let slots = engine.board.slots
-      for s in insertion.index..<hole {
-        let step = slots[s + 1].frame.origin - slots[s].frame.origin
-        result[s] = Vector(dx: step.dx * Self.insertSlide, dy: step.dy * Self.insertSlide)
+    } else if let dock, let insertion, let hole = insertHole(from: insertion.index) {
+      // The empty slot moves to the insertion point: the dock's layout puts the shortcuts
+      // between there and the hole one place on, leaving room for the icon.
+      var items = dock.lists[0].items
+      items.insert(items.remove(at: hole), at: insertion.index)
+      let placed = dock.frames(of: items, in: 0)
+      for (k, item) in items.enumerated() {
+        guard let s = engine.board.slotIndex(of: item.id), s != k else { continue }
+        result[s] = placed[k].origin - engine.board.slots[s].frame.origin
       }
     }
     return result
