@@ -16,6 +16,8 @@ extension BoardScene {
     let refused = refusedSlot(held: held, highlighted: highlighted)
     // Rounded corners cost a draw call per corner row: none on boards of tiny slots.
     let radius = small ? 0 : (kind == .shortcuts ? 10.0 : 6.0)
+    // Shortcut icons go over every slot: one sliding to a later slot was hidden under its fill.
+    var icons: [(ShortcutIcon, StageRect, Double)] = []
     for (s, slot) in board.slots.enumerated() {
       var fill = kind == .locations ? Palette.slot : Palette.shortcutSlot
       var border = Palette.slotBorder
@@ -33,7 +35,7 @@ extension BoardScene {
       {
         let d = slide[s] ?? Vector(dx: 0, dy: 0)
         let inner = slot.frame.insetBy(slot.frame.size.width * 0.12).offsetBy(dx: d.dx, dy: d.dy)
-        drawIcon(icon, in: inner, opacity: draggedOut.contains(s) ? 0.3 : 1, into: &list)
+        icons.append((icon, inner, draggedOut.contains(s) ? 0.3 : 1))
       }
       guard !small else { continue }
       let label: String
@@ -50,6 +52,7 @@ extension BoardScene {
         label, slot.frame.center.x, slot.frame.maxY + 3, size: 13, lineHeight: 15, color: Palette.secondaryText,
         align: .center, maxWidth: max(labelWidth, slot.frame.size.width), maxLines: 2)
     }
+    for (icon, r, opacity) in icons { drawIcon(icon, in: r, opacity: opacity, into: &list) }
     // One line saying what to do, written for the width there is (a cut sentence says less).
     let hints: [String] =
       kind == .shortcuts

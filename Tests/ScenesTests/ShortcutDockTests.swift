@@ -79,6 +79,13 @@ struct ShortcutDockTests {
     let shift = try #require(s.shortcuts.dockOffsets[1], "Camera makes room while the icon hovers")
     let next = s.shortcuts.engine.board.slots[2].frame
     #expect(abs(camera.minX + shift.dx - next.minX) < 0.5 && abs(camera.minY + shift.dy - next.minY) < 0.5)
+    // Drawn over the slot it slid onto, not under that slot's fill.
+    let commands = s.displayList().commands
+    let cameraDrawn = commands.lastIndex {
+      if case .image(.icon("camera"), let r, _) = $0 { next.contains(r.center) } else { false }
+    }
+    let nextFilled = commands.lastIndex { if case .fill(let r, _, _) = $0 { r == next } else { false } }
+    #expect(cameraDrawn != nil && nextFilled != nil && cameraDrawn! > nextFilled!)
     events += s.handle(.pointer(.up, id: 0, kind: .mouse, at: edge), at: 10.2)
     s.advance(to: 11)
     #expect(Self.contents(s) == ["mail", "atlas", "camera", nil])
