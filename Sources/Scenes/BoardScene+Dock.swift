@@ -55,18 +55,22 @@ extension BoardScene {
     return result
   }
 
-  /// What each slot shows while a shortcut is sorted: the content that would land there on
-  /// a drop (labels follow the icons that slid, not the order before the drag).
+  /// What each slot shows while a shortcut is sorted or an icon hovers an insertion point:
+  /// the content that would land there on a drop (labels follow the icons that moved).
   public var dockPreview: [String?] {
     let slots = engine.board.slots
     var shown = slots.map { $0.content }
-    guard let dock, dock.drag != nil else { return shown }
-    for (id, offset) in dock.offsets() {
-      guard let from = engine.board.slotIndex(of: id) else { continue }
+    let offsets = dockOffsets
+    guard !offsets.isEmpty else { return shown }
+    for (from, offset) in offsets {
       let at = slots[from].frame.origin + offset
       if let to = slots.indices.first(where: { slots[$0].frame.origin.distance(to: at) < 0.5 }) {
         shown[to] = slots[from].content
       }
+    }
+    if let insertion, slots.indices.contains(insertion.index) {
+      // The icon being dragged (the newest ghost: the one under the pointer).
+      shown[insertion.index] = engine.ghosts.last.map { engine.board.items[$0.item].id }
     }
     return shown
   }

@@ -79,6 +79,7 @@ struct ShortcutDockTests {
     let shift = try #require(s.shortcuts.dockOffsets[1], "Camera makes room while the icon hovers")
     let next = s.shortcuts.engine.board.slots[2].frame
     #expect(abs(camera.minX + shift.dx - next.minX) < 0.5 && abs(camera.minY + shift.dy - next.minY) < 0.5)
+    #expect(s.shortcuts.dockPreview == ["mail", "atlas", "camera", nil], "the labels say where each would land")
     // Drawn over the slot it slid onto, not under that slot's fill.
     let commands = s.displayList().commands
     let cameraDrawn = commands.lastIndex {
