@@ -36,10 +36,7 @@ public struct SortableScenario: Sendable {
     if let c = root.optional("canvas") { _ = try c.size() }
     var numeric: Set<String> = []
     var lists: [SortableList] = []
-    for (l, r) in try root.require("lists").array().enumerated() {
-      lists.append(try decodeList(r, numeric: &numeric))
-      _ = l
-    }
+    for r in try root.require("lists").array() { lists.append(try decodeList(r, numeric: &numeric)) }
     var options = SortOptions()
     if let o = root.optional("options") { try decodeOptions(o, into: &options) }
     do {
