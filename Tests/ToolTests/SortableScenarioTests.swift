@@ -40,6 +40,17 @@ struct SortableScenarioTests {
     #expect(result.stdout == expected)
   }
 
+  /// `--frames` and `--state` mean nothing for sortable lists: refused, naming the file.
+  @Test func framesAndStateAreRefusedForASortableScenario() throws {
+    for flags in [["--frames", "10"], ["--state", "/tmp/never-written.json"]] {
+      let result = try Tool.run("imagestage", ["board", "run", "Tests/Scenarios/sortable-kanban.json"] + flags)
+      #expect(result.status == 2 && result.stdout.isEmpty)
+      #expect(
+        result.stderr.contains("\(flags[0]): Tests/Scenarios/sortable-kanban.json is a sortable scenario"), "\(result.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.json"))
+  }
+
   static let badInputs: [(String, String)] = [
     (#"{"preset":"sortable","lists":[{"id":"a","frame":[0,0,1,1],"items":[]}],"slots":[]}"#, "slots: unknown key"),
     (
