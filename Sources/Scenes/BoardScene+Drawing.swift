@@ -5,13 +5,19 @@ extension BoardScene {
   /// held), ghosts, the Clear button, the status line and the last announcement.
   public func draw(into list: inout DisplayList, focus: BoardFocus?) {
     let board = engine.board
-    let highlighted = Set(engine.highlightedSlots)
+    // An icon over an insertion zone goes between shortcuts, onto none of them.
+    let highlighted = insertion == nil ? Set(engine.highlightedSlots) : []
+    let slide = dockOffsets
+    let sorted = dockHeld
+    let shown = kind == .shortcuts ? dockPreview : []
     let small = board.slots.first.map { $0.frame.size.width < 40 } ?? false
     let draggedOut = Set(engine.draggedOutSlots)
     let held = engine.heldItems
     let refused = refusedSlot(held: held, highlighted: highlighted)
     // Rounded corners cost a draw call per corner row: none on boards of tiny slots.
     let radius = small ? 0 : (kind == .shortcuts ? 10.0 : 6.0)
+    // Shortcut icons go over every slot: one sliding to a later slot was hidden under its fill.
+    var icons: [(ShortcutIcon, StageRect, Double)] = []
     for (s, slot) in board.slots.enumerated() {
       var fill = kind == .locations ? Palette.slot : Palette.shortcutSlot
       var border = Palette.slotBorder
@@ -24,9 +30,12 @@ extension BoardScene {
       }
       list.fill(slot.frame, fill, radius: radius)
       list.outline(slot.frame, border, width: width, radius: radius)
-      if kind == .shortcuts, let content = slot.content, let icon = ShortcutIcon.all.first(where: { $0.id == content }) {
-        let inner = slot.frame.insetBy(slot.frame.size.width * 0.12)
-        drawIcon(icon, in: inner, opacity: draggedOut.contains(s) ? 0.3 : 1, into: &list)
+      if kind == .shortcuts, sorted?.slot != s, let content = slot.content,
+        let icon = ShortcutIcon.all.first(where: { $0.id == content })
+      {
+        let d = slide[s] ?? Vector(dx: 0, dy: 0)
+        let inner = slot.frame.insetBy(slot.frame.size.width * 0.12).offsetBy(dx: d.dx, dy: d.dy)
+        icons.append((icon, inner, draggedOut.contains(s) ? 0.3 : 1))
       }
       guard !small else { continue }
       let label: String
@@ -35,7 +44,7 @@ extension BoardScene {
       } else {
         label =
           "\(engine.label(slot: s)): "
-          + (slot.content.flatMap { c in board.itemIndex(of: c).map(engine.label(item:)) } ?? "empty")
+          + (shown[s].flatMap { c in board.itemIndex(of: c).map(engine.label(item:)) } ?? "empty")
       }
       // As wide as the slot's cell, on two lines when one is not enough ("Shortcut 1:" over
       // "empty"): a label cut at the slot's own width read "Shortcut 1: em…" with room to spare.
@@ -43,6 +52,7 @@ extension BoardScene {
         label, slot.frame.center.x, slot.frame.maxY + 3, size: 13, lineHeight: 15, color: Palette.secondaryText,
         align: .center, maxWidth: max(labelWidth, slot.frame.size.width), maxLines: 2)
     }
+    for (icon, r, opacity) in icons { drawIcon(icon, in: r, opacity: opacity, into: &list) }
     // One line saying what to do, written for the width there is (a cut sentence says less).
     let hints: [String] =
       kind == .shortcuts
@@ -61,6 +71,15 @@ extension BoardScene {
     }
     for i in board.zOrder where !held.contains(i) { drawItem(i, lifted: false, small: small, into: &list) }
     for i in held { drawItem(i, lifted: true, small: small, into: &list) }
+    if let sorted, let content = board.slots[sorted.slot].content,
+      let icon = ShortcutIcon.all.first(where: { $0.id == content })
+    {
+      // Lifted under the finger, as a held item is.
+      let f = sorted.frame.insetBy(sorted.frame.size.width * 0.12)
+      let r = StageRect(center: f.center, size: StageSize(width: f.size.width * 1.06, height: f.size.height * 1.06))
+      list.commands.append(.shadow(r.offsetBy(dx: 0, dy: 6), radius: 12, opacity: 0.4))
+      drawIcon(icon, in: r, opacity: 1, into: &list)
+    }
     for ghost in engine.ghosts {
       let item = board.items[ghost.item]
       let r = StageRect(center: ghost.center, size: StageSize(width: item.size.width * 1.06, height: item.size.height * 1.06))

@@ -60,6 +60,13 @@ public struct BoardScene: Sendable {
   /// How wide a slot's label may be: its cell's width (set by the layout).
   var labelWidth = 0.0
   var touchFirst = false
+  /// The Shortcuts dock: its slots as one sortable list (BoardScene+Dock.swift).
+  var dock: SortableEngine?
+  /// A press on a filled shortcut that becomes a sort once the pointer moves.
+  var dockPress: (pointer: Int, slot: Int, at: StagePoint)?
+  /// An icon's ghost over an insertion zone of the dock: the pointer and the slot index.
+  var insertion: (pointer: Int, index: Int)?
+  var pendingSort: [SortEvent] = []
 
   /// Locations with `photos` on the first slots of at least `slots` slots.
   public static func locations(photos: [Photo] = [Photo(id: "photo", name: "Photo")], slots: Int = 6) -> BoardScene {
@@ -137,7 +144,7 @@ public struct BoardScene: Sendable {
   public mutating func setReducedMotion(_ on: Bool) { engine.updateOptions { $0.reducedMotion = on } }
 
   /// Whether nothing moves.
-  public var isIdle: Bool { engine.isIdle }
+  public var isIdle: Bool { engine.isIdle && dock?.drag == nil && insertion == nil }
 
   // MARK: Photos and saved state
 
@@ -226,6 +233,12 @@ public struct BoardScene: Sendable {
         frames.append(SlotFrame(slot: i, frame: StageRect(center: c, size: StageSize(width: side, height: side))))
       }
       clearButton = StageRect(x: area.maxX - 150, y: area.maxY - 40, width: 150, height: 36)
+      // A new layout ends a sort in flight (its frames are gone), as a resize ends a drag.
+      if dock?.drag != nil { pendingSort += dock?.cancel() ?? [] }
+      dockPress = nil
+      dock = Self.makeDock(
+        slots: frames.map { $0.frame }, ids: engine.board.slots.map { $0.id }, columns: 2,
+        box: StageRect(x: targetsX, y: area.minY, width: targetsW, height: targetsH))
     default:
       // A grid as square as the area allows; slots fill 80 % of their cells. Before the
       // first layout the area is empty: 0 / 0 would make the column count NaN (a trap).
@@ -258,6 +271,7 @@ public struct BoardScene: Sendable {
       if b.undo.contains(p) { return handle(.key(.undo), at: t) }
       if b.redo.contains(p) { return handle(.key(.redo), at: t) }
     }
+    if let events = dockPointer(phase, id: id, at: p, time: t) { return events }
     return handle(.pointer(phase, id: id, at: p), at: t)
   }
 
@@ -265,7 +279,13 @@ public struct BoardScene: Sendable {
   /// refuses (a NaN position from a host, an index the board does not have) is ignored:
   /// it changes nothing and reports nothing.
   public mutating func handle(_ input: Input, at t: Double) -> [StageEvent] {
-    note((try? engine.handle(input, at: t)) ?? [])
+    if case .cancelAll = input {
+      // Focus lost: a sort in flight ends where it began, as every drag does.
+      dockPress = nil
+      insertion = nil
+      pendingSort += dock?.cancel() ?? []
+    }
+    return note((try? engine.handle(input, at: t)) ?? [])
   }
 
   /// Runs animations up to `t`.
@@ -339,7 +359,7 @@ public struct BoardScene: Sendable {
 
   /// The cursor for a pointer resting at `p`.
   func cursor(at p: StagePoint?) -> Cursor {
-    if engine.isPointerDragging { return .grabbing }
+    if engine.isPointerDragging || isSortingDock { return .grabbing }
     guard let p else { return .arrow }
     if let clear = clearButton, clear.contains(p) { return .pointer }
     if let b = undoButtons, b.undo.contains(p) || b.redo.contains(p) { return .pointer }

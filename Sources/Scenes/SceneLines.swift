@@ -11,6 +11,7 @@ public enum SceneLines {
     switch event {
     case .engine(let kind, let e): EventLines(numericIDs: studio.board(kind).numericIDs).line(e, at: t)
     case .announce(let a): announcement(a, at: t)
+    case .sort(_, let e): SortEventLines().line(e, at: t)
     default: nil
     }
   }

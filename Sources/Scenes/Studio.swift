@@ -23,6 +23,9 @@ public enum HostRequest: Hashable, Sendable {
 public enum SceneEvent: Sendable {
   /// A board engine's event (the app prints them with `--events`).
   case engine(SceneKind, StageEvent)
+  /// The Shortcuts dock's sortable event (`start`, `sort`, `end`, `change`), printed as the
+  /// web board's sortable events are.
+  case sort(SceneKind, SortEvent)
   /// For a screen reader: the scene layer's own (focus, tabs). A board engine's
   /// announcements arrive as `.engine(_, .announce(text))`, to be spoken assertively.
   case announce(Announcement)
@@ -220,7 +223,7 @@ public struct Studio: Sendable {
     panorama?.update { $0.releaseAll() }
     guard active.isBoard else { return [] }
     let kind = active
-    return report(kind, withBoard(kind) { $0.handle(.cancelAll, at: t) })
+    return boardInput(kind) { $0.handle(.cancelAll, at: t) }
   }
 
   // MARK: Clock
@@ -254,6 +257,7 @@ public struct Studio: Sendable {
   mutating func boardInput(_ kind: SceneKind, _ body: (inout BoardScene) -> [StageEvent]) -> [SceneEvent] {
     let before = savedSignature(kind)
     let events = withBoard(kind, body)
-    return report(kind, events, before: before)
+    let sorts = withBoard(kind) { $0.takeSortEvents() }
+    return sorts.map { SceneEvent.sort(kind, $0) } + report(kind, events, before: before)
   }
 }

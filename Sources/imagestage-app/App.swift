@@ -127,6 +127,8 @@ final class App {
         if options.events { Console.line(EventLines(numericIDs: studio.board(kind).numericIDs).line(e, at: t)) }
       case .announce(let a):
         if options.events { Console.line(SceneLines.announcement(a, at: t)) }
+      case .sort(_, let e):
+        if options.events { Console.line(SortEventLines().line(e, at: t)) }
       case .layout(let kind):
         if kind == studio.active && started { emitLayout() }
       case .save(let kind):

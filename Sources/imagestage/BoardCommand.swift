@@ -12,6 +12,18 @@ enum BoardCommand {
       let file = parsed.positional[0]
       let frameRate = try parsed.number("frames", in: 1...1000)
       let bytes = try FileIO.read(file)
+      let sortable: SortableScenario?
+      do { sortable = try SortableScenario.decodeIfSortable(bytes) } catch { throw InFile(path: file, error: error) }
+      if let sortable {
+        // Sortable lists animate nothing in the engine and save no slot state.
+        if frameRate != nil { throw CommandError(message: "--frames: \(file) is a sortable scenario, which has no frames") }
+        if parsed.value("state") != nil {
+          throw CommandError(message: "--state: \(file) is a sortable scenario; its final order is the last line")
+        }
+        _ = try SortableScenarioRunner(scenario: sortable).run { Console.line($0) }
+        Console.flush()
+        return
+      }
       var scenario: Scenario
       do { scenario = try Scenario.decode(bytes) } catch { throw InFile(path: file, error: error) }
       if let frameRate, let last = scenario.events.last, last.t * frameRate > 1_000_000 {

@@ -33,7 +33,7 @@ func report(_ events: [SceneEvent], at t: Double) -> Int32 {
     case .request(.screenshot): requests.append("screenshot")
     case .request(.quit): requests.append("quit")
     case .request(.loadTourScene): break  // the page has no tours in its Studio; the viewer has its own
-    case .engine: break
+    case .engine, .sort: break
     }
   }
   return answer([
