@@ -28,15 +28,20 @@ enum TiledScene {
 
   /// Reads `tile`: nil (with the reason on stderr) when it is missing, not an image, or not
   /// the size the layout gives it.
-  static func load(_ tour: ViewerTour, _ layout: MultiresLayout, _ tile: TileID, in folder: ConfigFolder) throws -> RGBAImage? {
+  static func load(
+    _ tour: ViewerTour, _ layout: MultiresLayout, _ tile: TileID, in folder: ConfigFolder, quiet: Bool = false
+  ) throws -> RGBAImage? {
     guard let file = try path(tour, tile, in: folder) else { return nil }
     switch TileFiles.load(file, tile: tile, layout: layout) {
     case .success(let image): return image
     case .failure(let problem):
-      Console.error("warning: \(problem.message); drawn from a coarser level")
+      if !quiet { Console.error("warning: \(problem.message); drawn from a coarser level") }
       return nil
     }
   }
+
+  /// How many tile problems a render names one by one; the rest are counted.
+  static let namedProblems = 20
 
   /// Renders the shown tiled scene of `tour` (the camera already set) into `frame`.
   static func render(
@@ -49,15 +54,29 @@ enum TiledScene {
     let plan = schedule.plan(
       view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, width: frame.width, height: frame.height)
     var cube = TiledCube(layout: layout, level: plan.level)
-    var failed = 0
+    var failed = 0, failedAtLevel = 0
     for tile in plan.fetch {
-      if let image = try load(tour, layout, tile, in: folder) { cube.tiles[tile] = image } else { failed += 1 }
+      if let image = try load(tour, layout, tile, in: folder, quiet: failed >= namedProblems) {
+        cube.tiles[tile] = image
+      } else {
+        failed += 1
+        if tile.level == plan.level { failedAtLevel += 1 }
+      }
     }
     cube.render(
       view: viewer.renderedView, hfov: viewer.hfov, lens: viewer.lens, into: &frame, executor: ThreadedRows(threads: threads),
       kernel: BlendKernels.chosen())
     if failed > 0 {
-      Console.error("warning: \(failed) of \(plan.fetch.count) tiles could not be used; the view shows coarser levels there")
+      let unnamed = failed > namedProblems ? " (the first \(namedProblems) named above)" : ""
+      Console.error(
+        "warning: \(failed) of \(plan.fetch.count) tiles could not be used\(unnamed); the view shows coarser levels there")
+    }
+    // A whole level unreadable is a config that does not describe its files, not damage.
+    let atLevel = plan.fetch.filter { $0.level == plan.level }.count
+    if atLevel > 1, failedAtLevel == atLevel {
+      Console.error(
+        "warning: none of level \(plan.level)'s \(atLevel) tiles this view needs could be read: do multiRes.cubeResolution \(layout.cubeResolution), tileResolution \(layout.tileResolution) and maxLevel \(layout.maxLevel) describe the files (imagestage pano info CONFIG checks every tile)?"
+      )
     }
   }
 

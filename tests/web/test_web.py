@@ -2953,4 +2953,12 @@ if __name__ == "__main__":
         if name.startswith("Board"):
             case.__module__ = __name__  # one setUpModule: one browser for all
             globals()[name] = case
+    # And the board's sortable mode beside SortableJS (tests/web/test_sortable.py).
+    import test_sortable
+
+    test_sortable.test_web = sys.modules[__name__]
+    for name, case in vars(test_sortable).items():
+        if name.startswith("Sortable"):
+            case.__module__ = __name__
+            globals()[name] = case
     unittest.main(verbosity=2)
