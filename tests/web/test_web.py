@@ -2035,19 +2035,21 @@ class PannellumPage(unittest.TestCase):
         self.assertGreater(score, 30)
         self.assertLess(memory["textureBytes"], 64 << 20)
 
-    def test_a_phone_fetches_the_level_its_centre_needs_not_its_corners(self):
+    def test_the_viewer_fetches_the_level_its_centre_needs_not_its_corners(self):
         """The web viewer draws the level matched to the view's centre, as Pannellum does; the
-        level as fine as a tall view's corners (what `pano render --config` draws) would fetch
-        the finest level over most of a phone's screen. 2048 px faces in 256 px tiles, four
-        levels; looking down at hfov 100."""
+        level as fine as a wide view's corners (what `pano render --config` draws) would fetch
+        the finest level over most of the screen. 2048 px faces in 256 px tiles, four levels;
+        looking down at hfov 100 on a phone, a small window and a desktop one. (A phone held
+        upright narrows hfov to keep its vertical field within the pitch limits, so its centre
+        needs the finest level there.)"""
         out = os.path.join(FIXTURES, "tiles-2048")
         os.makedirs(FIXTURES, exist_ok=True)
         if not os.path.exists(os.path.join(out, "config.json")):
             subprocess.run([TOOL, "pano", "tiles", os.path.join(WEB, "sample.jpg"), "-o", out, "--tile-size", "256",
                             "--cube-size", "2048"], check=True, stdout=subprocess.DEVNULL)
-        counts = {}
+        counts, centre = {}, {}
         try:
-            for name, width, height, scale in [("phone", 360, 740, 2), ("desktop", 1280, 720, 1)]:
+            for name, width, height, scale in [("phone", 360, 740, 2), ("small", 800, 450, 1), ("desktop", 1280, 720, 1)]:
                 PAGE.cdp("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
                                                                  "deviceScaleFactor": scale, "mobile": scale > 1})
                 PAGE.driver.get(PAGE.base + "pages/viewer-tiles.html?dir=tiles-2048&full=1&yaw=-135&pitch=-40&hfov=100")
@@ -2058,14 +2060,23 @@ class PannellumPage(unittest.TestCase):
                                  ".map((n) => /\\/tiles-2048\\/(\\d+)\\/[frblud]\\d+_\\d+\\.jpg$/.exec(n))"
                                  ".filter(Boolean).map((m) => Number(m[1]))")
                 counts[name] = {level: levels.count(level) for level in sorted(set(levels))}
+                # The field the viewer shows (a tall view narrows hfov so its vertical field
+                # stays within the pitch limits) and the canvas's device pixels across.
+                hfov, across = PAGE.js("return [viewer.getHfov(), document.querySelector('#pano canvas').width]")
+                half = math.radians(hfov) / 2
+                needed = across * math.cos(half) / math.sin(half)  # face px for one texel a pixel
+                centre[name] = next((level for level, face in enumerate([256, 512, 1024, 2048], 1) if face >= needed), 4)
         finally:
             PAGE.cdp("Emulation.clearDeviceMetricsOverride")
-        print(f"  tiles fetched by level, yaw -135 pitch -40 hfov 100: {counts}", file=sys.stderr)
-        # The phone (720 device px across) needs 1024 px faces at its centre: level 3, not 4.
-        self.assertNotIn(4, counts["phone"], counts)
-        self.assertLessEqual(sum(counts["phone"].values()), 40, counts)
+        print(f"  tiles fetched by level, yaw -135 pitch -40 hfov 100: {counts}, centre's level {centre}", file=sys.stderr)
+        for name in counts:
+            # Nothing finer than the centre's level, and that level itself drawn.
+            self.assertEqual(max(counts[name]), centre[name], (name, counts, centre))
+        # An 800 px view needs 1024 px faces at its centre, where its corners would need the
+        # finest level (what `pano render --config` draws): the case that tells the rules apart.
+        self.assertEqual(centre["small"], 3, centre)
         # A 1280 px desktop view needs the finest at its centre already.
-        self.assertIn(4, counts["desktop"], counts)
+        self.assertEqual(centre["desktop"], 4, centre)
 
     def test_our_viewer_shows_pannellums_cube_example_as_pannellum_does(self):
         # Pannellum's six example faces (examplepanocube0–5.jpg, front right back left up down),
