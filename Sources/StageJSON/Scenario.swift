@@ -125,21 +125,15 @@ public struct Scenario: Sendable {
 
   static func decodeEvent(_ e: JSONReader, board: Board, numeric: inout Set<String>) throws(InputError) -> TimedInput {
     try e.object(allowed: ["t", "type", "pointer", "x", "y", "slots", "canvas", "key"])
-    let tReader = try e.require("t")
-    let t = try tReader.double()
-    guard t >= 0 else { throw tReader.fail("time must not be negative") }
+    let t = try ScenarioEvents.time(e)
     let type = try e.require("type").oneOf([
       ("down", 0), ("move", 1), ("up", 2), ("cancel", 3), ("layout", 4), ("key", 5), ("blur", 6), ("clear", 7),
     ])
-    let pointer = try e.optional("pointer")?.int() ?? 0
-    func location() throws(InputError) -> StagePoint {
-      StagePoint(x: try e.require("x").double(), y: try e.require("y").double())
+    if type <= 3 {
+      let (phase, id, at) = try ScenarioEvents.pointer(phase: type, e)
+      return TimedInput(t: t, input: .pointer(phase, id: id, at: at))
     }
     switch type {
-    case 0: return TimedInput(t: t, input: .pointer(.down, id: pointer, at: try location()))
-    case 1: return TimedInput(t: t, input: .pointer(.move, id: pointer, at: try location()))
-    case 2: return TimedInput(t: t, input: .pointer(.up, id: pointer, at: try location()))
-    case 3: return TimedInput(t: t, input: .pointer(.cancel, id: pointer, at: .zero))
     case 4:
       var frames: [SlotFrame] = []
       for s in try e.require("slots").array() {
@@ -162,5 +156,32 @@ public struct Scenario: Sendable {
 extension String {
   func dropPrefix(_ prefix: String) -> String {
     hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self
+  }
+}
+
+/// What the board's and the sortable scenarios' events share: the time, and the pointer's
+/// four phases.
+enum ScenarioEvents {
+  /// The event's `t`, in seconds, never negative.
+  static func time(_ e: JSONReader) throws(InputError) -> Double {
+    let reader = try e.require("t")
+    let t = try reader.double()
+    guard t >= 0 else { throw reader.fail("time must not be negative") }
+    return t
+  }
+
+  /// Pointer `pointer` (0 when absent) going down, moving or up at `x`, `y` (`phase` 0, 1,
+  /// 2), or cancelled (3, no position).
+  static func pointer(phase: Int, _ e: JSONReader) throws(InputError) -> (PointerPhase, id: Int, at: StagePoint) {
+    let pointer = try e.optional("pointer")?.int() ?? 0
+    func location() throws(InputError) -> StagePoint {
+      StagePoint(x: try e.require("x").double(), y: try e.require("y").double())
+    }
+    switch phase {
+    case 0: return (.down, pointer, try location())
+    case 1: return (.move, pointer, try location())
+    case 2: return (.up, pointer, try location())
+    default: return (.cancel, pointer, .zero)
+    }
   }
 }

@@ -150,21 +150,15 @@ public struct SortableScenario: Sendable {
 
   static func decodeEvent(_ e: JSONReader) throws(InputError) -> TimedInput {
     try e.object(allowed: ["t", "type", "pointer", "x", "y", "key"])
-    let tReader = try e.require("t")
-    let t = try tReader.double()
-    guard t >= 0 else { throw tReader.fail("time must not be negative") }
+    let t = try ScenarioEvents.time(e)
     let type = try e.require("type").oneOf([
       ("down", 0), ("move", 1), ("up", 2), ("cancel", 3), ("key", 4), ("blur", 5),
     ])
-    let pointer = try e.optional("pointer")?.int() ?? 0
-    func location() throws(InputError) -> StagePoint {
-      StagePoint(x: try e.require("x").double(), y: try e.require("y").double())
+    if type <= 3 {
+      let (phase, id, at) = try ScenarioEvents.pointer(phase: type, e)
+      return TimedInput(t: t, input: .pointer(phase, id: id, at: at))
     }
     switch type {
-    case 0: return TimedInput(t: t, input: .pointer(.down, id: pointer, at: try location()))
-    case 1: return TimedInput(t: t, input: .pointer(.move, id: pointer, at: try location()))
-    case 2: return TimedInput(t: t, input: .pointer(.up, id: pointer, at: try location()))
-    case 3: return TimedInput(t: t, input: .pointer(.cancel, id: pointer, at: .zero))
     case 4:
       let key = try e.require("key").oneOf([("escape", Key.escape), ("undo", .undo), ("redo", .redo)])
       return TimedInput(t: t, input: .key(key))
