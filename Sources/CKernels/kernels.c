@@ -178,3 +178,78 @@ void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out, i
   (void)u_bend; (void)v_bend; (void)mixing;
 }
 #endif
+
+// The machine's floor for a frame (bench/pano.sh, pano-bench --floor): what any renderer of
+// the same frame pays at least, so the renderer's time reads as a ratio to it.
+
+// Records, in place of each pixel, the source index of its top-left bilinear tap, stepped
+// exactly as `imagestage_groups_avx2` steps them: a GroupKernel whose frame is the renderer's
+// tap addresses. Portable C: it runs once, outside any timing.
+void imagestage_groups_record(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
+                              const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
+                              const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
+                              uint32_t mixing) {
+  (void)src;
+  (void)mixing;
+  uint32_t u[4], v[4], du[4], dv[4];
+  for (int k = 0; k < 4; k++) {
+    u[k] = us[k];
+    v[k] = vs[k];
+    du[k] = u_step[k];
+    dv[k] = v_step[k];
+  }
+  for (int64_t g = 0; g < groups; g++) {
+    for (int k = 0; k < 4; k++) {
+      out[4 * g + k] = (v[k] >> 16) * (uint32_t)width + (u[k] >> 16);
+      u[k] += du[k];
+      v[k] += dv[k];
+      du[k] += u_bend[k];
+      dv[k] += v_bend[k];
+    }
+  }
+}
+
+// The gather floor: each output pixel reads the four texels the renderer reads, at the same
+// addresses (`taps`: top-left indices) and in the renderer's order (blocks `block` pixels
+// wide, a band of `rows` rows, each block row by row), and keeps them with one OR so no load
+// is dropped; no weights, no stepping. `ahead` > 0 prefetches the texels that many pixels
+// on (both rows), as a renderer that knows its addresses in advance can. The taps are a
+// stream of their own (4 bytes a pixel, read in order), which the renderer does not read.
+void imagestage_gather_floor(const uint32_t *src, int64_t width, const uint32_t *taps, uint32_t *out,
+                             int64_t frame_width, int64_t rows, int64_t block, int64_t ahead) {
+  for (int64_t x0 = 0; x0 < frame_width; x0 += block) {
+    int64_t n = frame_width - x0 < block ? frame_width - x0 : block;
+    for (int64_t y = 0; y < rows; y++) {
+      const uint32_t *t = taps + y * frame_width + x0;
+      uint32_t *o = out + y * frame_width + x0;
+      if (ahead > 0) {
+        // The pixel `ahead` on in this block's walk: later in the row, else the next row's.
+        for (int64_t i = 0; i < n; i++) {
+          int64_t j = i + ahead, row = y;
+          while (j >= n) {  // once at most while ahead < block: no division per pixel
+            j -= n;
+            row++;
+          }
+          if (row < rows) {
+            const uint32_t *next = src + taps[row * frame_width + x0 + j];
+            __builtin_prefetch(next);
+            __builtin_prefetch(next + width);
+          }
+          const uint32_t *p = src + t[i];
+          o[i] = p[0] | p[1] | p[width] | p[width + 1];
+        }
+      } else {
+        for (int64_t i = 0; i < n; i++) {
+          const uint32_t *p = src + t[i];
+          o[i] = p[0] | p[1] | p[width] | p[width + 1];
+        }
+      }
+    }
+  }
+}
+
+// The write floor: the frame's pixels stored once, as the renderer stores them (ordinary
+// stores, not streaming ones).
+void imagestage_write_floor(uint32_t *out, int64_t count, uint32_t value) {
+  for (int64_t i = 0; i < count; i++) out[i] = value;
+}

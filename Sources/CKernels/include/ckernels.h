@@ -38,4 +38,17 @@ void imagestage_yuv_pair_scalar(const uint8_t *y, int64_t y_stride, const uint8_
                                 const uint8_t *v, int64_t v_stride, const int64_t steppers[12],
                                 int64_t chroma_shift_x, int64_t count, uint8_t *luma_a, uint8_t *luma_b,
                                 uint8_t *chroma_u, uint8_t *chroma_v);
+/// The machine's floor for a frame (pano-bench --floor). `imagestage_groups_record`: a group
+/// kernel that writes each pixel's top-left tap index (stepped as the kernels step) instead
+/// of its colour. `imagestage_gather_floor`: a band of `rows` rows of a `frame_width`-pixel
+/// frame, in the renderer's order (blocks `block` wide, each row by row), each pixel the OR
+/// of the four texels at `taps[i]`, `+1`, `+width`, `+width+1`; `ahead` > 0 prefetches that
+/// many pixels on. `imagestage_write_floor`: `count` pixels set.
+void imagestage_groups_record(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
+                              const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
+                              const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
+                              uint32_t mixing);
+void imagestage_gather_floor(const uint32_t *src, int64_t width, const uint32_t *taps, uint32_t *out,
+                             int64_t frame_width, int64_t rows, int64_t block, int64_t ahead);
+void imagestage_write_floor(uint32_t *out, int64_t count, uint32_t value);
 #endif
