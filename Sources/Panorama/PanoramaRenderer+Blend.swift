@@ -29,6 +29,16 @@ extension PanoramaRenderer.BlockContext {
       let steps = (uRows.laneSteps()[0], vRows.laneSteps()[0])
       if !GroupKernel.scatters(across: Int32(bitPattern: steps.0), down: Int32(bitPattern: steps.1)) { kernel = nil }
     }
+    if groups > 0, groups << 2 == pixels, let blocks = kernel?.blocks {
+      // The whole block in one call, its rows stepped there exactly as below.
+      var steppers = (uRows.quadratics(), vRows.quadratics())
+      withUnsafeBytes(of: &steppers) { raw in
+        blocks(
+          source, Int64(size.width), px.base + (block.ys.lowerBound &* width &+ x0), Int64(width),
+          Int64(block.ys.count), Int64(groups), raw.baseAddress!.assumingMemoryBound(to: Int64.self), mixing)
+      }
+      return
+    }
     for y in block.ys {
       var out = px.base + (y &* width &+ x0)
       if groups > 0, let kernel {

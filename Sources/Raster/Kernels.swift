@@ -10,8 +10,10 @@ import Panorama
 ///
 /// `IMAGESTAGE_KERNEL` chooses: `swift` (the portable loop, the reference), `avx2` (gathers,
 /// where the CPU has AVX2), `prefetch` (SSE4.1 with software prefetches, for rows that read
-/// the source out of order), `vendor` (the old rule: AVX2 on Intel, `prefetch` elsewhere), or
-/// unset/`auto`: the one ``KernelWisdom`` measured fastest on this CPU model. Which wins is
+/// the source out of order), `block` (SSE4.1, whole blocks a call, their rows stepped in C),
+/// `block8` (the same eight lanes to an AVX2 register, scalar loads), `vendor` (the old rule:
+/// AVX2 on Intel, `prefetch` elsewhere), or unset/`auto`: the one ``KernelWisdom`` measured
+/// fastest on this CPU model. Which wins is
 /// not the vendor's: gathers were 1.7× the Swift blend on one Intel Xeon and slower on AMD
 /// EPYC (Zen); prefetching took views whose rows cross the source 15–35 % faster on the AMD.
 public enum BlendKernels {
@@ -26,8 +28,21 @@ public enum BlendKernels {
       ? GroupKernel(name: "prefetch", groups: imagestage_groups_prefetch, scatteredRowsOnly: true) : nil
   }
 
+  /// SSE4.1 lane loads, a whole block a call, its rows stepped in C (blocks whose width is not
+  /// whole groups take `prefetch`'s row loop).
+  public static var block: GroupKernel? {
+    imagestage_cpu_has_sse41() != 0
+      ? GroupKernel(name: "block", groups: imagestage_groups_prefetch, blocks: imagestage_block_sse41) : nil
+  }
+
+  /// `block` eight lanes to an AVX2 register, the texels by scalar loads (no gathers).
+  public static var block8: GroupKernel? {
+    imagestage_cpu_has_avx2() != 0
+      ? GroupKernel(name: "block8", groups: imagestage_groups_prefetch, blocks: imagestage_block_avx2) : nil
+  }
+
   /// Every kernel this machine runs besides the Swift loop (for tests and benchmarks).
-  public static var available: [GroupKernel] { [avx2, prefetch].compactMap { $0 } }
+  public static var available: [GroupKernel] { [avx2, prefetch, block, block8].compactMap { $0 } }
 
   /// A kernel by name (`swift` is `nil`, the Swift loop); `nil` also when this CPU lacks it.
   public static func named(_ name: String) -> GroupKernel? { available.first { $0.name == name } }
@@ -39,6 +54,8 @@ public enum BlendKernels {
     case "swift": return nil
     case "avx2": return avx2
     case "prefetch": return prefetch
+    case "block": return block
+    case "block8": return block8
     case "vendor": return imagestage_cpu_is_intel() != 0 ? avx2 ?? prefetch : prefetch
     default: return named(KernelWisdom.choice().kernel)
     }

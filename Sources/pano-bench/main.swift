@@ -228,7 +228,7 @@ renderer.groupKernel = BlendKernels.chosen()
 let wisdom = KernelWisdom.choice()
 print(
   "KERNELS chosen: \(renderer.groupKernel?.name ?? "swift") on \(KernelWisdom.cacheKey) (\(wisdom.source): \(wisdom.figures);"
-    + " IMAGESTAGE_KERNEL=swift|avx2|prefetch|vendor to choose)")
+    + " IMAGESTAGE_KERNEL=swift|avx2|prefetch|block|block8|vendor)")
 var frame = RGBAImage(width: width, height: height)
 
 // Every kernel on this source beside the choice: a level view and one 80° up (rows crossing

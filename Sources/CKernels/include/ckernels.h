@@ -21,6 +21,15 @@ void imagestage_groups_prefetch(const uint32_t *src, int64_t width, uint32_t *ou
                                 uint32_t mixing);
 int imagestage_cpu_has_sse41(void);
 
+/// A whole block of `rows` rows of `groups` four-pixel groups (`out_stride` pixels between
+/// rows), its rows' lanes stepped in C as the Swift BlockStepper steps them: `steppers` holds
+/// u's quadratics a, b, c (32.32 value, difference, second difference), then v's. SSE4.1.
+void imagestage_block_sse41(const uint32_t *src, int64_t width, uint32_t *out, int64_t out_stride, int64_t rows,
+                            int64_t groups, const int64_t steppers[18], uint32_t mixing);
+/// The same eight lanes to an AVX2 register, texels by scalar loads (no gathers).
+void imagestage_block_avx2(const uint32_t *src, int64_t width, uint32_t *out, int64_t out_stride, int64_t rows,
+                           int64_t groups, const int64_t steppers[18], uint32_t mixing);
+
 /// Whether this CPU runs `imagestage_groups_avx2` (AVX2), and whether it is an Intel one
 /// (where gathers pay; on AMD Zen they were measured slower).
 int imagestage_cpu_has_avx2(void);
