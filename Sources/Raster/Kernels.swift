@@ -73,7 +73,7 @@ public enum BlendKernels {
 /// `KEY<TAB>KERNEL<TAB>figures<TAB>v2` per line, the key the CPU's model and the build
 /// (``cacheKey``: a debug build's timings say nothing of a release build's, and the two share
 /// the cache); a line without `v2` was measured the old way, on two small renders, and is
-/// measured again. A later timing on a real source that
+/// measured again, as is one whose figures leave out a kernel this build has (added since). A later timing on a real source that
 /// contradicts the remembered kernel (``confirm(model:candidates:times:file:)``, which
 /// `pano-bench` calls) replaces it.
 public enum KernelWisdom {
@@ -159,7 +159,9 @@ public enum KernelWisdom {
     model: String, candidates: [String], file: String, vendor: String? = nil, measure: ([String]) -> [Double]?
   ) -> Choice {
     guard candidates.count > 1 else { return Choice(kernel: candidates.first ?? "swift", source: "only", figures: "") }
-    if let line = remembered(model: model, file: file), candidates.contains(line.kernel), line.version == version {
+    if let line = remembered(model: model, file: file), candidates.contains(line.kernel), line.version == version,
+      timedEvery(candidates, line.figures)
+    {
       return Choice(kernel: line.kernel, source: "remembered", figures: line.figures)
     }
     guard let times = measure(candidates), times.count == candidates.count else {
@@ -189,6 +191,14 @@ public enum KernelWisdom {
     let choice = Choice(kernel: candidates[best], source: "re-measured", figures: figures)
     remember(model: model, choice: choice, file: file)
     return choice
+  }
+
+  /// Whether `figures` ("swift=1.92 avx2=1.41 …") timed every one of `candidates`: a kernel
+  /// added since the line was measured has not been weighed against the choice, so the line
+  /// is measured again.
+  static func timedEvery(_ candidates: [String], _ figures: String) -> Bool {
+    let timed = Set(figures.split(separator: " ").compactMap { $0.split(separator: "=").first.map(String.init) })
+    return candidates.allSatisfy { timed.contains($0) }
   }
 
   static func fastest(_ times: [Double]) -> Int {
