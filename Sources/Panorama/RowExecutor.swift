@@ -69,7 +69,8 @@ public struct GroupKernel: Sendable {
   public let name: String
   /// The kernel itself.
   public let groups: Function
-  /// The whole-block form, used for blocks whose rows are whole groups (no per-pixel tail).
+  /// The whole-block form, used for blocks whose rows are whole groups (no per-pixel tail)
+  /// and read the source in order (not `scatters`); other blocks go row by row to `groups`.
   public let blocks: BlockFunction?
   /// Whether the kernel pays only on rows that read the source out of order (crossing its
   /// rows, or skipping texels: `scatters`); other rows then take the Swift loop.

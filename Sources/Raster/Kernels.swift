@@ -28,14 +28,15 @@ public enum BlendKernels {
       ? GroupKernel(name: "prefetch", groups: imagestage_groups_prefetch, scatteredRowsOnly: true) : nil
   }
 
-  /// SSE4.1 lane loads, a whole block a call, its rows stepped in C (blocks whose width is not
-  /// whole groups take `prefetch`'s row loop).
+  /// SSE4.1 lane loads, a whole block a call, its rows stepped in C; blocks whose rows
+  /// scatter, or whose width is not whole groups, take `prefetch`'s row loop.
   public static var block: GroupKernel? {
     imagestage_cpu_has_sse41() != 0
       ? GroupKernel(name: "block", groups: imagestage_groups_prefetch, blocks: imagestage_block_sse41) : nil
   }
 
-  /// `block` eight lanes to an AVX2 register, the texels by scalar loads (no gathers).
+  /// `block` eight lanes to an AVX2 register, the texels by scalar loads (no gathers);
+  /// scattered blocks, as there, take `prefetch`'s row loop.
   public static var block8: GroupKernel? {
     imagestage_cpu_has_avx2() != 0
       ? GroupKernel(name: "block8", groups: imagestage_groups_prefetch, blocks: imagestage_block_avx2) : nil
