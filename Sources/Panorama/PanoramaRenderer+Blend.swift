@@ -33,16 +33,19 @@ extension PanoramaRenderer.BlockContext {
       scattered = GroupKernel.scatters(across: Int32(bitPattern: steps.0), down: Int32(bitPattern: steps.1))
       if k.scatteredRowsOnly && !scattered { kernel = nil }
     }
-    if groups > 0, groups << 2 == pixels, !scattered, let blocks = kernel?.blocks {
-      // The whole block in one call, its rows stepped there exactly as below.
-      var steppers = (uRows.quadratics(), vRows.quadratics())
-      withUnsafeBytes(of: &steppers) { raw in
-        blocks(
-          source, Int64(size.width), px.base + (block.ys.lowerBound &* width &+ x0), Int64(width),
-          Int64(block.ys.count), Int64(groups), raw.baseAddress!.assumingMemoryBound(to: Int64.self), mixing)
+    #if !hasFeature(Embedded)
+      // Native hosts only: wasm has no C kernels, and the branch took its module over budget.
+      if groups > 0, groups << 2 == pixels, !scattered, let blocks = kernel?.blocks {
+        // The whole block in one call, its rows stepped there exactly as below.
+        var steppers = (uRows.quadratics(), vRows.quadratics())
+        withUnsafeBytes(of: &steppers) { raw in
+          blocks(
+            source, Int64(size.width), px.base + (block.ys.lowerBound &* width &+ x0), Int64(width),
+            Int64(block.ys.count), Int64(groups), raw.baseAddress!.assumingMemoryBound(to: Int64.self), mixing)
+        }
+        return
       }
-      return
-    }
+    #endif
     for y in block.ys {
       var out = px.base + (y &* width &+ x0)
       if groups > 0, let kernel {
