@@ -72,7 +72,8 @@ let package = Package(
       dependencies: ["Stage", "HostIO", "StageJSON", "Panorama", "Scenes", "Raster", "StageSDL", "CoreMath"]),
     // Benchmarks (bench/*.sh run them in release mode)
     .executableTarget(name: "stage-bench", dependencies: ["Stage"]),
-    .executableTarget(name: "pano-bench", dependencies: ["Panorama", "Raster", "HostIO", "StageJSON", "CoreMath"]),
+    .executableTarget(
+      name: "pano-bench", dependencies: ["Panorama", "Raster", "HostIO", "StageJSON", "CoreMath", "CKernels"]),
     // Tests, and the helpers more than one of them uses (not a product)
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CoreMathTests", dependencies: ["CoreMath"]),

@@ -20,12 +20,23 @@ scripts/install-deps
 swift build -c release $(scripts/cpu-flags) --product pano-bench >&2
 swift build -c release $(scripts/cpu-flags) --product imagestage >&2
 [ -f "$pano" ] || .build/release/imagestage pano sample -o "$pano" --size "$source_size"
+rounds=${ROUNDS:-5}
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The machine's floor for the fixed view (pano-bench --floor): the frame written once, and
+# the renderer's own tap addresses (recorded once) gathered with no arithmetic, plainly and
+# with software prefetches, beside every kernel, interleaved round by round; the renderer's
+# ratio to each. Then the hardware counters per frame, where the kernel exposes them.
+echo "== the floor: the fixed view, ${rounds} interleaved rounds of ${FLOOR_FRAMES:-20} frames"
+.build/release/pano-bench --floor "$pano" "${FLOOR_FRAMES:-20}" "$rounds" | grep '^FLOOR' | sed 's/^FLOOR //'
+bench/perf-floor.sh "$pano"
+[ -z "${FLOOR_ONLY:-}" ] || { echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"; exit 0; }
+
 if [ ! -x bench/.venv/bin/python ]; then
   python3 -m venv bench/.venv
   bench/.venv/bin/pip install -q opencv-python-headless numpy
 fi
 
-rounds=${ROUNDS:-5}
 # Every round runs each contender once, back to back, so a noisy spell on the machine hits
 # all of them alike; the summary takes the min and median over rounds, and the median of the
 # ratios within rounds.
@@ -193,3 +204,4 @@ print(f"with mip levels (opt-in): +{mips:.0f} MB, peak {mips_peak:.0f} MB")
 caps_peak, caps, caps_ms = other["caps-memory"]
 print(f"with polar caps (opt-in): +{caps:.0f} MB (faces and their mip levels), built in {caps_ms:.0f} ms, peak {caps_peak:.0f} MB")
 PY
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -160,8 +160,143 @@ __attribute__((target("sse4.1"))) void imagestage_groups_prefetch(const uint32_t
   }
 }
 
+// A whole block in one call: the rows' lane coordinates stepped here, with the Swift
+// BlockStepper's integer arithmetic (PanoramaRenderer+Stepper.swift: `lanes`, `laneSteps`,
+// `laneBend`, `nextRow`), instead of by the Swift block walk row by row. `steppers`: u's
+// quadratics a, b, c (32.32 value, difference, second difference each), then v's.
+typedef struct {
+  uint64_t value, difference, second;
+} imagestage_quadratic;
+
+static inline void imagestage_quadratic_step(imagestage_quadratic *q) {
+  q->value += q->difference;
+  q->difference += q->second;
+}
+
+// The 16.16 lanes at columns 0–3, their steps over four columns and the steps' bend, as the
+// Swift stepper gives them (wrapping 64-bit arithmetic, an arithmetic shift, truncation).
+static inline void imagestage_row_lanes(const imagestage_quadratic q[3], uint32_t at[4], uint32_t step[4],
+                                        uint32_t *bend) {
+  for (int k = 0; k < 4; k++) {
+    uint64_t x = (uint64_t)k;
+    at[k] = (uint32_t)((int64_t)(q[0].value + q[1].value * x + q[2].value * x * x) >> 16);
+    step[k] = (uint32_t)((int64_t)(4 * q[1].value + q[2].value * (uint64_t)(8 * k + 16)) >> 16);
+  }
+  *bend = (uint32_t)((int64_t)(32 * q[2].value) >> 16);
+}
+
+__attribute__((target("sse4.1"))) void imagestage_block_sse41(const uint32_t *src, int64_t width, uint32_t *out,
+                                                               int64_t out_stride, int64_t rows, int64_t groups,
+                                                               const int64_t steppers[18], uint32_t mixing) {
+  imagestage_quadratic qu[3], qv[3];
+  for (int k = 0; k < 3; k++) {
+    qu[k] = (imagestage_quadratic){(uint64_t)steppers[3 * k], (uint64_t)steppers[3 * k + 1], (uint64_t)steppers[3 * k + 2]};
+    qv[k] = (imagestage_quadratic){(uint64_t)steppers[9 + 3 * k], (uint64_t)steppers[10 + 3 * k],
+                                   (uint64_t)steppers[11 + 3 * k]};
+  }
+  for (int64_t row = 0; row < rows; row++, out += out_stride) {
+    uint32_t au[4], av[4], su[4], sv[4], bu1, bv1;
+    imagestage_row_lanes(qu, au, su, &bu1);
+    imagestage_row_lanes(qv, av, sv, &bv1);
+    __m128i u = _mm_loadu_si128((const __m128i *)au), v = _mm_loadu_si128((const __m128i *)av);
+    __m128i du = _mm_loadu_si128((const __m128i *)su), dv = _mm_loadu_si128((const __m128i *)sv);
+    const __m128i bu = _mm_set1_epi32((int)bu1), bv = _mm_set1_epi32((int)bv1);
+    uint32_t *o = out;
+    for (int64_t g = 0; g < groups; g++) {
+      __m128i four = blend4(src, width, u, v);
+      if (mixing) four = lanes4_mix(_mm_loadu_si128((const __m128i *)o), four, mixing);
+      _mm_storeu_si128((__m128i *)o, four);
+      o += 4;
+      u = _mm_add_epi32(u, du);
+      v = _mm_add_epi32(v, dv);
+      du = _mm_add_epi32(du, bu);
+      dv = _mm_add_epi32(dv, bv);
+    }
+    for (int k = 0; k < 3; k++) {
+      imagestage_quadratic_step(&qu[k]);
+      imagestage_quadratic_step(&qv[k]);
+    }
+  }
+}
+
+// `imagestage_block_sse41` eight lanes to an AVX2 register (two groups side by side, as
+// `imagestage_groups_avx2` steps them), the texels fetched by scalar loads, not gathers
+// (gathers were 2× slower than scalar loads on AMD Zen).
+__attribute__((target("avx2"))) static inline __m256i blend8_loads(const uint32_t *src, int64_t width, __m256i u,
+                                                                    __m256i v) {
+  __m256i idx = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(v, 16), _mm256_set1_epi32((int)width)),
+                                 _mm256_srli_epi32(u, 16));
+  uint32_t at[8];
+  _mm256_storeu_si256((__m256i *)at, idx);
+  const uint32_t *p[8];
+  for (int k = 0; k < 8; k++) p[k] = src + at[k];
+#define IMAGESTAGE_TAPS(o) \
+  _mm256_set_epi32((int)p[7][o], (int)p[6][o], (int)p[5][o], (int)p[4][o], (int)p[3][o], (int)p[2][o], (int)p[1][o], \
+                   (int)p[0][o])
+  __m256i t00 = IMAGESTAGE_TAPS(0), t01 = IMAGESTAGE_TAPS(1), t10 = IMAGESTAGE_TAPS(width),
+          t11 = IMAGESTAGE_TAPS(width + 1);
+#undef IMAGESTAGE_TAPS
+  return lanes8_weigh(t00, t01, t10, t11, u, v);
+}
+
+__attribute__((target("avx2"))) void imagestage_block_avx2(const uint32_t *src, int64_t width, uint32_t *out,
+                                                            int64_t out_stride, int64_t rows, int64_t groups,
+                                                            const int64_t steppers[18], uint32_t mixing) {
+  imagestage_quadratic qu[3], qv[3];
+  for (int k = 0; k < 3; k++) {
+    qu[k] = (imagestage_quadratic){(uint64_t)steppers[3 * k], (uint64_t)steppers[3 * k + 1], (uint64_t)steppers[3 * k + 2]};
+    qv[k] = (imagestage_quadratic){(uint64_t)steppers[9 + 3 * k], (uint64_t)steppers[10 + 3 * k],
+                                   (uint64_t)steppers[11 + 3 * k]};
+  }
+  for (int64_t row = 0; row < rows; row++, out += out_stride) {
+    uint32_t au[4], av[4], su[4], sv[4], bu1, bv1;
+    imagestage_row_lanes(qu, au, su, &bu1);
+    imagestage_row_lanes(qv, av, sv, &bv1);
+    __m128i u = _mm_loadu_si128((const __m128i *)au), v = _mm_loadu_si128((const __m128i *)av);
+    __m128i du = _mm_loadu_si128((const __m128i *)su), dv = _mm_loadu_si128((const __m128i *)sv);
+    const __m128i bu = _mm_set1_epi32((int)bu1), bv = _mm_set1_epi32((int)bv1);
+    // Eight lanes: groups g and g + 1; both halves step two groups at a time.
+    __m256i u8 = _mm256_set_m128i(_mm_add_epi32(u, du), u), v8 = _mm256_set_m128i(_mm_add_epi32(v, dv), v);
+    __m128i du1 = _mm_add_epi32(du, bu), dv1 = _mm_add_epi32(dv, bv);
+    // A half moves by its step plus the next group's step: 2·step + bend, and that grows by
+    // 4·bend every two groups.
+    __m256i d8u = _mm256_set_m128i(_mm_add_epi32(du1, _mm_add_epi32(du1, bu)), _mm_add_epi32(du, du1));
+    __m256i d8v = _mm256_set_m128i(_mm_add_epi32(dv1, _mm_add_epi32(dv1, bv)), _mm_add_epi32(dv, dv1));
+    const __m256i b8u = _mm256_set1_epi32((int)(4 * bu1)), b8v = _mm256_set1_epi32((int)(4 * bv1));
+    uint32_t *o = out;
+    int64_t g = 0;
+    for (; g + 2 <= groups; g += 2) {
+      __m256i eight = blend8_loads(src, width, u8, v8);
+      if (mixing) eight = lanes8_mix(_mm256_loadu_si256((const __m256i *)o), eight, mixing);
+      _mm256_storeu_si256((__m256i *)o, eight);
+      o += 8;
+      u8 = _mm256_add_epi32(u8, d8u);
+      v8 = _mm256_add_epi32(v8, d8v);
+      d8u = _mm256_add_epi32(d8u, b8u);
+      d8v = _mm256_add_epi32(d8v, b8v);
+    }
+    if (g < groups) {
+      __m128i four = _mm256_castsi256_si128(blend8_loads(src, width, u8, v8));
+      if (mixing) four = lanes4_mix(_mm_loadu_si128((const __m128i *)o), four, mixing);
+      _mm_storeu_si128((__m128i *)o, four);
+    }
+    for (int k = 0; k < 3; k++) {
+      imagestage_quadratic_step(&qu[k]);
+      imagestage_quadratic_step(&qv[k]);
+    }
+  }
+}
+
 #else
 int imagestage_cpu_has_sse41(void) { return 0; }
+void imagestage_block_sse41(const uint32_t *src, int64_t width, uint32_t *out, int64_t out_stride, int64_t rows,
+                            int64_t groups, const int64_t steppers[18], uint32_t mixing) {
+  (void)src; (void)width; (void)out; (void)out_stride; (void)rows; (void)groups; (void)steppers; (void)mixing;
+}
+void imagestage_block_avx2(const uint32_t *src, int64_t width, uint32_t *out, int64_t out_stride, int64_t rows,
+                           int64_t groups, const int64_t steppers[18], uint32_t mixing) {
+  imagestage_block_sse41(src, width, out, out_stride, rows, groups, steppers, mixing);
+}
 void imagestage_groups_prefetch(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
                                 const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
                                 const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
@@ -178,3 +313,78 @@ void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out, i
   (void)u_bend; (void)v_bend; (void)mixing;
 }
 #endif
+
+// The machine's floor for a frame (bench/pano.sh, pano-bench --floor): what any renderer of
+// the same frame pays at least, so the renderer's time reads as a ratio to it.
+
+// Records, in place of each pixel, the source index of its top-left bilinear tap, stepped
+// exactly as `imagestage_groups_avx2` steps them: a GroupKernel whose frame is the renderer's
+// tap addresses. Portable C: it runs once, outside any timing.
+void imagestage_groups_record(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
+                              const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
+                              const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
+                              uint32_t mixing) {
+  (void)src;
+  (void)mixing;
+  uint32_t u[4], v[4], du[4], dv[4];
+  for (int k = 0; k < 4; k++) {
+    u[k] = us[k];
+    v[k] = vs[k];
+    du[k] = u_step[k];
+    dv[k] = v_step[k];
+  }
+  for (int64_t g = 0; g < groups; g++) {
+    for (int k = 0; k < 4; k++) {
+      out[4 * g + k] = (v[k] >> 16) * (uint32_t)width + (u[k] >> 16);
+      u[k] += du[k];
+      v[k] += dv[k];
+      du[k] += u_bend[k];
+      dv[k] += v_bend[k];
+    }
+  }
+}
+
+// The gather floor: each output pixel reads the four texels the renderer reads, at the same
+// addresses (`taps`: top-left indices) and in the renderer's order (blocks `block` pixels
+// wide, a band of `rows` rows, each block row by row), and keeps them with one OR so no load
+// is dropped; no weights, no stepping. `ahead` > 0 prefetches the texels that many pixels
+// on (both rows), as a renderer that knows its addresses in advance can. The taps are a
+// stream of their own (4 bytes a pixel, read in order), which the renderer does not read.
+void imagestage_gather_floor(const uint32_t *src, int64_t width, const uint32_t *taps, uint32_t *out,
+                             int64_t frame_width, int64_t rows, int64_t block, int64_t ahead) {
+  for (int64_t x0 = 0; x0 < frame_width; x0 += block) {
+    int64_t n = frame_width - x0 < block ? frame_width - x0 : block;
+    for (int64_t y = 0; y < rows; y++) {
+      const uint32_t *t = taps + y * frame_width + x0;
+      uint32_t *o = out + y * frame_width + x0;
+      if (ahead > 0) {
+        // The pixel `ahead` on in this block's walk: later in the row, else the next row's.
+        for (int64_t i = 0; i < n; i++) {
+          int64_t j = i + ahead, row = y;
+          while (j >= n) {  // once at most while ahead < block: no division per pixel
+            j -= n;
+            row++;
+          }
+          if (row < rows) {
+            const uint32_t *next = src + taps[row * frame_width + x0 + j];
+            __builtin_prefetch(next);
+            __builtin_prefetch(next + width);
+          }
+          const uint32_t *p = src + t[i];
+          o[i] = p[0] | p[1] | p[width] | p[width + 1];
+        }
+      } else {
+        for (int64_t i = 0; i < n; i++) {
+          const uint32_t *p = src + t[i];
+          o[i] = p[0] | p[1] | p[width] | p[width + 1];
+        }
+      }
+    }
+  }
+}
+
+// The write floor: the frame's pixels stored once, as the renderer stores them (ordinary
+// stores, not streaming ones).
+void imagestage_write_floor(uint32_t *out, int64_t count, uint32_t value) {
+  for (int64_t i = 0; i < count; i++) out[i] = value;
+}

@@ -23,12 +23,29 @@ extension PanoramaRenderer.BlockContext {
     let pixels = block.xs.count
     let groups = patch.inside ? pixels >> 2 : 0
     // The host's kernel, unless it only pays where rows scatter and these do not (judged at
-    // the block's first row: a block is small enough to be one or the other).
+    // the block's first row: a block is small enough to be one or the other). A whole-block
+    // kernel takes blocks whose rows read in order; scattered ones go row by row to its
+    // `groups` (which prefetches).
     var kernel = self.kernel
-    if let k = kernel, k.scatteredRowsOnly {
+    var scattered = false
+    if let k = kernel, k.scatteredRowsOnly || k.blocks != nil {
       let steps = (uRows.laneSteps()[0], vRows.laneSteps()[0])
-      if !GroupKernel.scatters(across: Int32(bitPattern: steps.0), down: Int32(bitPattern: steps.1)) { kernel = nil }
+      scattered = GroupKernel.scatters(across: Int32(bitPattern: steps.0), down: Int32(bitPattern: steps.1))
+      if k.scatteredRowsOnly && !scattered { kernel = nil }
     }
+    #if !hasFeature(Embedded)
+      // Native hosts only: wasm has no C kernels, and the branch took its module over budget.
+      if groups > 0, groups << 2 == pixels, !scattered, let blocks = kernel?.blocks {
+        // The whole block in one call, its rows stepped there exactly as below.
+        var steppers = (uRows.quadratics(), vRows.quadratics())
+        withUnsafeBytes(of: &steppers) { raw in
+          blocks(
+            source, Int64(size.width), px.base + (block.ys.lowerBound &* width &+ x0), Int64(width),
+            Int64(block.ys.count), Int64(groups), raw.baseAddress!.assumingMemoryBound(to: Int64.self), mixing)
+        }
+        return
+      }
+    #endif
     for y in block.ys {
       var out = px.base + (y &* width &+ x0)
       if groups > 0, let kernel {

@@ -49,6 +49,15 @@ extension PanoramaRenderer.BlockContext {
       c = Quadratic(rowC[0], rowC[1], rowC[2], over: height)
     }
 
+    /// a, b and c, each as value, difference and second difference: what a whole-block
+    /// kernel steps (`GroupKernel.BlockFunction`).
+    func quadratics() -> (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) {
+      (
+        a.value, a.difference, a.secondDifference, b.value, b.difference, b.secondDifference, c.value, c.difference,
+        c.secondDifference
+      )
+    }
+
     /// How far the patch can stray beyond its nodes: a bound from its second differences.
     static func bulge(_ nodes: SIMD16<Double>) -> Double {
       var most = 0.0

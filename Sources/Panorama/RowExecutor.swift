@@ -55,18 +55,33 @@ public struct GroupKernel: Sendable {
       UnsafePointer<UInt32>?, UInt32
     ) -> Void
 
+  /// Draws a whole block: source, its width, the block's first output pixel, the output's
+  /// row stride, rows, groups a row, the steppers (u's quadratics a, b, c as 32.32 value,
+  /// difference and second difference, then v's: 18 values) and the mixing weight. It steps
+  /// the rows itself, as `BlockStepper` does: the Swift walk's per-row lane set-up and call
+  /// were about a quarter of a level view's time.
+  public typealias BlockFunction =
+    @convention(c) (
+      UnsafePointer<UInt32>?, Int64, UnsafeMutablePointer<UInt32>?, Int64, Int64, Int64, UnsafePointer<Int64>?, UInt32
+    ) -> Void
+
   /// A name for logs and benchmarks (`avx2`).
   public let name: String
   /// The kernel itself.
   public let groups: Function
+  /// The whole-block form, used for blocks whose rows are whole groups (no per-pixel tail)
+  /// and read the source in order (not `scatters`); other blocks go row by row to `groups`.
+  public let blocks: BlockFunction?
   /// Whether the kernel pays only on rows that read the source out of order (crossing its
   /// rows, or skipping texels: `scatters`); other rows then take the Swift loop.
   public let scatteredRowsOnly: Bool
 
-  /// A kernel called `name`; `scatteredRowsOnly` limits it to rows that read the source out of order.
-  public init(name: String, groups: Function, scatteredRowsOnly: Bool = false) {
+  /// A kernel called `name`; `scatteredRowsOnly` limits it to rows that read the source out
+  /// of order; `blocks`, when given, draws whole blocks.
+  public init(name: String, groups: Function, blocks: BlockFunction? = nil, scatteredRowsOnly: Bool = false) {
     self.name = name
     self.groups = groups
+    self.blocks = blocks
     self.scatteredRowsOnly = scatteredRowsOnly
   }
 

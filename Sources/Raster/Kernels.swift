@@ -10,8 +10,10 @@ import Panorama
 ///
 /// `IMAGESTAGE_KERNEL` chooses: `swift` (the portable loop, the reference), `avx2` (gathers,
 /// where the CPU has AVX2), `prefetch` (SSE4.1 with software prefetches, for rows that read
-/// the source out of order), `vendor` (the old rule: AVX2 on Intel, `prefetch` elsewhere), or
-/// unset/`auto`: the one ``KernelWisdom`` measured fastest on this CPU model. Which wins is
+/// the source out of order), `block` (SSE4.1, whole blocks a call, their rows stepped in C),
+/// `block8` (the same eight lanes to an AVX2 register, scalar loads), `vendor` (the old rule:
+/// AVX2 on Intel, `prefetch` elsewhere), or unset/`auto`: the one ``KernelWisdom`` measured
+/// fastest on this CPU model. Which wins is
 /// not the vendor's: gathers were 1.7× the Swift blend on one Intel Xeon and slower on AMD
 /// EPYC (Zen); prefetching took views whose rows cross the source 15–35 % faster on the AMD.
 public enum BlendKernels {
@@ -26,8 +28,22 @@ public enum BlendKernels {
       ? GroupKernel(name: "prefetch", groups: imagestage_groups_prefetch, scatteredRowsOnly: true) : nil
   }
 
+  /// SSE4.1 lane loads, a whole block a call, its rows stepped in C; blocks whose rows
+  /// scatter, or whose width is not whole groups, take `prefetch`'s row loop.
+  public static var block: GroupKernel? {
+    imagestage_cpu_has_sse41() != 0
+      ? GroupKernel(name: "block", groups: imagestage_groups_prefetch, blocks: imagestage_block_sse41) : nil
+  }
+
+  /// `block` eight lanes to an AVX2 register, the texels by scalar loads (no gathers);
+  /// scattered blocks, as there, take `prefetch`'s row loop.
+  public static var block8: GroupKernel? {
+    imagestage_cpu_has_avx2() != 0
+      ? GroupKernel(name: "block8", groups: imagestage_groups_prefetch, blocks: imagestage_block_avx2) : nil
+  }
+
   /// Every kernel this machine runs besides the Swift loop (for tests and benchmarks).
-  public static var available: [GroupKernel] { [avx2, prefetch].compactMap { $0 } }
+  public static var available: [GroupKernel] { [avx2, prefetch, block, block8].compactMap { $0 } }
 
   /// A kernel by name (`swift` is `nil`, the Swift loop); `nil` also when this CPU lacks it.
   public static func named(_ name: String) -> GroupKernel? { available.first { $0.name == name } }
@@ -39,6 +55,8 @@ public enum BlendKernels {
     case "swift": return nil
     case "avx2": return avx2
     case "prefetch": return prefetch
+    case "block": return block
+    case "block8": return block8
     case "vendor": return imagestage_cpu_is_intel() != 0 ? avx2 ?? prefetch : prefetch
     default: return named(KernelWisdom.choice().kernel)
     }
@@ -56,7 +74,7 @@ public enum BlendKernels {
 /// `KEY<TAB>KERNEL<TAB>figures<TAB>v2` per line, the key the CPU's model and the build
 /// (``cacheKey``: a debug build's timings say nothing of a release build's, and the two share
 /// the cache); a line without `v2` was measured the old way, on two small renders, and is
-/// measured again. A later timing on a real source that
+/// measured again, as is one whose figures leave out a kernel this build has (added since). A later timing on a real source that
 /// contradicts the remembered kernel (``confirm(model:candidates:times:file:)``, which
 /// `pano-bench` calls) replaces it.
 public enum KernelWisdom {
@@ -142,7 +160,9 @@ public enum KernelWisdom {
     model: String, candidates: [String], file: String, vendor: String? = nil, measure: ([String]) -> [Double]?
   ) -> Choice {
     guard candidates.count > 1 else { return Choice(kernel: candidates.first ?? "swift", source: "only", figures: "") }
-    if let line = remembered(model: model, file: file), candidates.contains(line.kernel), line.version == version {
+    if let line = remembered(model: model, file: file), candidates.contains(line.kernel), line.version == version,
+      timedEvery(candidates, line.figures)
+    {
       return Choice(kernel: line.kernel, source: "remembered", figures: line.figures)
     }
     guard let times = measure(candidates), times.count == candidates.count else {
@@ -172,6 +192,14 @@ public enum KernelWisdom {
     let choice = Choice(kernel: candidates[best], source: "re-measured", figures: figures)
     remember(model: model, choice: choice, file: file)
     return choice
+  }
+
+  /// Whether `figures` ("swift=1.92 avx2=1.41 …") timed every one of `candidates`: a kernel
+  /// added since the line was measured has not been weighed against the choice, so the line
+  /// is measured again.
+  static func timedEvery(_ candidates: [String], _ figures: String) -> Bool {
+    let timed = Set(figures.split(separator: " ").compactMap { $0.split(separator: "=").first.map(String.init) })
+    return candidates.allSatisfy { timed.contains($0) }
   }
 
   static func fastest(_ times: [Double]) -> Int {

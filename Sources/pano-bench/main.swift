@@ -59,6 +59,17 @@ if args.count >= 6, args[1] == "--frames", let w = Int(args[3]), let h = Int(arg
   exit(0)
 }
 
+/// `pano-bench --floor IN FRAMES ROUNDS`: the fixed view's floor beside every kernel
+/// (FloorBench); `pano-bench --floor-one CASE THREADS IN FRAMES`: one of them, for `perf stat`.
+if args.count == 5, args[1] == "--floor", let frames = Int(args[3]), let rounds = Int(args[4]), frames > 0, rounds > 0 {
+  FloorBench.run(path: args[2], frames: frames, rounds: rounds)
+  exit(0)
+}
+if args.count == 6, args[1] == "--floor-one", let threads = Int(args[3]), let frames = Int(args[5]) {
+  FloorBench.runOne(name: args[2], threads: threads, path: args[4], frames: frames)
+  exit(0)
+}
+
 /// What the process holds before the panorama: runtime, libraries, thread stacks.
 /// `pano-bench --cube FACE ROUNDS [THREADS] [PITCH°]`: the cube renderers on SamplePanorama's
 /// faces (`FACE` px, as a CubeMap with mip levels and as a fully loaded TiledCube of 512 px
@@ -217,7 +228,7 @@ renderer.groupKernel = BlendKernels.chosen()
 let wisdom = KernelWisdom.choice()
 print(
   "KERNELS chosen: \(renderer.groupKernel?.name ?? "swift") on \(KernelWisdom.cacheKey) (\(wisdom.source): \(wisdom.figures);"
-    + " IMAGESTAGE_KERNEL=swift|avx2|prefetch|vendor to choose)")
+    + " IMAGESTAGE_KERNEL=swift|avx2|prefetch|block|block8|vendor)")
 var frame = RGBAImage(width: width, height: height)
 
 // Every kernel on this source beside the choice: a level view and one 80° up (rows crossing

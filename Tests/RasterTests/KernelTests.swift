@@ -139,6 +139,25 @@ struct KernelWisdomTests {
     #expect(text == "EPYC\tprefetch\tswift=4.00 avx2=4.00 prefetch=3.00\tv2\n", "\(text)")
   }
 
+  /// Issue 40: a kernel added since the line was measured (its figures do not time it) has
+  /// not been weighed against the choice: the line is measured again, every kernel timed.
+  @Test func aLineThatDidNotTimeANewKernelIsMeasuredAgain() throws {
+    let file = temporaryFile()
+    let directory = String(file.dropLast("/kernels.tsv".count))
+    try FileIO.makeDirectories(directory)
+    try FileIO.writeAtomically(Array("EPYC\tprefetch\tswift=2.00 avx2=4.00 prefetch=1.90\tv2\n".utf8), to: file)
+    let names = ["swift", "avx2", "prefetch", "block8"]
+    let choice = KernelWisdom.choose(model: "EPYC", candidates: names, file: file) { names in
+      names.map { $0 == "block8" ? 1.5 : 2 }
+    }
+    #expect(choice.kernel == "block8" && choice.source == "measured")
+    let again = KernelWisdom.choose(model: "EPYC", candidates: names, file: file) { _ in
+      Issue.record("remembered, not measured")
+      return nil
+    }
+    #expect(again.kernel == "block8" && again.source == "remembered")
+  }
+
   /// A later timing that contradicts the remembered kernel by more than the spread a quiet
   /// machine shows replaces it; one within it leaves it.
   @Test func aContradictedChoiceIsReplaced() throws {

@@ -21,6 +21,15 @@ void imagestage_groups_prefetch(const uint32_t *src, int64_t width, uint32_t *ou
                                 uint32_t mixing);
 int imagestage_cpu_has_sse41(void);
 
+/// A whole block of `rows` rows of `groups` four-pixel groups (`out_stride` pixels between
+/// rows), its rows' lanes stepped in C as the Swift BlockStepper steps them: `steppers` holds
+/// u's quadratics a, b, c (32.32 value, difference, second difference), then v's. SSE4.1.
+void imagestage_block_sse41(const uint32_t *src, int64_t width, uint32_t *out, int64_t out_stride, int64_t rows,
+                            int64_t groups, const int64_t steppers[18], uint32_t mixing);
+/// The same eight lanes to an AVX2 register, texels by scalar loads (no gathers).
+void imagestage_block_avx2(const uint32_t *src, int64_t width, uint32_t *out, int64_t out_stride, int64_t rows,
+                           int64_t groups, const int64_t steppers[18], uint32_t mixing);
+
 /// Whether this CPU runs `imagestage_groups_avx2` (AVX2), and whether it is an Intel one
 /// (where gathers pay; on AMD Zen they were measured slower).
 int imagestage_cpu_has_avx2(void);
@@ -38,4 +47,17 @@ void imagestage_yuv_pair_scalar(const uint8_t *y, int64_t y_stride, const uint8_
                                 const uint8_t *v, int64_t v_stride, const int64_t steppers[12],
                                 int64_t chroma_shift_x, int64_t count, uint8_t *luma_a, uint8_t *luma_b,
                                 uint8_t *chroma_u, uint8_t *chroma_v);
+/// The machine's floor for a frame (pano-bench --floor). `imagestage_groups_record`: a group
+/// kernel that writes each pixel's top-left tap index (stepped as the kernels step) instead
+/// of its colour. `imagestage_gather_floor`: a band of `rows` rows of a `frame_width`-pixel
+/// frame, in the renderer's order (blocks `block` wide, each row by row), each pixel the OR
+/// of the four texels at `taps[i]`, `+1`, `+width`, `+width+1`; `ahead` > 0 prefetches that
+/// many pixels on. `imagestage_write_floor`: `count` pixels set.
+void imagestage_groups_record(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
+                              const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
+                              const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
+                              uint32_t mixing);
+void imagestage_gather_floor(const uint32_t *src, int64_t width, const uint32_t *taps, uint32_t *out,
+                             int64_t frame_width, int64_t rows, int64_t block, int64_t ahead);
+void imagestage_write_floor(uint32_t *out, int64_t count, uint32_t value);
 #endif
