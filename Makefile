@@ -68,7 +68,7 @@ VIEWER_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p
 
 WEB_WASM := $(WEB)/imagestage$(if $(filter 1,$(WEB_SIMD)),,-scalar).wasm
 WEB_CORE_SOURCES := $(wildcard $(foreach m,$(WEB_MODULES),Sources/$(m)/*.swift))
-WEB_SOURCES := $(WEB_CORE_SOURCES) web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift
+WEB_SOURCES := $(WEB_CORE_SOURCES) web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift web/shared/WasmRandom.swift
 VIEWER_WASM := $(WEB)/imagestage-viewer.wasm
 VIEWER_CPU_WASM := $(WEB)/imagestage-viewer-cpu.wasm
 BOARD_WASM := $(WEB)/imagestage-board.wasm
@@ -109,9 +109,9 @@ $(WEB_CORE_STAMP): $(WEB_CORE_SOURCES) $(WEB_CORE_FLAGS)
 	done
 	@touch $@
 
-$(WEB_WASM): $(WEB_CORE_STAMP) web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift
+$(WEB_WASM): $(WEB_CORE_STAMP) web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift web/shared/WasmRandom.swift
 	@mkdir -p $(WEB)
-	$(SWIFTC) $(WEB_FLAGS) $(WEB_EXPORT_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift \
+	$(SWIFTC) $(WEB_FLAGS) $(WEB_EXPORT_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ImageStageWeb web/page/ImageStageWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift web/shared/WasmRandom.swift \
 	  -c -o $(WEB_OBJ)/$(WEB_SIMD)/ImageStageWeb.o
 	wasm-ld --no-entry -z stack-size=$(WASM_STACK) --export=_initialize $(WEB_EXPORTS) --max-memory=4294967296 \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
@@ -149,8 +149,8 @@ $(PANORAMA_SMALL): $(WEB_CORE_STAMP)
 	$(SWIFTC) $(WEB_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name Panorama Sources/Panorama/*.swift -c -o $@
 # The objects of each viewer link: $(call viewer_objects,TARGET).
 viewer_objects = $(foreach m,$(WEB_MODULES) ViewerWeb,$(if $(filter Panorama:$(VIEWER_WASM),$(m):$(1)),$(PANORAMA_SMALL),$(WEB_OBJ)/$(WEB_SIMD)/$(m).o))
-$(VIEWER_OBJ): $(WEB_CORE_STAMP) web/viewer/ViewerWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift
-	$(SWIFTC) $(WEB_FLAGS) $(WEB_EXPORT_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ViewerWeb web/viewer/ViewerWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift \
+$(VIEWER_OBJ): $(WEB_CORE_STAMP) web/viewer/ViewerWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift web/shared/WasmRandom.swift
+	$(SWIFTC) $(WEB_FLAGS) $(WEB_EXPORT_FLAGS) -Osize -I $(WEB_OBJ)/$(WEB_SIMD) -module-name ViewerWeb web/viewer/ViewerWeb.swift web/shared/WasmBridge.swift web/shared/WasmMemory.swift web/shared/WasmRandom.swift \
 	  -c -o $@
 $(VIEWER_WASM): $(PANORAMA_SMALL)
 $(VIEWER_WASM) $(VIEWER_CPU_WASM): $(VIEWER_OBJ)
@@ -186,7 +186,7 @@ $(FRAME_ALLOC_WASM): $(VIEWER_OBJ) $(PANORAMA_SMALL) tests/web/wasm/alloc-counte
 
 # The board component's module: only CoreMath, Stage and StageJSON with web/board/BoardWeb.swift,
 # so a page that wants the drag engine does not download the panorama renderer.
-BOARD_SOURCES := web/board/BoardWeb.swift web/shared/WasmMemory.swift
+BOARD_SOURCES := web/board/BoardWeb.swift web/shared/WasmMemory.swift web/shared/WasmRandom.swift
 BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' $(BOARD_SOURCES))
 $(BOARD_WASM): $(WEB_CORE_STAMP) $(BOARD_SOURCES)
 	@mkdir -p $(WEB)
@@ -202,7 +202,7 @@ $(BOARD_WASM): $(WEB_CORE_STAMP) $(BOARD_SOURCES)
 # The board's sortable mode (web/board/board-sortable.js) fetches its own module: CoreMath and
 # Stage's SortableEngine with web/board/SortableWeb.swift, no JSON and no slot engine, so a
 # locations board does not carry the sortable lists and a sortable page not the slots.
-SORTABLE_SOURCES := web/board/SortableWeb.swift
+SORTABLE_SOURCES := web/board/SortableWeb.swift web/shared/WasmRandom.swift
 SORTABLE_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' $(SORTABLE_SOURCES))
 $(SORTABLE_WASM): $(WEB_CORE_STAMP) $(SORTABLE_SOURCES)
 	@mkdir -p $(WEB)

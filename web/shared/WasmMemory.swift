@@ -51,27 +51,6 @@ public func webFree(_ pointer: UnsafeMutablePointer<UInt8>) { pointer.deallocate
 @_cdecl("web_out_ptr")
 public func webOutPointer() -> UnsafeMutablePointer<UInt8> { output }
 
-// MARK: Randomness
-
-/// Random bytes for the standard library's hashing seed, straight from the host (WASI's
-/// `random_get`, through libc's `getentropy`). wasi-libc's own `arc4random_buf` runs a
-/// ChaCha20 generator over them and asserts through `fprintf`, which linked the whole of
-/// `printf` into every module (15 KB of code and data: the size report's `printf_core`);
-/// defining the symbol here keeps libc's out of the link.
-@_cdecl("arc4random_buf")
-public func arc4randomBuffer(_ buffer: UnsafeMutableRawPointer?, _ count: Int) {
-  guard let buffer else { return }
-  var done = 0
-  while done < count {
-    let n = min(count - done, 256)  // getentropy's limit
-    precondition(getentropy(buffer + done, n) == 0, "the host gave no random bytes")
-    done += n
-  }
-}
-
-@_extern(c, "getentropy")
-func getentropy(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int32
-
 // MARK: Unicode normalization
 
 // The web modules compare, hash and order strings by their Unicode scalars, as JS compares
