@@ -901,7 +901,9 @@ export class Board {
   #unlift(i) {
     const el = this.items[i];
     if (!el) return;
-    el.classList.remove('board-lifted');
+    // Only what changes is written: a write, even of the same value, has the page's style
+    // worked out again (at start, for every item).
+    if (el.classList.contains('board-lifted')) el.classList.remove('board-lifted');
     const float = this.floating.get(i);
     if (float) {
       this.floating.delete(i);
@@ -912,7 +914,7 @@ export class Board {
       if (float.placeholder.isConnected) this.#own(() => float.placeholder.replaceWith(el));
       if (focused && document.activeElement !== focused) focused.focus({ preventScroll: true });
     }
-    el.style.translate = '';
+    if (el.style.translate) el.style.translate = '';
     if ('boardPositioned' in el.dataset) {
       el.style.position = '';
       delete el.dataset.boardPositioned;
