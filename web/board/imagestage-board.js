@@ -370,7 +370,7 @@ export class Board {
     if (o.reducedMotion === undefined) given.reducedMotion = this.#prefersReducedMotion();
     const canvas = { width: Math.max(1, f.width), height: Math.max(1, f.height) };
     const description = `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},`
-      + `"slots":${encodeOptions(slots)},"items":${encodeOptions(items)}}`;
+      + `"slots":${encodeOptions(slots)},"items":${JSON.stringify(items)}}`; // items: only text and measured numbers
     const error = this.wasm.out(this.wasm.withBytes(description, (p, n) => this.x.board_create(p, n)));
     // The engine's problems, one a line, after the page's own (selectors).
     if (error) problems = [...problems, ...error.split('\n').map((line) => this.#nameElements(line))];
