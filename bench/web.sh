@@ -18,7 +18,9 @@
 #     loads on an emulated phone (bench/web/phone.py: 390×844 at 3×, slow 4G, CPU 4× slower,
 #     what ships served gzip-encoded);
 #  4. the board component (bench/web/board.py): its work per pointer move with 1000 items on
-#     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop.
+#     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop; its
+#     set-up (bench/web/setup.py) with 200 and 1000 items beside SortableJS's, classic and
+#     sortable mode;
 #  5. the sizes of everything `make dist` puts in build/dist (packed and unpacked); DIST=0
 #     skips it (and its release build).
 set -euo pipefail
@@ -114,6 +116,16 @@ ln -sfn /usr/share/javascript/jquery "$out/site/jquery"
 ln -sfn /usr/share/javascript/jquery-ui "$out/site/jquery-ui"
 cp bench/web/board.html "$out/site/board.html"
 build/venv/bin/python bench/web/board.py "$out/site" "$rounds"
+echo
+echo "-- set-up beside SortableJS (Debian's libjs-sortable), bench/web/setup.py"
+if [ ! -f /usr/share/javascript/sortable/Sortable.min.js ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends libjs-sortable >/dev/null
+fi
+ln -sfn /usr/share/javascript/sortable "$out/site/sortable"
+cp bench/web/setup.html "$out/site/setup.html"
+build/venv/bin/python bench/web/setup.py "$out/site" "$rounds"
 
 [ "${DIST:-1}" = 0 ] && exit 0  # DIST=0: no release build (section 5)
 echo

@@ -1,4 +1,5 @@
-"""The viewer's declarations (web/viewer/imagestage-viewer.d.ts) against its core.
+"""The viewer's declarations (web/viewer/imagestage-viewer.d.ts) against its core, and the
+board's event details (web/board/imagestage-board.d.ts) under `tsc --strict`.
 
 Every word a config key's type allows (its string literals and booleans, read from the
 .d.ts) loads in the core without a warning, and a word it does not allow is both a type error
@@ -20,6 +21,7 @@ import unittest
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DTS = os.path.join(ROOT, "web", "viewer", "imagestage-viewer.d.ts")
+BOARD_DTS = os.path.join(ROOT, "web", "board", "imagestage-board.d.ts")
 WASM = os.path.join(ROOT, "build", "web", "imagestage-viewer.wasm")
 CONFIGURE = os.path.join(ROOT, "tests", "web", "wasm", "viewer-configure.mjs")
 
@@ -123,6 +125,53 @@ class Declarations(unittest.TestCase):
                 else:
                     self.assertTrue(any(key in w for w in answer["warnings"]),
                                     f"{name}: the core refuses it with a warning naming {key}: {answer}")
+
+
+
+# Each board event's handler as a --strict page writes it: the fields the event always has
+# are read with no `!`, and the ones it may lack (a hover over no slot, an emptied copy) are
+# type errors when read as present.
+BOARD_HANDLERS = """
+import { board } from %(module)s;
+import type { BoardDropDetail } from %(module)s;
+const b = board('#b', { items: '.i', slots: '.s', ondrop: (e: BoardDropDetail) => { const id: string = e.itemId; } });
+b.on('drop', (e) => {
+  const item: HTMLElement = e.item, id: string = e.itemId, slot: HTMLElement = e.slot, slotId: string = e.slotId;
+  const from: string | null = e.fromId;
+  // @ts-expect-error: a drop may come from no slot
+  const fromId: string = e.fromId;
+});
+b.on('pickup', (e) => { const id: string = e.itemId; const p: number | null = e.pointer; });
+b.on('hover', (e) => {
+  const id: string = e.itemId;
+  // @ts-expect-error: a hover may be over no slot
+  const slotId: string = e.slotId;
+});
+b.on('swap', (e) => { const id: string = e.itemId; const s: HTMLElement | null = e.slot; });
+b.on('return', (e) => { const id: string = e.itemId; });
+b.on('redo', (e) => { const t: 'return' | 'redo' | 'swap' = e.type; });
+b.on('cancel', (e) => { const id: string = e.itemId; });
+b.on('assign', (e) => {
+  const slotId: string = e.slotId;
+  // @ts-expect-error: an emptied copy names no item
+  const id: string = e.itemId;
+});
+b.on('status', (e) => { const text: string = e.text; });
+document.body.addEventListener('board:drop', (e) => { const id: string = e.detail.itemId; const s: string = e.detail.slotId; });
+document.body.addEventListener('board:pickup', (e) => { const id: string = e.detail.itemId; });
+"""
+
+
+@unittest.skipUnless(shutil.which("tsc"), "needs tsc (node-typescript)")
+class BoardEventTypes(unittest.TestCase):
+    def test_each_event_has_its_own_detail_type_under_strict(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            source = os.path.join(tmp, "handlers.ts")
+            with open(source, "w") as f:
+                f.write(BOARD_HANDLERS % {"module": json.dumps(BOARD_DTS[:-len(".d.ts")])})
+            tsc = subprocess.run(["tsc", "--strict", "--noEmit", "--noUnusedLocals", "false", "--lib", "es2020,dom",
+                                  source], capture_output=True, text=True)
+            self.assertEqual(tsc.returncode, 0, tsc.stdout + tsc.stderr)
 
 
 if __name__ == "__main__":

@@ -205,14 +205,20 @@ export class SortableBoard {
   }
 
   /** Numbers for every list as SortableWeb.swift's readLists takes them. */
-  #measure() {
+  #measure(listItems = this.#lists.map((_, l) => this.#itemsOf(l))) {
     const out = [];
     const number = new Map(this.#items.map((el, i) => [el, i]));
+    // The item a list is inside (a nested list), found by walking up: at the first build no
+    // item is marked yet.
+    const parentItem = (el) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (number.has(p)) return number.get(p);
+      return -1;
+    };
     const sx = scrollX, sy = scrollY;
     this.#lists.forEach((el, l) => {
       const r = el.getBoundingClientRect();
       const cs = getComputedStyle(el);
-      const items = this.#itemsOf(l);
+      const items = listItems[l];
       const rects = items.map((it) => it.getBoundingClientRect());
       const content = [r.left + sx + px(cs.borderLeftWidth) + px(cs.paddingLeft), r.top + sy + px(cs.borderTopWidth) + px(cs.paddingTop)];
       content.push(el.clientWidth - px(cs.paddingLeft) - px(cs.paddingRight), el.clientHeight - px(cs.paddingTop) - px(cs.paddingBottom));
@@ -229,7 +235,7 @@ export class SortableBoard {
         down = rects[1].top - rects[0].bottom;
       }
       const max = Number(el.dataset.max ?? this.#o.max ?? -1);
-      const parent = number.get(el.parentElement?.closest('[data-board-sortable]')) ?? -1;
+      const parent = parentItem(el);
       out.push(r.left + sx, r.top + sy, r.width, r.height, ...content, kind, across, down, columns, ...cell,
         ...this.#group(el), Number.isFinite(max) ? max : -1, (el.dataset.sort ?? String(this.#o.sort)) === 'false' ? 0 : 1, parent, items.length);
       items.forEach((it, k) => out.push(number.get(it), rects[k].left + sx, rects[k].top + sy, rects[k].width, rects[k].height));
@@ -250,22 +256,27 @@ export class SortableBoard {
     this.#lists = this.#findLists();
     if (!this.#lists.length) throw new Error(`ImageStage board: lists: "${this.#o.lists}" matches nothing`);
     const known = new Set(this.#items);
+    const listItems = this.#lists.map((_, l) => this.#itemsOf(l));
+    for (const el of listItems.flat()) {
+      if (!known.has(el)) { known.add(el); this.#items.push(el); }
+      if (el.style.translate || el.style.transition) el.style.translate = el.style.transition = ''; // boxes without an animation's offset
+    }
+    // Every box is read before any attribute is written: the writes would have the browser
+    // work out every item's style again before the first read (most of the set-up time).
+    const numbers = this.#measure(listItems);
     for (let l = 0; l < this.#lists.length; l++) {
-      for (const el of this.#itemsOf(l)) {
-        if (!known.has(el)) { known.add(el); this.#items.push(el); }
+      for (const el of listItems[l]) {
         el.setAttribute('data-board-sortable', '');
-        el.style.translate = el.style.transition = '';
         if (!el.hasAttribute('aria-roledescription')) el.setAttribute('aria-roledescription', this.#s('draggable'));
         if (!el.hasAttribute('aria-describedby')) el.setAttribute('aria-describedby', this.#help.id);
       }
       // One Tab stop a list (a roving tabindex): its first item until the focus moves.
-      const items = this.#itemsOf(l);
+      const items = listItems[l];
       if (!items.some((el) => el.tabIndex === 0 && el.hasAttribute('data-board-roving'))) {
         items.forEach((el, k) => { el.tabIndex = k === 0 ? 0 : -1; el.setAttribute('data-board-roving', ''); });
       }
       for (const img of this.#lists[l].querySelectorAll('img')) img.draggable = false;
     }
-    const numbers = this.#measure();
     this.#buffer(numbers.length + 8).set(numbers);
     // The same lists and items in the same order: new boxes only, and the history stays.
     if (this.#started && !this.#x.sortable_relayout(this.#lists.length)) return;

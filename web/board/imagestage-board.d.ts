@@ -111,21 +111,76 @@ export interface BoardOptions extends EngineOptions {
   persistKey?: string;
   /** A held item near a scroll container's edge scrolls it; `true`. */
   autoScroll?: boolean;
-  onpickup?: (detail: BoardEventDetail) => void;
-  onhover?: (detail: BoardEventDetail) => void;
-  ondrop?: (detail: BoardEventDetail) => void;
-  onreturn?: (detail: BoardEventDetail) => void;
-  onredo?: (detail: BoardEventDetail) => void;
-  onswap?: (detail: BoardEventDetail) => void;
-  onassign?: (detail: BoardEventDetail) => void;
-  oncancel?: (detail: BoardEventDetail) => void;
+  onpickup?: (detail: BoardPickupDetail) => void;
+  onhover?: (detail: BoardHoverDetail) => void;
+  ondrop?: (detail: BoardDropDetail) => void;
+  onreturn?: (detail: BoardMoveDetail) => void;
+  onredo?: (detail: BoardMoveDetail) => void;
+  onswap?: (detail: BoardMoveDetail) => void;
+  onassign?: (detail: BoardAssignDetail) => void;
+  oncancel?: (detail: BoardCancelDetail) => void;
   onchange?: (detail: BoardChangeDetail) => void;
   onstatus?: (detail: BoardStatusDetail) => void;
   onplace?: (detail: BoardPlaceDetail) => void;
   onerror?: (detail: BoardErrorDetail) => void;
 }
 
-/** The detail of `pickup`, `hover`, `drop`, `return`, `redo`, `swap`, `assign`, `cancel`. */
+/** What every item event's detail has: the item's element and id (`data-id`, else its position from 1). */
+export interface BoardItemDetail {
+  item: HTMLElement;
+  itemId: string;
+}
+
+/** `pickup`: an item was picked up, by pointer `pointer` (`null`: the keyboard). */
+export interface BoardPickupDetail extends BoardItemDetail {
+  type: 'pickup';
+  pointer: number | null;
+}
+
+/** `hover`: the held item is over `slot` (`null`: over none). */
+export interface BoardHoverDetail extends BoardItemDetail {
+  type: 'hover';
+  slot: HTMLElement | null;
+  slotId: string | null;
+}
+
+/** `drop`: the item was dropped on `slot`, picked up from `from` (`null`: it had none). */
+export interface BoardDropDetail extends BoardItemDetail {
+  type: 'drop';
+  slot: HTMLElement;
+  slotId: string;
+  from: HTMLElement | null;
+  fromId: string | null;
+}
+
+/**
+ * `return` (back to where it rests, or an undo), `redo`, and `swap` (an item the drop
+ * displaced): where the item goes now, `null` for its home outside every slot.
+ */
+export interface BoardMoveDetail extends BoardItemDetail {
+  type: 'return' | 'redo' | 'swap';
+  slot: HTMLElement | null;
+  slotId: string | null;
+}
+
+/** `assign` (`placement: 'copy'`): `slot` now shows a copy of `item`; no item when it was emptied. */
+export interface BoardAssignDetail {
+  type: 'assign';
+  item?: HTMLElement;
+  itemId?: string;
+  slot: HTMLElement;
+  slotId: string;
+}
+
+/** `cancel`: a drag was cancelled (Escape, a lost pointer); the item goes back. */
+export interface BoardCancelDetail extends BoardItemDetail {
+  type: 'cancel';
+}
+
+/**
+ * Any of the item events' details, every field optional (what one handler for several
+ * events takes); each event's own type above has its fields required.
+ */
 export interface BoardEventDetail {
   type: string;
   /** The item's element and id (`data-id`, else its position from 1). */
@@ -146,7 +201,9 @@ export interface BoardChangeDetail {
   state: string;
 }
 
-export interface BoardStatusDetail extends BoardEventDetail {
+/** `status`: the status line changed. */
+export interface BoardStatusDetail {
+  type: 'status';
   text: string;
 }
 
@@ -166,14 +223,14 @@ export interface BoardErrorDetail {
 
 /** Each event's detail. */
 export interface BoardEvents {
-  pickup: BoardEventDetail;
-  hover: BoardEventDetail;
-  drop: BoardEventDetail;
-  return: BoardEventDetail;
-  redo: BoardEventDetail;
-  swap: BoardEventDetail;
-  assign: BoardEventDetail;
-  cancel: BoardEventDetail;
+  pickup: BoardPickupDetail;
+  hover: BoardHoverDetail;
+  drop: BoardDropDetail;
+  return: BoardMoveDetail;
+  redo: BoardMoveDetail;
+  swap: BoardMoveDetail;
+  assign: BoardAssignDetail;
+  cancel: BoardCancelDetail;
   change: BoardChangeDetail;
   status: BoardStatusDetail;
   place: BoardPlaceDetail;
@@ -295,14 +352,14 @@ export interface SortableBoard {
 
 declare global {
   interface ElementEventMap {
-    'board:pickup': CustomEvent<BoardEventDetail>;
-    'board:hover': CustomEvent<BoardEventDetail>;
-    'board:drop': CustomEvent<BoardEventDetail>;
-    'board:return': CustomEvent<BoardEventDetail>;
-    'board:redo': CustomEvent<BoardEventDetail>;
-    'board:swap': CustomEvent<BoardEventDetail>;
-    'board:assign': CustomEvent<BoardEventDetail>;
-    'board:cancel': CustomEvent<BoardEventDetail>;
+    'board:pickup': CustomEvent<BoardPickupDetail>;
+    'board:hover': CustomEvent<BoardHoverDetail>;
+    'board:drop': CustomEvent<BoardDropDetail>;
+    'board:return': CustomEvent<BoardMoveDetail>;
+    'board:redo': CustomEvent<BoardMoveDetail>;
+    'board:swap': CustomEvent<BoardMoveDetail>;
+    'board:assign': CustomEvent<BoardAssignDetail>;
+    'board:cancel': CustomEvent<BoardCancelDetail>;
     'board:change': CustomEvent<BoardChangeDetail>;
     'board:status': CustomEvent<BoardStatusDetail>;
     'board:place': CustomEvent<BoardPlaceDetail>;

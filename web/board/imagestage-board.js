@@ -233,7 +233,7 @@ export class Board {
       this.x = this.wasm.exports;
       if (this.destroyed) return this;
       this.#addLiveRegion();
-      this.#create(problems);
+      this.#create(problems, false); // #reconcileAll below measures
       this.#listen();
       if (this.options.persist === 'localStorage') this.#load();
       this.#reconcileAll();
@@ -315,7 +315,7 @@ export class Board {
   }
 
   /** Finds the page's items and slots and hands the engine their boxes. */
-  #create(problems = []) {
+  #create(problems = [], measure = true) {
     const o = this.options;
     const ours = (el) => el.hasAttribute('data-board-copy') || el.hasAttribute('data-board-placeholder')
       || el.classList.contains('board-ghost');
@@ -332,18 +332,24 @@ export class Board {
     // In a closed dialog, a display:none tab or a closed <details>, nothing has a size yet:
     // the engine waits, and the ResizeObserver measures when the container is shown.
     const hidden = this.container.getClientRects().length === 0;
+    // Every box is read before any attribute is written: a read after a write makes the
+    // browser lay the page out again, once per item (most of the set-up time at 1000 items).
     const slotRects = this.slots.map((el) => this.#rect(el, f, null));
+    const itemRects = this.items.map((el) => this.#rect(el, f, null));
+    const slotIndex = new Map(this.slots.map((el, s) => [el, s]));
+    const slotIdSet = new Set(this.slotIds), itemIdSet = new Set(this.itemIds);
     const items = this.items.map((el, i) => {
       this.#add(el, 'data-board-item', '');
       for (const img of el.tagName === 'IMG' ? [el] : el.querySelectorAll('img')) this.#add(img, 'draggable', 'false');
       // No style attribute of the page's: the one the drags leave behind (empty) goes at destroy().
       if (!el.hasAttribute('style')) this.unstyled.add(el);
-      this.#label(el, i);
+      const name = this.#itemName(el, i);
+      this.#label(el, name);
       const slotEl = el.parentElement?.closest(o.slots);
-      const s = slotEl ? this.slots.indexOf(slotEl) : -1;
-      const item = { id: this.itemIds[i], name: this.#itemName(el, i), frame: this.#rect(el, f, null) };
+      const s = slotEl ? (slotIndex.get(slotEl) ?? -1) : -1;
+      const item = { id: this.itemIds[i], name, frame: itemRects[i] };
       if (s >= 0 && this.mode === 'locations') item.slot = this.slotIds[s];
-      else if (el.dataset.slot && this.slotIds.includes(el.dataset.slot)) item.slot = el.dataset.slot;
+      else if (el.dataset.slot && slotIdSet.has(el.dataset.slot)) item.slot = el.dataset.slot;
       if (el.dataset.tags) item.tags = el.dataset.tags.split(/\s+/).filter(Boolean);
       return item;
     });
@@ -354,7 +360,7 @@ export class Board {
       if (el.dataset.accepts) slot.accepts = el.dataset.accepts.split(/\s+/).filter(Boolean);
       if (el.dataset.capacity) slot.capacity = Number(el.dataset.capacity);
       const copy = el.querySelector(':scope > [data-board-copy]');
-      if (copy && this.itemIds.includes(copy.dataset.boardCopy)) slot.content = copy.dataset.boardCopy;
+      if (copy && itemIdSet.has(copy.dataset.boardCopy)) slot.content = copy.dataset.boardCopy;
       if (generic(el)) this.#add(el, 'role', 'group'); // a <ul> stays a list, and its <li> list items
       if (!el.hasAttribute('aria-labelledby')) this.#add(el, 'aria-label', slot.name || `location #${slot.id}`);
       return slot;
@@ -364,12 +370,12 @@ export class Board {
     if (o.reducedMotion === undefined) given.reducedMotion = this.#prefersReducedMotion();
     const canvas = { width: Math.max(1, f.width), height: Math.max(1, f.height) };
     const description = `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},`
-      + `"slots":${encodeOptions(slots)},"items":${encodeOptions(items)}}`;
+      + `"slots":${encodeOptions(slots)},"items":${JSON.stringify(items)}}`; // items: only text and measured numbers
     const error = this.wasm.out(this.wasm.withBytes(description, (p, n) => this.x.board_create(p, n)));
     // The engine's problems, one a line, after the page's own (selectors).
     if (error) problems = [...problems, ...error.split('\n').map((line) => this.#nameElements(line))];
     if (problems.length) throw failure(problems);
-    this.#measure();
+    if (measure) this.#measure();
   }
 
   /** `slots[3].frame: …` reads `slots[3] (div.cell#kitchen): …`: the page finds its element. */
@@ -412,12 +418,11 @@ export class Board {
    * own (an `<li>`, an `<img>`, a row) keeps it and is described as draggable; a plain
    * `<div>` or `<span>` becomes a button. The name is set where its text would say otherwise.
    */
-  #label(el, i) {
+  #label(el, name) {
     if (el.tabIndex < 0) this.#add(el, 'tabindex', '0');
     if (generic(el)) this.#add(el, 'role', 'button');
     this.#add(el, 'aria-roledescription', this.strings.draggable);
     this.#add(el, 'aria-describedby', this.instructions.id);
-    const name = this.#itemName(el, i);
     if (el.tagName !== 'IMG' && !el.hasAttribute('aria-labelledby') && name !== el.textContent.replace(/\s+/g, ' ').trim()) {
       this.#add(el, 'aria-label', name);
     }
@@ -896,7 +901,9 @@ export class Board {
   #unlift(i) {
     const el = this.items[i];
     if (!el) return;
-    el.classList.remove('board-lifted');
+    // Only what changes is written: a write, even of the same value, has the page's style
+    // worked out again (at start, for every item).
+    if (el.classList.contains('board-lifted')) el.classList.remove('board-lifted');
     const float = this.floating.get(i);
     if (float) {
       this.floating.delete(i);
@@ -907,7 +914,7 @@ export class Board {
       if (float.placeholder.isConnected) this.#own(() => float.placeholder.replaceWith(el));
       if (focused && document.activeElement !== focused) focused.focus({ preventScroll: true });
     }
-    el.style.translate = '';
+    if (el.style.translate) el.style.translate = '';
     if ('boardPositioned' in el.dataset) {
       el.style.position = '';
       delete el.dataset.boardPositioned;
