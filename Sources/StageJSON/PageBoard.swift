@@ -156,21 +156,13 @@ public struct PageBoard: Sendable {
       if changing, ["mode", "items", "slots"].contains(key) {
         throw value.fail("cannot change while the board runs; make a new board")
       }
-      if allowed.contains(key) { continue }
-      let event =
-        key.hasPrefix("on") && key.count > 2 ? String(decoding: lowercasedBytes(String(key.dropFirst(2))), as: UTF8.self) : nil
-      if let event, eventNames.contains(event) {
+      if let event = OptionNames.event(key), eventNames.contains(event) {
         try value.function()
         continue
       }
-      if let hint = sortableJSNames.first(where: { $0.names.contains(key) })?.hint {
-        throw value.fail("SortableJS's name, not the board's: \(hint)")
+      if let problem = OptionNames.problem(key, allowed: allowed, events: eventNames, sortableJS: sortableJSNames) {
+        throw value.fail(problem)
       }
-      if let event {
-        let events = eventNames.joined(separator: ", ")
-        throw value.fail("not an event\(suggestion(event, among: eventNames, prefix: "on")); the events are \(events)")
-      }
-      throw value.fail("not an option\(suggestion(key, among: allowed)) (docs/board.md lists them)")
     }
   }
 
@@ -210,32 +202,8 @@ public struct PageBoard: Sendable {
   }
 
   /// " (did you mean NAME?)" for the allowed name nearest a misspelt one, or nothing.
-  /// Names are ASCII, compared by bytes without case.
   static func suggestion(_ name: String, among names: [String], prefix: String = "") -> String {
-    let lower = lowercasedBytes(name)
-    var best: (String, Int)?
-    for candidate in names {
-      let d = editDistance(lower, lowercasedBytes(candidate))
-      if d <= max(2, lower.count / 3), d < lower.count, d < (best?.1 ?? Int.max) { best = (candidate, d) }
-    }
-    return best.map { " (did you mean \(prefix)\($0.0)?)" } ?? ""
-  }
-
-  /// ASCII letters lowercased (`lowercased()` would link Unicode's case tables into the wasm).
-  static func lowercasedBytes(_ text: String) -> [UInt8] { text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 } }
-
-  static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    var row = Array(0...b.count)
-    for i in a.indices {
-      var previous = row[0]
-      row[0] = i + 1
-      for j in b.indices {
-        let above = row[j + 1]
-        row[j + 1] = min(row[j + 1] + 1, row[j] + 1, previous + (a[i] == b[j] ? 0 : 1))
-        previous = above
-      }
-    }
-    return row[b.count]
+    OptionNames.suggestion(name, among: names, prefix: prefix)
   }
 
   /// The engine's options from the page's; also what `setOptions` changes later.

@@ -38,9 +38,12 @@ viewer_wasm=$(gz imagestage-viewer.wasm)
 # Fetched instead of imagestage-viewer.wasm where the view is drawn on the CPU (no WebGL2).
 cpu_wasm=$([ -f "$min/imagestage-viewer-cpu.wasm" ] && gz imagestage-viewer-cpu.wasm || echo "$viewer_wasm")
 board_js=$(gz $(modules imagestage-board.js)) board_wasm=$(gz imagestage-board.wasm)
+# Fetched instead of imagestage-board.wasm by a board in mode: 'sortable'.
+sortable_wasm=$(gz imagestage-sortable.wasm)
 sed -e "s/@VERSION@/$version/g" -e "s/@VIEWER_JS@/$viewer_js/g" -e "s/@VIEWER_WASM@/$viewer_wasm/g" \
   -e "s/@VIEWER_TOTAL@/$((viewer_js + viewer_wasm))/g" -e "s/@CPU_WASM@/$cpu_wasm/g" -e "s/@CPU_TOTAL@/$((viewer_js + cpu_wasm))/g" -e "s/@BOARD_JS@/$board_js/g" -e "s/@BOARD_WASM@/$board_wasm/g" \
-  -e "s/@BOARD_TOTAL@/$((board_js + board_wasm))/g" packaging/npm/README.md >"$stage/README.md"
+  -e "s/@BOARD_TOTAL@/$((board_js + board_wasm))/g" -e "s/@SORTABLE_WASM@/$sortable_wasm/g" \
+  -e "s/@SORTABLE_TOTAL@/$((board_js + sortable_wasm))/g" packaging/npm/README.md >"$stage/README.md"
 cat >"$stage/package.json" <<JSON
 {
   "name": "imagestage",
@@ -57,6 +60,7 @@ cat >"$stage/package.json" <<JSON
     "./viewer.css": "./imagestage-viewer.css",
     "./imagestage-viewer.wasm": "./imagestage-viewer.wasm",
     "./imagestage-board.wasm": "./imagestage-board.wasm",
+    "./imagestage-sortable.wasm": "./imagestage-sortable.wasm",
     "./package.json": "./package.json"
   },
   "types": "./imagestage-viewer.d.ts",

@@ -110,16 +110,23 @@ class NpmPackage(unittest.TestCase):
             meta = json.load(f)
         self.assertEqual((meta["name"], meta["version"], meta["license"], meta["type"]),
                          ("imagestage", VERSION, "MIT", "module"))
-        for entry in ["./viewer", "./board", "./viewer.classic.js", "./board.classic.js", "./viewer.css"]:
+        for entry in ["./viewer", "./board", "./viewer.classic.js", "./board.classic.js", "./viewer.css",
+                      "./imagestage-board.wasm", "./imagestage-sortable.wasm"]:
             self.assertIn(entry, meta["exports"])
         for key in ["types", "sideEffects", "files", "repository", "keywords"]:
             self.assertIn(key, meta)
         # Every file the package lists is in it, and the modules are minified with their maps.
         for name in ["imagestage-viewer.js", "imagestage-viewer.js.map", "imagestage-viewer.wasm",
-                     "imagestage-board.wasm", "imagestage-viewer.d.ts", "imagestage-board.d.ts", "README.md", "LICENSE",
+                     "imagestage-board.wasm", "imagestage-sortable.wasm", "imagestage-viewer.d.ts", "imagestage-board.d.ts", "README.md", "LICENSE",
                      "docs/board.md", "docs/viewer.md", "examples/locations.html", "examples/shortcuts.html",
                      "examples/art/lake.svg"]:
             self.assertTrue(os.path.exists(os.path.join(self.package, name)), name)
+        # The README's bundler recipe copies the sortable mode's wasm too, and says what fetches it.
+        with open(os.path.join(self.package, "README.md")) as f:
+            readme = f.read()
+        self.assertIn("node_modules/imagestage/imagestage-sortable.wasm dist/", readme)
+        self.assertIn("mode: 'sortable'", readme)
+        self.assertNotIn("@SORTABLE", readme)
         with open(os.path.join(self.package, "imagestage-viewer.js")) as f:
             code = f.read()
         # Lines outside template literals (the bundled shaders' GLSL keeps its own lines).
@@ -163,7 +170,7 @@ class NpmPackage(unittest.TestCase):
         subprocess.run(["esbuild", "app.js", "--bundle", "--format=esm", "--minify", f"--outdir={site}", "--log-level=warning"],
                        cwd=self.scratch, check=True, timeout=60)
         # What the package README tells esbuild users to do: each component's assets beside the bundle.
-        for asset in ["imagestage-board.wasm", "imagestage-viewer.wasm", "imagestage-viewer-cpu.wasm", "imagestage-viewer.css"]:
+        for asset in ["imagestage-board.wasm", "imagestage-sortable.wasm", "imagestage-viewer.wasm", "imagestage-viewer-cpu.wasm", "imagestage-viewer.css"]:
             shutil.copy(os.path.join(self.package, asset), site)
         shutil.copy(os.path.join(ROOT, "build", "web", "sample.jpg"), site)
         server, base = serve(site)

@@ -224,6 +224,102 @@ class SortableBoard(unittest.TestCase):
         self.assertEqual(dict(p.js("return order()"))["done"], ["todo-1"])
         self.assertEqual(dict(p.js("return order()"))["todo"], ["todo-2", "todo-3", "todo-4"])
 
+    def test_sortablejs_restore_recipe_moves_cards_between_lists(self):
+        # SortableJS's way: each card put back in its saved list, then sort(order, list) per list.
+        open_page("sortable-kanban", "board")
+        p = page()
+        saved = {"todo": ["todo-2", "todo-4"], "doing": ["doing-1", "todo-1", "doing-2"], "done": ["todo-3"]}
+        p.js("""const saved = arguments[0];
+            for (const [list, ids] of Object.entries(saved))
+              for (const id of ids) document.getElementById(list).append(document.querySelector(`[data-id="${id}"]`));
+            for (const [list, ids] of Object.entries(saved)) b.sort(ids, list);""", saved)
+        time.sleep(0.3)
+        self.assertEqual({k: v for k, v in p.js("return order()") if k in saved}, saved)
+        # sort() alone moves an id from another list too, as SortableJS's sort moves the element.
+        p.js("b.sort(['todo-3', 'todo-2', 'todo-4'], 'todo')")
+        time.sleep(0.3)
+        self.assertEqual(dict(p.js("return order()"))["todo"], ["todo-3", "todo-2", "todo-4"])
+        self.assertEqual(dict(p.js("return order()"))["done"], [])
+        with self.assertRaisesRegex(Exception, r'sort\(\): no list "nope"'):
+            p.js("b.sort(['todo-1'], 'nope')")
+
+    def test_ctrl_z_and_ctrl_y_on_a_card_undo_and_redo(self):
+        open_page("sortable-kanban", "board")
+        p = page()
+        p.js("document.querySelector('[data-id=\"todo-1\"]').focus()")
+        press(" ", Keys.ARROW_DOWN, " ")
+        time.sleep(0.3)
+        self.assertEqual(p.js("return b.toArray('todo')")[:2], ["todo-2", "todo-1"])
+        ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        time.sleep(0.3)
+        self.assertEqual(p.js("return b.toArray('todo')")[:2], ["todo-1", "todo-2"])
+        self.assertEqual(p.js("return document.activeElement.dataset.id"), "todo-1")
+        ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
+        time.sleep(0.3)
+        self.assertEqual(p.js("return b.toArray('todo')")[:2], ["todo-2", "todo-1"])
+        # In a card's field, Ctrl+Z is the field's own: the order stays.
+        field = p.driver.find_element("css selector", '[data-id="todo-3"] input')
+        field.click()
+        field.send_keys("x")
+        ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        time.sleep(0.3)
+        self.assertEqual(p.js("return b.toArray('todo')")[:2], ["todo-2", "todo-1"])
+        self.assertEqual(field.get_attribute("value"), "note 3")
+
+    def test_live_region_is_polite(self):
+        open_page("sortable-kanban", "board")
+        self.assertEqual(page().js("return [...document.querySelectorAll('.board-live[aria-live]')]"
+                                   ".map((el) => el.getAttribute('aria-live'))"), ["polite"])
+
+    def test_persist_key_is_imagestage_board_id_and_old_key_is_read_once(self):
+        p = page()
+        p.driver.get(p.base + "pages/sortable-kanban.html")
+        p.until("return window.pageReady === true", message="kanban")
+        old = '{"order":{"todo":["todo-4","todo-3","todo-2","todo-1"]}}'
+        p.js("localStorage.clear(); localStorage.setItem('imagestage.imagestage.board.kanban', arguments[0])", old)
+        p.driver.execute_async_script("""const done = arguments[0];
+            b.destroy();
+            document.querySelector('main').id = 'kanban';
+            import('/imagestage-board.js').then(({ board }) => {
+              window.b2 = board('#kanban', { mode: 'sortable', lists: 'ul', items: 'li', group: 'kanban',
+                persist: 'localStorage' });
+              return b2.ready;
+            }).then(() => done(), (e) => done(e.message));""")
+        self.assertEqual(p.js("return b2.toArray('todo')"), ["todo-4", "todo-3", "todo-2", "todo-1"])
+        self.assertIn('"todo":["todo-4","todo-3","todo-2","todo-1"]', p.js("return localStorage.getItem('imagestage.board.kanban')"))
+        self.assertIsNone(p.js("return localStorage.getItem('imagestage.imagestage.board.kanban')"))
+        p.js("b2.sort(['todo-1', 'todo-2', 'todo-3', 'todo-4'], 'todo')")
+        self.assertIn('"todo":["todo-1","todo-2","todo-3","todo-4"]', p.js("return localStorage.getItem('imagestage.board.kanban')"))
+
+    def test_to_array_before_ready_is_the_dom_order(self):
+        p = page()
+        p.driver.get(p.base + "pages/sortable-kanban.html")
+        p.until("return window.pageReady === true", message="kanban")
+        # Straight after board(), before its module is instantiated: SortableJS answers at once too.
+        self.assertEqual(p.driver.execute_async_script("""const done = arguments[0];
+            import('/imagestage-board.js').then(({ board }) => {
+              const b3 = board('main', { mode: 'sortable', lists: 'ul', items: 'li' });
+              done(b3.toArray('doing'));
+            }, (e) => done(e.message));"""), ["doing-1", "doing-2"])
+        with self.assertRaisesRegex(Exception, r'toArray\(\): no list "nope"'):
+            p.js("b.toArray('nope')")
+
+    def test_unknown_and_sortablejs_options_are_refused_with_hints(self):
+        p = page()
+        p.driver.get(p.base + "pages/sortable-kanban.html")
+        p.until("return window.pageReady === true", message="kanban")
+        message = p.driver.execute_async_script("""const done = arguments[0];
+            import('/imagestage-board.js').then(({ board }) => board('main', { mode: 'sortable', lists: 'ul',
+              items: 'li', ghostClass: 'ghost', delay: 100, animaton: 150, onEnd: () => {}, onEdn: () => {},
+              animation: 'fast' }).ready).then(() => done('resolved'), (e) => done(e.message));""")
+        self.assertTrue(message.startswith("ImageStage board: 5 problems:"), message)
+        self.assertIn("ghostClass: SortableJS's name, not the board's: style [data-board-held]", message)
+        self.assertIn("delay: SortableJS's name, not the board's: a drag starts once the pointer moved 3 px", message)
+        self.assertIn("animaton: not an option (did you mean animation?)", message)
+        self.assertIn("onEdn: not an event (did you mean onend?)", message)
+        self.assertIn("animation: expected a number of 0 or more, found \"fast\"", message)
+        self.assertNotIn("onEnd:", message)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -275,3 +275,50 @@ public func sortableRemove(_ item: Int32) -> Int32 {
   guard sorter != nil else { return 1 }
   return (try? sorter!.removeItem(id(Int(item)))) == nil ? 1 : 0
 }
+
+/// The options the sortable mode takes (board-sortable.js reads them), and its events.
+let sortableOptionNames = [
+  "mode", "lists", "items", "handle", "filter", "group", "max", "sort", "animation", "swapThreshold", "invertSwap",
+  "invertedSwapThreshold", "rule", "hysteresis", "emptyInsertThreshold", "multiDrag", "persist", "strings",
+]
+let sortableEventNames = ["start", "sort", "end", "change", "error", "select"]
+
+/// SortableJS's names the sortable mode does not take, each with its way to do it.
+let sortableJSNames: [(names: [String], hint: String)] = [
+  (
+    ["ghostClass", "chosenClass", "dragClass", "fallbackClass"],
+    "style [data-board-held] (the held item), [data-board-over] (the list it would land in), [data-board-selected]"
+  ),
+  (["draggable"], "use items (a CSS selector)"),
+  (
+    ["onChoose", "onUnchoose", "onAdd", "onRemove", "onUpdate", "onMove", "onClone", "onFilter"],
+    "use onStart, onSort, onEnd (from, to) or onChange"
+  ),
+  (["delay", "delayOnTouchOnly", "touchStartThreshold"], "a drag starts once the pointer moved 3 px; there is no press delay"),
+  (["forceFallback", "fallbackOnBody", "fallbackTolerance", "fallbackOffset"], "the board follows the pointer itself"),
+  (["disabled"], "call destroy(), and board() to start again"),
+  (["store", "dataIdAttr"], "ids are data-id; use persist: 'localStorage', or state() and restore()"),
+  (["direction"], "read from the list's CSS"),
+  (
+    ["scroll", "scrollSensitivity", "scrollSpeed", "bubbleScroll", "easing", "preventOnFilter", "removeCloneOnHide"],
+    "not taken"
+  ),
+]
+
+/// Checks an option's name: `length` bytes of UTF-8 in the buffer, one a double. Answers 0
+/// when the mode takes it, else writes why not (UTF-8, one byte a double, the shared words of
+/// StageJSON's OptionNames) into the buffer and answers its length.
+@_cdecl("sortable_check_option")
+public func sortableCheckOption(_ length: Int32) -> Int32 {
+  guard length >= 0, Int(length) <= sharedCount else { return 0 }
+  let bytes = (0..<Int(length)).map { UInt8(truncatingIfNeeded: shared[$0].isFinite ? Int(shared[$0]) : 0) }
+  guard
+    let problem = OptionNames.problem(
+      String(decoding: bytes, as: UTF8.self), allowed: sortableOptionNames, events: sortableEventNames,
+      sortableJS: sortableJSNames)
+  else { return 0 }
+  let out = Array(problem.utf8)
+  _ = sortableReserve(Int32(out.count))
+  for (k, b) in out.enumerated() { shared[k] = Double(b) }
+  return Int32(out.count)
+}

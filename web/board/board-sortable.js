@@ -40,9 +40,10 @@ function addStyle() {
 
 export class SortableBoard {
   #o; #x; #w; #abort; #listeners = new Map(); #lists = []; #items = []; #groups = [];
-  #started = false; #press = null; #held = null; #moved = new Set(); #live; #help; #view = null;
+  #given; #started = false; #press = null; #held = null; #moved = new Set(); #live; #help; #view = null;
 
   constructor(container, options) {
+    this.#given = options ?? {};
     this.container = typeof container === 'string' ? document.querySelector(container) : container;
     // SortableJS's zones are its own hysteresis: 0 px more keeps its results; closest centre gets 4.
     this.options = this.#o = { animation: 150, swapThreshold: 1, invertSwap: false, emptyInsertThreshold: 5,
@@ -60,11 +61,27 @@ export class SortableBoard {
   off(name, fn) { this.#listeners.get(name)?.delete(fn); return this; }
 
   /** The `data-id`s of a list's items in order (SortableJS's `toArray`); the first list by default. */
-  toArray(list = 0) { return this.#itemsOf(this.#list(list)).map((el) => el.dataset.id ?? ''); }
+  toArray(list = 0) {
+    // Before `ready` (or when it failed) the DOM's order is the order: never [] for a page to save.
+    if (!this.#lists.length && this.container instanceof Element) this.#lists = this.#findLists();
+    return this.#itemsOf(this.#known(list, 'toArray')).map((el) => el.dataset.id ?? '');
+  }
 
-  /** Puts a list's items in this order of `data-id`s (SortableJS's `sort`); undoable. */
+  /** Puts a list's items in this order of `data-id`s (SortableJS's `sort`); undoable. An id in
+   * another list moves into this one, as SortableJS's `sort` moves the element. */
   sort(order, list = 0) {
-    const l = this.#list(list);
+    if (!this.#x) throw new Error('ImageStage board: sort(): the board is not ready yet (await b.ready)');
+    let l = this.#known(list, 'sort');
+    if (!this.#held) {
+      const target = this.#lists[l];
+      for (const id of order) {
+        const el = this.#items.find((e) => e?.dataset.id === String(id) && e.parentElement !== target && this.#lists.includes(e.parentElement));
+        if (el) target.append(el);
+      }
+      // The page may have moved items itself (SortableJS's restore recipe): the engine reads the DOM again.
+      this.#build();
+      l = this.#known(list, 'sort');
+    }
     const ids = order.map((id) => this.#itemsOf(l).findIndex((el) => el.dataset.id === id)).filter((k) => k >= 0)
       .map((k) => this.#items.indexOf(this.#itemsOf(l)[k]));
     this.#buffer().set(ids);
@@ -123,8 +140,10 @@ export class SortableBoard {
       addStyle();
       this.#w = await instantiate(WASM);
       this.#x = this.#w.exports;
+      this.#check(this.#given);
       this.#live = Object.assign(document.createElement('div'), { className: 'board-live' });
-      this.#live.setAttribute('aria-live', 'assertive');
+      // Polite: a step's announcement waits for the reader's current phrase instead of cutting it off.
+      this.#live.setAttribute('aria-live', 'polite');
       this.#help = Object.assign(document.createElement('div'), { className: 'board-live', id: `board-help-${Math.random().toString(36).slice(2)}` });
       this.#help.textContent = this.#s('instructions');
       document.body.append(this.#live, this.#help);
@@ -135,6 +154,11 @@ export class SortableBoard {
       this.#build();
       this.#listen();
       if (this.#o.persist === 'localStorage') {
+        // Orders saved before 0.1.1 sit under imagestage.imagestage.board.KEY: read once, moved.
+        const old = storedText(`imagestage.${this.#key()}`);
+        if (old != null && (storedText(this.#key()) != null || !store(this.#key(), old))) {
+          try { localStorage.removeItem(`imagestage.imagestage.${this.#key()}`); } catch { /* blocked: read again next time */ }
+        }
         const saved = storedText(this.#key());
         if (saved) try { this.restore(saved); } catch (e) { console.warn(e.message); }
       }
@@ -145,8 +169,32 @@ export class SortableBoard {
     }
   }
 
+  /** Every option's name (by the engine's module, in the words of the other modes) and value, all at once. */
+  #check(given) {
+    const problems = [];
+    const bytes = new TextEncoder();
+    for (const [key, value] of Object.entries(given)) {
+      const name = bytes.encode(key.slice(0, 200));
+      this.#buffer(name.length + 1).set(name);
+      const n = this.#x.sortable_check_option(name.length);
+      if (n) { problems.push(`${key}: ${new TextDecoder().decode(Uint8Array.from(this.#buffer().subarray(0, n)))}`); continue; }
+      const is = (ok, expected) => { if (!ok) problems.push(`${key}: expected ${expected}, found ${value === null ? 'null' : typeof value === 'string' ? JSON.stringify(value) : typeof value}`); };
+      if (/^on[A-Z]/.test(key)) is(typeof value === 'function', 'a function');
+      else if (['animation', 'hysteresis', 'emptyInsertThreshold', 'max'].includes(key)) is(Number.isFinite(value) && value >= 0, 'a number of 0 or more');
+      else if (['swapThreshold', 'invertedSwapThreshold'].includes(key)) is(Number.isFinite(value) && value >= 0 && value <= 1, 'a number from 0 to 1');
+      else if (['invertSwap', 'multiDrag', 'sort'].includes(key)) is(typeof value === 'boolean', 'true or false');
+      else if (['items', 'handle', 'filter'].includes(key)) is(typeof value === 'string', 'a CSS selector');
+      else if (key === 'lists') is(typeof value === 'string' || typeof value?.[Symbol.iterator] === 'function', 'a CSS selector or elements');
+      else if (key === 'rule') is(value === 'swapZones' || value === 'closestCenter', "'swapZones' or 'closestCenter'");
+      else if (key === 'persist') is(value === 'localStorage' || value === false, "'localStorage' or false");
+      else if (key === 'group') is(typeof value === 'string' || (typeof value === 'object' && value !== null), "a name or { name, pull, put }");
+      else if (key === 'strings') is(typeof value === 'object' && value !== null, 'an object of templates');
+    }
+    if (problems.length) throw new Error(`ImageStage board: ${problems.length > 1 ? `${problems.length} problems:\n- ${problems.join('\n- ')}` : problems[0]}`);
+  }
+
   #s(name) { return this.#o.strings?.[name] ?? STRINGS[name]; }
-  #key() { return `imagestage.board.${this.container.id || 'board'}`; }
+  #key() { return `board.${this.container.id || 'board'}`; } // storage.js adds `imagestage.`
 
   /** The lists: `lists` (a selector inside the container, or elements), or the container itself. */
   #findLists() {
@@ -160,6 +208,12 @@ export class SortableBoard {
     const list = this.#lists[l];
     const sel = this.#o.items;
     return list ? [...list.children].filter((el) => !sel || el.matches(sel)) : [];
+  }
+
+  #known(list, method) {
+    const l = this.#list(list);
+    if (l < 0 || l >= this.#lists.length) throw new Error(`ImageStage board: ${method}(): no list ${JSON.stringify(String(list))}`);
+    return l;
   }
 
   #list(list) {
@@ -260,6 +314,10 @@ export class SortableBoard {
     for (const el of listItems.flat()) {
       if (!known.has(el)) { known.add(el); this.#items.push(el); }
       if (el.style.translate || el.style.transition) el.style.translate = el.style.transition = ''; // boxes without an animation's offset
+    }
+    // A settle still sliding is measured where it ends: cleared styles alone leave it running.
+    for (const a of document.getAnimations?.() ?? []) {
+      if (a instanceof CSSTransition && known.has(a.effect?.target)) a.finish();
     }
     // Every box is read before any attribute is written: the writes would have the browser
     // work out every item's style again before the first read (most of the set-up time).
@@ -369,7 +427,14 @@ export class SortableBoard {
   #keydown(e) {
     const el = e.target.closest?.('[data-board-sortable]');
     const i = this.#items.indexOf(el);
-    if (i < 0 || e.target !== el) return; // keys in a card's own controls are theirs
+    if (i < 0 || e.target !== el) return; // keys in a card's own controls are theirs (their Ctrl+Z too)
+    const key = e.key.toLowerCase();
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && !this.#held && (key === 'z' || key === 'y')) {
+      if (key === 'y' || e.shiftKey) this.redo(); else this.undo();
+      if (el.isConnected && document.activeElement !== el) this.#focus(el); // a DOM move blurs it
+      e.preventDefault();
+      return;
+    }
     if (this.#held && !this.#held.byPointer) {
       if (e.key in ARROWS) this.#answer(this.#x.sortable_key(ARROWS[e.key]));
       else if (e.key === ' ' || e.key === 'Enter') this.#finish(false);
