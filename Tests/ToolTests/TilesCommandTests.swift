@@ -287,7 +287,8 @@ struct TilesCommandTests {
     // keys, and the flood of missing tiles is cut to the first 20.
     #expect(mismatch.stderr.contains("cubeResolution 2048") && mismatch.stderr.contains("maxLevel 4"), "\(mismatch.stderr)")
     #expect(
-      mismatch.stderr.split(separator: "\n").filter { $0.contains("drawn from a coarser level") }.count <= 20, "\(mismatch.stderr)")
+      mismatch.stderr.split(separator: "\n").filter { $0.contains("drawn from a coarser level") }.count <= 20,
+      "\(mismatch.stderr)")
     // A pyramid that cannot be: refused at the key, before any tile is read.
     try text.replacingOccurrences(of: #""maxLevel":4"#, with: #""maxLevel":40"#).write(
       toFile: config, atomically: true, encoding: .utf8)
