@@ -380,7 +380,7 @@ build: deps version
 	swift build $(CPU_FLAGS) --build-tests
 
 # The suites that start Xvfb and drive the app with xdotool (ToolTests/App*GUITests).
-GUI_SUITES := AppGUITests|AppSceneGUITests|AppVideoGUITests|AppCameraGUITests
+GUI_SUITES := AppGUITests|AppSceneGUITests|AppVideoGUITests|AppCameraGUITests|AppDockGUITests
 # The quick tier (docs/architecture.md, "Test tiers"): the build (incremental, with make
 # build's flags), every Swift suite but the GUI ones, and the format lint. It ends with its
 # time: wall, and the CPU (user + sys) of all it ran, which other load does not change
