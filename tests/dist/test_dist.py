@@ -119,7 +119,7 @@ class NpmPackage(unittest.TestCase):
         for name in ["imagestage-viewer.js", "imagestage-viewer.js.map", "imagestage-viewer.wasm",
                      "imagestage-board.wasm", "imagestage-sortable.wasm", "imagestage-viewer.d.ts", "imagestage-board.d.ts", "README.md", "LICENSE",
                      "docs/board.md", "docs/viewer.md", "examples/locations.html", "examples/shortcuts.html",
-                     "examples/art/lake.svg"]:
+                     "examples/kanban.html", "examples/art/lake.svg"]:
             self.assertTrue(os.path.exists(os.path.join(self.package, name)), name)
         # The README's bundler recipe copies the sortable mode's wasm too, and says what fetches it.
         with open(os.path.join(self.package, "README.md")) as f:
@@ -148,6 +148,11 @@ class NpmPackage(unittest.TestCase):
             error = DRIVER.execute_async_script("places.ready.then(() => arguments[0](null), (e) => arguments[0](e.message))")
             self.assertIsNone(error)
             self.assertGreater(DRIVER.execute_script("return document.querySelectorAll('[data-board-item]').length"), 0)
+            # The sortable mode from the package as installed: the bundle fetches its own wasm.
+            DRIVER.get(base + "examples/kanban.html")
+            error = DRIVER.execute_async_script("kanban.ready.then(() => arguments[0](null), (e) => arguments[0](e.message))")
+            self.assertIsNone(error)
+            self.assertEqual(DRIVER.execute_script("return document.querySelectorAll('[data-board-sortable]').length"), 4)
         finally:
             server.shutdown()
             server.server_close()

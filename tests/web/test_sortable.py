@@ -177,6 +177,39 @@ class SortableBoard(unittest.TestCase):
         p.js("b.redo()")
         self.assertEqual(p.js("return b.toArray('todo')"), ["todo-2", "todo-3", "todo-1", "todo-4"])
 
+    def test_the_kanban_example_drags_by_its_handle_and_keeps_its_order(self):
+        """The shipped example (examples/kanban.html) as a visitor uses it: a card dragged by
+        its handle into the empty column, the message, the order after a reload, a keyboard
+        move, and Undo as a button."""
+        p = page()
+        p.driver.get(p.base + "examples/kanban.html")
+        p.js("localStorage.clear()")
+        p.driver.get(p.base + "examples/kanban.html")
+        p.driver.execute_async_script("kanban.ready.then(() => arguments[0]())")
+        handle = centre('[data-id="bug"] .handle')
+        drag(handle, centre("#done"))
+        time.sleep(0.4)
+        self.assertEqual(p.js("return kanban.toArray('done')"), ["bug"])
+        self.assertEqual(p.js("return document.getElementById('last').textContent"),
+                         "Fix the login bug: todo → done, position 1")
+        # A press on the card's text, not its handle, moves nothing.
+        text = centre('[data-id="spec"]')
+        drag((text[0] + 40, text[1]), centre("#done"))
+        time.sleep(0.4)
+        self.assertEqual(p.js("return kanban.toArray('todo')"), ["spec", "review"])
+        p.driver.refresh()
+        p.driver.execute_async_script("kanban.ready.then(() => arguments[0]())")
+        self.assertEqual(p.js("return kanban.toArray('done')"), ["bug"])
+        p.js("document.querySelector('[data-id=\"spec\"]').focus()")
+        press(" ", Keys.ARROW_RIGHT, " ")
+        time.sleep(0.4)
+        # Arrow right keeps the card's position, first, in the next column.
+        self.assertEqual(p.js("return kanban.toArray('doing')"), ["spec", "design"])
+        p.until("return !document.getElementById('undo').disabled", message="Undo enabled")
+        p.driver.find_element("id", "undo").click()
+        time.sleep(0.4)
+        self.assertEqual(p.js("return kanban.toArray('todo')"), ["spec", "review"])
+
     def test_keyboard_moves_with_announcements(self):
         open_page("sortable-kanban", "board")
         p = page()

@@ -2972,4 +2972,7 @@ if __name__ == "__main__":
         if name.startswith("Sortable"):
             case.__module__ = __name__
             globals()[name] = case
+    # The loops' variables are globals here: left bound, `case` (the last class adopted) would
+    # be found again under its own name and its tests run twice.
+    del name, case
     unittest.main(verbosity=2)
