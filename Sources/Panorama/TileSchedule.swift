@@ -170,7 +170,7 @@ public struct TileSchedule: Sendable {
   /// sees, nearest its centre first.
   ///
   /// Rectilinear views (the web viewer's, the app's): exactly the tiles whose square meets
-  /// the view's pyramid of rays, however thin the part that shows (``footprint``), so every
+  /// the view's pyramid of rays, however thin the part that shows (`footprint`, internal), so every
   /// tile a pixel samples is listed, and a tile that touches the view only along an edge or a
   /// corner too. Other lenses map the screen's edges to curves: their tiles are found by
   /// casting rays at most a quarter tile apart on the screen and 4 px apart along its edges,
