@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Issue 39 pyramid item 8: a 6144×3072 grid (2-pixel lines every 64 px) rendered from its tile
+# pyramids (JPEG at the default face size 1952, PNG at 1952, PNG √2 finer at 2760) against the
+# grid's own render (plain and --mipmaps), and each against the exact reference
+# (bench/pyramid_views.py: float64, 4×4 samples a pixel; rectilinear only).
+# VIEWS ("yaw pitch hfov;…", default "-135 -40 100;0 0 100"), SIZE (960x540);
+# IMAGESTAGE=BIN skips the build. Pyramids already in bench/out/pyramid-sharp are reused.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench/out/pyramid-sharp
+mkdir -p "$out"
+venv=build/bench-venv
+if ! "$venv/bin/python" -c "import PIL, numpy" 2> /dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q pillow numpy
+fi
+bin=${IMAGESTAGE:-}
+if [ -z "$bin" ]; then
+  swift build -c release $(scripts/cpu-flags) --product imagestage >&2
+  bin=.build/release/imagestage
+fi
+size=${SIZE:-960x540}
+"$venv/bin/python" - "$out/grid.png" <<'PY'
+import sys
+import numpy as np
+from PIL import Image
+W, H = 6144, 3072
+grid = np.full((H, W, 3), 230, np.uint8)
+grid[:, :, 0] = 230 - (np.arange(W)[None, :] % 256) // 8
+for x in range(0, W, 64): grid[:, x:x + 2] = 20
+for y in range(0, H, 64): grid[y:y + 2, :] = 20
+Image.fromarray(grid).save(sys.argv[1])
+PY
+[ -f "$out/jpg/config.json" ] || "$bin" pano tiles "$out/grid.png" -o "$out/jpg" --force > /dev/null
+[ -f "$out/png/config.json" ] || "$bin" pano tiles "$out/grid.png" -o "$out/png" --png --force > /dev/null
+[ -f "$out/png2760/config.json" ] || "$bin" pano tiles "$out/grid.png" -o "$out/png2760" --png --cube-size 2760 --force > /dev/null
+rm -f "$out"/*_y*.png
+IFS=';' read -ra views <<< "${VIEWS:--135 -40 100;0 0 100}"
+for view in "${views[@]}"; do
+  read -r yaw pitch hfov <<< "$view"
+  name="y${yaw}_p${pitch}_h${hfov}"
+  "$bin" pano render "$out/grid.png" -o "$out/src_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size"
+  "$bin" pano render "$out/grid.png" -o "$out/mip_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size" --mipmaps
+  for p in jpg png png2760; do
+    "$bin" pano render --config "$out/$p/config.json" -o "$out/${p}_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size"
+  done
+done
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+"$venv/bin/python" bench/pyramid_views.py "$out/grid.png" "$out" mip jpg png png2760
+"$venv/bin/python" - "$out" <<'PY'
+import glob, math, os, sys
+import numpy as np
+from PIL import Image
+out = sys.argv[1]
+load = lambda p: np.asarray(Image.open(p).convert("RGB"), dtype=np.float64)
+for src in sorted(glob.glob(f"{out}/src_*.png")):
+    name = os.path.basename(src)[4:-4]
+    a = load(src)
+    row = []
+    for p in ["mip", "jpg", "png", "png2760"]:
+        mse = np.mean((load(f"{out}/{p}_{name}.png") - a) ** 2)
+        row.append(f"{p} {10 * math.log10(255**2 / mse):5.1f}")
+    print(f"{name:24s} against the source's render: " + "  ".join(row))
+PY
