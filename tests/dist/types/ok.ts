@@ -32,7 +32,7 @@ const options: BoardOptions = {
   ondrop: (d: BoardEventDetail) => console.log(d.itemId, d.slotId),
 };
 const b: Board = board('#places', options);
-b.on('drop', (d) => console.log(d.item?.id, d.slot?.id, d.pointer))
+b.on('drop', (d) => console.log(d.item.id, d.slot.id, d.fromId))
   .on('change', ({ state }) => localStorage.setItem('s', state))
   .on('error', ({ message, key }) => console.error(message, key))
   .setOptions({ hysteresis: 4 });
