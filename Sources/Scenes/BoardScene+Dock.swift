@@ -29,12 +29,6 @@ extension BoardScene {
   /// Whether a shortcut is being sorted along the dock.
   public var isSortingDock: Bool { dock?.drag != nil }
 
-  /// The slot order the dock shows now (slot indices, in dock order), while sorting.
-  public var dockOrder: [Int] {
-    guard let dock else { return Array(engine.board.slots.indices) }
-    return dock.order(of: 0).compactMap { engine.board.slotIndex(of: $0) }
-  }
-
   /// How far each slot's content is drawn from its slot now: the dock's offsets while a
   /// shortcut is sorted, the slide of an insertion preview while an icon hovers an edge.
   public var dockOffsets: [Int: Vector] {
@@ -73,6 +67,23 @@ extension BoardScene {
       shown[insertion.index] = engine.ghosts.last.map { engine.board.items[$0.item].id }
     }
     return shown
+  }
+
+  /// What the status line says while the dock previews a move: where the held shortcut or the
+  /// hovering icon lands on a drop. The engine's status keeps the last change until then, and
+  /// read beside icons already slid aside, it named the old order.
+  public var dockStatus: String? {
+    let board = engine.board
+    if let dock, let d = dock.drag, let from = board.slotIndex(of: d.item),
+      case let to = d.target.index, board.slots.indices.contains(to),
+      let content = board.slots[from].content, let item = board.itemIndex(of: content)
+    {
+      return "\(engine.label(item: item)) to \(engine.label(slot: to))"
+    }
+    if let insertion, board.slots.indices.contains(insertion.index), let ghost = engine.ghosts.last {
+      return "\(engine.label(item: ghost.item)) into \(engine.label(slot: insertion.index))"
+    }
+    return nil
   }
 
   /// Where the held shortcut is drawn (under the pointer), while sorting.

@@ -91,8 +91,9 @@ extension BoardScene {
       }
     }
     // Smaller rather than cut where the Undo and Redo buttons leave less room (a phone).
-    let statusSize = TextLayout.fits(engine.status, width: footerTextWidth, size: 20) ? 20.0 : 15.0
-    list.text(engine.status, area.minX, footerTop + 8 + (20 - statusSize) / 2, size: statusSize, maxWidth: footerTextWidth)
+    let status = dockStatus ?? engine.status
+    let statusSize = TextLayout.fits(status, width: footerTextWidth, size: 20) ? 20.0 : 15.0
+    list.text(status, area.minX, footerTop + 8 + (20 - statusSize) / 2, size: statusSize, maxWidth: footerTextWidth)
     if let b = undoButtons {
       for (r, label) in [(b.undo, "Undo"), (b.redo, "Redo")] {
         list.fill(r, Palette.button, radius: 6)

@@ -16,6 +16,10 @@ struct ShortcutDockTests {
 
   static func contents(_ s: Studio) -> [String?] { s.shortcuts.engine.board.slots.map { $0.content } }
 
+  static func texts(_ s: Studio) -> [String] {
+    s.displayList().commands.compactMap { if case .text(let t, _, _, _, _, _) = $0 { t } else { nil } }
+  }
+
   static func sorts(_ events: [SceneEvent]) -> [SortEvent] {
     events.compactMap { if case .sort(_, let e) = $0 { e } else { nil } }
   }
@@ -43,6 +47,7 @@ struct ShortcutDockTests {
     #expect(abs(slots[2].minX + playerShift.dx - slots[1].minX) < 0.5)
     #expect(abs(slots[2].minY + playerShift.dy - slots[1].minY) < 0.5)
     #expect(s.shortcuts.dockPreview == ["camera", "player", "mail", nil], "the labels follow the icons")
+    #expect(Self.texts(s).contains("Mail to Shortcut 3"), "the status line says where the drop lands")
     let held = try #require(s.shortcuts.dockHeld)
     #expect(held.slot == 0 && held.frame.contains(b))
     // The held icon is drawn lifted (a shadow) and nothing traps drawing mid-sort.
@@ -80,6 +85,7 @@ struct ShortcutDockTests {
     let next = s.shortcuts.engine.board.slots[2].frame
     #expect(abs(camera.minX + shift.dx - next.minX) < 0.5 && abs(camera.minY + shift.dy - next.minY) < 0.5)
     #expect(s.shortcuts.dockPreview == ["mail", "atlas", "camera", nil], "the labels say where each would land")
+    #expect(Self.texts(s).contains("Atlas into Shortcut 2"), "the status line names the insertion")
     // Drawn over the slot it slid onto, not under that slot's fill.
     let commands = s.displayList().commands
     let cameraDrawn = commands.lastIndex {
