@@ -934,12 +934,17 @@ class Panorama(unittest.TestCase):
         # 8192, splits only at x 5400) agree everywhere, at the 4096 borders too (x 3648,
         # 1.6° right of the centre column, and y 2752, 1.7° below the horizon), magnified and
         # zoomed out.
+        # Each limit's page is loaded once (a 58-megapixel decode) and turned to both views.
+        frames = {}
+        for limit in (4096, 8192):
+            if limit != 4096:
+                PAGE.load(f"?scene=panorama&renderer=webgl2&src=fixtures/big.jpg&maxTexture={limit}&yaw=-60&hfov=40")
+            for hfov in (20, 120):
+                PAGE.js("imagestage.look(-60, NaN, arguments[0])", hfov)
+                self.assertAlmostEqual(PAGE.js("return imagestage.view().hfov"), hfov, delta=0.01)
+                frames[limit, hfov] = PAGE.frame("webgl2", width, height)
         for hfov in (20, 120):
-            frames = {}
-            for limit in (4096, 8192):
-                PAGE.load(f"?scene=panorama&renderer=webgl2&src=fixtures/big.jpg&maxTexture={limit}&yaw=-60&hfov={hfov}")
-                frames[limit] = PAGE.frame("webgl2", width, height)
-            a, b = frames[4096], frames[8192]
+            a, b = frames[4096, hfov], frames[8192, hfov]
 
             def difference(pixels):
                 return sum(abs(a[i + c] - b[i + c]) for i in pixels for c in range(3)) / (3 * len(pixels))
@@ -2955,6 +2960,32 @@ class VideoScene(unittest.TestCase):
             shutil.rmtree(folder)
 
 
+class TimedResult(unittest.TextTestResult):
+    """Times each test, so a slow suite says where its minutes go (the brief: a slow suite is
+    a defect too)."""
+
+    def startTest(self, test):
+        self._started = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        self.durations.append((time.monotonic() - self._started, test.id()))
+        super().stopTest(test)
+
+
+class TimedRunner(unittest.TextTestRunner):
+    resultclass = TimedResult
+
+    def run(self, test):
+        TimedResult.durations = []
+        result = super().run(test)
+        slowest = sorted(TimedResult.durations, reverse=True)[:15]
+        total = sum(seconds for seconds, _ in TimedResult.durations)
+        print(f"\nSlowest tests ({total:.0f} s in all):", file=sys.stderr)
+        for seconds, name in slowest:
+            print(f"  {seconds:6.1f} s  {name}", file=sys.stderr)
+        return result
+
 if __name__ == "__main__":
     # The board component's tests share this browser and server (tests/web/test_board.py).
     import test_board
@@ -2975,4 +3006,4 @@ if __name__ == "__main__":
     # The loops' variables are globals here: left bound, `case` (the last class adopted) would
     # be found again under its own name and its tests run twice.
     del name, case
-    unittest.main(verbosity=2)
+    unittest.main(verbosity=2, testRunner=TimedRunner)

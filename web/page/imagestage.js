@@ -811,6 +811,12 @@ window.imagestage = {
     };
   },
   framePixels,
+  /** Turns the panorama's camera to `yaw`, `pitch`, `hfov` (degrees; NaN keeps one), as the
+   * URL's parameters do: a test draws several views of one loaded image without reloading it. */
+  look(yaw, pitch, hfov) {
+    wasm.web_set_camera(yaw, pitch, hfov, 0, 0);
+    invalidate();
+  },
   /** The scene layer's display list as drawn last: `{commands, cursor, title}` (tests read texts and rects). */
   displayList: () => JSON.parse(out(wasm.web_display_list())),
   /** Milliseconds from navigation to the first frame (`ready`), or null before it. */
