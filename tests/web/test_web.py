@@ -238,6 +238,17 @@ class Page:
             time.sleep(0.05)
         raise AssertionError(f"timed out waiting for {message}: {script}")
 
+    def frames(self, n=3):
+        """Waits for `n` animation frames: enough for anything a frame would change (a check
+        that something does NOT happen waits this long, not a fixed time)."""
+        self.driver.execute_async_script(
+            "let n = arguments[0]; const done = arguments[1];"
+            "const step = () => (--n > 0 ? requestAnimationFrame(step) : done(1)); requestAnimationFrame(step);", n)
+
+    def settled(self):
+        """Waits until the demo page's scene is at rest and painted (imagestage.settled())."""
+        self.driver.execute_async_script("imagestage.settled().then(() => arguments[0](1))")
+
     def pixel(self, x, y):
         return self.js(
             "const c = document.getElementById('stage').getContext('2d');"
@@ -336,7 +347,7 @@ class Locations(unittest.TestCase):
         self.assertEqual(PAGE.events("status")[-1]["text"], "location #2")
         # The canvas shows the photo in slot 2 now (sky blue or grass green, not slot grey),
         # and slot 0 empty.
-        time.sleep(0.4)
+        PAGE.settled()
         r, g, b, _ = PAGE.pixel(*slot2)
         self.assertNotEqual((r, g, b), (226, 230, 236), "slot 2 shows the photo")
         self.assertGreater(abs(r - 226) + abs(g - 230) + abs(b - 236), 40)
@@ -436,7 +447,7 @@ class Reload(unittest.TestCase):
         # Painted, not blank: the slot shows the photo or icon (an unpainted canvas reads
         # transparent black, an empty slot grey).
         slot = centre(PAGE.layout()["slots"][5 if scene == "locations" else 2]["frame"])
-        time.sleep(0.3)
+        PAGE.settled()
         r, g, b, a = PAGE.pixel(*slot)
         self.assertEqual(a, 255, "the canvas is painted")
         self.assertNotEqual((r, g, b), (226, 230, 236), "the slot shows what was dropped on it")
@@ -700,7 +711,7 @@ class PageChrome(unittest.TestCase):
         added = PAGE.js("return imagestage.state().items[1]")
         self.assertEqual(added["slot"], 4, "on the slot it was dropped on")
         self.assertIn("wide.png", PAGE.spoken() + " ".join(texts(PAGE)), "named as its file")
-        time.sleep(0.3)
+        PAGE.settled()
         frame = PAGE.layout()["items"][1]["frame"]
         for dx in (0.08, 0.92):
             r, g, b, _ = PAGE.pixel(frame[0] + frame[2] * dx, frame[1] + frame[3] * 0.3)
@@ -1161,12 +1172,10 @@ class Viewer(unittest.TestCase):
         # Autorotate turns it; stopAutoRotate stops it.
         PAGE.js("first.setYawBounds([-180, 180]); first.startAutoRotate(30)")
         a = PAGE.js("return first.getYaw()")
-        time.sleep(0.5)
-        b = PAGE.js("return first.getYaw()")
-        self.assertLess(b, a - 5, "positive autoRotate turns left (counter-clockwise)")
+        PAGE.until(f"return first.getYaw() < {a} - 5", timeout=3, message="positive autoRotate turning left (counter-clockwise)")
         PAGE.js("first.stopAutoRotate()")
         a = PAGE.js("return first.getYaw()")
-        time.sleep(0.3)
+        PAGE.frames(4)  # at 30°/s a turning view moves 2° in 4 frames
         self.assertAlmostEqual(PAGE.js("return first.getYaw()"), a, delta=0.01)
         # With the horizon level again, the view's centre is where the view looks.
         PAGE.js("first.setHorizonRoll(0).setHorizonPitch(0)")
@@ -1174,7 +1183,7 @@ class Viewer(unittest.TestCase):
                          "return first.mouseEventToCoords({clientX: r.x + r.width / 2, clientY: r.y + r.height / 2})")
         self.assertAlmostEqual(coords[1], PAGE.js("return first.getYaw()"), delta=0.01)
         PAGE.js("first.off('zoomchange'); events.length = 0; first.setHfov(70, false)")
-        time.sleep(0.2)
+        PAGE.frames(3)
         self.assertNotIn("zoomchange", PAGE.js("return events.map((e) => e[0])"), "off removed the listener")
         self.assertFalse(PAGE.js("return first.isOrientationSupported()"), "no touch screen here")
 
@@ -1287,7 +1296,7 @@ class Viewer(unittest.TestCase):
                 self.assertEqual(said, [], name)
         self.assertEqual(PAGE.js("return document.querySelector(\"#second .isv-hotspot[data-id='kitchen']\")"
                                  ".getAttribute('aria-label')"), "Kitchen renovated in 2024")
-        time.sleep(0.3)
+        time.sleep(0.3)  # time for an image's onerror to run, had one been made (a network event, not a frame)
         self.assertIsNone(PAGE.js("return window.injected ?? null"), "no script of a hotspot's ran")
         self.assertEqual(PAGE.js("return document.querySelectorAll('#second .isv-hotspot :is(img, script, svg, [style], [onclick])').length"), 0)
         # escapeHTML: the text as written, tags and all.
@@ -1394,15 +1403,17 @@ class Viewer(unittest.TestCase):
         # One zoomchange for a 1.5 s lookAt, with the hfov it arrived at; one for setHfov at once.
         PAGE.js("events.length = 0; window.arrived = false; first.lookAt(10, 20, 70, 1500, () => { window.arrived = true; })")
         PAGE.until("return window.arrived && events.some((e) => e[0] === 'animatefinished')", timeout=5, message="arrived")
-        time.sleep(0.2)
+        PAGE.frames(3)  # one a frame would show here
         zooms = PAGE.js("return events.filter((e) => e[0] === 'zoomchange').map((e) => e[1])")
         self.assertEqual(len(zooms), 1, f"one zoomchange, not one a frame: {zooms}")
         self.assertAlmostEqual(zooms[0], 70, delta=0.01)
         PAGE.js("events.length = 0; first.setHfov(90, false)")
-        time.sleep(0.3)
+        PAGE.until("return events.some((e) => e[0] === 'zoomchange')", message="zoomchange")
+        PAGE.frames(3)
         self.assertEqual(PAGE.js("return events.filter((e) => e[0] === 'zoomchange').map((e) => e[1])"), [90])
         PAGE.js("events.length = 0; first.setYaw(40, 300)")
-        time.sleep(0.6)
+        PAGE.until("return Math.abs(first.getYaw() - 40) < 0.01", message="the turn to yaw 40")
+        PAGE.frames(3)
         self.assertNotIn("zoomchange", PAGE.js("return events.map((e) => e[0])"), "no zoom, no zoomchange")
         config = PAGE.js("return first.getConfig()")
         for key, value in (("haov", 360), ("vaov", 180), ("friction", 0.15), ("mouseZoom", True), ("draggable", True),
@@ -1549,7 +1560,7 @@ class Viewer(unittest.TestCase):
             self.assertEqual(PAGE.js("return violations"), [], "a dropped file")
             PAGE.js("const s = document.createElement('script'); s.textContent = 'window.injected = 1';"
                     "document.head.append(s)")
-            time.sleep(0.2)
+            PAGE.frames(3)  # the violation event is queued, not sent at once
             self.assertIsNone(PAGE.js("return window.injected ?? null"), "an injected inline script is refused")
             self.assertTrue(any(v.startswith("script-src") for v in PAGE.js("return violations")))
         finally:

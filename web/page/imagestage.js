@@ -811,6 +811,14 @@ window.imagestage = {
     };
   },
   framePixels,
+  /** Resolves once the scene has come to rest and its last frame is painted (a board scene:
+   * a drop's animation ended; a panorama that keeps turning never rests). */
+  settled() {
+    return new Promise((resolve) => {
+      const check = () => (!scheduled && !dirty ? resolve() : requestAnimationFrame(check));
+      requestAnimationFrame(check);
+    });
+  },
   /** Turns the panorama's camera to `yaw`, `pitch`, `hfov` (degrees; NaN keeps one), as the
    * URL's parameters do: a test draws several views of one loaded image without reloading it. */
   look(yaw, pitch, hfov) {
