@@ -32,15 +32,7 @@ struct AppDockGUITests {
     }
     let before = app.count
     let from = GUI.center(slots[0]), to = GUI.center(slots[2])
-    try display.xdotool(["mousemove", "--window", window, "\(from.0)", "\(from.1)"])
-    usleep(100_000)
-    try display.xdotool(["mousedown", "1"])
-    usleep(100_000)
-    for k in 1...10 {
-      let x = from.0 + (to.0 - from.0) * k / 10, y = from.1 + (to.1 - from.1) * k / 10
-      try display.xdotool(["mousemove", "--window", window, "\(x)", "\(y)"])
-      usleep(40_000)
-    }
+    try GUI.hold(display, window: window, from: from, to: to)
     let start = app.wait(after: before) { $0["type"] as? String == "start" }
     #expect(start?["item"] as? String == "slot1" && start?["from"] as? String == "dock" && start?["oldIndex"] as? Int == 0)
     #expect(

@@ -196,6 +196,13 @@ struct AppGUITests {
   /// are the drag's pace, as a hand moves, not waits for the app: the caller waits for the
   /// line the drop causes.
   static func drag(_ display: Display, window: String, from: (Int, Int), to: (Int, Int)) throws {
+    try hold(display, window: window, from: from, to: to)
+    try display.xdotool(["mouseup", "1"])
+  }
+
+  /// Press at `from` and move in ten steps to `to`, still holding the button: a drag caught
+  /// in the middle.
+  static func hold(_ display: Display, window: String, from: (Int, Int), to: (Int, Int)) throws {
     try display.xdotool(["mousemove", "--window", window, "\(from.0)", "\(from.1)"])
     usleep(100_000)
     try display.xdotool(["mousedown", "1"])
@@ -205,7 +212,6 @@ struct AppGUITests {
       try display.xdotool(["mousemove", "--window", window, "\(x)", "\(y)"])
       usleep(40_000)
     }
-    try display.xdotool(["mouseup", "1"])
   }
 
   static func rgb(_ image: RGBAImage, _ p: (Int, Int)) -> (Int, Int, Int) {

@@ -76,10 +76,7 @@ struct SortableScenarioTests {
 
   @Test(arguments: badInputs)
   func badInputIsAClearErrorWithExitCodeTwoAndNoOutput(json: String, message: String) throws {
-    let dir = try Tool.temporaryDirectory()
-    let file = dir.appendingPathComponent("bad.json")
-    try json.write(to: file, atomically: true, encoding: .utf8)
-    let result = try Tool.run("imagestage", ["board", "run", file.path])
+    let result = try Tool.runBoard(json: json)
     #expect(result.status == 2)
     #expect(result.stdout.isEmpty, "no partial output")
     #expect(result.stderr.contains(message), "\(result.stderr)")

@@ -59,4 +59,11 @@ enum Tool {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     return dir
   }
+
+  /// `imagestage board run` on a scenario file holding `json`.
+  static func runBoard(json: String) throws -> Result {
+    let file = try temporaryDirectory().appendingPathComponent("bad.json")
+    try json.write(to: file, atomically: true, encoding: .utf8)
+    return try run("imagestage", ["board", "run", file.path])
+  }
 }
