@@ -41,4 +41,5 @@ for n in sizes:
         print(f"  {n:5d} items  {name:42s} {min(t):8.2f} / {statistics.median(t):8.2f}")
 for n in sizes:
     ratios = [s / b for s, b in zip(times["sortablejs", n], times["sortable", n])]
-    print(f"  {n:5d} items  SortableJS ÷ mode: 'sortable', median of per-round ratios: {statistics.median(ratios):6.3f}×")
+    print(f"  {n:5d} items  SortableJS ÷ mode: 'sortable', median of per-round ratios:"
+          f" {statistics.median(ratios):6.3f}×")
