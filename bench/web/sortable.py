@@ -22,9 +22,11 @@ bench/web.sh (figures, not pass/fail; issue 38's "Speed and weight").
    forceFallback on a 50 ms timer), and that is what a user sees. One leaning: an HTML5
    drag's dragenter/dragover is stamped when the renderer makes it, a pointer move when the
    browser takes the input, so SortableJS's HTML5 drag is timed from a little later. The next
-   move is sent once the last was recorded (or 300 ms passed: a move with no sort counts as
-   missed); "landed" counts the drags whose item ended where SortableJS puts it, "restarted"
-   the drags started again because the library never said `start` (a press lost under load).
+   move is sent 50 ms after the last was recorded (or 300 ms passed: a move with no sort counts
+   as missed): SortableJS ignores drag events for 30 ms after each insert, and where a mouse
+   would send more, CDP sends nothing. "landed" counts the drags whose item ended where
+   SortableJS puts it, "restarted" the drags started again because the library never said
+   `start` (a press lost under load).
 
 ROUNDS rounds, implementations interleaved within each, a fresh page each time; min and median
 (of all moves for per move: median and p99, and the min of the rounds' medians), and the
@@ -165,6 +167,9 @@ def one_try(key, n):
             "const poll = () => records.length > count || performance.now() - t0 > 300 ? done(records.length > count)"
             " : setTimeout(poll, 2); poll();", before)
         missed += not got
+        # SortableJS ignores drag events for 30 ms after each insert (its `_silent`): a mouse
+        # would send another event later, CDP sends nothing more, so the next move waits.
+        time.sleep(0.05)
     mouse("mouseReleased", *centres[start + moves], 0)
     time.sleep(0.3)
     records = driver.execute_script("return records")
