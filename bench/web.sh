@@ -20,7 +20,10 @@
 #  4. the board component (bench/web/board.py): its work per pointer move with 1000 items on
 #     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop; its
 #     set-up (bench/web/setup.py) with 200 and 1000 items beside SortableJS's, classic and
-#     sortable mode;
+#     sortable mode; the sortable mode beside SortableJS (bench/web/sortable.py): the kanban
+#     and the gallery of 12 photos (weight of what each page fetches, ready, set-up), and per
+#     move while the neighbours make room with 200 and 1000 items, from real CDP input to the
+#     frame rendered (MOVES moves a drag, 60 by default);
 #  5. the sizes of everything `make dist` puts in build/dist (packed and unpacked); DIST=0
 #     skips it (and its release build).
 set -euo pipefail
@@ -126,6 +129,10 @@ fi
 ln -sfn /usr/share/javascript/sortable "$out/site/sortable"
 cp bench/web/setup.html "$out/site/setup.html"
 build/venv/bin/python bench/web/setup.py "$out/site" "$rounds"
+echo
+echo "-- sortable mode beside SortableJS: the kanban and the gallery (weight, ready, set-up), per move at 200 and 1000 items (bench/web/sortable.py; load average $(cut -d' ' -f1-3 /proc/loadavg))"
+cp bench/web/kanban.html bench/web/gallery.html bench/web/moves.html "$out/site/"
+build/venv/bin/python bench/web/sortable.py "$out/site" build/web-min "$rounds" "${MOVES:-60}"
 
 [ "${DIST:-1}" = 0 ] && exit 0  # DIST=0: no release build (section 5)
 echo

@@ -9,38 +9,16 @@ runs (what runs on the main thread for it). ROUNDS rounds, implementations inter
 Usage: board.py SITE_DIR ROUNDS (SITE_DIR holds web/, jquery/, jquery-ui/, board.html).
 """
 
-import functools
-import http.server
+import os
 import statistics
 import sys
-import threading
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(__file__))
+import site_tools  # noqa: E402
 
 site, rounds = sys.argv[1], int(sys.argv[2])
-
-
-class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".js": "text/javascript"}
-
-    def end_headers(self):
-        # Cross-origin isolation: performance.now() at 5 µs, not 100 µs.
-        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        super().end_headers()
-
-    def log_message(self, *args):
-        pass
-
-
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=site))
-threading.Thread(target=server.serve_forever, daemon=True).start()
-options = webdriver.ChromeOptions()
-for arg in ["--headless=new", "--no-sandbox", "--window-size=1280,800"]:
-    options.add_argument(arg)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+# Cross-origin isolated: performance.now() at 5 µs, not 100 µs. The HTTP cache on, as before.
+base, driver = site_tools.start(site, isolated=True, cold=False)
 driver.set_script_timeout(120)
 
 impls = [("imagestage", "ImageStage board (wasm engine)"), ("jqueryui", "jQuery UI draggable+droppable, snap"),
@@ -49,7 +27,7 @@ times = {k: [] for k, _ in impls}
 medians = {k: [] for k, _ in impls}
 for r in range(rounds):
     for key, _ in impls:
-        driver.get(f"http://127.0.0.1:{server.server_port}/board.html?impl={key}")
+        driver.get(f"{base}board.html?impl={key}")
         driver.execute_async_script("const done = arguments[0];"
                                     "const wait = () => window.benchReady ? done() : setTimeout(wait, 20); wait();")
         # Three items: from the top left, the middle and late in the list.
