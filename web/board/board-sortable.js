@@ -6,6 +6,7 @@
 
 import { instantiate } from './wasm.js';
 import { storedText, store } from './storage.js';
+import { optionProblem } from './board-options.js';
 
 // Its own module: the sortable engine without the slots' (make's imagestage-sortable.wasm).
 const WASM = new URL('imagestage-sortable.wasm', import.meta.url);
@@ -20,6 +21,21 @@ const STRINGS = {
 };
 const ARROWS = { ArrowLeft: 0, ArrowRight: 1, ArrowUp: 2, ArrowDown: 3 };
 const EVENTS = ['start', 'sort', 'end', 'change', 'error', 'select'];
+const OPTIONS = ['mode', 'lists', 'items', 'handle', 'filter', 'group', 'max', 'sort', 'animation', 'swapThreshold', 'invertSwap',
+  'invertedSwapThreshold', 'rule', 'hysteresis', 'emptyInsertThreshold', 'multiDrag', 'persist', 'strings'];
+/** SortableJS's names the sortable mode does not take, each with its way to do it. */
+const SORTABLEJS = [
+  [['ghostClass', 'chosenClass', 'dragClass', 'fallbackClass'],
+    'style [data-board-held] (the held item), [data-board-over] (the list it would land in), [data-board-selected]'],
+  [['draggable'], 'use items (a CSS selector)'],
+  [['onChoose', 'onUnchoose', 'onAdd', 'onRemove', 'onUpdate', 'onMove', 'onClone', 'onFilter'], 'use onStart, onSort, onEnd (from, to) or onChange'],
+  [['delay', 'delayOnTouchOnly', 'touchStartThreshold'], 'a drag starts once the pointer moved 3 px; there is no press delay'],
+  [['forceFallback', 'fallbackOnBody', 'fallbackTolerance', 'fallbackOffset'], 'the board follows the pointer itself'],
+  [['disabled'], 'call destroy(), and board() to start again'],
+  [['store', 'dataIdAttr'], "ids are data-id; use persist: 'localStorage', or state() and restore()"],
+  [['direction'], "read from the list's CSS"],
+  [['scroll', 'scrollSensitivity', 'scrollSpeed', 'bubbleScroll', 'easing', 'preventOnFilter', 'removeCloneOnHide'], 'not taken'],
+];
 const CONTROLS = 'input, textarea, select, option, button, a[href], label, summary, [contenteditable]:not([contenteditable="false"])';
 const fill = (t, v) => t.replace(/\{(\w+)\}/g, (m, k) => (k in v ? v[k] : m));
 const px = (v) => parseFloat(v) || 0;
@@ -137,10 +153,10 @@ export class SortableBoard {
     await null;
     try {
       if (!(this.container instanceof Element)) throw new Error(`ImageStage board: container: no element matches ${this.container}`);
+      this.#check(this.#given);
       addStyle();
       this.#w = await instantiate(WASM);
       this.#x = this.#w.exports;
-      this.#check(this.#given);
       this.#live = Object.assign(document.createElement('div'), { className: 'board-live' });
       // Polite: a step's announcement waits for the reader's current phrase instead of cutting it off.
       this.#live.setAttribute('aria-live', 'polite');
@@ -169,15 +185,12 @@ export class SortableBoard {
     }
   }
 
-  /** Every option's name (by the engine's module, in the words of the other modes) and value, all at once. */
+  /** Every option's name and value, all at once, before the engine's module is fetched. */
   #check(given) {
     const problems = [];
-    const bytes = new TextEncoder();
     for (const [key, value] of Object.entries(given)) {
-      const name = bytes.encode(key.slice(0, 200));
-      this.#buffer(name.length + 1).set(name);
-      const n = this.#x.sortable_check_option(name.length);
-      if (n) { problems.push(`${key}: ${new TextDecoder().decode(Uint8Array.from(this.#buffer().subarray(0, n)))}`); continue; }
+      const problem = optionProblem(key, OPTIONS, EVENTS, SORTABLEJS);
+      if (problem) { problems.push(`${key}: ${problem}`); continue; }
       const is = (ok, expected) => { if (!ok) problems.push(`${key}: expected ${expected}, found ${value === null ? 'null' : typeof value === 'string' ? JSON.stringify(value) : typeof value}`); };
       if (/^on[A-Z]/.test(key)) is(typeof value === 'function', 'a function');
       else if (['animation', 'hysteresis', 'emptyInsertThreshold', 'max'].includes(key)) is(Number.isFinite(value) && value >= 0, 'a number of 0 or more');
