@@ -154,20 +154,23 @@ export class SortableBoard {
     try {
       if (!(this.container instanceof Element)) throw new Error(`ImageStage board: container: no element matches ${this.container}`);
       this.#check(this.#given);
-      addStyle();
-      this.#w = await instantiate(WASM);
-      this.#x = this.#w.exports;
+      // The module is fetched and compiled (off the main thread) while the DOM is read below.
+      const loading = instantiate(WASM);
+      loading.catch(() => {}); // a DOM error first is the one reported
       this.#live = Object.assign(document.createElement('div'), { className: 'board-live' });
       // Polite: a step's announcement waits for the reader's current phrase instead of cutting it off.
       this.#live.setAttribute('aria-live', 'polite');
       this.#help = Object.assign(document.createElement('div'), { className: 'board-live', id: `board-help-${Math.random().toString(36).slice(2)}` });
       this.#help.textContent = this.#s('instructions');
-      document.body.append(this.#live, this.#help);
       for (const k of Object.keys(this.#o)) {
         const name = k.slice(2).toLowerCase();
         if (k.startsWith('on') && EVENTS.includes(name) && typeof this.#o[k] === 'function') this.on(name, this.#o[k]);
       }
-      this.#build();
+      const numbers = this.#read();
+      document.body.append(this.#live, this.#help); // after #read's reads, as its attributes are
+      this.#w = await loading;
+      this.#x = this.#w.exports;
+      this.#send(numbers);
       this.#listen();
       if (this.#o.persist === 'localStorage') {
         // Orders saved before 0.1.1 sit under imagestage.imagestage.board.KEY: read once, moved.
@@ -319,7 +322,10 @@ export class SortableBoard {
   }
 
   /** (Re)reads the lists and their items and starts the engine on them; the undo history stays only across refresh of the same items. */
-  #build() {
+  #build() { this.#send(this.#read()); }
+
+  /** The lists' and items' numbers (as `#measure`), their attributes written after every box is read. */
+  #read() {
     this.#lists = this.#findLists();
     if (!this.#lists.length) throw new Error(`ImageStage board: lists: "${this.#o.lists}" matches nothing`);
     const known = new Set(this.#items);
@@ -335,6 +341,7 @@ export class SortableBoard {
     // Every box is read before any attribute is written: the writes would have the browser
     // work out every item's style again before the first read (most of the set-up time).
     const numbers = this.#measure(listItems);
+    addStyle(); // after the reads: its rules would have the browser work out every item's style first
     for (let l = 0; l < this.#lists.length; l++) {
       for (const el of listItems[l]) {
         el.setAttribute('data-board-sortable', '');
@@ -348,6 +355,11 @@ export class SortableBoard {
       }
       for (const img of this.#lists[l].querySelectorAll('img')) img.draggable = false;
     }
+    return numbers;
+  }
+
+  /** Starts the engine on `numbers` (`#read`'s), or gives it new boxes for the same items. */
+  #send(numbers) {
     this.#buffer(numbers.length + 8).set(numbers);
     // The same lists and items in the same order: new boxes only, and the history stays.
     if (this.#started && !this.#x.sortable_relayout(this.#lists.length)) return;
