@@ -202,8 +202,8 @@ $(BOARD_WASM): $(WEB_CORE_STAMP) $(BOARD_SOURCES)
 # The board's sortable mode (web/board/board-sortable.js) fetches its own module: CoreMath and
 # Stage's SortableEngine with web/board/SortableWeb.swift, no JSON and no slot engine, so a
 # locations board does not carry the sortable lists and a sortable page not the slots.
-# Sources/StageJSON/OptionNames.swift is compiled in: the option-name check every mode shares.
-SORTABLE_SOURCES := web/board/SortableWeb.swift web/shared/WasmRuntime.swift Sources/StageJSON/OptionNames.swift
+# Option names are checked in JS (web/board/board-options.js), so the module carries no text.
+SORTABLE_SOURCES := web/board/SortableWeb.swift web/shared/WasmRuntime.swift
 SORTABLE_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' $(SORTABLE_SOURCES))
 $(SORTABLE_WASM): $(WEB_CORE_STAMP) $(SORTABLE_SOURCES)
 	@mkdir -p $(WEB)

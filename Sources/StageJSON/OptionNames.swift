@@ -1,8 +1,7 @@
-/// The check every board mode makes of the option names a page wrote: a name that is no
-/// option is refused with the one it is closest to, an `onNAME` that names no event with the
-/// events, and SortableJS's names with what to use instead. Standard library only: the
-/// sortable mode's module (web/board/SortableWeb.swift), which links no JSON, compiles this
-/// file in too, so both modes answer in the same words.
+/// The check PageBoard makes of the option names a page wrote: a name that is no option is
+/// refused with the one it is closest to, an `onNAME` that names no event with the events, and
+/// SortableJS's names with what to use instead. Standard library only. The sortable mode checks
+/// its names in JS (web/board/board-options.js) in the same words; keep the two in step.
 enum OptionNames {
   /// The event an `onNAME` key names (lowercased), or nil for any other key.
   static func event(_ key: String) -> String? {

@@ -717,6 +717,45 @@ class BoardAsThePageMadeIt(unittest.TestCase):
         self.assertEqual(p.js("return [...document.querySelectorAll('.slot')].map((s) => s.textContent)"), ["P4", "P1", "P3"])
 
 
+class BoardSetUp(unittest.TestCase):
+    """Issue 37's set-up: every item's box is read once at the start, before the board writes
+    any attribute (a read after a write lays the page out again), and the module is fetched
+    while the page is read."""
+
+    def count_item_reads(self, options):
+        p = page()
+        make(grid(slots=12, items={f"i{n}": f"s{n}" for n in range(1, 9)}), {"items": ".item", "slots": ".slot"})
+        p.js("b.destroy()")
+        return p.driver.execute_async_script(
+            """const done = arguments[arguments.length - 1];
+            const read = Element.prototype.getBoundingClientRect;
+            const counts = new Map();
+            Element.prototype.getBoundingClientRect = function () {
+              if (this.classList.contains('item')) counts.set(this.dataset.id, (counts.get(this.dataset.id) || 0) + 1);
+              return read.call(this);
+            };
+            window.b = boardModule.board('#board', arguments[0]);
+            // The first item's attributes are written before the module answers: the DOM is read meanwhile.
+            const marked = () => document.querySelector('.item').hasAttribute('data-board-item');
+            const early = [];
+            const watch = () => { early.push(marked() && !b.x); if (!b.x) requestAnimationFrame(watch); };
+            queueMicrotask(watch);
+            b.ready.then(() => {
+              Element.prototype.getBoundingClientRect = read;
+              done({ reads: [...counts.values()], markedBeforeModule: early.some(Boolean) });
+            }, (e) => { Element.prototype.getBoundingClientRect = read; done({ error: e.message }); });""", options)
+
+    def test_each_item_is_measured_once_at_the_start(self):
+        result = self.count_item_reads({"items": ".item", "slots": ".slot"})
+        self.assertNotIn("error", result, result)
+        self.assertEqual(len(result["reads"]), 8, result)
+        self.assertEqual(set(result["reads"]), {1}, result)
+
+    def test_items_are_read_while_the_module_loads(self):
+        result = self.count_item_reads({"items": ".item", "slots": ".slot"})
+        self.assertTrue(result["markedBeforeModule"], result)
+
+
 class BoardExamplesOnAPhone(unittest.TestCase):
     size = (360, 740)
 

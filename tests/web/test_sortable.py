@@ -354,5 +354,63 @@ class SortableBoard(unittest.TestCase):
         self.assertNotIn("onEnd:", message)
 
 
+def wasm_exports_and_imports(path):
+    """The export names and (module, name) imports of a .wasm file, read from its sections."""
+    data = open(path, "rb").read()
+
+    def leb(k):
+        value = shift = 0
+        while True:
+            b = data[k]
+            k += 1
+            value |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                return value, k
+
+    def name(k):
+        n, k = leb(k)
+        return data[k:k + n].decode(), k + n
+
+    exports, imports = [], []
+    k = 8
+    while k < len(data):
+        section, size_end = data[k], leb(k + 1)
+        size, body = size_end
+        if section in (2, 7):
+            count, j = leb(body)
+            for _ in range(count):
+                if section == 2:
+                    module, j = name(j)
+                    field, j = name(j)
+                    kind, j = data[j], j + 1
+                    if kind == 0:
+                        _, j = leb(j)
+                    else:
+                        raise AssertionError(f"{path}: import {module}.{field} of kind {kind} (only functions expected)")
+                    imports.append((module, field))
+                else:
+                    field, j = name(j)
+                    _, j = leb(j + 1)
+                    exports.append(field)
+        k = body + size
+    return exports, imports
+
+
+class SortableModuleSpeaksNumbers(unittest.TestCase):
+    """Issue 37: the sortable mode's wasm takes and gives numbers only. Its option names are
+    checked in JS (board-options.js), so no text of theirs, and no JSON, is in the module."""
+
+    def test_no_json_and_no_option_text_in_the_module(self):
+        path = os.path.join(test_web.WEB, "imagestage-sortable.wasm")
+        exports, imports = wasm_exports_and_imports(path)
+        self.assertIn("sortable_create", exports)
+        self.assertFalse([e for e in exports if "json" in e.lower() or "check_option" in e], exports)
+        self.assertFalse([i for i in imports if i[0] != "wasi_snapshot_preview1"], imports)
+        data = open(path, "rb").read()
+        for text in (b"SortableJS", b"did you mean", b"not an option", b"ghostClass"):
+            self.assertNotIn(text, data, f"{text!r} is in {path}: option names are checked in JS")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

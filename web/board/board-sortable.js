@@ -6,6 +6,7 @@
 
 import { instantiate } from './wasm.js';
 import { storedText, store } from './storage.js';
+import { optionProblem } from './board-options.js';
 
 // Its own module: the sortable engine without the slots' (make's imagestage-sortable.wasm).
 const WASM = new URL('imagestage-sortable.wasm', import.meta.url);
@@ -20,6 +21,21 @@ const STRINGS = {
 };
 const ARROWS = { ArrowLeft: 0, ArrowRight: 1, ArrowUp: 2, ArrowDown: 3 };
 const EVENTS = ['start', 'sort', 'end', 'change', 'error', 'select'];
+const OPTIONS = ['mode', 'lists', 'items', 'handle', 'filter', 'group', 'max', 'sort', 'animation', 'swapThreshold', 'invertSwap',
+  'invertedSwapThreshold', 'rule', 'hysteresis', 'emptyInsertThreshold', 'multiDrag', 'persist', 'strings'];
+/** SortableJS's names the sortable mode does not take, each with its way to do it. */
+const SORTABLEJS = [
+  [['ghostClass', 'chosenClass', 'dragClass', 'fallbackClass'],
+    'style [data-board-held] (the held item), [data-board-over] (the list it would land in), [data-board-selected]'],
+  [['draggable'], 'use items (a CSS selector)'],
+  [['onChoose', 'onUnchoose', 'onAdd', 'onRemove', 'onUpdate', 'onMove', 'onClone', 'onFilter'], 'use onStart, onSort, onEnd (from, to) or onChange'],
+  [['delay', 'delayOnTouchOnly', 'touchStartThreshold'], 'a drag starts once the pointer moved 3 px; there is no press delay'],
+  [['forceFallback', 'fallbackOnBody', 'fallbackTolerance', 'fallbackOffset'], 'the board follows the pointer itself'],
+  [['disabled'], 'call destroy(), and board() to start again'],
+  [['store', 'dataIdAttr'], "ids are data-id; use persist: 'localStorage', or state() and restore()"],
+  [['direction'], "read from the list's CSS"],
+  [['scroll', 'scrollSensitivity', 'scrollSpeed', 'bubbleScroll', 'easing', 'preventOnFilter', 'removeCloneOnHide'], 'not taken'],
+];
 const CONTROLS = 'input, textarea, select, option, button, a[href], label, summary, [contenteditable]:not([contenteditable="false"])';
 const fill = (t, v) => t.replace(/\{(\w+)\}/g, (m, k) => (k in v ? v[k] : m));
 const px = (v) => parseFloat(v) || 0;
@@ -137,21 +153,24 @@ export class SortableBoard {
     await null;
     try {
       if (!(this.container instanceof Element)) throw new Error(`ImageStage board: container: no element matches ${this.container}`);
-      addStyle();
-      this.#w = await instantiate(WASM);
-      this.#x = this.#w.exports;
       this.#check(this.#given);
+      // The module is fetched and compiled (off the main thread) while the DOM is read below.
+      const loading = instantiate(WASM);
+      loading.catch(() => {}); // a DOM error first is the one reported
       this.#live = Object.assign(document.createElement('div'), { className: 'board-live' });
       // Polite: a step's announcement waits for the reader's current phrase instead of cutting it off.
       this.#live.setAttribute('aria-live', 'polite');
       this.#help = Object.assign(document.createElement('div'), { className: 'board-live', id: `board-help-${Math.random().toString(36).slice(2)}` });
       this.#help.textContent = this.#s('instructions');
-      document.body.append(this.#live, this.#help);
       for (const k of Object.keys(this.#o)) {
         const name = k.slice(2).toLowerCase();
         if (k.startsWith('on') && EVENTS.includes(name) && typeof this.#o[k] === 'function') this.on(name, this.#o[k]);
       }
-      this.#build();
+      const numbers = this.#read();
+      document.body.append(this.#live, this.#help); // after #read's reads, as its attributes are
+      this.#w = await loading;
+      this.#x = this.#w.exports;
+      this.#send(numbers);
       this.#listen();
       if (this.#o.persist === 'localStorage') {
         // Orders saved before 0.1.1 sit under imagestage.imagestage.board.KEY: read once, moved.
@@ -169,15 +188,12 @@ export class SortableBoard {
     }
   }
 
-  /** Every option's name (by the engine's module, in the words of the other modes) and value, all at once. */
+  /** Every option's name and value, all at once, before the engine's module is fetched. */
   #check(given) {
     const problems = [];
-    const bytes = new TextEncoder();
     for (const [key, value] of Object.entries(given)) {
-      const name = bytes.encode(key.slice(0, 200));
-      this.#buffer(name.length + 1).set(name);
-      const n = this.#x.sortable_check_option(name.length);
-      if (n) { problems.push(`${key}: ${new TextDecoder().decode(Uint8Array.from(this.#buffer().subarray(0, n)))}`); continue; }
+      const problem = optionProblem(key, OPTIONS, EVENTS, SORTABLEJS);
+      if (problem) { problems.push(`${key}: ${problem}`); continue; }
       const is = (ok, expected) => { if (!ok) problems.push(`${key}: expected ${expected}, found ${value === null ? 'null' : typeof value === 'string' ? JSON.stringify(value) : typeof value}`); };
       if (/^on[A-Z]/.test(key)) is(typeof value === 'function', 'a function');
       else if (['animation', 'hysteresis', 'emptyInsertThreshold', 'max'].includes(key)) is(Number.isFinite(value) && value >= 0, 'a number of 0 or more');
@@ -306,7 +322,10 @@ export class SortableBoard {
   }
 
   /** (Re)reads the lists and their items and starts the engine on them; the undo history stays only across refresh of the same items. */
-  #build() {
+  #build() { this.#send(this.#read()); }
+
+  /** The lists' and items' numbers (as `#measure`), their attributes written after every box is read. */
+  #read() {
     this.#lists = this.#findLists();
     if (!this.#lists.length) throw new Error(`ImageStage board: lists: "${this.#o.lists}" matches nothing`);
     const known = new Set(this.#items);
@@ -322,6 +341,7 @@ export class SortableBoard {
     // Every box is read before any attribute is written: the writes would have the browser
     // work out every item's style again before the first read (most of the set-up time).
     const numbers = this.#measure(listItems);
+    addStyle(); // after the reads: its rules would have the browser work out every item's style first
     for (let l = 0; l < this.#lists.length; l++) {
       for (const el of listItems[l]) {
         el.setAttribute('data-board-sortable', '');
@@ -335,6 +355,11 @@ export class SortableBoard {
       }
       for (const img of this.#lists[l].querySelectorAll('img')) img.draggable = false;
     }
+    return numbers;
+  }
+
+  /** Starts the engine on `numbers` (`#read`'s), or gives it new boxes for the same items. */
+  #send(numbers) {
     this.#buffer(numbers.length + 8).set(numbers);
     // The same lists and items in the same order: new boxes only, and the history stays.
     if (this.#started && !this.#x.sortable_relayout(this.#lists.length)) return;

@@ -228,15 +228,19 @@ export class Board {
     await null; // errors are reported after the page's own `on('error', …)` calls
     try {
       const problems = this.#check();
-      addStyle();
-      this.wasm = await instantiate(WASM);
+      // The module is fetched and compiled (off the main thread) while the DOM is read below.
+      const loading = instantiate(WASM);
+      loading.catch(() => {}); // a DOM error first is the one reported
+      this.#addLiveRegion();
+      const description = this.#describe();
+      this.wasm = await loading;
       this.x = this.wasm.exports;
       if (this.destroyed) return this;
-      this.#addLiveRegion();
-      this.#create(problems, false); // #reconcileAll below measures
+      this.#send(description, problems, false); // #reconcileAll below measures
       this.#listen();
       if (this.options.persist === 'localStorage') this.#load();
-      this.#reconcileAll();
+      // The boxes #describe read are still the page's unless an item moved: no second layout.
+      this.#reconcileAll(this.measured);
       this.lastKey = this.#placementKey(); // `change` fires only when a later placement differs
       return this;
     } catch (e) {
@@ -315,7 +319,13 @@ export class Board {
   }
 
   /** Finds the page's items and slots and hands the engine their boxes. */
-  #create(problems = [], measure = true) {
+  #create() { this.#send(this.#describe()); }
+
+  /**
+   * Finds the page's items and slots, reads their boxes (kept in `measured`), then marks them
+   * (attributes, roles, names): the description the engine starts from, as JSON text.
+   */
+  #describe() {
     const o = this.options;
     const ours = (el) => el.hasAttribute('data-board-copy') || el.hasAttribute('data-board-placeholder')
       || el.classList.contains('board-ghost');
@@ -336,6 +346,8 @@ export class Board {
     // browser lay the page out again, once per item (most of the set-up time at 1000 items).
     const slotRects = this.slots.map((el) => this.#rect(el, f, null));
     const itemRects = this.items.map((el) => this.#rect(el, f, null));
+    this.measured = { f, slotRects, itemRects };
+    addStyle(); // after the reads: its rules would have the browser work out every item's style first
     const slotIndex = new Map(this.slots.map((el, s) => [el, s]));
     const slotIdSet = new Set(this.slotIds), itemIdSet = new Set(this.itemIds);
     const items = this.items.map((el, i) => {
@@ -369,8 +381,12 @@ export class Board {
     const given = { ...o };
     if (o.reducedMotion === undefined) given.reducedMotion = this.#prefersReducedMotion();
     const canvas = { width: Math.max(1, f.width), height: Math.max(1, f.height) };
-    const description = `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},`
+    return `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},`
       + `"slots":${encodeOptions(slots)},"items":${JSON.stringify(items)}}`; // items: only text and measured numbers
+  }
+
+  /** Starts the engine on `description` (#describe's); throws the page's and the engine's problems together. */
+  #send(description, problems = [], measure = true) {
     const error = this.wasm.out(this.wasm.withBytes(description, (p, n) => this.x.board_create(p, n)));
     // The engine's problems, one a line, after the page's own (selectors).
     if (error) problems = [...problems, ...error.split('\n').map((line) => this.#nameElements(line))];
@@ -474,16 +490,16 @@ export class Board {
   }
 
   /** Measures every slot and item and tells the engine (after a resize, a reflow, a DOM change). */
-  #measure() {
-    const f = (this.frameNow = this.#frame());
+  #measure(measured = null) {
+    const f = (this.frameNow = measured?.f ?? this.#frame());
     const nS = this.slots.length, nI = this.items.length;
     const frames = new Float64Array(4 * (nS + nI));
-    this.slots.forEach((el, s) => frames.set(this.#rect(el, f, null), 4 * s));
+    this.slots.forEach((el, s) => frames.set(measured?.slotRects[s] ?? this.#rect(el, f, null), 4 * s));
     const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
     this.rest = this.items.map((el, i) => {
       // A held item's place in the page is its placeholder (it is in the top layer itself).
       const place = this.floating.get(i)?.placeholder ?? el;
-      const r = this.#rect(place, f, place === el ? this.offsets[i] : null);
+      const r = (place === el && !this.offsets[i] && measured?.itemRects[i]) || this.#rect(place, f, place === el ? this.offsets[i] : null);
       const s = placement.slots[i];
       // An item sitting in its slot's element tells the engine where the CSS puts it there
       // (snaps end there); one not there yet shows where its own place is, not the slot.
@@ -938,12 +954,13 @@ export class Board {
   #put(i, s, el = this.items[i]) {
     const h = this.home[i];
     const parent = s >= 0 ? this.slots[s] : h.parent;
-    if (el.parentNode === parent) return;
+    if (el.parentNode === parent) return false;
     // Moving an element blurs it: the keyboard user's focus comes along.
     const focused = el.contains(document.activeElement) ? document.activeElement : null;
     if (s < 0 && h.next && h.next.parentNode === h.parent) h.parent.insertBefore(el, h.next);
     else parent.append(el);
     if (focused) focused.focus({ preventScroll: true });
+    return true;
   }
 
   /** Runs `body`, which changes the DOM, without the observer taking it for the page's change. */
@@ -1134,21 +1151,23 @@ export class Board {
   }
 
   /** Puts every element where the engine says it rests (after a restore or a rebuild). */
-  #reconcileAll() {
+  #reconcileAll(measured = null) {
     const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
+    let moved = false;
     if (this.mode === 'locations') {
       placement.slots.forEach((s, i) => {
         this.offsets[i] = null;
-        if (this.placement === 'move') this.#own(() => this.#put(i, s));
+        if (this.placement === 'move') this.#own(() => { moved = this.#put(i, s) || moved; });
         this.#unlift(i);
       });
     } else {
       placement.contents.forEach((i, s) => {
         const copy = this.slots[s].querySelector(':scope > [data-board-copy]');
-        if ((copy?.dataset.boardCopy ?? null) !== (i >= 0 ? this.itemIds[i] : null)) this.#assign(s, i);
+        if ((copy?.dataset.boardCopy ?? null) !== (i >= 0 ? this.itemIds[i] : null)) { this.#assign(s, i); moved = true; }
       });
     }
-    this.#measure();
+    this.measured = null;
+    this.#measure(moved ? null : measured);
   }
 
   /** Elements the page added or removed: the board is built again, keeping where things are. */
