@@ -138,6 +138,9 @@ struct PanoCommandTests {
     let aliased = try spread(["--no-mipmaps"]), averaged = try spread([]), asked = try spread(["--mipmaps"])
     #expect(aliased > 40, "\(aliased)")
     #expect(averaged < 3 && asked < 3, "\(averaged), \(asked)")
+    let both = try Tool.run(
+      "imagestage", ["pano", "render", source, "-o", dir.appendingPathComponent("x.png").path, "--mipmaps", "--no-mipmaps"])
+    #expect(both.status != 0 && both.stderr.contains("--mipmaps and --no-mipmaps"), "\(both.status): \(both.stderr)")
     // A video builds them unasked: a wide view of the columns is grey, not crawling bands
     // (the same view rendered without them: 77 grey levels of spread). The log's phone lies flat, looking down;
     // --pitch 90 turns the view to the horizon.
