@@ -3,8 +3,10 @@
 # render. A 4096×2048 grid (2-pixel lines every 64 px: the hardest case) is cut into
 # pyramids at the default face size (8·⌊width/π/8⌋ = 1296, as generate.py) and √2 finer
 # (1832), PNG and JPEG q75 tiles; views at face centres, edges, a corner and the poles,
-# hfov 20–120°, are rendered from each and from the source (without and with --mipmaps), and every render is compared
-# with an exact reference (bench/pyramid_views.py: float64, 4×4 samples a pixel). Rectilinear
+# hfov 20–120°, are rendered from each and from the source (as by default: mip levels for a
+# view that minifies; and "plain", --no-mipmaps, the default before issue 39), and every
+# render is compared with an exact reference (bench/pyramid_views.py: float64, 4×4 samples a
+# pixel), then each pyramid's with the source's two renders. Rectilinear
 # lens only: the reference has no other lens. SIZE (960x540); IMAGESTAGE=BIN skips the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,10 +46,27 @@ for view in "0 0 90" "0 0 20" "45 0 60" "45 35.3 60" "45 35.3 120" "-135 -40 100
   read -r yaw pitch hfov <<< "$view"
   name="y${yaw}_p${pitch}_h${hfov}"
   "$bin" pano render "$out/grid.png" -o "$out/src_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size"
-  "$bin" pano render "$out/grid.png" -o "$out/mip_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size" --mipmaps
+  "$bin" pano render "$out/grid.png" -o "$out/plain_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size" --no-mipmaps
   for pyramid in png1296 png1832 jpg1296; do
     "$bin" pano render "$out/$pyramid" -o "$out/${pyramid}_$name.png" --yaw "$yaw" --pitch "$pitch" --hfov "$hfov" --size "$size"
   done
 done
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
-"$venv/bin/python" bench/pyramid_views.py "$out/grid.png" "$out" mip png1296 png1832 jpg1296
+"$venv/bin/python" bench/pyramid_views.py "$out/grid.png" "$out" plain png1296 png1832 jpg1296
+"$venv/bin/python" - "$out" <<'PY'
+import glob, math, os, sys
+import numpy as np
+from PIL import Image
+out = sys.argv[1]
+load = lambda p: np.asarray(Image.open(p).convert("RGB"), dtype=np.float64)
+def psnr(a, b):
+    mse = np.mean((a - b) ** 2)
+    return 10 * math.log10(255**2 / mse) if mse > 0 else 99.0
+print(f"{'view':24s} pyramid against the source's render (against the --no-mipmaps one)")
+for src in sorted(glob.glob(f"{out}/src_*.png")):
+    name = os.path.basename(src)[4:-4]
+    a, b = load(src), load(f"{out}/plain_{name}.png")
+    row = [f"{p} {psnr(load(f'{out}/{p}_{name}.png'), a):5.1f} ({psnr(load(f'{out}/{p}_{name}.png'), b):5.1f})"
+           for p in ["png1296", "png1832", "jpg1296"]]
+    print(f"{name:24s} " + "  ".join(row))
+PY

@@ -66,7 +66,7 @@ public func panoMipSpread(_ withLevels: Int32) -> Int32 {
     for x in 0..<1024 { stripes[x, y] = x % 2 == 0 ? 0xFF00_0000 : 0xFFFF_FFFF }
   }
   var renderer = try! PanoramaRenderer(source: stripes, geometry: PanoramaGeometry(width: 1024, height: 512))
-  if withLevels != 0 { renderer.buildMipLevels(executor: InlineRows()) }
+  if withLevels != 0 { renderer.buildMipLevels(executor: InlineRows()) } else { renderer.buildsMipLevelsWhenMinified = false }
   var frame = RGBAImage(width: 64, height: 36)
   renderer.renderPerspective(view: ViewAngles(yaw: 0.3, pitch: 0.1), hfov: 2.1, into: &frame, executor: InlineRows())
   var sum = 0.0, squares = 0.0

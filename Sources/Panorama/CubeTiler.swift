@@ -320,6 +320,9 @@ public enum CubeTiler {
         renderer.gridSpacing = gridSpacing
         renderer.background = background
         renderer.groupKernel = groupKernel
+        // A band is not the whole image: levels of it would not line up with the image's,
+        // and would grow the memory the streaming bounds.
+        renderer.buildsMipLevelsWhenMinified = false
         for entry in plan.entries[next..<end] {
           let (w, h) = layout.tileSize(level: level, x: entry.x, y: entry.y)
           var image = RGBAImage(width: w, height: h)

@@ -187,21 +187,30 @@ extension PanoramaRenderer {
     static func level(
       _ u: SIMD16<Double>, _ v: SIMD16<Double>, span: (Int, Int), count: Int
     ) -> (level: Int, fade: Double) {
-      var across = 0.0, down = 0.0
-      for k in 0..<3 {
-        across = max(across, hypot(u[3 * k + 2] - u[3 * k], v[3 * k + 2] - v[3 * k]))
-        down = max(down, hypot(u[k + 6] - u[k], v[k + 6] - v[k]))
-      }
-      var step = min(across / Double(max(span.0, 1)), down / Double(max(span.1, 1)))
+      var step = Self.step(u, v, span: span)
       var level = 0
       while step >= 2 && level + 1 < count {
         step /= 2
         level += 1
       }
       // log2(step) in the last quarter octave, [0.75, 1): fade towards the next level.
-      let fadeStart = 1.681_792_830_507_429  // 2^0.75
       guard level + 1 < count, step > fadeStart, step < 2 else { return (level, 0) }
       return (level, (Elementary.log(step) / Elementary.log(2) - 0.75) * 4)
+    }
+
+    /// 2^0.75: a block stepping more source pixels than this per output pixel starts to
+    /// fade the next mip level in.
+    static let fadeStart = 1.681_792_830_507_429
+
+    /// The smaller of a block's steps per output pixel, across or down, in source pixels,
+    /// through nodes `u`, `v` (lanes 0–8, u unwrapped) `span` pixels apart.
+    static func step(_ u: SIMD16<Double>, _ v: SIMD16<Double>, span: (Int, Int)) -> Double {
+      var across = 0.0, down = 0.0
+      for k in 0..<3 {
+        across = max(across, hypot(u[3 * k + 2] - u[3 * k], v[3 * k + 2] - v[3 * k]))
+        down = max(down, hypot(u[k + 6] - u[k], v[k + 6] - v[k]))
+      }
+      return min(across / Double(max(span.0, 1)), down / Double(max(span.1, 1)))
     }
 
     static func hypot(_ a: Double, _ b: Double) -> Double { (a * a + b * b).squareRoot() }

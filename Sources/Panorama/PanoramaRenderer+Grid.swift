@@ -72,6 +72,39 @@ extension PanoramaRenderer {
     gridCapA = capAs
     gridCapB = capBs
     gridCapSide = capSides
+    gridMinifies = minifies()
+  }
+
+  /// Whether a block of the grid steps so many source pixels per output pixel that mip
+  /// levels change what it draws (from 2^0.75, where the next level starts fading in).
+  /// Blocks holding a pole are left out: their neighbours step as far.
+  func minifies() -> Bool {
+    let nc = columns.count, nr = rows.count
+    let nodesPerRow = 2 * max(nc - 1, 1) + 1
+    let half = period / 2
+    for band in 0..<max(nr - 1, 1) {
+      let spanY = (band + 1 < nr ? rows[band + 1] : rows[band]) - rows[band]
+      for blockX in 0..<max(nc - 1, 1) {
+        let spanX = (blockX + 1 < nc ? columns[blockX + 1] : columns[blockX]) - columns[blockX]
+        var u = SIMD16<Double>(), v = u
+        for j in 0..<3 {
+          for i in 0..<3 {
+            let g = (2 * band + j) * nodesPerRow + 2 * blockX + i
+            u[3 * j + i] = gridU[g]
+            v[3 * j + i] = gridV[g]
+          }
+        }
+        var lo = u[0], hi = u[0]
+        for k in 1..<9 {
+          if u[k] - u[0] > half { u[k] -= period } else if u[0] - u[k] > half { u[k] += period }
+          lo = min(lo, u[k])
+          hi = max(hi, u[k])
+        }
+        guard hi - lo <= period / 8 else { continue }
+        if BlockContext.step(u, v, span: (spanX, spanY)) > BlockContext.fadeStart { return true }
+      }
+    }
+    return false
   }
 
   struct GridPointers: @unchecked Sendable {
@@ -106,6 +139,7 @@ extension PanoramaRenderer {
     let view = ViewAngles(
       yaw: Self.turn(view.yaw), pitch: view.pitch.isFinite ? view.pitch : 0, roll: view.roll.isFinite ? view.roll : 0)
     prepareGrid(width: width, height: height, view: view, hfov: fov, lens: lens, window: window, executor: executor)
+    if buildsMipLevelsWhenMinified && mipLevels.levels.isEmpty && gridMinifies { buildMipLevels(executor: executor) }
     let shift = view.yaw / Elementary.twoPi * period
     let camera = Camera(
       width: width, height: height, pitch: view.pitch, roll: view.roll, hfov: fov, lens: lens, window: window)

@@ -47,8 +47,17 @@ public struct PanoramaRenderer: Sendable {
   public var background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0)
   /// Halved copies of the source that perspective views read where they step two or more
   /// source pixels per output pixel (near the poles, wide views): faster and without
-  /// aliasing there. None until `buildMipLevels`; they add up to a third of the source.
+  /// aliasing there. None until `buildMipLevels`, or the first perspective view that needs
+  /// them (``buildsMipLevelsWhenMinified``); they add up to a third of the source.
   public private(set) var mipLevels = MipLevels()
+  /// Whether `renderPerspective` builds ``mipLevels`` (once; they are kept) the first time a
+  /// view steps more than 2^0.75 source pixels per output pixel somewhere, where a level
+  /// starts to count: a minified view is then antialiased, as the levels of a tile pyramid
+  /// draw it, without the caller asking. A view that minifies nowhere never pays for them
+  /// (memory stays the source and the frames) and draws exactly as before. Off, only
+  /// `buildMipLevels` builds them: for a host that defers them past its first frame, or a
+  /// caller that wants the plain bilinear samples.
+  public var buildsMipLevelsWhenMinified = true
   /// The polar caps resampled into square faces, which views near a pole read instead of
   /// the source's stretched rows (much faster there). None until `buildPolarCaps`; see
   /// ``PolarCaps`` for what they cost.
@@ -84,6 +93,8 @@ public struct PanoramaRenderer: Sendable {
   var gridCapSide: [UInt8] = []
   var gridCapA: [Double] = []
   var gridCapB: [Double] = []
+  /// Whether a block of the grid reads a mip level once they exist (see `minifies`).
+  var gridMinifies = false
 
   /// A renderer of `source`, which covers `geometry`'s cropped area.
   ///

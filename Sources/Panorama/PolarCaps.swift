@@ -60,6 +60,7 @@ public struct PolarCaps: Sendable {
     // faces do not depend on what else was built first.
     var maker = PanoramaRenderer(validSource: renderer.source, geometry: g)
     maker.gridSpacing = GridSpacing(columns: 16, rows: 16)  // a one-off: closer than the default
+    maker.buildsMipLevelsWhenMinified = false
     // The fisheye (equidistant) field whose focal length is `focal` at this side.
     let fov = Double(side) / focal
     var faces: [[UInt32]] = []

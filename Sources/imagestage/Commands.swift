@@ -80,7 +80,8 @@ enum Commands {
       name: "edges", value: "NAME", help: "the strip at a partial panorama's edges", choices: ["clamp", "repeat"],
       defaultValue: "clamp"),
     OptionSpec(name: "threads", value: "N", help: "rendering threads, 1…64", defaultValue: "2"),
-    OptionSpec(name: "mipmaps", value: nil, help: "build mip levels (smooth wide views and strips)"),
+    OptionSpec(name: "mipmaps", value: nil, help: "build mip levels up front (else the first view that minifies does)"),
+    OptionSpec(name: "no-mipmaps", value: nil, help: "no mip levels: plain bilinear samples, no extra memory"),
     projection, maxPixels,
   ]
 

@@ -214,20 +214,28 @@ enum PanoCommand {
     }
   }
 
-  /// The renderer for `pano`: mip levels when `--mipmaps` asks for them, and always for a
-  /// video (`video`: without them a wide or tilted view of fine lines aliases, dashes that
-  /// crawl from frame to frame, where a pyramid's levels or the app's show them whole);
-  /// polar caps for a video (views near a pole then cost what a level one does). Only a
-  /// video gets caps: for one frame they cost more to build than they save (10800 × 5400 at
-  /// 80° up: 0.45–0.49 s with, 0.28–0.32 s without).
+  /// The renderer for `pano`: mip levels up front when `--mipmaps` asks for them, and always
+  /// for a video (`video`: without them a wide or tilted view of fine lines aliases, dashes
+  /// that crawl from frame to frame, where a pyramid's levels or the app's show them whole);
+  /// otherwise built by the first view that minifies (a strip lower than half the image, or
+  /// a perspective view: `PanoramaRenderer.buildsMipLevelsWhenMinified`), so a still is
+  /// antialiased as a pyramid's view of it is. `--no-mipmaps` never builds them. Polar caps
+  /// for a video (views near a pole then cost what a level one does). Only a video gets
+  /// caps: for one frame they cost more to build than they save (10800 × 5400 at 80° up:
+  /// 0.45–0.49 s with, 0.28–0.32 s without).
   static func renderer(
     _ pano: LoadedPanorama, _ parsed: Arguments, _ camera: Camera, video: Bool = false
   ) throws -> PanoramaRenderer {
+    let always = parsed.flag("mipmaps"), never = parsed.flag("no-mipmaps")
+    if always && never { throw CommandError(message: "--mipmaps and --no-mipmaps: give one or neither") }
     var renderer = try PanoramaRenderer(source: pano.image, geometry: pano.geometry)
     renderer.groupKernel = BlendKernels.chosen()
+    renderer.buildsMipLevelsWhenMinified = !never
     let executor = ThreadedRows(threads: camera.threads)
     if video && !camera.strip && !parsed.flag("no-polar-caps") { renderer.buildPolarCaps(executor: executor) }
-    if video || parsed.flag("mipmaps") { renderer.buildMipLevels(executor: executor) }
+    // The strip reads a level from a scale of 2 (it has no fade), and only while the image halves evenly.
+    let stripMinifies = camera.strip && pano.image.height >= 2 * camera.height
+    if !never && (video || always || stripMinifies) { renderer.buildMipLevels(executor: executor) }
     return renderer
   }
 

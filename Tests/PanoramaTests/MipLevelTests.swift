@@ -57,6 +57,7 @@ struct MipLevelTests {
   @Test func wideViewsOfFineDetailAverageInsteadOfAliasing() {
     // 1024 px per turn seen at 120° over 64 px: about 5 source pixels per output pixel.
     var renderer = try! PanoramaRenderer(source: Self.stripes(width: 1024), geometry: PanoramaGeometry(width: 1024, height: 512))
+    renderer.buildsMipLevelsWhenMinified = false
     var frame = RGBAImage(width: 64, height: 36)
     let view = ViewAngles(yaw: 0.3, pitch: 0.1)
     renderer.renderPerspective(view: view, hfov: Angle(degrees: 120).radians, into: &frame, executor: InlineRows())
@@ -81,6 +82,7 @@ struct MipLevelTests {
     // zooming out never jumps.
     let stripes = Self.stripes(width: 4096)
     var plain = try! PanoramaRenderer(source: stripes, geometry: PanoramaGeometry(width: 4096, height: 2048))
+    plain.buildsMipLevelsWhenMinified = false
     var withLevels = plain
     withLevels.buildMipLevels(executor: InlineRows())
     func render(_ renderer: inout PanoramaRenderer, step: Double) -> RGBAImage {
@@ -107,6 +109,7 @@ struct MipLevelTests {
     // 2048 px per turn, 90° over 480 px: 1.07 source pixels per output pixel, level 0.
     let source = RendererTests.marker(lonDegrees: 10, latDegrees: 5, width: 2048)
     var plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    plain.buildsMipLevelsWhenMinified = false
     var withLevels = plain
     withLevels.buildMipLevels(executor: InlineRows())
     #expect(withLevels.mipLevels.levels.count == 6)  // 1024×512 … 32×16
@@ -118,11 +121,40 @@ struct MipLevelTests {
     }
   }
 
+  /// Issue 39: a renderer builds its levels the first time a view minifies, and draws what
+  /// one given them up front draws; a view that does not minify builds none and draws
+  /// what a renderer without them draws.
+  @Test func levelsAreBuiltByTheFirstViewThatMinifies() {
+    let source = RendererTests.marker(lonDegrees: 10, latDegrees: 5, width: 2048)
+    var plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    plain.buildsMipLevelsWhenMinified = false
+    var asked = plain
+    asked.buildMipLevels(executor: InlineRows())
+    var lazy = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    var a = RGBAImage(width: 480, height: 270), b = a
+    // 90° over 480 px: 1.07 source pixels a pixel, and 20°: magnified.
+    for hfov in [90.0, 20] {
+      lazy.renderPerspective(
+        view: ViewAngles(yaw: 0.2, pitch: 0.1), hfov: Angle(degrees: hfov).radians, into: &a, executor: InlineRows())
+      plain.renderPerspective(
+        view: ViewAngles(yaw: 0.2, pitch: 0.1), hfov: Angle(degrees: hfov).radians, into: &b, executor: InlineRows())
+      #expect(a == b && lazy.mipLevels.levels.isEmpty, "hfov \(hfov)")
+    }
+    // 150°, or 90° looking far down: several source pixels a pixel somewhere.
+    for (pitch, hfov) in [(0.0, 150.0), (-80, 90)] {
+      let view = ViewAngles(yaw: -1, pitch: Angle(degrees: pitch).radians)
+      lazy.renderPerspective(view: view, hfov: Angle(degrees: hfov).radians, into: &a, executor: InlineRows())
+      asked.renderPerspective(view: view, hfov: Angle(degrees: hfov).radians, into: &b, executor: InlineRows())
+      #expect(a == b && lazy.mipLevels.levels.count == 6, "pitch \(pitch), hfov \(hfov)")
+    }
+  }
+
   @Test func polesAndOddViewsWithLevelsMatchTheSourceClosely() {
     // Towards a pole the levels blur what the source aliases, but the picture is the same:
     // a smooth source gives nearly the same frame either way, with no seams between blocks.
     let source = try! SamplePanorama.make(width: 2048)
     var plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 2048, height: 1024))
+    plain.buildsMipLevelsWhenMinified = false
     var withLevels = plain
     withLevels.buildMipLevels(executor: InlineRows())
     var a = RGBAImage(width: 320, height: 180), b = a

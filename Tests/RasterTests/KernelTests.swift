@@ -15,7 +15,8 @@ struct KernelTests {
     var rng = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
     func random() -> Double { Double.random(in: 0..<1, using: &rng) }
     let source = try! SamplePanorama.make(width: 1024)
-    let plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    var plain = try! PanoramaRenderer(source: source, geometry: PanoramaGeometry(width: 1024, height: 512))
+    plain.buildsMipLevelsWhenMinified = false  // the kernels without levels, too
     var mipped = plain
     mipped.buildMipLevels(executor: InlineRows())
     var capped = mipped

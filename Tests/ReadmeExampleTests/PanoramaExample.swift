@@ -11,7 +11,7 @@ import Testing
     let view = tracker.feed(.attitude(t: 0, .deviceOrientation(alpha: 0, beta: 90, gamma: 0, screenAngle: 0)))
     let sample = try SamplePanorama.make(width: 1024)
     var renderer = try PanoramaRenderer(source: sample, geometry: PanoramaGeometry(width: 1024, height: 512))
-    renderer.buildMipLevels(executor: InlineRows())  // optional: zoomed-out views, a third more memory
+    renderer.buildMipLevels(executor: InlineRows())  // optional: a view that zooms out builds them itself
     renderer.buildPolarCaps(executor: InlineRows())  // optional: looking up or down as fast as level
     var frame = RGBAImage(width: 320, height: 180)
     let hfov = ViewAngles.radians(fromDegrees: 90)  // angles are radians; this converts

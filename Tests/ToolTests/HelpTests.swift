@@ -8,7 +8,7 @@ struct HelpTests {
   static let commands: [(words: [String], options: [String])] = [
     (["board", "run"], ["--frames", "--state"]),
     (["pano", "info"], ["--projection", "--max-pixels"]),
-    (["pano", "render"], ["--lens", "--mipmaps", "--max-pixels", "--hfov", "--output"]),
+    (["pano", "render"], ["--lens", "--mipmaps", "--no-mipmaps", "--max-pixels", "--hfov", "--output"]),
     (["pano", "video"], ["--motion", "--camera-log", "--raw-motion", "--lens", "--mipmaps"]),
     (["pano", "sample"], ["--size", "--output"]),
   ]

@@ -63,7 +63,8 @@ func takePendingImage() -> RGBAImage? {
 /// `buildCPUExtras`, so the first frame is not held up by them.
 func attachPendingPixels(_ scene: inout PanoramaScene) -> Int32 {
   guard let image = takePendingImage() else { return 0 }
-  guard let renderer = try? PanoramaRenderer(source: image, geometry: scene.viewer.geometry) else { return 0 }
+  guard var renderer = try? PanoramaRenderer(source: image, geometry: scene.viewer.geometry) else { return 0 }
+  renderer.buildsMipLevelsWhenMinified = false  // buildCPUExtras builds them after the first frame
   scene.attach(renderer)
   return 1
 }
