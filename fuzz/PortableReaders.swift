@@ -116,7 +116,7 @@ enum PortableReaders {
     var tour = ViewerTour(config: config)
     tour.layout(width: 390, height: 844)
     for scene in config.scenes {
-      _ = tour.loadScene(scene.id, yaw: scene.settings.yaw, pitch: nil, hfov: scene.settings.hfov)
+      _ = tour.loadScene(scene.id, yaw: scene.settings[number: .yaw], pitch: nil, hfov: scene.settings[number: .hfov])
       _ = tour.unsupported
       _ = tour.imageReference
       if tour.openTiles(budget: 64) != nil {
