@@ -72,7 +72,7 @@ public struct ViewerConfig: Sendable {
           if ViewerKey.named(dm.key, in: .topLevel) == .hotSpots {
             warnings.append(ConfigWarning(path: dr.path, message: "hotspots in default are ignored; give each scene its own"))
           } else {
-            defaults.applyLeniently(dm.key, dr, warnings: &warnings)
+            defaults.applyLeniently(dm.key, dr, in: .defaults, warnings: &warnings)
           }
         }
       case .scenes:
@@ -82,7 +82,7 @@ public struct ViewerConfig: Sendable {
         }
         sceneMembers = s
       case .hotSpots: ownHotSpots = HotSpot.list(r, warnings: &warnings)
-      default: own.applyLeniently(m.key, r, warnings: &warnings)
+      default: own.applyLeniently(m.key, r, in: .topLevel, warnings: &warnings)
       }
     }
     var scenes: [ViewerScene] = []
@@ -200,7 +200,7 @@ public struct ViewerScene: Sendable {
       if ViewerKey.named(k.key, in: .scene) == .hotSpots {
         scene.hotSpots = HotSpot.list(kr, warnings: &warnings)
       } else {
-        scene.settings.applyLeniently(k.key, kr, warnings: &warnings)
+        scene.settings.applyLeniently(k.key, kr, in: .scene, warnings: &warnings)
       }
     }
     scene.dropVideoIfTiled(warnings: &warnings, path: r.path)

@@ -171,14 +171,21 @@ public enum ViewerKey: Int, CaseIterable, Sendable {
 
   /// The key named `name` that may appear in `scope`, if any (setting keys for a config's
   /// top level, `default` or a scene; hotspot keys for a hotspot …).
-  /// - Complexity: O(1) for settings and URL parameters (a table built once), O(keys in
-  ///   the scope) for the others, which have at most fifteen.
+  /// - Complexity: O(1) for one scope's names or the settings' and URL's together (tables
+  ///   built once: a tour reads it for every key it has, a flood of unknown keys included).
   public static func named(_ name: String, in scope: ViewerKeyScope) -> ViewerKey? {
+    let table: [String: ViewerKey]
     if scope.isSubset(of: .settingAndURL) {
-      guard let k = byName[name], !k.spec.scope.isDisjoint(with: scope) else { return nil }
-      return k
+      table = settingsByName
+    } else if scope == .hotSpot {
+      table = hotSpotsByName
+    } else if scope == .multiRes {
+      table = multiResByName
+    } else {
+      return allCases.first { !$0.spec.scope.isDisjoint(with: scope) && $0.spec.name == name }
     }
-    return allCases.first { $0.spec.scope.contains(scope) && $0.spec.name == name }
+    guard let k = table[name], !k.spec.scope.isDisjoint(with: scope) else { return nil }
+    return k
   }
 
   /// Names that may appear in `scope`, in table order (for "did you mean" hints).
@@ -186,14 +193,16 @@ public enum ViewerKey: Int, CaseIterable, Sendable {
     allCases.filter { !$0.spec.scope.isDisjoint(with: scope) }.map { $0.spec.name }
   }
 
-  /// The settings, unsupported keys and URL parameters by name (their names are distinct):
-  /// looked up once per key read, as a flood of unknown keys would make a linear search
-  /// most of the time taken.
-  static let byName: [String: ViewerKey] = {
+  /// The keys that may appear in `scope`, by name (names are distinct within the settings
+  /// and URL parameters together, within a hotspot, within `multiRes`).
+  static func byName(in scope: ViewerKeyScope) -> [String: ViewerKey] {
     var out: [String: ViewerKey] = [:]
-    for k in allCases where !k.spec.scope.isDisjoint(with: [.setting, .url]) { out[k.spec.name] = k }
+    for k in allCases where !k.spec.scope.isDisjoint(with: scope) { out[k.spec.name] = k }
     return out
-  }()
+  }
+  static let settingsByName = byName(in: .settingAndURL)
+  static let hotSpotsByName = byName(in: .hotSpot)
+  static let multiResByName = byName(in: .multiRes)
 }
 
 /// The value a ``ViewerKey`` takes, and its range.

@@ -115,19 +115,24 @@ public struct ViewerSettings: Equatable, Sendable {
 
   /// Sets the key named `name` from `given` as `apply` does, but a value of the wrong type is
   /// a warning (the key keeps what it had): Pannellum shows a tour with a stale entry in it.
-  mutating func applyLeniently(_ name: String, _ given: JSONReader, warnings: inout [ConfigWarning]) {
+  mutating func applyLeniently(
+    _ name: String, _ given: JSONReader, in scope: ViewerKeyScope, warnings: inout [ConfigWarning]
+  ) {
     do throws(InputError) {
-      try apply(name, given, warnings: &warnings)
+      try apply(name, given, in: scope, warnings: &warnings)
     } catch {
       warnings.append(ConfigWarning(error, ignored: true))
     }
   }
 
-  /// Sets the key named `name` from `given`; a key not Pannellum's (nor ours), or not
-  /// supported yet, is a warning.
-  mutating func apply(_ name: String, _ given: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
+  /// Sets the key named `name` from `given`, found in `scope` (the top level, `default` or a
+  /// scene); a key not Pannellum's (nor ours), not for `scope`, or not supported yet, is a
+  /// warning.
+  mutating func apply(
+    _ name: String, _ given: JSONReader, in scope: ViewerKeyScope, warnings: inout [ConfigWarning]
+  ) throws(InputError) {
     if case .null = given.json.value { return }
-    guard let key = ViewerKey.named(name, in: .setting), key.isSetting || Self.isUnsupported(key) else {
+    guard let key = ViewerKey.named(name, in: scope), key.isSetting || Self.isUnsupported(key) else {
       let hint = ViewerConfig.hints(warnings) ? PageBoard.suggestion(name, among: Self.hintNames) : ""
       warnings.append(ConfigWarning(path: given.path, message: "unknown key\(hint), ignored"))
       return
