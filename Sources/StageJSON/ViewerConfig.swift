@@ -316,7 +316,7 @@ public struct MultiresSource: Equatable, Sendable {
     fallbackPath = try r.optional(.tilesFallbackPath)?.string()
     fileExtension = try r.require(ViewerKey.tilesExtension.name).string()
     func size(_ key: ViewerKey) throws(InputError) -> Int {
-      guard case .count(let lowest, let highest) = key.spec.kind else { preconditionFailure("\(key.name): not a count") }
+      guard case .count(let lowest, let highest) = key.kind else { preconditionFailure("\(key.name): not a count") }
       let field = try r.require(key.name).numeric(warnings: &warnings)
       let n = try field.int()
       guard n >= lowest, n <= highest else {
@@ -419,7 +419,7 @@ public struct HotSpot: Equatable, Sendable {
       warnings.append(ConfigWarning(path: "\(r.path).\(m.key)", message: "unknown hotspot key\(hint), ignored"))
     }
     for m in members {
-      guard let key = ViewerKey.named(m.key, in: .hotSpot), case .unsupported = key.spec.kind else { continue }
+      guard let key = ViewerKey.named(m.key, in: .hotSpot), case .unsupported = key.kind else { continue }
       warnings.append(ConfigWarning(path: "\(r.path).\(m.key)", message: "not supported yet"))
     }
     // Pannellum places a hotspot without them at 0.
@@ -442,9 +442,8 @@ public struct HotSpot: Equatable, Sendable {
     func target(_ key: ViewerKey) -> Target? {
       guard let t = r.optional(key)?.numeric(warnings: &warnings) else { return nil }
       if case .number(let d) = t.json.value { return .degrees(d) }
-      let words: [String] = if case .target(let w) = key.spec.kind { w } else { [] }
       return lenient { () throws(InputError) in
-        try t.oneOf(words.map { ($0, $0 == "sameAzimuth" ? Target.sameAzimuth : Target.same) })
+        try t.oneOf(key.words.map { ($0, $0 == "sameAzimuth" ? Target.sameAzimuth : Target.same) })
       }
     }
     targetPitch = target(.spotTargetPitch)
@@ -483,9 +482,9 @@ public struct ViewerURLParameters: Sendable {
       case .fallback: fallback = text
       case let key?:
         let value: JSON.Value
-        if case .text = key.spec.kind {
+        if case .text = key.kind {
           value = .string(text)  // a title of "100" is a title
-        } else if case .word = key.spec.kind {
+        } else if case .word = key.kind {
           value = .string(text)
         } else if text == "true" || text == "false" {
           value = .bool(text == "true")

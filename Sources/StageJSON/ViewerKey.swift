@@ -9,7 +9,7 @@
 /// Hotspot and `multiRes` keys that share a name with a scene's (`pitch`, `basePath`) have
 /// their own cases; ``named(_:in:)`` finds a name within one scope.
 ///
-/// To add a key: a case in its group, a line in ``spec``; a setting's typed value is then
+/// To add a key: a case in its group, a line in ``rule`` and ``name`` (and its words, Pannellum's default …); a setting's typed value is then
 /// `settings[number: .key]` (or `flag:`, `text:` …) wherever a host reads it.
 public enum ViewerKey: Int, CaseIterable, Sendable {
   // A scene's settings (top level, `default`, a scene's own), stored by index.
@@ -36,136 +36,274 @@ public enum ViewerKey: Int, CaseIterable, Sendable {
   /// How many keys are a scene's settings: the first cases, ``ViewerSettings``' slots.
   public static let settingCount = ViewerKey.autoplay.rawValue + 1
 
-  /// What one key is: its name in a config, the value it takes, where it may appear, and
-  /// Pannellum's default for it (what `getConfig()` reports where a scene sets none).
-  public struct Spec: Sendable {
-    public var name: String
-    public var kind: ViewerKeyKind
-    public var scope: ViewerKeyScope
-    /// Pannellum's `defaultConfig` value, in its units; nil where it has none a page reads
-    /// back (the view's angles and limits, which `getConfig` writes as they are in use).
-    public var pannellumDefault: ViewerSettings.Value?
-
-    init(
-      _ name: String, _ kind: ViewerKeyKind, _ scope: ViewerKeyScope = .setting,
-      _ pannellumDefault: ViewerSettings.Value? = nil
-    ) {
-      self.name = name
-      self.kind = kind
-      self.scope = scope
-      self.pannellumDefault = pannellumDefault
-    }
-  }
-
-  /// The table: one line per key.
-  public var spec: Spec {
-    switch self {
-    case .type: Spec("type", .panoramaType, .setting, .text("equirectangular"))
-    case .panorama: Spec("panorama", .text, .settingAndURL)
-    case .title: Spec("title", .text, .settingAndURL)
-    case .author: Spec("author", .text, .settingAndURL)
-    case .authorURL: Spec("authorURL", .text)
-    case .preview: Spec("preview", .text, .settingAndURL)
-    case .previewTitle: Spec("previewTitle", .text)
-    case .previewAuthor: Spec("previewAuthor", .text)
-    case .firstScene: Spec("firstScene", .text, .settingAndURL)
-    case .basePath: Spec("basePath", .text)
-    case .crossOrigin: Spec("crossOrigin", .word(["anonymous", "use-credentials"]), .setting, .text("anonymous"))
-    case .yaw: Spec("yaw", .angle(.any), .settingAndURL)
-    case .pitch: Spec("pitch", .angle(.any), .settingAndURL)
-    case .hfov: Spec("hfov", .angle(.positive), .settingAndURL)
-    case .minYaw: Spec("minYaw", .angle(.any), .settingAndURL)
-    case .maxYaw: Spec("maxYaw", .angle(.any), .settingAndURL)
-    case .minPitch: Spec("minPitch", .angle(.any), .settingAndURL)
-    case .maxPitch: Spec("maxPitch", .angle(.any), .settingAndURL)
-    case .minHfov: Spec("minHfov", .angle(.positive), .settingAndURL)
-    case .maxHfov: Spec("maxHfov", .angle(.positive), .settingAndURL)
-    case .haov: Spec("haov", .angle(.positive), .settingAndURL, .number(360))
-    case .vaov: Spec("vaov", .angle(.positive), .settingAndURL, .number(180))
-    case .vOffset: Spec("vOffset", .angle(.any), .settingAndURL, .number(0))
-    case .northOffset: Spec("northOffset", .angle(.any), .setting, .number(0))
-    case .horizonPitch: Spec("horizonPitch", .angle(.any))
-    case .horizonRoll: Spec("horizonRoll", .angle(.any))
-    case .autoRotate: Spec("autoRotate", .number(.any), .settingAndURL)  // degrees per second
-    case .autoRotateInactivityDelay:
-      // Pannellum's -1 ("never") is its default only: a config must give a time.
-      Spec("autoRotateInactivityDelay", .milliseconds, .setting, .number(-1))
-    case .autoRotateStopDelay: Spec("autoRotateStopDelay", .milliseconds)
-    case .sceneFadeDuration: Spec("sceneFadeDuration", .milliseconds)
-    case .friction: Spec("friction", .number(.fraction), .setting, .number(0.15))
-    case .autoLoad: Spec("autoLoad", .flag, .settingAndURL, .flag(false))
-    case .compass: Spec("compass", .flag, .settingAndURL)
-    case .orientationOnByDefault: Spec("orientationOnByDefault", .flag, .setting, .flag(false))
-    case .showZoomCtrl: Spec("showZoomCtrl", .flag, .settingAndURL, .flag(true))
-    case .keyboardZoom: Spec("keyboardZoom", .flag, .settingAndURL, .flag(true))
-    case .doubleClickZoom: Spec("doubleClickZoom", .flag, .settingAndURL, .flag(true))
-    case .draggable: Spec("draggable", .flag, .settingAndURL, .flag(true))
-    case .disableKeyboardCtrl: Spec("disableKeyboardCtrl", .flag, .settingAndURL, .flag(false))
-    case .showFullscreenCtrl: Spec("showFullscreenCtrl", .flag, .settingAndURL, .flag(true))
-    case .showControls: Spec("showControls", .flag, .settingAndURL, .flag(true))
-    case .showLensCtrl: Spec("showLensCtrl", .flag, .settingAndURL)  // ours
-    case .showRecenterCtrl: Spec("showRecenterCtrl", .flag, .settingAndURL)  // ours
-    case .escapeHTML: Spec("escapeHTML", .flag)
-    case .targetBlank: Spec("targetBlank", .flag, .setting, .flag(false))
-    case .avoidShowingBackground: Spec("avoidShowingBackground", .flag, .setting, .flag(false))
-    case .ignoreGPanoXMP: Spec("ignoreGPanoXMP", .flag, .settingAndURL)
-    case .mouseZoom: Spec("mouseZoom", .flagOrWord(["ctrl", "fullscreenonly"]), .settingAndURL, .text("true"))
-    case .dragConfirm: Spec("dragConfirm", .flagOrWord(["yaw", "pitch", "both"]), .settingAndURL, .text("false"))
-    case .backgroundColor: Spec("backgroundColor", .colour, .setting, .numbers([0, 0, 0]))
-    case .strings: Spec("strings", .strings)
-    case .lens: Spec("lens", .word(["rectilinear", "stereographic", "fisheye", "equirectangular"]), .settingAndURL)
-    case .renderer: Spec("renderer", .word(["webgl2", "cpu"]), .settingAndURL)  // ours
-    case .cubeMap: Spec("cubeMap", .faces)
-    case .multiRes: Spec("multiRes", .multires)
-    case .video: Spec("video", .text, .settingAndURL)  // ours
-    case .loop: Spec("loop", .flag, .settingAndURL)  // ours
-    case .muted: Spec("muted", .flag, .settingAndURL)  // ours
-    case .autoplay: Spec("autoplay", .flag, .settingAndURL)  // ours
-
-    case .touchPanSpeedCoeffFactor:
-      Spec("touchPanSpeedCoeffFactor", .unsupported("touch panning follows the finger exactly"))
-    case .multiResMinHfov: Spec("multiResMinHfov", .unsupported("tiled panoramas come with the tiled-panorama work"))
-    case .hotSpotDebug: Spec("hotSpotDebug", .unsupported("not offered"), .setting, .flag(false))
-    case .capturedKeyNumbers: Spec("capturedKeyNumbers", .unsupported("keys come from ImageStage's own table"))
-    case .animationTimingFunction: Spec("animationTimingFunction", .unsupported("a function: API only"))
-    case .dynamic: Spec("dynamic", .unsupported("video and other changing panoramas are not offered yet"))
-    case .dynamicUpdate: Spec("dynamicUpdate", .unsupported("video and other changing panoramas are not offered yet"))
-
-    case .defaults: Spec("default", .defaults, .topLevel)
-    case .scenes: Spec("scenes", .scenes, .topLevel)
-    case .hotSpots: Spec("hotSpots", .hotSpots, [.topLevel, .scene])
-
-    case .spotPitch: Spec("pitch", .angle(.any), .hotSpot)
-    case .spotYaw: Spec("yaw", .angle(.any), .hotSpot)
-    case .spotType: Spec("type", .word(["info", "scene"]), .hotSpot)
-    case .spotText: Spec("text", .text, .hotSpot)
-    case .spotURL: Spec("URL", .text, .hotSpot)
-    case .spotSceneId: Spec("sceneId", .text, .hotSpot)
-    case .spotTargetPitch: Spec("targetPitch", .target(["same"]), .hotSpot)
-    case .spotTargetYaw: Spec("targetYaw", .target(["same", "sameAzimuth"]), .hotSpot)
-    case .spotTargetHfov: Spec("targetHfov", .target(["same"]), .hotSpot)
-    case .spotId: Spec("id", .text, .hotSpot)
-    case .spotCssClass: Spec("cssClass", .text, .hotSpot)
-    case .spotDraggable: Spec("draggable", .flag, .hotSpot)
-    case .spotAttributes: Spec("attributes", .unsupported(""), .hotSpot)
-    case .spotScale: Spec("scale", .unsupported(""), .hotSpot)
-    case .spotScaleFactor: Spec("scaleFactor", .unsupported(""), .hotSpot)
-
-    case .tilesBasePath: Spec("basePath", .text, .multiRes)
-    case .tilesPath: Spec("path", .text, .multiRes)
-    case .tilesFallbackPath: Spec("fallbackPath", .text, .multiRes)
-    case .tilesExtension: Spec("extension", .text, .multiRes)
-    case .tileResolution: Spec("tileResolution", .count(1, 65536), .multiRes)
-    case .maxLevel: Spec("maxLevel", .count(1, 20), .multiRes)
-    case .cubeResolution: Spec("cubeResolution", .count(1, 1 << 20), .multiRes)
-
-    case .config: Spec("config", .text, .url)
-    case .fallback: Spec("fallback", .text, .url)
-    }
-  }
-
   /// The key's name in a config.
-  public var name: String { spec.name }
+  public var name: String {
+    switch self {
+    case .type: "type"
+    case .panorama: "panorama"
+    case .title: "title"
+    case .author: "author"
+    case .authorURL: "authorURL"
+    case .preview: "preview"
+    case .previewTitle: "previewTitle"
+    case .previewAuthor: "previewAuthor"
+    case .firstScene: "firstScene"
+    case .basePath: "basePath"
+    case .crossOrigin: "crossOrigin"
+    case .yaw: "yaw"
+    case .pitch: "pitch"
+    case .hfov: "hfov"
+    case .minYaw: "minYaw"
+    case .maxYaw: "maxYaw"
+    case .minPitch: "minPitch"
+    case .maxPitch: "maxPitch"
+    case .minHfov: "minHfov"
+    case .maxHfov: "maxHfov"
+    case .haov: "haov"
+    case .vaov: "vaov"
+    case .vOffset: "vOffset"
+    case .northOffset: "northOffset"
+    case .horizonPitch: "horizonPitch"
+    case .horizonRoll: "horizonRoll"
+    case .autoRotate: "autoRotate"
+    case .autoRotateInactivityDelay: "autoRotateInactivityDelay"
+    case .autoRotateStopDelay: "autoRotateStopDelay"
+    case .sceneFadeDuration: "sceneFadeDuration"
+    case .friction: "friction"
+    case .autoLoad: "autoLoad"
+    case .compass: "compass"
+    case .orientationOnByDefault: "orientationOnByDefault"
+    case .showZoomCtrl: "showZoomCtrl"
+    case .keyboardZoom: "keyboardZoom"
+    case .doubleClickZoom: "doubleClickZoom"
+    case .draggable: "draggable"
+    case .disableKeyboardCtrl: "disableKeyboardCtrl"
+    case .showFullscreenCtrl: "showFullscreenCtrl"
+    case .showControls: "showControls"
+    case .showLensCtrl: "showLensCtrl"
+    case .showRecenterCtrl: "showRecenterCtrl"
+    case .escapeHTML: "escapeHTML"
+    case .targetBlank: "targetBlank"
+    case .avoidShowingBackground: "avoidShowingBackground"
+    case .ignoreGPanoXMP: "ignoreGPanoXMP"
+    case .mouseZoom: "mouseZoom"
+    case .dragConfirm: "dragConfirm"
+    case .backgroundColor: "backgroundColor"
+    case .strings: "strings"
+    case .lens: "lens"
+    case .renderer: "renderer"
+    case .cubeMap: "cubeMap"
+    case .multiRes: "multiRes"
+    case .video: "video"
+    case .loop: "loop"
+    case .muted: "muted"
+    case .autoplay: "autoplay"
+    case .touchPanSpeedCoeffFactor: "touchPanSpeedCoeffFactor"
+    case .multiResMinHfov: "multiResMinHfov"
+    case .hotSpotDebug: "hotSpotDebug"
+    case .capturedKeyNumbers: "capturedKeyNumbers"
+    case .animationTimingFunction: "animationTimingFunction"
+    case .dynamic: "dynamic"
+    case .dynamicUpdate: "dynamicUpdate"
+    case .defaults: "default"
+    case .scenes: "scenes"
+    case .hotSpots: "hotSpots"
+    case .spotPitch: "pitch"
+    case .spotYaw: "yaw"
+    case .spotType: "type"
+    case .spotText: "text"
+    case .spotURL: "URL"
+    case .spotSceneId: "sceneId"
+    case .spotTargetPitch: "targetPitch"
+    case .spotTargetYaw: "targetYaw"
+    case .spotTargetHfov: "targetHfov"
+    case .spotId: "id"
+    case .spotCssClass: "cssClass"
+    case .spotDraggable: "draggable"
+    case .spotAttributes: "attributes"
+    case .spotScale: "scale"
+    case .spotScaleFactor: "scaleFactor"
+    case .tilesBasePath: "basePath"
+    case .tilesPath: "path"
+    case .tilesFallbackPath: "fallbackPath"
+    case .tilesExtension: "extension"
+    case .tileResolution: "tileResolution"
+    case .maxLevel: "maxLevel"
+    case .cubeResolution: "cubeResolution"
+    case .config: "config"
+    case .fallback: "fallback"
+    }
+  }
+
+  /// The table: each key's kind (with its range) and the scopes it may appear in, one line a
+  /// key. Kept apart from the names and free of payloads that allocate, so the compiler
+  /// makes each a table of constants (one switch building every key's strings and arrays
+  /// was 22 KB of the viewer's wasm).
+  public var rule: (kind: ViewerKeyKind, scope: ViewerKeyScope) {
+    switch self {
+    case .type: (.panoramaType, .setting)
+    case .panorama: (.text, .settingAndURL)
+    case .title: (.text, .settingAndURL)
+    case .author: (.text, .settingAndURL)
+    case .authorURL: (.text, .setting)
+    case .preview: (.text, .settingAndURL)
+    case .previewTitle: (.text, .setting)
+    case .previewAuthor: (.text, .setting)
+    case .firstScene: (.text, .settingAndURL)
+    case .basePath: (.text, .setting)
+    case .crossOrigin: (.word, .setting)
+    case .yaw: (.angle(.any), .settingAndURL)
+    case .pitch: (.angle(.any), .settingAndURL)
+    case .hfov: (.angle(.positive), .settingAndURL)
+    case .minYaw: (.angle(.any), .settingAndURL)
+    case .maxYaw: (.angle(.any), .settingAndURL)
+    case .minPitch: (.angle(.any), .settingAndURL)
+    case .maxPitch: (.angle(.any), .settingAndURL)
+    case .minHfov: (.angle(.positive), .settingAndURL)
+    case .maxHfov: (.angle(.positive), .settingAndURL)
+    case .haov: (.angle(.positive), .settingAndURL)
+    case .vaov: (.angle(.positive), .settingAndURL)
+    case .vOffset: (.angle(.any), .settingAndURL)
+    case .northOffset: (.angle(.any), .setting)
+    case .horizonPitch: (.angle(.any), .setting)
+    case .horizonRoll: (.angle(.any), .setting)
+    case .autoRotate: (.number(.any), .settingAndURL)  // degrees per second
+    case .autoRotateInactivityDelay: (.milliseconds, .setting)
+    case .autoRotateStopDelay: (.milliseconds, .setting)
+    case .sceneFadeDuration: (.milliseconds, .setting)
+    case .friction: (.number(.fraction), .setting)
+    case .autoLoad: (.flag, .settingAndURL)
+    case .compass: (.flag, .settingAndURL)
+    case .orientationOnByDefault: (.flag, .setting)
+    case .showZoomCtrl: (.flag, .settingAndURL)
+    case .keyboardZoom: (.flag, .settingAndURL)
+    case .doubleClickZoom: (.flag, .settingAndURL)
+    case .draggable: (.flag, .settingAndURL)
+    case .disableKeyboardCtrl: (.flag, .settingAndURL)
+    case .showFullscreenCtrl: (.flag, .settingAndURL)
+    case .showControls: (.flag, .settingAndURL)
+    case .showLensCtrl: (.flag, .settingAndURL)  // ours
+    case .showRecenterCtrl: (.flag, .settingAndURL)  // ours
+    case .escapeHTML: (.flag, .setting)
+    case .targetBlank: (.flag, .setting)
+    case .avoidShowingBackground: (.flag, .setting)
+    case .ignoreGPanoXMP: (.flag, .settingAndURL)
+    case .mouseZoom: (.flagOrWord, .settingAndURL)
+    case .dragConfirm: (.flagOrWord, .settingAndURL)
+    case .backgroundColor: (.colour, .setting)
+    case .strings: (.strings, .setting)
+    case .lens: (.word, .settingAndURL)
+    case .renderer: (.word, .settingAndURL)  // ours
+    case .cubeMap: (.faces, .setting)
+    case .multiRes: (.multires, .setting)
+    case .video: (.text, .settingAndURL)  // ours
+    case .loop: (.flag, .settingAndURL)  // ours
+    case .muted: (.flag, .settingAndURL)  // ours
+    case .autoplay: (.flag, .settingAndURL)  // ours
+    case .touchPanSpeedCoeffFactor: (.unsupported, .setting)
+    case .multiResMinHfov: (.unsupported, .setting)
+    case .hotSpotDebug: (.unsupported, .setting)
+    case .capturedKeyNumbers: (.unsupported, .setting)
+    case .animationTimingFunction: (.unsupported, .setting)
+    case .dynamic: (.unsupported, .setting)
+    case .dynamicUpdate: (.unsupported, .setting)
+    case .defaults: (.defaults, .topLevel)
+    case .scenes: (.scenes, .topLevel)
+    case .hotSpots: (.hotSpots, [.topLevel, .scene])
+    case .spotPitch: (.angle(.any), .hotSpot)
+    case .spotYaw: (.angle(.any), .hotSpot)
+    case .spotType: (.word, .hotSpot)
+    case .spotText: (.text, .hotSpot)
+    case .spotURL: (.text, .hotSpot)
+    case .spotSceneId: (.text, .hotSpot)
+    case .spotTargetPitch: (.target, .hotSpot)
+    case .spotTargetYaw: (.target, .hotSpot)
+    case .spotTargetHfov: (.target, .hotSpot)
+    case .spotId: (.text, .hotSpot)
+    case .spotCssClass: (.text, .hotSpot)
+    case .spotDraggable: (.flag, .hotSpot)
+    case .spotAttributes: (.unsupported, .hotSpot)
+    case .spotScale: (.unsupported, .hotSpot)
+    case .spotScaleFactor: (.unsupported, .hotSpot)
+    case .tilesBasePath: (.text, .multiRes)
+    case .tilesPath: (.text, .multiRes)
+    case .tilesFallbackPath: (.text, .multiRes)
+    case .tilesExtension: (.text, .multiRes)
+    case .tileResolution: (.count(1, 65536), .multiRes)
+    case .maxLevel: (.count(1, 20), .multiRes)
+    case .cubeResolution: (.count(1, 1 << 20), .multiRes)
+    case .config: (.text, .url)
+    case .fallback: (.text, .url)
+    }
+  }
+
+  /// The value this key takes.
+  public var kind: ViewerKeyKind { rule.kind }
+  /// Where this key may appear.
+  public var scope: ViewerKeyScope { rule.scope }
+
+  /// The words a `word`, `flagOrWord` or `target` key takes.
+  public var words: [String] {
+    switch self {
+    case .crossOrigin: ["anonymous", "use-credentials"]
+    case .mouseZoom: ["ctrl", "fullscreenonly"]
+    case .dragConfirm: ["yaw", "pitch", "both"]
+    case .lens: ["rectilinear", "stereographic", "fisheye", "equirectangular"]
+    case .renderer: ["webgl2", "cpu"]
+    case .spotType: ["info", "scene"]
+    case .spotTargetPitch: ["same"]
+    case .spotTargetYaw: ["same", "sameAzimuth"]
+    case .spotTargetHfov: ["same"]
+    default: []
+    }
+  }
+
+  /// Why a key that is not supported yet is not (empty where there is nothing more to say).
+  public var whyUnsupported: String {
+    switch self {
+    case .touchPanSpeedCoeffFactor: "touch panning follows the finger exactly"
+    case .multiResMinHfov: "tiled panoramas come with the tiled-panorama work"
+    case .hotSpotDebug: "not offered"
+    case .capturedKeyNumbers: "keys come from ImageStage's own table"
+    case .animationTimingFunction: "a function: API only"
+    case .dynamic: "video and other changing panoramas are not offered yet"
+    case .dynamicUpdate: "video and other changing panoramas are not offered yet"
+    default: ""
+    }
+  }
+
+  /// Pannellum's `defaultConfig` value, in its units: what `getConfig()` reports where a
+  /// scene sets none. Nil where it has none a page reads back (the view's angles and
+  /// limits, which `getConfig` writes as they are in use).
+  public var pannellumDefault: ViewerSettings.Value? {
+    switch self {
+    case .type: .text("equirectangular")
+    case .crossOrigin: .text("anonymous")
+    case .haov: .number(360)
+    case .vaov: .number(180)
+    case .vOffset: .number(0)
+    case .northOffset: .number(0)
+    case .autoRotateInactivityDelay: .number(-1)  // "never": Pannellum's default only; a config gives a time
+    case .friction: .number(0.15)
+    case .autoLoad: .flag(false)
+    case .orientationOnByDefault: .flag(false)
+    case .showZoomCtrl: .flag(true)
+    case .keyboardZoom: .flag(true)
+    case .doubleClickZoom: .flag(true)
+    case .draggable: .flag(true)
+    case .disableKeyboardCtrl: .flag(false)
+    case .showFullscreenCtrl: .flag(true)
+    case .showControls: .flag(true)
+    case .targetBlank: .flag(false)
+    case .avoidShowingBackground: .flag(false)
+    case .mouseZoom: .text("true")
+    case .dragConfirm: .text("false")
+    case .backgroundColor: .numbers([0, 0, 0])
+    case .hotSpotDebug: .flag(false)
+    default: nil
+    }
+  }
+
   /// Whether this key is one of a scene's settings (it has a slot in ``ViewerSettings``).
   public var isSetting: Bool { rawValue < Self.settingCount }
 
@@ -182,22 +320,22 @@ public enum ViewerKey: Int, CaseIterable, Sendable {
     } else if scope == .multiRes {
       table = multiResByName
     } else {
-      return allCases.first { !$0.spec.scope.isDisjoint(with: scope) && $0.spec.name == name }
+      return allCases.first { !$0.scope.isDisjoint(with: scope) && $0.name == name }
     }
-    guard let k = table[name], !k.spec.scope.isDisjoint(with: scope) else { return nil }
+    guard let k = table[name], !k.scope.isDisjoint(with: scope) else { return nil }
     return k
   }
 
   /// Names that may appear in `scope`, in table order (for "did you mean" hints).
   public static func names(in scope: ViewerKeyScope) -> [String] {
-    allCases.filter { !$0.spec.scope.isDisjoint(with: scope) }.map { $0.spec.name }
+    allCases.filter { !$0.scope.isDisjoint(with: scope) }.map { $0.name }
   }
 
   /// The keys that may appear in `scope`, by name (names are distinct within the settings
   /// and URL parameters together, within a hotspot, within `multiRes`).
   static func byName(in scope: ViewerKeyScope) -> [String: ViewerKey] {
     var out: [String: ViewerKey] = [:]
-    for k in allCases where !k.spec.scope.isDisjoint(with: scope) { out[k.spec.name] = k }
+    for k in allCases where !k.scope.isDisjoint(with: scope) { out[k.name] = k }
     return out
   }
   static let settingsByName = byName(in: .settingAndURL)
@@ -217,12 +355,12 @@ public enum ViewerKeyKind: Equatable, Sendable {
   case milliseconds
   /// `true` or `false`.
   case flag
-  /// One of these words.
-  case word([String])
-  /// `true`, `false` or one of these words (kept as text: "true", "false", the word).
-  case flagOrWord([String])
-  /// A hotspot's target: degrees, or one of these words.
-  case target([String])
+  /// One of the key's ``ViewerKey/words``.
+  case word
+  /// `true`, `false` or one of the key's words (kept as text: "true", "false", the word).
+  case flagOrWord
+  /// A hotspot's target: degrees, or one of the key's words.
+  case target
   /// An integer from the first to the second, inclusive.
   case count(Int, Int)
   /// A scene's `type`: `equirectangular`, `cubemap` or `multires`.
@@ -241,8 +379,8 @@ public enum ViewerKeyKind: Equatable, Sendable {
   case scenes
   /// A list of hotspots.
   case hotSpots
-  /// Known, not supported yet; why (empty where there is nothing more to say).
-  case unsupported(String)
+  /// Known, not supported yet (``ViewerKey/whyUnsupported`` says why).
+  case unsupported
 
   /// Where a number must lie.
   public enum NumberRange: Equatable, Sendable {

@@ -94,7 +94,7 @@ public struct ViewerSettings: Equatable, Sendable {
   /// Pannellum's keys that are known but not supported yet, and why.
   public static var notYetSupported: [(key: String, why: String)] {
     ViewerKey.allCases.compactMap { k in
-      if case .unsupported(let why) = k.spec.kind, k.spec.scope.contains(.topLevel) { (k.name, why) } else { nil }
+      k.kind == .unsupported && k.scope.contains(.topLevel) ? (k.name, k.whyUnsupported) : nil
     }
   }
 
@@ -102,8 +102,8 @@ public struct ViewerSettings: Equatable, Sendable {
   /// the keys not supported yet.
   static let hintNames: [String] = ViewerKey.allCases.filter {
     $0.isSetting
-      || $0.spec.scope.contains(.topLevel) && $0.spec.kind != .defaults && $0.spec.kind != .scenes
-        && $0.spec.kind != .hotSpots
+      || $0.scope.contains(.topLevel) && $0.kind != .defaults && $0.kind != .scenes
+        && $0.kind != .hotSpots
   }.map { $0.name }
 
   /// `self` with every setting it leaves unset taken from `base`.
@@ -141,35 +141,35 @@ public struct ViewerSettings: Equatable, Sendable {
   }
 
   static func isUnsupported(_ key: ViewerKey) -> Bool {
-    if case .unsupported = key.spec.kind { true } else { false }
+    key.kind == .unsupported
   }
 
-  /// Sets `key` from `given`, checked by the key's kind and range in ``ViewerKey/spec``.
+  /// Sets `key` from `given`, checked by the key's kind and range in ``ViewerKey/rule``.
   mutating func apply(_ key: ViewerKey, _ given: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
     if case .null = given.json.value { return }
-    let kind = key.spec.kind
-    if case .unsupported(let why) = kind {
+    let kind = key.kind
+    if kind == .unsupported {
       // Turned off (`hotSpotDebug: false`) is what we do anyway: nothing to say.
       if case .bool(false) = given.json.value { return }
-      warnings.append(ConfigWarning(path: given.path, message: "not supported yet: \(why)"))
+      warnings.append(ConfigWarning(path: given.path, message: "not supported yet: \(key.whyUnsupported)"))
       return
     }
     // Pannellum reads its numbers with `Number(…)`: `"hfov": "110"` (as CMSs write them) loads.
     let r = kind.readsNumericStrings ? given.numeric(warnings: &warnings) : given
-    self[key] = try Self.read(kind, r, warnings: &warnings)
+    self[key] = try Self.read(key, r, warnings: &warnings)
   }
 
-  /// A setting's value from `r`, checked as `kind` says.
-  static func read(_ kind: ViewerKeyKind, _ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) -> Value {
-    switch kind {
+  /// Setting `key`'s value from `r`, checked as its kind says.
+  static func read(_ key: ViewerKey, _ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) -> Value {
+    switch key.kind {
     case .text: return .text(try r.string())
     case .number(let range), .angle(let range): return .number(try number(r, in: range))
     case .milliseconds: return .number(try r.nonNegative())
     case .flag: return .flag(try r.bool())
-    case .word(let words): return .text(try r.oneOf(words.map { ($0, $0) }))
-    case .flagOrWord(let words):
+    case .word: return .text(try r.oneOf(key.words.map { ($0, $0) }))
+    case .flagOrWord:
       if case .bool(let b) = r.json.value { return .text(b ? "true" : "false") }
-      return .text(try r.oneOf(words.map { ($0, $0) }))
+      return .text(try r.oneOf(key.words.map { ($0, $0) }))
     case .panoramaType:
       let name = try r.string()
       guard PanoramaKind(rawValue: name) != nil else {
@@ -241,7 +241,7 @@ public struct ViewerSettings: Equatable, Sendable {
     case .flag(let b): return .bool(b)
     case .text(let s):
       // The boolean-or-word keys write their booleans back as booleans.
-      if case .flagOrWord = key.spec.kind, s == "true" || s == "false" { return .bool(s == "true") }
+      if case .flagOrWord = key.kind, s == "true" || s == "false" { return .bool(s == "true") }
       return .string(s)
     case .numbers(let n): return .array(n.map { .number($0) })
     case .texts(let t): return .object(t.keys.sorted().map { ($0, .string(t[$0] ?? "")) })
@@ -251,10 +251,10 @@ public struct ViewerSettings: Equatable, Sendable {
   }
 
   /// Pannellum's defaults for the keys a page reads back from `getConfig()` (its
-  /// `defaultConfig`, in its units), from ``ViewerKey/Spec/pannellumDefault``, in the
+  /// `defaultConfig`, in its units), from ``ViewerKey/pannellumDefault``, in the
   /// table's order. The view's angles and its limits are not here: `getConfig` writes the
   /// ones in use.
   public static let pannellumDefaults: [(key: String, value: JSONValue)] = ViewerKey.allCases.compactMap { k in
-    k.spec.pannellumDefault.map { (k.name, json($0, of: k)) }
+    k.pannellumDefault.map { (k.name, json($0, of: k)) }
   }
 }

@@ -11,7 +11,7 @@ struct ViewerKeyTests {
     for key in ViewerKey.allCases {
       for scope in Self.scopes {
         let found = ViewerKey.named(key.name, in: scope)
-        if key.spec.scope.contains(scope) {
+        if key.scope.contains(scope) {
           #expect(found == key, "\(key.name) in scope \(scope.rawValue)")
         } else {
           #expect(found != key, "\(key.name) is not for scope \(scope.rawValue)")
@@ -28,7 +28,7 @@ struct ViewerKeyTests {
   }
 
   @Test func theSettingsComeFirstAndAreTheOnlyKeysWithASlot() {
-    #expect(ViewerKey.allCases.prefix(ViewerKey.settingCount).allSatisfy { $0.spec.scope.contains(.scene) })
+    #expect(ViewerKey.allCases.prefix(ViewerKey.settingCount).allSatisfy { $0.scope.contains(.scene) })
     #expect(ViewerKey.allCases.filter(\.isSetting).count == ViewerKey.settingCount)
   }
 
@@ -69,13 +69,13 @@ struct ViewerKeyTests {
   }
 
   /// A value each kind takes, and one none takes.
-  static func goodValue(_ kind: ViewerKeyKind) -> String {
-    switch kind {
+  static func goodValue(_ key: ViewerKey) -> String {
+    switch key.kind {
     case .text: #""a b""#
     case .number(.fraction): "0.5"
     case .number, .angle, .milliseconds: "5"
     case .flag: "true"
-    case .word(let words), .flagOrWord(let words): "\"\(words.last!)\""
+    case .word, .flagOrWord: "\"\(key.words.last!)\""
     case .panoramaType: #""cubemap""#
     case .colour: "[0, 0.5, 1]"
     case .strings: #"{"loadButtonLabel": "Load"}"#
@@ -92,7 +92,7 @@ struct ViewerKeyTests {
   /// the setting left unset: one rule per key, read by the table.
   @Test(arguments: settings)
   func everySettingReadsItsKindEverywhereAndWarnsAtItsPathOtherwise(_ key: ViewerKey) throws {
-    let good = Self.goodValue(key.spec.kind)
+    let good = Self.goodValue(key)
     for (text, scene) in [
       (#"{"\#(key.name)": \#(good)}"#, ""),
       (#"{"default": {"\#(key.name)": \#(good)}, "scenes": {"a": {}}}"#, "a"),
@@ -114,7 +114,7 @@ struct ViewerKeyTests {
   /// under its own name.
   @Test(arguments: settings)
   func aSettingIsStoredInItsOwnSlot(_ key: ViewerKey) throws {
-    let text = #"{"\#(key.name)": \#(Self.goodValue(key.spec.kind))}"#
+    let text = #"{"\#(key.name)": \#(Self.goodValue(key))}"#
     let s = try ViewerConfig.parse(Array(text.utf8), source: "c.json").scenes[0].settings
     #expect(ViewerKey.allCases.filter(\.isSetting).filter { s[$0] != nil } == [key])
     guard case .object(let members) = s.json else { return }
