@@ -116,7 +116,7 @@ enum PortableReaders {
     var tour = ViewerTour(config: config)
     tour.layout(width: 390, height: 844)
     for scene in config.scenes {
-      _ = tour.loadScene(scene.id, yaw: scene.settings.yaw, pitch: nil, hfov: scene.settings.hfov)
+      _ = tour.loadScene(scene.id, yaw: scene.settings[number: .yaw], pitch: nil, hfov: scene.settings[number: .hfov])
       _ = tour.unsupported
       _ = tour.imageReference
       if tour.openTiles(budget: 64) != nil {
@@ -155,9 +155,9 @@ enum PortableReaders {
       _ = tour.handle(.key(.right, [], isDown: true, isRepeat: false), at: 0.2)
       for step in 1...30 { tour.advance(to: 0.2 + Double(step) / 30) }
       let s = tour.settings
-      tour.setBounds(.yaw, s.minYaw ?? -180, s.maxYaw ?? 180)
-      tour.setBounds(.hfov, s.minHfov ?? 1, s.maxHfov ?? 360)
-      tour.update { $0.look(yaw: s.yaw, pitch: s.pitch, hfov: s.hfov, duration: 0.3) }
+      tour.setBounds(.yaw, s[number: .minYaw] ?? -180, s[number: .maxYaw] ?? 180)
+      tour.setBounds(.hfov, s[number: .minHfov] ?? 1, s[number: .maxHfov] ?? 360)
+      tour.update { $0.look(yaw: s[number: .yaw], pitch: s[number: .pitch], hfov: s[number: .hfov], duration: 0.3) }
       tour.advance(to: 5)
       _ = tour.panorama?.viewer.renderedView
       _ = tour.currentDegrees

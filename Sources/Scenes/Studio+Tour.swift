@@ -56,7 +56,8 @@ extension Studio {
       let spot = tour!.scene.hotSpots[hit.index]
       if tour!.follow(hotSpot: hit.index) != nil {
         return [
-          .announce(Announcement("\(hit.name): going to \(tour!.settings.title ?? tour!.sceneID).")), .request(.loadTourScene),
+          .announce(Announcement("\(hit.name): going to \(tour!.settings[text: .title] ?? tour!.sceneID).")),
+          .request(.loadTourScene),
         ]
       }
       let text = [spot.text, spot.url].compactMap { $0 }.joined(separator: " · ")

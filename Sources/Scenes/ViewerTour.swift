@@ -40,12 +40,12 @@ public struct ViewerTour: Sendable {
 
   /// The address of the scene's video (ours: `video`), under `basePath` unless absolute; a
   /// scene with one shows it rather than its `panorama`.
-  public var videoURL: String? { Self.resolve(settings.video, settings) }
+  public var videoURL: String? { Self.resolve(settings[text: .video], settings) }
 
   static func unsupported(_ s: ViewerSettings) -> String? {
     switch s.type ?? .equirectangular {
     case .equirectangular:
-      return s.panorama == nil && s.video == nil
+      return s[text: .panorama] == nil && s[text: .video] == nil
         ? "This scene has no panorama image (its config sets no \"panorama\")." : nil
     case .multires:
       guard let m = s.multiRes else { return "This multires scene has no \"multiRes\" settings." }
@@ -53,7 +53,7 @@ public struct ViewerTour: Sendable {
       else { return "This scene's multiRes settings make no tile pyramid." }
       return nil
     case .cubemap:
-      return s.cubeMap?.count == 6 ? nil : "This cubemap scene has no \"cubeMap\" list of six face images."
+      return s[list: .cubeMap]?.count == 6 ? nil : "This cubemap scene has no \"cubeMap\" list of six face images."
     }
   }
 
@@ -63,7 +63,7 @@ public struct ViewerTour: Sendable {
   /// as a pyramid of one level, one tile a face (their size from `cubeFaceSize`, which a host
   /// that reads files sets from the first face; 1024 until then), or `nil`.
   public var tileLayout: MultiresLayout? {
-    if settings.type == .cubemap, settings.cubeMap?.count == 6 {
+    if settings.type == .cubemap, settings[list: .cubeMap]?.count == 6 {
       let size = max(cubeFaceSize ?? 1024, 1)
       return MultiresLayout(cubeResolution: size, tileResolution: size, maxLevel: 1)
     }
@@ -84,11 +84,11 @@ public struct ViewerTour: Sendable {
   /// The address of `tile`: `multiRes.path` filled in under its `basePath` (itself under the
   /// scene's, unless absolute), with the extension, as Pannellum builds it.
   public func tileURL(_ tile: TileID) -> String? {
-    if settings.type == .cubemap, let faces = settings.cubeMap, faces.count == 6, tile.level == 1 {
+    if settings.type == .cubemap, let faces = settings[list: .cubeMap], faces.count == 6, tile.level == 1 {
       // Pannellum's cubeMap order is the cube's: front, right, back, left, up, down.
       let face = faces[min(max(tile.face, 0), 5)]
       guard !face.isEmpty else { return nil }  // a missing face: the background shows there
-      guard let base = settings.basePath, !base.isEmpty, !Self.isAbsolute(face) else { return face }
+      guard let base = settings[text: .basePath], !base.isEmpty, !Self.isAbsolute(face) else { return face }
       return Self.join(base, face)
     }
     guard let m = settings.multiRes else { return nil }
@@ -97,7 +97,7 @@ public struct ViewerTour: Sendable {
   }
 
   var tileBase: String {
-    let outer = settings.basePath ?? ""
+    let outer = settings[text: .basePath] ?? ""
     guard let inner = settings.multiRes?.basePath else { return outer }
     return Self.isAbsolute(inner) || outer.isEmpty ? inner : Self.join(outer, inner)
   }
@@ -178,17 +178,17 @@ public struct ViewerTour: Sendable {
   /// Pannellum resolves it (so a pyramid's `"preview": "preview.jpg"` is found beside its
   /// config when the config's folder is the base).
   public var previewURL: String? {
-    guard let p = settings.preview else { return nil }
-    guard let base = settings.basePath, !base.isEmpty, !Self.isAbsolute(p) else { return p }
+    guard let p = settings[text: .preview] else { return nil }
+    guard let base = settings[text: .basePath], !base.isEmpty, !Self.isAbsolute(p) else { return p }
     return Self.join(base, p)
   }
 
-  static func imageURL(_ s: ViewerSettings) -> String? { resolve(s.panorama, s) }
+  static func imageURL(_ s: ViewerSettings) -> String? { resolve(s[text: .panorama], s) }
 
   /// `path` under the scene's `basePath` unless it is absolute.
   static func resolve(_ path: String?, _ s: ViewerSettings) -> String? {
     guard let p = path else { return nil }
-    guard let base = s.basePath, !base.isEmpty, !isAbsolute(p) else { return p }
+    guard let base = s[text: .basePath], !base.isEmpty, !isAbsolute(p) else { return p }
     return base.hasSuffix("/") ? base + p : base + "/" + p
   }
 
@@ -215,17 +215,18 @@ public struct ViewerTour: Sendable {
   @discardableResult
   public mutating func open(width: Int, height: Int, gpano: GPano?, name: String, video: SphericalVideo? = nil) -> String {
     let s = settings
-    var (geometry, coverage) = PanoramaGeometry.of(width: width, height: height, gpano: s.ignoreGPanoXMP == true ? nil : gpano)
+    var (geometry, coverage) = PanoramaGeometry.of(
+      width: width, height: height, gpano: s[flag: .ignoreGPanoXMP] == true ? nil : gpano)
     if let video {
       geometry = video.geometry(eyeWidth: width, eyeHeight: height)
       coverage = "from the clip's \(video.source)"
     }
-    if s.haov != nil || s.vaov != nil || s.vOffset != nil {
-      let haov = min(s.haov ?? 360, 360), vaov = min(s.vaov ?? 180, 180)
+    if s[number: .haov] != nil || s[number: .vaov] != nil || s[number: .vOffset] != nil {
+      let haov = min(s[number: .haov] ?? 360, 360), vaov = min(s[number: .vaov] ?? 180, 180)
       let fullWidth = Double(width) * 360 / haov
       let fullHeight = Double(height) * 180 / vaov
       let pixelsPerDegree = Double(height) / vaov
-      let top = (fullHeight - Double(height)) / 2 - (s.vOffset ?? 0) * pixelsPerDegree
+      let top = (fullHeight - Double(height)) / 2 - (s[number: .vOffset] ?? 0) * pixelsPerDegree
       geometry = PanoramaGeometry(
         projection: .equirectangular, fullWidth: fullWidth, fullHeight: fullHeight,
         croppedLeft: (fullWidth - Double(width)) / 2, croppedTop: top, croppedWidth: Double(width),
@@ -233,7 +234,7 @@ public struct ViewerTour: Sendable {
       coverage = "from the config's haov \(JSONText.number(haov))°, vaov \(JSONText.number(vaov))°"
     }
     if s.type != .multires && s.type != .cubemap { tiles = nil }
-    var scene = PanoramaScene(geometry: geometry, name: s.title ?? name)
+    var scene = PanoramaScene(geometry: geometry, name: s[text: .title] ?? name)
     scene.layout(in: StageRect(x: 0, y: 0, width: viewport.width, height: viewport.height))
     if let p = panorama { scene.inheritGeneration(from: p) }
     panorama = scene
@@ -249,30 +250,31 @@ public struct ViewerTour: Sendable {
     let arrival = self.arrival
     self.arrival = (nil, nil, nil)
     panorama?.update { v in
-      if let name = s.lens, let lens = Lens(rawValue: name) { v.setLens(lens) }
+      if let name = s[text: .lens], let lens = Lens(rawValue: name) { v.setLens(lens) }
       func range(_ lo: Double?, _ hi: Double?, _ a: Double, _ b: Double) -> ClosedRange<Double>? {
         guard lo != nil || hi != nil else { return nil }
         let l = (lo ?? a) * degree, h = max((hi ?? b) * degree, l)
         return l...h
       }
       v.limits = ViewLimits(
-        yaw: range(s.minYaw, s.maxYaw, -180, 180), pitch: range(s.minPitch, s.maxPitch, -90, 90),
-        hfov: range(s.minHfov, s.maxHfov, 20, 360))
+        yaw: range(s[number: .minYaw], s[number: .maxYaw], -180, 180),
+        pitch: range(s[number: .minPitch], s[number: .maxPitch], -90, 90),
+        hfov: range(s[number: .minHfov], s[number: .maxHfov], 20, 360))
       // Without a field of view of its own, the longer side sees Pannellum's 100°: a portrait
       // phone is not stretched to 140° top to bottom.
-      let hfov = arrival.hfov ?? s.hfov
+      let hfov = arrival.hfov ?? s[number: .hfov]
       if hfov == nil { v.unzoomedFieldOfView = Self.defaultHfov * degree }
       v.look(
-        yaw: (arrival.yaw ?? s.yaw ?? 0) * degree, pitch: (arrival.pitch ?? s.pitch ?? 0) * degree,
+        yaw: (arrival.yaw ?? s[number: .yaw] ?? 0) * degree, pitch: (arrival.pitch ?? s[number: .pitch] ?? 0) * degree,
         hfov: hfov.map { $0 * degree }, duration: 0)
       v.glideFinished = false
-      v.horizon = ((s.horizonPitch ?? 0) * degree, (s.horizonRoll ?? 0) * degree)
-      if let speed = s.autoRotate, speed != 0 {
+      v.horizon = ((s[number: .horizonPitch] ?? 0) * degree, (s[number: .horizonRoll] ?? 0) * degree)
+      if let speed = s[number: .autoRotate], speed != 0 {
         // Pannellum's positive autoRotate turns counter-clockwise seen from above: yaw falls.
         v.startAutoRotate(
           AutoRotation(
-            speed: -speed * degree, inactivityDelay: s.autoRotateInactivityDelay.map { $0 / 1000 },
-            stopAfter: s.autoRotateStopDelay.map { $0 / 1000 }))
+            speed: -speed * degree, inactivityDelay: s[number: .autoRotateInactivityDelay].map { $0 / 1000 },
+            stopAfter: s[number: .autoRotateStopDelay].map { $0 / 1000 }))
       } else {
         v.stopAutoRotate()
       }
@@ -358,7 +360,7 @@ public struct ViewerTour: Sendable {
   /// The hotspots in the order Tab reaches them: left to right around the scene from its
   /// starting view, then top to bottom.
   public var tabOrder: [Int] {
-    let start = settings.yaw ?? 0
+    let start = settings[number: .yaw] ?? 0
     let keys = scene.hotSpots.map { h -> (Double, Double) in
       var d = (h.yaw - start + 180).truncatingRemainder(dividingBy: 360)
       if d < 0 { d += 360 }
@@ -383,7 +385,7 @@ public struct ViewerTour: Sendable {
     case .info: return h.url != nil ? "Link" : "Information"
     case .scene:
       let target = h.sceneId.flatMap { config.scene($0) }
-      return "Go to \(target?.settings.title ?? h.sceneId ?? "the next scene")"
+      return "Go to \(target?.settings[text: .title] ?? h.sceneId ?? "the next scene")"
     }
   }
 
@@ -463,7 +465,7 @@ public struct ViewerTour: Sendable {
       case .degrees(let d): return d
       case .same: return same
       case .sameAzimuth:
-        let north = settings.northOffset ?? 0, theirs = config.scene(target)?.settings.northOffset ?? 0
+        let north = settings[number: .northOffset] ?? 0, theirs = config.scene(target)?.settings[number: .northOffset] ?? 0
         return here.yaw + north - theirs
       case nil: return nil
       }
@@ -508,7 +510,7 @@ public struct ViewerTour: Sendable {
 
   /// The image scene `id` shows (for fetching ahead); `nil` for a video scene.
   public func imageURL(ofScene id: String) -> String? {
-    guard let s = config.scene(id)?.settings, Self.unsupported(s) == nil, s.video == nil else { return nil }
+    guard let s = config.scene(id)?.settings, Self.unsupported(s) == nil, s[text: .video] == nil else { return nil }
     return Self.imageURL(s)
   }
 
@@ -517,7 +519,7 @@ public struct ViewerTour: Sendable {
   /// Yaw, pitch, roll and horizontal field of view in degrees (Pannellum's units).
   public var currentDegrees: (yaw: Double, pitch: Double, roll: Double, hfov: Double) {
     guard let v = panorama?.viewer else {
-      return (settings.yaw ?? 0, settings.pitch ?? 0, 0, settings.hfov ?? Self.defaultHfov)
+      return (settings[number: .yaw] ?? 0, settings[number: .pitch] ?? 0, 0, settings[number: .hfov] ?? Self.defaultHfov)
     }
     let k = 180 / Elementary.pi
     var yaw = v.view.yaw * k
@@ -531,9 +533,9 @@ public struct ViewerTour: Sendable {
     guard lo.isFinite, hi.isFinite, lo <= hi else { return }
     config.updateScene(sceneID) { s in
       switch which {
-      case .yaw: (s.settings.minYaw, s.settings.maxYaw) = (lo, hi)
-      case .pitch: (s.settings.minPitch, s.settings.maxPitch) = (lo, hi)
-      case .hfov: (s.settings.minHfov, s.settings.maxHfov) = (lo, hi)
+      case .yaw: (s.settings[number: .minYaw], s.settings[number: .maxYaw]) = (lo, hi)
+      case .pitch: (s.settings[number: .minPitch], s.settings[number: .maxPitch]) = (lo, hi)
+      case .hfov: (s.settings[number: .minHfov], s.settings[number: .maxHfov]) = (lo, hi)
       }
     }
     update { v in
@@ -553,15 +555,15 @@ public struct ViewerTour: Sendable {
   public func bounds(_ which: BoundsKind) -> (Double, Double) {
     let s = settings
     switch which {
-    case .yaw: return (s.minYaw ?? -180, s.maxYaw ?? 180)
-    case .pitch: return (s.minPitch ?? -90, s.maxPitch ?? 90)
+    case .yaw: return (s[number: .minYaw] ?? -180, s[number: .maxYaw] ?? 180)
+    case .pitch: return (s[number: .minPitch] ?? -90, s[number: .maxPitch] ?? 90)
     case .hfov:
       // Before the image is open, the lens's own range: the same answer as after, but for a
       // partial panorama's coverage (Pannellum's did not change at load either).
       let range =
-        panorama?.viewer.fieldOfViewRange ?? (s.lens.flatMap { Lens(rawValue: $0) } ?? .rectilinear).viewerFieldOfView
+        panorama?.viewer.fieldOfViewRange ?? (s[text: .lens].flatMap { Lens(rawValue: $0) } ?? .rectilinear).viewerFieldOfView
       let k = 180 / Elementary.pi
-      return (s.minHfov ?? range.lowerBound * k, s.maxHfov ?? range.upperBound * k)
+      return (s[number: .minHfov] ?? range.lowerBound * k, s[number: .maxHfov] ?? range.upperBound * k)
     }
   }
 
@@ -569,7 +571,7 @@ public struct ViewerTour: Sendable {
   public mutating func setSetting(_ body: (inout ViewerSettings) -> Void) {
     config.updateScene(sceneID) { body(&$0.settings) }
     let s = settings, degree = Elementary.pi / 180
-    update { $0.horizon = ((s.horizonPitch ?? 0) * degree, (s.horizonRoll ?? 0) * degree) }
+    update { $0.horizon = ((s[number: .horizonPitch] ?? 0) * degree, (s[number: .horizonRoll] ?? 0) * degree) }
   }
 }
 
@@ -583,15 +585,15 @@ extension ViewerTour {
     let s = settings
     switch input {
     case .pointer(let phase, let id, let kind, let p):
-      guard s.draggable ?? true else { return false }
-      let confirm = kind == .touch && !isFullscreen ? s.dragConfirm : nil
+      guard s[flag: .draggable] ?? true else { return false }
+      let confirm = kind == .touch && !isFullscreen ? s[text: .dragConfirm] : nil
       update {
         $0.onePointerLocks = (confirm == "yaw" || confirm == "both", confirm == "pitch" || confirm == "both")
         $0.noteInteraction(at: t)
         $0.pointer(phase, id: id, at: p, time: t)
       }
     case .wheel(let dx, let dy, let precise, _):
-      guard s.mouseZoom != "false", s.mouseZoom != "fullscreenonly" || isFullscreen else { return false }
+      guard s[text: .mouseZoom] != "false", s[text: .mouseZoom] != "fullscreenonly" || isFullscreen else { return false }
       update {
         $0.noteInteraction(at: t)
         $0.wheel(dx: 0, dy: dy, precise: precise)
@@ -604,14 +606,14 @@ extension ViewerTour {
         $0.zoom(by: 1 / scale)
       }
     case .key(let key, let modifiers, let isDown, let isRepeat):
-      guard s.disableKeyboardCtrl != true, let action = KeyBindings.action(for: key, modifiers, in: .panorama) else {
+      guard s[flag: .disableKeyboardCtrl] != true, let action = KeyBindings.action(for: key, modifiers, in: .panorama) else {
         return false
       }
       switch action {
       case .turn(let direction):
         if !isRepeat { update { $0.turnKey(direction, isDown: isDown) } }
       case .zoomIn, .zoomOut:
-        guard s.keyboardZoom ?? true else { return false }
+        guard s[flag: .keyboardZoom] ?? true else { return false }
         if isDown { update { $0.zoom(by: action == .zoomIn ? 0.9 : 1 / 0.9) } }
       case .cycleLens: if isDown && !isRepeat { update { $0.cycleLens() } }
       case .cycleMode: if isDown && !isRepeat { update { $0.cycleMode() } }
@@ -619,7 +621,7 @@ extension ViewerTour {
       case .toggleLevelHorizon: if isDown && !isRepeat { update { $0.levelsHorizon.toggle() } }
       case .togglePlayback, .stepFrames, .skip:
         // The app's video keys; the page's `<video>` is the host's, so the host carries them out.
-        guard s.video != nil else { return false }
+        guard s[text: .video] != nil else { return false }
         if isDown, let command = VideoCommand(action, isRepeat: isRepeat) { videoCommand = command }
       default: return false
       }

@@ -83,9 +83,9 @@ extension ViewerConfig {
   /// go to `firstScene` only, since they name where it starts).
   public mutating func override(with settings: ViewerSettings) {
     var others = settings
-    others.yaw = nil
-    others.pitch = nil
-    others.hfov = nil
+    others[.yaw] = nil
+    others[.pitch] = nil
+    others[.hfov] = nil
     for k in scenes.indices {
       scenes[k].settings = (scenes[k].id == firstScene ? settings : others).merged(over: scenes[k].settings)
     }
@@ -97,19 +97,4 @@ extension ViewerConfig {
     guard let k = scenes.firstIndex(where: { $0.id == id }) else { return }
     body(&scenes[k])
   }
-}
-
-extension ViewerSettings {
-  /// Pannellum's defaults for the keys a page reads back from `getConfig()` (its
-  /// `defaultConfig`, in its units), for the keys a scene leaves unset. The view's angles and
-  /// its limits are not here: `getConfig` writes the ones in use.
-  public static let pannellumDefaults: [(key: String, value: JSONValue)] = [
-    ("type", "equirectangular"), ("haov", .number(360)), ("vaov", .number(180)), ("vOffset", .number(0)),
-    ("northOffset", .number(0)), ("autoRotateInactivityDelay", .number(-1)), ("showFullscreenCtrl", true),
-    ("doubleClickZoom", true), ("keyboardZoom", true), ("mouseZoom", true), ("showZoomCtrl", true),
-    ("autoLoad", false), ("showControls", true), ("orientationOnByDefault", false), ("hotSpotDebug", false),
-    ("backgroundColor", .array([.number(0), .number(0), .number(0)])), ("avoidShowingBackground", false),
-    ("draggable", true), ("dragConfirm", false), ("disableKeyboardCtrl", false), ("crossOrigin", "anonymous"),
-    ("targetBlank", false), ("friction", .number(0.15)),
-  ]
 }

@@ -62,7 +62,7 @@ extension App {
       }
     } else if problem != nil {
       // Refused by the config's folder (said in `problem`).
-    } else if tour.settings.panorama == nil, let video = tour.videoURL {
+    } else if tour.settings[text: .panorama] == nil, let video = tour.videoURL {
       problem =
         "Scene \"\(tour.sceneID)\" is a video (\(video)) without a still \"panorama\"; a tour's videos play in the web viewer"
     } else {

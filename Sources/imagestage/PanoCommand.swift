@@ -323,7 +323,7 @@ enum PanoCommand {
     if tour.settings.type == .cubemap { try TiledScene.measureCube(&tour, in: folder) }
     if tour.tileLayout != nil { return try renderTiledScene(&tour, folder, parsed, output: output) }
     guard let ref = tour.imageReference, let image = try folder.file(ref.url, key: ref.key) else {
-      if tour.settings.panorama == nil, let video = tour.videoURL {
+      if tour.settings[text: .panorama] == nil, let video = tour.videoURL {
         throw CommandError(
           message: "\(configPath): scene \"\(tour.sceneID)\" is a video (\(video)) without a still \"panorama\": "
             + "render its frames with pano render CLIP --time SECONDS, or pano reframe")

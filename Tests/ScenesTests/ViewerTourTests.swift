@@ -299,7 +299,7 @@ struct ViewerTourTests {
     let centre = try #require(t.placements()[0].at)
     #expect(abs(centre.x - 400) < 1e-6 && abs(centre.y - 300) < 1e-6, "a hotspot on the tilted horizon is straight ahead")
     t.setSetting {
-      $0.horizonPitch = 0; $0.horizonRoll = 10
+      $0[number: .horizonPitch] = 0; $0[number: .horizonRoll] = 10
     }
     t.update { $0.look(yaw: 90 * Self.degree, pitch: 0, hfov: nil, duration: 0) }
     drawn = try #require(t.panorama?.viewer.renderedView)
@@ -307,7 +307,7 @@ struct ViewerTourTests {
     // Round the circle the correction is a rotation: an orthonormal camera every time.
     for yaw in stride(from: -180.0, through: 180, by: 30) {
       t.setSetting {
-        $0.horizonPitch = 7; $0.horizonRoll = -4
+        $0[number: .horizonPitch] = 7; $0[number: .horizonRoll] = -4
       }
       t.update { $0.look(yaw: yaw * Self.degree, pitch: 20 * Self.degree, hfov: nil, duration: 0) }
       let v = try #require(t.panorama?.viewer)

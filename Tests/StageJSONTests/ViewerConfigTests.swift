@@ -20,22 +20,24 @@ struct ViewerConfigTests {
     #expect(config.scenes.map(\.id) == ["pondCube", "pond"])
     #expect(config.firstScene == "pond", "default.firstScene")
     let pond = try #require(config.scene("pond"))
-    #expect(pond.settings.panorama == "./examplepano.jpg" && pond.settings.title == "Jordan Pond")
-    #expect(pond.settings.author == "Matthew Petroff" && pond.settings.sceneFadeDuration == 2000, "defaults merged in")
+    #expect(pond.settings[text: .panorama] == "./examplepano.jpg" && pond.settings[text: .title] == "Jordan Pond")
+    #expect(
+      pond.settings[text: .author] == "Matthew Petroff" && pond.settings[number: .sceneFadeDuration] == 2000, "defaults merged in"
+    )
     #expect(pond.hotSpots == [pond.hotSpots[0]] && pond.hotSpots[0].kind == .scene && pond.hotSpots[0].sceneId == "pondCube")
     let cube = try #require(config.scene("pondCube"))
     #expect(cube.settings.type == .cubemap)
     #expect(cube.hotSpots.map(\.kind) == [.info, .info, .scene])
     #expect(cube.hotSpots[1].url == "https://github.com/mpetroff/pannellum")
     #expect(!config.warnings.contains { $0.path.hasPrefix("scenes.pondCube") }, "a cube scene is a scene: \(config.warnings)")
-    #expect(cube.settings.cubeMap?.count == 6 && cube.settings.cubeMap?[4].hasSuffix("4.jpg") == true)
+    #expect(cube.settings[list: .cubeMap]?.count == 6 && cube.settings[list: .cubeMap]?[4].hasSuffix("4.jpg") == true)
   }
 
   @Test func pannellumsMultiresExampleIsOneSceneWithItsPyramid() throws {
     let bytes = Array(try Data(contentsOf: Self.fixtures.appendingPathComponent("example-multires.json")))
     let config = try ViewerConfig.parse(bytes, source: "example-multires.json")
     #expect(config.scenes.count == 1 && config.scenes[0].settings.type == .multires)
-    #expect(config.scenes[0].settings.title == "Multires Test")
+    #expect(config.scenes[0].settings[text: .title] == "Multires Test")
     let m = try #require(config.scenes[0].settings.multiRes)
     #expect(m.basePath == "./multires" && m.path == "/%l/%s%x%y" && m.fallbackPath == "/fallback/%s")
     #expect(m.fileExtension == "png" && m.tileResolution == 256 && m.maxLevel == 4 && m.cubeResolution == 2048)
@@ -80,8 +82,8 @@ struct ViewerConfigTests {
       """)
     #expect(config.firstScene == "b")
     let a = try #require(config.scene("a")), b = try #require(config.scene("b"))
-    #expect(a.settings.yaw == 20 && a.settings.hfov == 100 && a.settings.autoRotate == -2)
-    #expect(b.settings.yaw == 10 && b.settings.hfov == 60)
+    #expect(a.settings[number: .yaw] == 20 && a.settings[number: .hfov] == 100 && a.settings[number: .autoRotate] == -2)
+    #expect(b.settings[number: .yaw] == 10 && b.settings[number: .hfov] == 60)
     #expect(b.hotSpots[0].targetYaw == .sameAzimuth && b.hotSpots[0].targetHfov == .degrees(70))
   }
 
@@ -93,8 +95,8 @@ struct ViewerConfigTests {
         {"pitch": -5, "yaw": 30, "text": "<img src=x onerror=alert(1)>"}]}
       """)
     let s = config.scenes[0].settings
-    #expect(s.lens == "stereographic" && s.mouseZoom == "ctrl" && s.dragConfirm == "true")
-    #expect(s.backgroundColor == [0, 0.5, 1] && s.strings?["loadButtonLabel"] == "Load")
+    #expect(s[text: .lens] == "stereographic" && s[text: .mouseZoom] == "ctrl" && s[text: .dragConfirm] == "true")
+    #expect(s[numbers: .backgroundColor] == [0, 0.5, 1] && s[texts: .strings]?["loadButtonLabel"] == "Load")
     #expect(config.scenes[0].hotSpots[0].text == "<img src=x onerror=alert(1)>", "text stays text")
   }
 
@@ -126,8 +128,9 @@ struct ViewerConfigTests {
       """)
     #expect(config.warnings.isEmpty, "\(config.warnings)")
     let s = config.scenes[0].settings
-    #expect(s.mouseZoom == "fullscreenonly" && s.dragConfirm == "both" && s.crossOrigin == "use-credentials")
-    #expect(s.cubeMap == ["f.jpg", "", "b.jpg", "", "u.jpg", "d.jpg"])
+    #expect(
+      s[text: .mouseZoom] == "fullscreenonly" && s[text: .dragConfirm] == "both" && s[text: .crossOrigin] == "use-credentials")
+    #expect(s[list: .cubeMap] == ["f.jpg", "", "b.jpg", "", "u.jpg", "d.jpg"])
     guard case .object(let members) = s.json, let faces = members.first(where: { $0.0 == "cubeMap" })?.1 else {
       Issue.record("no cubeMap in the settings' JSON")
       return
@@ -161,7 +164,9 @@ struct ViewerConfigTests {
     let config = try Self.parse(text)
     #expect(config.warnings.contains { $0.description.hasPrefix(warning) }, "\(config.warnings)")
     let s = config.scenes[0].settings
-    #expect(s.hfov == nil && s.type == nil && s.friction == nil && s.backgroundColor == nil && s.lens == nil)
+    #expect(
+      s[number: .hfov] == nil && s.type == nil && s[number: .friction] == nil && s[numbers: .backgroundColor] == nil
+        && s[text: .lens] == nil)
     #expect(config.scenes[0].hotSpots.count == hotSpots)
     #expect(!config.warnings.contains { $0.description.contains("line ") }, "no position in what the web shows")
   }
@@ -183,8 +188,10 @@ struct ViewerConfigTests {
       """)
     #expect(config.firstScene == "hall" && config.scenes.map(\.id) == ["hall", "kitchen"])
     let hall = try #require(config.scene("hall")), kitchen = try #require(config.scene("kitchen"))
-    #expect(hall.hotSpots.count == 3 && hall.settings.hfov == 100)
-    #expect(kitchen.settings.pitch == nil && kitchen.settings.yaw == 30 && kitchen.settings.sceneFadeDuration == 500)
+    #expect(hall.hotSpots.count == 3 && hall.settings[number: .hfov] == 100)
+    #expect(
+      kitchen.settings[number: .pitch] == nil && kitchen.settings[number: .yaw] == 30
+        && kitchen.settings[number: .sceneFadeDuration] == 500)
     let said = config.warnings.map(\.description)
     #expect(
       said == [
@@ -199,7 +206,7 @@ struct ViewerConfigTests {
     var later = config
     let added = try later.addScene("garden", json: Array(#"{"panorama": "g.jpg", "hfov": true}"#.utf8), source: "addScene")
     #expect(added.map(\.description) == ["addScene garden.hfov: expected a number, found a boolean; ignored"])
-    #expect(later.scene("garden")?.settings.panorama == "g.jpg" && later.scene("garden")?.settings.hfov == nil)
+    #expect(later.scene("garden")?.settings[text: .panorama] == "g.jpg" && later.scene("garden")?.settings[number: .hfov] == nil)
   }
 
   /// CMS-made configs write numbers as strings; Pannellum reads them with `Number(…)`, so
@@ -214,7 +221,9 @@ struct ViewerConfigTests {
           "maxLevel": "3", "cubeResolution": "1024"}}}}
       """)
     let a = try #require(config.scene("a")), b = try #require(config.scene("b"))
-    #expect(a.settings.hfov == 110 && a.settings.pitch == 0 && a.settings.yaw == -12.5 && a.settings.friction == 0.2)
+    #expect(
+      a.settings[number: .hfov] == 110 && a.settings[number: .pitch] == 0 && a.settings[number: .yaw] == -12.5
+        && a.settings[number: .friction] == 0.2)
     #expect(a.hotSpots[0].pitch == 5 && a.hotSpots[0].yaw == 30)
     #expect(a.hotSpots[0].targetYaw == .degrees(90) && a.hotSpots[0].targetPitch == .same, "words stay words")
     #expect(b.settings.multiRes?.tileResolution == 256 && b.settings.multiRes?.maxLevel == 3)
@@ -237,7 +246,7 @@ struct ViewerConfigTests {
     ] {
       let read = try Self.parse(text)
       #expect(read.warnings.contains { $0.description.hasPrefix(message) }, "\(read.warnings)")
-      #expect(read.scenes[0].settings.hfov == nil && read.scenes[0].settings.pitch == nil)
+      #expect(read.scenes[0].settings[number: .hfov] == nil && read.scenes[0].settings[number: .pitch] == nil)
     }
   }
 
@@ -254,7 +263,7 @@ struct ViewerConfigTests {
         "hotSpots[0].colour: unknown hotspot key, ignored",
         "hotSpots[0].scale: not supported yet",
       ])
-    #expect(config.scenes[0].settings.panorama == "p.jpg")
+    #expect(config.scenes[0].settings[text: .panorama] == "p.jpg")
   }
 }
 
@@ -269,9 +278,11 @@ extension ViewerConfigTests {
                   "hall": {"panorama": "hall.jpg"}}}
       """)
     let clip = try #require(config.scene("clip")).settings
-    #expect(clip.video == "clip.webm" && clip.loop == true && clip.autoplay == true && clip.muted == true)
-    #expect(clip.panorama == "still.jpg")
-    #expect(config.scene("hall")?.settings.video == nil)
+    #expect(
+      clip[text: .video] == "clip.webm" && clip[flag: .loop] == true && clip[flag: .autoplay] == true
+        && clip[flag: .muted] == true)
+    #expect(clip[text: .panorama] == "still.jpg")
+    #expect(config.scene("hall")?.settings[text: .video] == nil)
     #expect(config.warnings.isEmpty)
     guard case .object(let members) = clip.json else { Issue.record("not an object"); return }
     let keys = members.map(\.0)
@@ -291,8 +302,8 @@ extension ViewerConfigTests {
   func aWrongVideoKeyIsAWarningNamingIt(text: String, message: String) throws {
     let config = try Self.parse(text)
     #expect(config.warnings.contains { $0.description.hasPrefix(message) }, "\(config.warnings)")
-    #expect(config.scenes[0].settings.loop == nil)
-    if config.scenes[0].settings.type != nil { #expect(config.scenes[0].settings.video == nil) }
+    #expect(config.scenes[0].settings[flag: .loop] == nil)
+    if config.scenes[0].settings.type != nil { #expect(config.scenes[0].settings[text: .video] == nil) }
   }
 
   @Test func aTiledSceneAddedWithAVideoDropsTheVideo() throws {
@@ -300,9 +311,9 @@ extension ViewerConfigTests {
     let warnings = try config.addScene(
       "t", json: Array("{\"type\": \"multires\", \"video\": \"v.webm\"}".utf8), source: "addScene")
     #expect(warnings.map(\.path) == ["addScene t.video"])
-    #expect(config.scene("t")?.settings.video == nil)
+    #expect(config.scene("t")?.settings[text: .video] == nil)
     try config.addScene("v", json: Array("{\"video\": \"v.webm\"}".utf8), source: "addScene")
-    #expect(config.scene("v")?.settings.video == "v.webm")
+    #expect(config.scene("v")?.settings[text: .video] == "v.webm")
   }
 
   /// Pannellum's `hotSpotDebug: false` is what we do anyway: nothing said. `true` is said.
@@ -323,9 +334,11 @@ struct ViewerURLParameterTests {
       ("title", "100"), ("mouseZoom", "ctrl"), ("dragConfirm", "yaw"), ("lens", "stereographic"), ("config", "tour.json"),
     ])
     #expect(p.config == "tour.json")
-    #expect(p.settings.panorama == "../examples/examplepano.jpg" && p.settings.autoLoad == true)
-    #expect(p.settings.yaw == 30 && p.settings.hfov == 75.5)
-    #expect(p.settings.mouseZoom == "ctrl" && p.settings.dragConfirm == "yaw" && p.settings.lens == "stereographic")
+    #expect(p.settings[text: .panorama] == "../examples/examplepano.jpg" && p.settings[flag: .autoLoad] == true)
+    #expect(p.settings[number: .yaw] == 30 && p.settings[number: .hfov] == 75.5)
+    #expect(
+      p.settings[text: .mouseZoom] == "ctrl" && p.settings[text: .dragConfirm] == "yaw"
+        && p.settings[text: .lens] == "stereographic")
     #expect(p.warnings.isEmpty)
   }
 
@@ -337,7 +350,7 @@ struct ViewerURLParameterTests {
       _ = try ViewerURLParameters([("autoLoad", "yes")])
     } throws: { error in "\(error)".contains("URL parameter autoLoad: expected true or false") }
     let p = try ViewerURLParameters([("utm_source", "mail"), ("pitch", "-10")])
-    #expect(p.settings.pitch == -10)
+    #expect(p.settings[number: .pitch] == -10)
     #expect(p.warnings.map(\.description) == ["URL parameter utm_source: not a viewer parameter, ignored"])
   }
 
@@ -345,8 +358,8 @@ struct ViewerURLParameterTests {
   /// address kept as text.
   @Test func theVideoKeysAreParameters() throws {
     let p = try ViewerURLParameters([("video", "2024.webm"), ("loop", "true"), ("muted", "false"), ("autoplay", "true")])
-    #expect(p.settings.video == "2024.webm" && p.settings.loop == true && p.settings.muted == false)
-    #expect(p.settings.autoplay == true && p.warnings.isEmpty)
+    #expect(p.settings[text: .video] == "2024.webm" && p.settings[flag: .loop] == true && p.settings[flag: .muted] == false)
+    #expect(p.settings[flag: .autoplay] == true && p.warnings.isEmpty)
   }
 
   /// 100 000 unknown keys: the first 20 are named (a misspelt one with its hint), the rest

@@ -31,8 +31,10 @@ public func viewerConfigure(
     var c = try ViewerConfig.parse(bytes(config, configCount), source: text(source, sourceCount))
     let base = text(folder, folderCount)
     if !base.isEmpty {
-      for k in c.scenes.indices where c.scenes[k].settings.basePath == nil { c.scenes[k].settings.basePath = base }
-      if c.defaults.basePath == nil { c.defaults.basePath = base }
+      for k in c.scenes.indices where c.scenes[k].settings[text: .basePath] == nil {
+        c.scenes[k].settings[text: .basePath] = base
+      }
+      if c.defaults[text: .basePath] == nil { c.defaults[text: .basePath] = base }
     }
     var warnings = c.warnings.map { JSONValue.string($0.description) }
     let pairsText = bytes(parameters, parametersCount)
@@ -49,7 +51,7 @@ public func viewerConfigure(
       }
       let url = try ViewerURLParameters(pairs)
       warnings += url.warnings.map { .string($0.description) }
-      if let first = url.settings.firstScene {
+      if let first = url.settings[text: .firstScene] {
         if c.scene(first) != nil {
           c.firstScene = first
         } else {
@@ -81,22 +83,29 @@ public func viewerScene() -> Int32 {
     ]
   }
   var strings: [(String, JSONValue)] = []
-  for key in (s.strings ?? [:]).keys.sorted() { strings.append((key, .string(s.strings![key]!))) }
+  for key in (s[texts: .strings] ?? [:]).keys.sorted() { strings.append((key, .string(s[texts: .strings]![key]!))) }
   return answer([
-    "id": .string(tour.sceneID), "title": .string(s.title), "author": .string(s.author), "authorURL": .string(s.authorURL),
+    "id": .string(tour.sceneID), "title": .string(s[text: .title]), "author": .string(s[text: .author]),
+    "authorURL": .string(s[text: .authorURL]),
     "image": .string(tour.imageURL), "problem": .string(tour.unsupported), "tiled": .bool(tour.tileLayout != nil),
     "type": .string(s.type?.rawValue),
-    "preview": .string(tour.previewURL), "video": .string(tour.videoURL), "loop": flag(s.loop), "muted": flag(s.muted),
-    "autoplay": flag(s.autoplay),
-    "previewTitle": .string(s.previewTitle), "previewAuthor": .string(s.previewAuthor), "autoLoad": flag(s.autoLoad),
-    "sceneFadeDuration": number(s.sceneFadeDuration), "showControls": flag(s.showControls),
-    "showZoomCtrl": flag(s.showZoomCtrl), "showFullscreenCtrl": flag(s.showFullscreenCtrl), "compass": flag(s.compass),
-    "showLensCtrl": flag(s.showLensCtrl), "showRecenterCtrl": flag(s.showRecenterCtrl),
-    "northOffset": number(s.northOffset), "horizonPitch": number(s.horizonPitch), "horizonRoll": number(s.horizonRoll),
-    "backgroundColor": s.backgroundColor.map { .array($0.map { .number($0) }) } ?? .null,
-    "orientationOnByDefault": flag(s.orientationOnByDefault), "mouseZoom": .string(s.mouseZoom),
-    "doubleClickZoom": flag(s.doubleClickZoom), "crossOrigin": .string(s.crossOrigin), "escapeHTML": flag(s.escapeHTML),
-    "targetBlank": flag(s.targetBlank), "renderer": .string(s.renderer), "dragConfirm": .string(s.dragConfirm),
+    "preview": .string(tour.previewURL), "video": .string(tour.videoURL), "loop": flag(s[flag: .loop]),
+    "muted": flag(s[flag: .muted]),
+    "autoplay": flag(s[flag: .autoplay]),
+    "previewTitle": .string(s[text: .previewTitle]), "previewAuthor": .string(s[text: .previewAuthor]),
+    "autoLoad": flag(s[flag: .autoLoad]),
+    "sceneFadeDuration": number(s[number: .sceneFadeDuration]), "showControls": flag(s[flag: .showControls]),
+    "showZoomCtrl": flag(s[flag: .showZoomCtrl]), "showFullscreenCtrl": flag(s[flag: .showFullscreenCtrl]),
+    "compass": flag(s[flag: .compass]),
+    "showLensCtrl": flag(s[flag: .showLensCtrl]), "showRecenterCtrl": flag(s[flag: .showRecenterCtrl]),
+    "northOffset": number(s[number: .northOffset]), "horizonPitch": number(s[number: .horizonPitch]),
+    "horizonRoll": number(s[number: .horizonRoll]),
+    "backgroundColor": s[numbers: .backgroundColor].map { .array($0.map { .number($0) }) } ?? .null,
+    "orientationOnByDefault": flag(s[flag: .orientationOnByDefault]), "mouseZoom": .string(s[text: .mouseZoom]),
+    "doubleClickZoom": flag(s[flag: .doubleClickZoom]), "crossOrigin": .string(s[text: .crossOrigin]),
+    "escapeHTML": flag(s[flag: .escapeHTML]),
+    "targetBlank": flag(s[flag: .targetBlank]), "renderer": .string(s[text: .renderer]),
+    "dragConfirm": .string(s[text: .dragConfirm]),
     "strings": .object(strings), "hotSpots": .array(spots), "order": .array(tour.tabOrder.map { .number($0) }),
     "linked": .array(
       tour.linkedScenes.map { ["id": .string($0), "image": .string(tour.imageURL(ofScene: $0))] }),
@@ -342,7 +351,7 @@ public func viewerView(_ width: Int32, _ height: Int32) {
   put(.roll, d.roll)
   put(.hfov, d.hfov)
   guard let scene = tour.panorama else {
-    let lens = tour.settings.lens.flatMap { Lens(rawValue: $0) } ?? .rectilinear
+    let lens = tour.settings[text: .lens].flatMap { Lens(rawValue: $0) } ?? .rectilinear
     put(.lens, Double(ViewerFrameSlot.lenses.firstIndex(of: lens) ?? 0))
     put(.mode, 0)
     put(.source, 0)
@@ -434,7 +443,7 @@ public func viewerAutoRotate(_ speed: Double, _ pitch: Double) {
   tour.update {
     $0.startAutoRotate(
       AutoRotation(
-        speed: -speed * degree, inactivityDelay: s.autoRotateInactivityDelay.map { $0 / 1000 },
+        speed: -speed * degree, inactivityDelay: s[number: .autoRotateInactivityDelay].map { $0 / 1000 },
         stopAfter: nil))
     $0.glideFinished = false
   }
@@ -463,7 +472,7 @@ public func viewerRecenter(_ seconds: Double) {
   let s = tour.settings
   tour.update {
     $0.recenter()
-    $0.look(yaw: (s.yaw ?? 0) * degree, pitch: (s.pitch ?? 0) * degree, hfov: nil, duration: max(seconds, 0))
+    $0.look(yaw: (s[number: .yaw] ?? 0) * degree, pitch: (s[number: .pitch] ?? 0) * degree, hfov: nil, duration: max(seconds, 0))
   }
 }
 
@@ -596,9 +605,9 @@ public func viewerSetAngle(_ which: Int32, _ degrees: Double) {
   guard degrees.isFinite else { return }
   tour.setSetting { s in
     switch which {
-    case 0: s.northOffset = degrees
-    case 1: s.horizonPitch = degrees
-    default: s.horizonRoll = degrees
+    case 0: s[number: .northOffset] = degrees
+    case 1: s[number: .horizonPitch] = degrees
+    default: s[number: .horizonRoll] = degrees
     }
   }
 }
