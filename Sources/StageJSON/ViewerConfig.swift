@@ -100,26 +100,28 @@ public struct ViewerConfig: Sendable {
       scenes = [only]
     }
     let ids = scenes.map { $0.id }
+    // A set, and a list cut short in the messages: a hostile tour of thousands of scenes and
+    // stale hotspots cost scenes × hotspots comparisons, and as many ids copied into each warning.
+    let known = Set(ids)
+    let listed = Self.sceneList(ids)
     for scene in scenes {
       for (k, h) in scene.hotSpots.enumerated() where h.kind == .scene {
-        guard h.sceneId.map(ids.contains) != true else { continue }
+        guard h.sceneId.map(known.contains) != true else { continue }
         let path = (scene.id.isEmpty ? "" : "scenes.\(scene.id).") + "hotSpots[\(k)].sceneId"
         let what = h.sceneId.map { "names no scene (\"\($0)\")" } ?? "missing"
         warnings.append(
           ConfigWarning(
-            path: path, message: "\(what); scenes: \(ids.joined(separator: ", ")); the hotspot leads nowhere",
-            line: h.line, column: h.column))
+            path: path, message: "\(what); scenes: \(listed); the hotspot leads nowhere", line: h.line, column: h.column))
       }
     }
     var first = scenes[0].id
     if let wanted = own[text: .firstScene] ?? defaults[text: .firstScene] {
-      if ids.contains(wanted) {
+      if known.contains(wanted) {
         first = wanted
       } else {
         warnings.append(
           ConfigWarning(
-            path: "firstScene",
-            message: "names no scene (\"\(wanted)\"); scenes: \(ids.joined(separator: ", ")); showing \"\(first)\""))
+            path: "firstScene", message: "names no scene (\"\(wanted)\"); scenes: \(listed); showing \"\(first)\""))
       }
     }
     var config = ViewerConfig(scenes: scenes, firstScene: first, warnings: Self.summarizingUnknownKeys(warnings))
@@ -136,6 +138,12 @@ public struct ViewerConfig: Sendable {
   static func isUnknownKey(_ w: ConfigWarning) -> Bool {
     w.message.hasPrefix("unknown key") || w.message.hasPrefix("unknown hotspot key")
       || w.message.hasPrefix("unknown multiRes key")
+  }
+
+  /// The scene ids a warning lists: all of them up to 12, else the first 10 and how many.
+  static func sceneList(_ ids: [String]) -> String {
+    guard ids.count > 12 else { return ids.joined(separator: ", ") }
+    return ids.prefix(10).joined(separator: ", ") + ", … (\(ids.count) in all)"
   }
 
   /// `warnings` with the unknown keys past the first ``namedUnknownKeys`` folded into one

@@ -209,6 +209,22 @@ struct ViewerConfigTests {
     #expect(later.scene("garden")?.settings[text: .panorama] == "g.jpg" && later.scene("garden")?.settings[number: .hfov] == nil)
   }
 
+  /// A tour of many scenes whose links are all stale: each warning names a few scenes and
+  /// how many there are, not every id (a hostile tour made each warning as long as the tour).
+  @Test func staleLinksInABigTourNameAFewScenesAndTheCount() throws {
+    let spots = (0..<5).map { _ in #"{"pitch": 0, "yaw": 0, "type": "scene", "sceneId": "gone"}"# }
+    let scenes = (0..<2000).map { #""s\#($0)": {"panorama": "p.jpg", "hotSpots": [\#(spots.joined(separator: ","))]}"# }
+    let config = try Self.parse(#"{"firstScene": "nowhere", "scenes": {\#(scenes.joined(separator: ","))}}"#)
+    #expect(config.scenes.count == 2000 && config.firstScene == "s0")
+    let stale = config.warnings.filter { $0.message.hasSuffix("the hotspot leads nowhere") }
+    #expect(stale.count == 10_000)
+    #expect(
+      stale.first?.description
+        == "scenes.s0.hotSpots[0].sceneId: names no scene (\"gone\"); scenes: s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, … (2000 in all); the hotspot leads nowhere"
+    )
+    #expect(config.warnings.allSatisfy { $0.description.utf8.count < 200 })
+  }
+
   /// CMS-made configs write numbers as strings; Pannellum reads them with `Number(…)`, so
   /// they load here too, each with a warning naming its key. Other strings stay refused.
   @Test func numbersWrittenAsStringsLoadWithAWarningNamingTheKey() throws {
