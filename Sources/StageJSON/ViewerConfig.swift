@@ -196,7 +196,7 @@ public struct ViewerScene: Sendable {
       return scene
     }
     for k in keys {
-      let kr = JSONReader(k.value, path: "\(r.path).\(k.key)")
+      let kr = r.member(k.key, k.value)
       if k.key == "hotSpots" {
         scene.hotSpots = HotSpot.list(kr, warnings: &warnings)
       } else {
@@ -222,7 +222,7 @@ extension JSONReader {
     guard let d = DecimalText.parse(t), d.isFinite else { return self }
     warnings.append(
       ConfigWarning(path: path, message: "a number written as a string (\"\(s)\"); read as \(JSONText.number(d))"))
-    return JSONReader(JSON(.number(d), line: json.line, column: json.column), path: path)
+    return replacing(JSON(.number(d), line: json.line, column: json.column))
   }
 }
 
@@ -728,7 +728,7 @@ public struct ViewerSettings: Equatable, Sendable {
     case .strings:
       guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
       var s: [String: String] = [:]
-      for m in members { s[m.key] = try JSONReader(m.value, path: "\(r.path).\(m.key)").string() }
+      for m in members { s[m.key] = try r.member(m.key, m.value).string() }
       values[key] = .texts(s)
     case .lens:
       values[key] = .text(try r.oneOf(["rectilinear", "stereographic", "fisheye", "equirectangular"].map { ($0, $0) }))
