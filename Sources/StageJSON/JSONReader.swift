@@ -21,27 +21,98 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 }
 
+/// Where a value sits in its document. A reader only links to its container, and the text
+/// (`items[3].frame`) is written when a message needs it: set-up reads thousands of values
+/// and reports none (building every child's text up front was most of a 1000-item board's
+/// decode time).
+struct JSONPath {
+  enum Step {
+    /// The whole path as the caller wrote it (a file name, `scenes.hall`).
+    case text(String)
+    case key(String)
+    case index(Int)
+  }
+
+  /// The container's path, shared by all its children.
+  final class Link {
+    let parent: Link?
+    let step: Step
+    init(_ parent: Link?, _ step: Step) {
+      self.parent = parent
+      self.step = step
+    }
+  }
+
+  let parent: Link?
+  let step: Step
+
+  init(parent: Link?, step: Step) {
+    self.parent = parent
+    self.step = step
+  }
+
+  /// This path as a container, for its children to link to.
+  var link: Link { Link(parent, step) }
+
+  var text: String {
+    // Steps from the root down, then joined as the eager reader did: `a.b`, `a[1]`, and a
+    // key at the root (or under an empty text) without a dot.
+    var steps = [step]
+    var at = parent
+    while let l = at {
+      steps.append(l.step)
+      at = l.parent
+    }
+    var out = ""
+    for s in steps.reversed() {
+      switch s {
+      case .text(let t): out = t
+      case .key(let k): out = out.isEmpty ? k : "\(out).\(k)"
+      case .index(let i): out = "\(out)[\(i)]"
+      }
+    }
+    return out
+  }
+}
+
 /// Walks a parsed document keeping the path, so every type error names its field.
 struct JSONReader {
   let json: JSON
-  let path: String
+  let location: JSONPath
 
   init(_ json: JSON, path: String = "") {
     self.json = json
-    self.path = path
+    self.location = JSONPath(parent: nil, step: .text(path))
   }
+
+  private init(_ json: JSON, in container: JSONPath.Link, _ step: JSONPath.Step) {
+    self.json = json
+    self.location = JSONPath(parent: container, step: step)
+  }
+
+  /// The path's text (`events[3].t`); written on each call, for messages.
+  var path: String { location.text }
 
   func fail(_ message: String) -> InputError {
     InputError(path: path, message: message, line: json.line, column: json.column)
   }
 
-  func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+  /// `value` read at this reader's place (a number read from a string).
+  func replacing(_ value: JSON) -> JSONReader { JSONReader(value, at: location) }
+
+  private init(_ json: JSON, at location: JSONPath) {
+    self.json = json
+    self.location = location
+  }
+
+  /// The reader of `value`, this object's member `key`.
+  func member(_ key: String, _ value: JSON) -> JSONReader { JSONReader(value, in: location.link, .key(key)) }
 
   /// Checks this is an object with no keys beyond `allowed` (a typo is an error, not ignored).
   func object(allowed: [String]) throws(InputError) {
     guard case .object(let members) = json.value else { throw fail("expected an object, found \(json.typeName)") }
     for m in members where !allowed.contains(m.key) {
-      throw JSONReader(m.value, path: child(m.key)).fail(
+      throw member(m.key, m.value).fail(
         "unknown key; expected one of: \(allowed.joined(separator: ", "))")
     }
   }
@@ -49,7 +120,7 @@ struct JSONReader {
   func optional(_ key: String) -> JSONReader? {
     guard let v = json[key] else { return nil }
     if case .null = v.value { return nil }
-    return JSONReader(v, path: child(key))
+    return member(key, v)
   }
 
   func require(_ key: String) throws(InputError) -> JSONReader {
@@ -142,7 +213,8 @@ struct JSONReader {
 
   func array() throws(InputError) -> [JSONReader] {
     guard case .array(let elements) = json.value else { throw fail("expected an array, found \(json.typeName)") }
-    return elements.enumerated().map { JSONReader($0.element, path: "\(path)[\($0.offset)]") }
+    let container = location.link
+    return elements.enumerated().map { JSONReader($0.element, in: container, .index($0.offset)) }
   }
 
   func strings() throws(InputError) -> [String] {

@@ -192,7 +192,7 @@ public struct PageBoard: Sendable {
         throw t.fail("expected {delay, tolerance}, found \(t.describedValue)")
       }
       for m in members where !["delay", "tolerance"].contains(m.key) {
-        throw JSONReader(m.value, path: t.child(m.key)).fail(
+        throw t.member(m.key, m.value).fail(
           "not an option of touch\(suggestion(m.key, among: ["delay", "tolerance"])); it takes delay (ms) and tolerance (px)")
       }
       _ = try t.optional("delay")?.nonNegative()
@@ -236,7 +236,7 @@ public struct PageBoard: Sendable {
       let names = Phrase.allCases.map { $0.rawValue } + ["undoHint"] + pageStringNames
       guard case .object(let members) = s.json.value else { throw s.fail("expected an object, found \(s.describedValue)") }
       for m in members {
-        let text = JSONReader(m.value, path: s.child(m.key))
+        let text = s.member(m.key, m.value)
         guard names.contains(m.key) else {
           throw text.fail("not a string the board says\(suggestion(m.key, among: names)) (docs/board.md lists them)")
         }

@@ -204,7 +204,7 @@ public struct ViewerScene: Sendable {
       return scene
     }
     for k in keys {
-      let kr = JSONReader(k.value, path: "\(r.path).\(k.key)")
+      let kr = r.member(k.key, k.value)
       if ViewerKey.named(k.key, in: .scene) == .hotSpots {
         scene.hotSpots = HotSpot.list(kr, warnings: &warnings)
       } else {
@@ -233,7 +233,7 @@ extension JSONReader {
     guard let d = DecimalText.parse(t), d.isFinite else { return self }
     warnings.append(
       ConfigWarning(path: path, message: "a number written as a string (\"\(s)\"); read as \(JSONText.number(d))"))
-    return JSONReader(JSON(.number(d), line: json.line, column: json.column), path: path)
+    return replacing(JSON(.number(d), line: json.line, column: json.column))
   }
 }
 

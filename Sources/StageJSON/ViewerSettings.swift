@@ -189,7 +189,7 @@ public struct ViewerSettings: Equatable, Sendable {
     case .strings:
       guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
       var s: [String: String] = [:]
-      for m in members { s[m.key] = try JSONReader(m.value, path: "\(r.path).\(m.key)").string() }
+      for m in members { s[m.key] = try r.member(m.key, m.value).string() }
       return .texts(s)
     case .faces:
       // A null face is a missing one (Pannellum's partial cube): kept as "", no image.

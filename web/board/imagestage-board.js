@@ -314,8 +314,9 @@ export class Board {
   #add(el, name, value) {
     if (el.hasAttribute(name)) return;
     el.setAttribute(name, value);
-    if (!this.added.has(el)) this.added.set(el, new Map());
-    this.added.get(el).set(name, value);
+    let added = this.added.get(el);
+    if (!added) this.added.set(el, (added = new Map()));
+    added.set(name, value);
   }
 
   /** Finds the page's items and slots and hands the engine their boxes. */
@@ -421,8 +422,16 @@ export class Board {
    * called by that input's value; else its id.
    */
   #itemName(el, i) {
-    const text = (n) => [...n.childNodes].map((c) => (c.nodeType === 3 ? c.data : c.nodeType === 1 && !c.matches(this.unnamed) ? text(c) : ''))
-      .join(' ');
+    // The children's texts joined by spaces, walked by sibling links: spreading, mapping and
+    // joining each element's childNodes was a quarter of set-up's DOM work at 1000 items.
+    const text = (n) => {
+      let out = null;
+      for (let c = n.firstChild; c; c = c.nextSibling) {
+        const part = c.nodeType === 3 ? c.data : c.nodeType === 1 && !c.matches(this.unnamed) ? text(c) : '';
+        out = out === null ? part : `${out} ${part}`;
+      }
+      return out ?? '';
+    };
     const own = text(el).replace(/\s+/g, ' ').trim();
     return el.getAttribute('aria-label') || el.getAttribute('alt') || el.querySelector?.('img[alt]')?.alt
       || (/[\p{L}\p{N}]/u.test(own) ? own : el.querySelector('input:not([type]), input[type=text], textarea')?.value.trim())
