@@ -426,9 +426,11 @@ asan: deps asan-build
 	ASAN_OPTIONS=detect_leaks=0 swift test $(CPU_FLAGS) --skip-build --sanitize=address --scratch-path .build/asan \
 	  --filter '$(ASAN_TESTS)'
 
-# make test compiles this and the release build (stage) beside the browser suite, whose
-# Chromium leaves a core idle while it waits on pages: one after the other they took minutes
-# each. It has no deps prerequisite of its own: make test's build installed everything.
+# make test compiles this and the release build (stage) beside web-test: its wasm and CLI builds
+# and then the browser suite, whose Chromium leaves a core idle while it waits on pages. One
+# after the other they took minutes each; beside it, both were done before the browser suite
+# began (29m35s for make test, 2026-12-07). It has no deps prerequisite of its own: make
+# test's build installed everything.
 asan-build:
 	swift build $(CPU_FLAGS) --sanitize=address --scratch-path .build/asan --product ImageStagePackageTests
 	swift build $(CPU_FLAGS) --sanitize=address --scratch-path .build/asan --product imagestage
