@@ -120,17 +120,7 @@ extension PanoramaRenderer {
       _ u: SIMD16<Double>, _ v: SIMD16<Double>, xs: ClosedRange<Int>, ys: ClosedRange<Int>, span: (Int, Int)
     ) -> Block {
       var u = u, v = v
-      // Unwrap the nodes next to the first; a block spanning too much longitude (a pole is
-      // in it) cannot be interpolated.
-      let half = period / 2
-      for k in 1..<9 {
-        if u[k] - u[0] > half { u[k] -= period } else if u[0] - u[k] > half { u[k] += period }
-      }
-      for k in 9..<16 {
-        u[k] = u[0]
-        v[k] = v[0]
-      }
-      if u.max() - u.min() > period / 8 { return Block(xs: xs, ys: ys, patch: nil) }
+      guard PanoramaRenderer.unwrapNodes(&u, &v, period: period) else { return Block(xs: xs, ys: ys, patch: nil) }
       // Stepping two or more source pixels per output pixel: read the mip level whose pixels
       // are about as large as the step (rounded down, so views stay sharp).
       let (level, fade) = levels.count > 1 ? Self.level(u, v, span: span, count: levels.count) : (0, 0)

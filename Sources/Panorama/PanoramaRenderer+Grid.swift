@@ -81,7 +81,6 @@ extension PanoramaRenderer {
   func minifies() -> Bool {
     let nc = columns.count, nr = rows.count
     let nodesPerRow = 2 * max(nc - 1, 1) + 1
-    let half = period / 2
     for band in 0..<max(nr - 1, 1) {
       let spanY = (band + 1 < nr ? rows[band + 1] : rows[band]) - rows[band]
       for blockX in 0..<max(nc - 1, 1) {
@@ -94,17 +93,26 @@ extension PanoramaRenderer {
             v[3 * j + i] = gridV[g]
           }
         }
-        var lo = u[0], hi = u[0]
-        for k in 1..<9 {
-          if u[k] - u[0] > half { u[k] -= period } else if u[0] - u[k] > half { u[k] += period }
-          lo = min(lo, u[k])
-          hi = max(hi, u[k])
-        }
-        guard hi - lo <= period / 8 else { continue }
+        guard Self.unwrapNodes(&u, &v, period: period) else { continue }
         if BlockContext.step(u, v, span: (spanX, spanY)) > BlockContext.fadeStart { return true }
       }
     }
     return false
+  }
+
+  /// Unwraps a block's nodes 1–8 (lanes, row by row) next to node 0 across the seam, and
+  /// repeats node 0 in lanes 9–15. False when they span more than an eighth of the period: a
+  /// pole is in the block, which cannot be interpolated.
+  static func unwrapNodes(_ u: inout SIMD16<Double>, _ v: inout SIMD16<Double>, period: Double) -> Bool {
+    let half = period / 2
+    for k in 1..<9 {
+      if u[k] - u[0] > half { u[k] -= period } else if u[0] - u[k] > half { u[k] += period }
+    }
+    for k in 9..<16 {
+      u[k] = u[0]
+      v[k] = v[0]
+    }
+    return u.max() - u.min() <= period / 8
   }
 
   struct GridPointers: @unchecked Sendable {
