@@ -12,30 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out/pyramid-views
 mkdir -p "$out"
-venv=build/bench-venv
-if ! "$venv/bin/python" -c "import PIL, numpy" 2> /dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q pillow numpy
-fi
-scripts/install-deps build
-# IMAGESTAGE=path/to/imagestage skips the build (a binary someone already has).
-bin=${IMAGESTAGE:-}
-if [ -z "$bin" ]; then
-  swift build -c release $(scripts/cpu-flags) --product imagestage >&2
-  bin=.build/release/imagestage
-fi
-size=${SIZE:-960x540}
-"$venv/bin/python" - "$out/grid.png" <<'PY'
-import sys
-import numpy as np
-from PIL import Image
-W, H = 4096, 2048
-grid = np.full((H, W, 3), 230, np.uint8)
-grid[:, :, 0] = 230 - (np.arange(W)[None, :] % 256) // 8  # a ramp, so channels differ
-for x in range(0, W, 64): grid[:, x:x + 2] = 20
-for y in range(0, H, 64): grid[y:y + 2, :] = 20
-Image.fromarray(grid).save(sys.argv[1])
-PY
+source bench/pyramid-lib.sh
+grid "$out/grid.png" 4096 2048
 "$bin" pano tiles "$out/grid.png" -o "$out/png1296" --png --force > /dev/null
 "$bin" pano tiles "$out/grid.png" -o "$out/png1832" --png --cube-size 1832 --force > /dev/null
 "$bin" pano tiles "$out/grid.png" -o "$out/jpg1296" --force > /dev/null
