@@ -397,7 +397,8 @@ check: deps version
 
 # The README's test command: dependencies, one build, the whole suite in one process,
 # the Embedded Swift check, the web page in headless Chromium, the format lint, the docs and
-# the release artefacts (make dist, each installed and used: tests/dist), and the suite again under AddressSanitizer.
+# the release artefacts (make dist, each installed and used: tests/dist), the suite again under AddressSanitizer,
+# and the fuzzer for 30 s (compiled beside the steps before it, which leave a core idle).
 test: build
 	swift test $(CPU_FLAGS) --skip-build
 	$(MAKE) embedded
@@ -405,11 +406,12 @@ test: build
 	$(MAKE) --no-print-directory asan-build stage >build/beside-web-test.log 2>&1 & beside=$$!; \
 	$(MAKE) web-test; web=$$?; wait $$beside; built=$$?; cat build/beside-web-test.log; \
 	[ $$built = 0 ] || echo "make asan-build stage FAILED"; [ $$web = 0 ] && [ $$built = 0 ]
-	$(MAKE) size-check
-	$(MAKE) lint
-	$(MAKE) dist-test
-	$(MAKE) asan
-	$(MAKE) fuzz-check
+	@echo "fuzz/run.sh --build (beside size-check, lint, dist-test and asan; its output follows asan's)"; \
+	fuzz/run.sh --build >build/fuzz-build.log 2>&1 & fuzz=$$!; \
+	$(MAKE) size-check && $(MAKE) lint && $(MAKE) dist-test && $(MAKE) asan; steps=$$?; \
+	wait $$fuzz; built=$$?; grep -v 'Cannot export local symbol' build/fuzz-build.log; \
+	[ $$built = 0 ] || echo "fuzz/run.sh --build FAILED"; [ $$steps = 0 ] && [ $$built = 0 ]
+	fuzz/run.sh --run 30
 
 # AddressSanitizer, in its own build directory, on the tests of the modules that read or
 # write through unsafe pointers, where a read out of bounds passes unnoticed otherwise: the

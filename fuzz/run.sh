@@ -3,9 +3,19 @@
 # reads the files users hand us: JSON, scenarios, motion logs, images (our wrapper around
 # TurboJPEG and libspng), saved board states, MP4 boxes (read, and retagged as `pano tag` does). The first byte of an input picks the reader. Usage: fuzz/run.sh [SECONDS]  (default 120). Crashes are written
 # to fuzz/out/ as crash-* files; replay one with `fuzz/out/fuzz fuzz/out/crash-…`.
+# `fuzz/run.sh --build` only compiles and seeds; `fuzz/run.sh --run SECONDS` only runs what
+# --build made. make test compiles it beside its later steps, which leave a core idle (the
+# compile is 2–3 minutes of one core), and runs it at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=fuzz/out
+phase=all
+case "${1:-}" in --build) phase=build ;; --run) phase=run; shift ;; esac
+if [ "$phase" = run ]; then
+  [ -x "$out/fuzz" ] || { echo "fuzz/run.sh --run: no $out/fuzz; run fuzz/run.sh --build first" >&2; exit 2; }
+  cd "$out"
+  exec ./fuzz -max_len=4096 -rss_limit_mb=4096 -max_total_time="${1:-120}" -print_final_stats=1 corpus
+fi
 mkdir -p "$out/corpus"
 flags=(-sanitize=fuzzer,address -O -parse-as-library -wmo -I "$out" -I Sources/CTurboJPEG -I Sources/CSpng -I Sources/CZlib
   -I Sources/CKernels/include -I Sources/CJPEGRows/include -I Sources/CFFmpeg)
@@ -73,5 +83,6 @@ cp fuzz/corpus/* "$out/corpus/"
 # A geometry and view as doubles: 90°-wide crop of a 256×128 panorama, yaw 1, pitch 0.5.
 python3 -c 'import struct,sys; sys.stdout.buffer.write(b"\x05" + struct.pack("<11d", 1, 256, 128, 96, 40, 64, 48, 1, 0.5, 0, 1.4))' \
   > "$out/corpus/geometry"
+[ "$phase" = build ] && exit 0
 cd "$out"
 ./fuzz -max_len=4096 -rss_limit_mb=4096 -max_total_time="${1:-120}" -print_final_stats=1 corpus
