@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Hardware counters a frame for the fixed view's contenders (pano-bench --floor-one): the
-# chosen kernel, the others, the gather floor and the write floor, one thread. Each is run
+# Hardware counters a frame for a floor's contenders (pano-bench --MODE-one: the fixed view's
+# by default; yuv-floor for the video renderer, cube-floor for the cube paths): the chosen
+# kernel, the others, the gather floors and the write floor, one thread. Each is run
 # at two frame counts and the difference divided by the frames between, so loading and
 # set-up cancel. Prints IPC, L1 data and last-level-cache load misses a frame, or why the
 # counters cannot be read here (no perf; perf_event_paranoid; a VM that exposes no PMU).
-# Usage: bench/perf-floor.sh PANO.jpg  (after pano-bench is built; PERF_EVENTS to override)
+# Usage: bench/perf-floor.sh IN [MODE]  (after pano-bench is built; PERF_EVENTS to override)
+#   IN: PANO.jpg for floor (the default MODE); RAW.yuv:WxH for yuv-floor; FACE:PITCH for cube-floor
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pano=$1
+pano=$1 mode=${2:-floor}
 bin=.build/release/pano-bench
 events=${PERF_EVENTS:-cycles,instructions,L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses}
-echo "== perf stat, a frame of the fixed view, 1 thread"
+echo "== perf stat, a frame of each --$mode contender, 1 thread"
 if ! command -v perf > /dev/null; then
   echo "perf is not installed (Debian: apt-get install linux-perf): no counters"
   exit 0
@@ -28,10 +30,10 @@ if grep -qiE 'permission|access to performance monitoring' <<< "$probe"; then
 fi
 short=${PERF_SHORT:-20} long=${PERF_LONG:-220}
 # The case names, from the list pano-bench prints for an unknown one.
-cases=$({ "$bin" --floor-one list 1 "$pano" 1 2> /dev/null || true; } | sed -n 's/^no case list: //p' | tr -d ',')
+cases=$({ "$bin" "--$mode-one" list 1 "$pano" 1 2> /dev/null || true; } | sed -n 's/^no case list: //p' | tr -d ',')
 for name in $cases; do
-  a=$(perf stat -x, -e "$events" "$bin" --floor-one "$name" 1 "$pano" "$short" 2>&1 > /dev/null)
-  b=$(perf stat -x, -e "$events" "$bin" --floor-one "$name" 1 "$pano" "$long" 2>&1 > /dev/null)
+  a=$(perf stat -x, -e "$events" "$bin" "--$mode-one" "$name" 1 "$pano" "$short" 2>&1 > /dev/null)
+  b=$(perf stat -x, -e "$events" "$bin" "--$mode-one" "$name" 1 "$pano" "$long" 2>&1 > /dev/null)
   python3 - "$name" "$((long - short))" "$a" "$b" <<'PY'
 import sys
 name, frames, a, b = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]

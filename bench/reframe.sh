@@ -21,14 +21,23 @@
 # view needs at least one rebuild a frame, v360 is also timed with only the yaw commands (one
 # rebuild a frame: its floor), and the 5× aim is held against that floor. v360 costs seconds a
 # frame, so it is timed over 6 → 24 frames, the rest over 30 → 120.
+# First, the machine's floor for the renderer alone (pano-bench --yuv-floor, as bench/pano.sh's
+# for RGBA): the 3840×1920 clip's first frame, decoded to raw yuv420p, drawn at a fixed view
+# into 1080p Y′CbCr by each kernel, beside the same frame written once and the same source
+# samples gathered at the renderer's own addresses with no arithmetic; FLOOR_ROUNDS (5)
+# interleaved rounds of FLOOR_FRAMES (20), then `perf stat` counters where the kernel allows
+# them (bench/perf-floor.sh). FLOOR_ONLY=1 stops there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out/reframe
 mkdir -p "$out"
 rounds=${ROUNDS:-3}
+# One product per build: `--product A --product B` builds only the last.
+swift build -c release $(scripts/cpu-flags) --product pano-bench >&2
 swift build -c release $(scripts/cpu-flags) --product imagestage >&2
 bin=.build/release/imagestage
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "aims (issue 40): raw frames at least 0.95x decoding alone's frame rate at 3840x1920; the renderer within 2x of the gather floor"
 echo "video kernel: ${IMAGESTAGE_YUV_KERNEL:-auto} ($(grep -qw avx2 /proc/cpuinfo && echo 'avx2 where auto' || echo 'no AVX2: the Swift loop'))"
 pano=tests/web/pannellum/examples/examplepano.jpg
 make_clip() {  # WxH seconds Mb/s -> $out/clip-WxH-RATEM.mp4
@@ -43,6 +52,12 @@ make_clip() {  # WxH seconds Mb/s -> $out/clip-WxH-RATEM.mp4
   echo "$clip"
 }
 clips=("$(make_clip 3840x1920 8 60)" "$(make_clip 5760x2880 4 80)")
+raw="$out/frame-3840x1920.yuv"
+[ -f "$raw" ] || ffmpeg -loglevel error -y -i "${clips[0]}" -frames:v 1 -f rawvideo -pix_fmt yuv420p "$raw"
+echo "== the floor: the video renderer alone, a fixed view, ${FLOOR_ROUNDS:-5} interleaved rounds of ${FLOOR_FRAMES:-20} frames"
+.build/release/pano-bench --yuv-floor "$raw" 3840x1920 "${FLOOR_FRAMES:-20}" "${FLOOR_ROUNDS:-5}" | grep '^FLOOR' | sed 's/^FLOOR //'
+bench/perf-floor.sh "$raw:3840x1920" yuv-floor
+[ -z "${FLOOR_ONLY:-}" ] || { echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"; exit 0; }
 for clip in "${clips[@]}"; do
   echo "clip: $clip, $(ffprobe -v error -select_streams v:0 -show_entries format=bit_rate:stream=profile -of csv=p=0 "$clip" | tr '\n' ' ' | awk '{printf "%s profile, %.0f Mb/s", $1, $2 / 1e6}')"
 done
@@ -139,7 +154,7 @@ for size in sizes:
         s, frames = per[name]
         print(f"  {label:48s} {fps(statistics.median(s)):6.1f} fps  ({1000 * min(s):.1f} / {1000 * statistics.median(s):.1f} ms; CPU {1000 * statistics.median(cpu[name]):.1f} ms; {frames} frames)")
     ratio = lambda a, b, d=per: statistics.median([y / x for x, y in zip(d[a][0] if d is per else d[a], d[b][0] if d is per else d[b])])
-    print(f"  raw vs decode alone: {ratio('raw', 'decode'):.2f}x the frame rate (aim: at least 0.9), per round {' '.join(f'{y / x:.2f}' for x, y in zip(per['raw'][0], per['decode'][0]))}; portable Swift: {ratio('raw-swift', 'decode'):.2f}x")
+    print(f"  raw vs decode alone: {ratio('raw', 'decode'):.2f}x the frame rate (aim: at least 0.95), per round {' '.join(f'{y / x:.2f}' for x, y in zip(per['raw'][0], per['decode'][0]))}; portable Swift: {ratio('raw-swift', 'decode'):.2f}x")
     print(f"    by CPU time a frame (what 2 saturated cores give, steadier under other load): {ratio('raw', 'decode', cpu):.2f}x; portable Swift: {ratio('raw-swift', 'decode', cpu):.2f}x")
     if "mp4" in per:
         print(f"  .mp4 vs v360 + sendcmd: {ratio('mp4', 'v360'):.1f}x the same view, {ratio('mp4', 'v360-floor'):.1f}x v360's floor (aim: at least 5)")

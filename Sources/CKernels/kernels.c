@@ -388,3 +388,51 @@ void imagestage_gather_floor(const uint32_t *src, int64_t width, const uint32_t 
 void imagestage_write_floor(uint32_t *out, int64_t count, uint32_t value) {
   for (int64_t i = 0; i < count; i++) out[i] = value;
 }
+
+// The floor of a renderer whose taps lie in several sources (the cube's faces and their mip
+// levels, a pyramid's tiles): `imagestage_record_into` names the frame and a side table of
+// one tap a pixel, then `imagestage_groups_record_pointers`, as a GroupKernel, writes each
+// pixel's top-left tap there as its address (low 48 bits) and its source's row width in
+// pixels (high 16 bits). Portable C, run once on one thread, outside any timing.
+static const uint32_t *imagestage_recorded_frame;
+static uint64_t *imagestage_recorded_taps;
+
+void imagestage_record_into(const uint32_t *frame, uint64_t *taps) {
+  imagestage_recorded_frame = frame;
+  imagestage_recorded_taps = taps;
+}
+
+void imagestage_groups_record_pointers(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
+                                       const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
+                                       const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
+                                       uint32_t mixing) {
+  (void)mixing;
+  int64_t at = out - imagestage_recorded_frame;
+  uint32_t u[4], v[4], du[4], dv[4];
+  for (int k = 0; k < 4; k++) {
+    u[k] = us[k];
+    v[k] = vs[k];
+    du[k] = u_step[k];
+    dv[k] = v_step[k];
+  }
+  for (int64_t g = 0; g < groups; g++) {
+    for (int k = 0; k < 4; k++) {
+      const uint32_t *p = src + (uint64_t)(v[k] >> 16) * (uint64_t)width + (u[k] >> 16);
+      imagestage_recorded_taps[at + 4 * g + k] = ((uint64_t)(uintptr_t)p & 0xFFFFFFFFFFFFull) | (uint64_t)width << 48;
+      u[k] += du[k];
+      v[k] += dv[k];
+      du[k] += u_bend[k];
+      dv[k] += v_bend[k];
+    }
+  }
+}
+
+// `imagestage_gather_floor` over recorded addresses: `count` pixels, each the OR of its four
+// texels. The table is 8 bytes a pixel read in order, a stream the renderer does not read.
+void imagestage_gather_floor_pointers(const uint64_t *taps, uint32_t *out, int64_t count) {
+  for (int64_t i = 0; i < count; i++) {
+    const uint32_t *p = (const uint32_t *)(uintptr_t)(taps[i] & 0xFFFFFFFFFFFFull);
+    int64_t w = (int64_t)(taps[i] >> 48);
+    out[i] = p[0] | p[1] | p[w] | p[w + 1];
+  }
+}

@@ -14,27 +14,51 @@ static inline int32_t yuv_tap(const uint8_t *plane, int64_t stride, int64_t u, i
   return (top * 256 + (bottom - top) * fy + 32768) >> 16;
 }
 
+// The pair's walk one pixel at a time: for pixels `from` to `count`, rows A's and B's luma
+// positions and, at even pixels, the pair's chroma position, handed to `visit` (a constant
+// at every call, so it is inlined: the scalar kernel's taps, or the floor's recorder).
+typedef struct {
+  const uint8_t *y, *u, *v;
+  int64_t y_stride, u_stride, v_stride;
+  uint8_t *luma_a, *luma_b, *chroma_u, *chroma_v;
+} yuv_pair_out;
+typedef void (*yuv_visit)(const yuv_pair_out *o, int64_t x, int64_t ua, int64_t va, int64_t ub, int64_t vb, int64_t cu,
+                          int64_t cv);
+
+static inline __attribute__((always_inline)) void yuv_walk(const yuv_pair_out *o, int64_t s[12],
+                                                           int64_t chroma_shift_x, int64_t from, int64_t count,
+                                                           yuv_visit visit) {
+  for (int64_t x = from; x < count; x++) {
+    int64_t ua = s[0], va = s[3], ub = s[6], vb = s[9];
+    int64_t cu = (((ua >> 1) + (ub >> 1)) >> 1) - chroma_shift_x;
+    int64_t cv = (((va >> 1) + (vb >> 1)) >> 1) - ((int64_t)1 << 30);
+    visit(o, x, ua, va, ub, vb, cu, cv);
+    for (int k = 0; k < 12; k += 3) {
+      s[k] += s[k + 1];
+      s[k + 1] += s[k + 2];
+    }
+  }
+}
+
+static inline __attribute__((always_inline)) void yuv_visit_taps(const yuv_pair_out *o, int64_t x, int64_t ua,
+                                                                 int64_t va, int64_t ub, int64_t vb, int64_t cu,
+                                                                 int64_t cv) {
+  o->luma_a[x] = (uint8_t)yuv_tap(o->y, o->y_stride, ua, va);
+  o->luma_b[x] = (uint8_t)yuv_tap(o->y, o->y_stride, ub, vb);
+  if ((x & 1) == 0) {
+    o->chroma_u[x >> 1] = (uint8_t)yuv_tap(o->u, o->u_stride, cu, cv);
+    o->chroma_v[x >> 1] = (uint8_t)yuv_tap(o->v, o->v_stride, cu, cv);
+  }
+}
+
 // Pixels `from` to `count` of the pair, one at a time (the vector loop's tail, and the
 // whole pair without AVX2).
 static void yuv_pair_scalar(const uint8_t *y, int64_t y_stride, const uint8_t *u, int64_t u_stride,
                             const uint8_t *v, int64_t v_stride, int64_t s[12], int64_t chroma_shift_x,
                             int64_t from, int64_t count, uint8_t *luma_a, uint8_t *luma_b, uint8_t *chroma_u,
                             uint8_t *chroma_v) {
-  for (int64_t x = from; x < count; x++) {
-    int64_t ua = s[0], va = s[3], ub = s[6], vb = s[9];
-    luma_a[x] = (uint8_t)yuv_tap(y, y_stride, ua, va);
-    luma_b[x] = (uint8_t)yuv_tap(y, y_stride, ub, vb);
-    if ((x & 1) == 0) {
-      int64_t cu = (((ua >> 1) + (ub >> 1)) >> 1) - chroma_shift_x;
-      int64_t cv = (((va >> 1) + (vb >> 1)) >> 1) - ((int64_t)1 << 30);
-      chroma_u[x >> 1] = (uint8_t)yuv_tap(u, u_stride, cu, cv);
-      chroma_v[x >> 1] = (uint8_t)yuv_tap(v, v_stride, cu, cv);
-    }
-    for (int k = 0; k < 12; k += 3) {
-      s[k] += s[k + 1];
-      s[k + 1] += s[k + 2];
-    }
-  }
+  const yuv_pair_out o = {y, u, v, y_stride, u_stride, v_stride, luma_a, luma_b, chroma_u, chroma_v};
+  yuv_walk(&o, s, chroma_shift_x, from, count, yuv_visit_taps);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -281,4 +305,75 @@ void imagestage_yuv_pair_scalar(const uint8_t *y, int64_t y_stride, const uint8_
   for (int k = 0; k < 12; k++) s[k] = steppers[k];
   yuv_pair_scalar(y, y_stride, u, u_stride, v, v_stride, s, chroma_shift_x, 0, count, luma_a, luma_b, chroma_u,
                   chroma_v);
+}
+
+// The machine's floor for a video frame (pano-bench --yuv-floor, bench/reframe.sh), as
+// kernels.c's for RGBA: `imagestage_yuv_record_into` names the output frame's Y and U planes,
+// its width, and side tables of one tap index a luma pixel (y0 · y_stride + x0) and a chroma
+// pixel (in the U plane; V's at the same index); `imagestage_yuv_pair_record`, as a
+// YUVKernel, fills them, stepped as the kernels step. Run once on one thread.
+static const uint8_t *yuv_recorded_y, *yuv_recorded_u;
+static int64_t yuv_recorded_width;
+static uint32_t *yuv_recorded_luma, *yuv_recorded_chroma;
+
+void imagestage_yuv_record_into(const uint8_t *out_y, const uint8_t *out_u, int64_t width, uint32_t *luma_taps,
+                                uint32_t *chroma_taps) {
+  yuv_recorded_y = out_y;
+  yuv_recorded_u = out_u;
+  yuv_recorded_width = width;
+  yuv_recorded_luma = luma_taps;
+  yuv_recorded_chroma = chroma_taps;
+}
+
+static inline __attribute__((always_inline)) void yuv_visit_record(const yuv_pair_out *o, int64_t x, int64_t ua,
+                                                                   int64_t va, int64_t ub, int64_t vb, int64_t cu,
+                                                                   int64_t cv) {
+  yuv_recorded_luma[o->luma_a - yuv_recorded_y + x] = (uint32_t)((va >> 32) * o->y_stride + (ua >> 32));
+  yuv_recorded_luma[o->luma_b - yuv_recorded_y + x] = (uint32_t)((vb >> 32) * o->y_stride + (ub >> 32));
+  if ((x & 1) == 0)
+    yuv_recorded_chroma[o->chroma_u - yuv_recorded_u + (x >> 1)] = (uint32_t)((cv >> 32) * o->u_stride + (cu >> 32));
+}
+
+void imagestage_yuv_pair_record(const uint8_t *y, int64_t y_stride, const uint8_t *u, int64_t u_stride,
+                                const uint8_t *v, int64_t v_stride, const int64_t steppers[12],
+                                int64_t chroma_shift_x, int64_t count, uint8_t *luma_a, uint8_t *luma_b,
+                                uint8_t *chroma_u, uint8_t *chroma_v) {
+  int64_t s[12];
+  for (int k = 0; k < 12; k++) s[k] = steppers[k];
+  const yuv_pair_out o = {y, u, v, y_stride, u_stride, v_stride, luma_a, luma_b, chroma_u, chroma_v};
+  yuv_walk(&o, s, chroma_shift_x, 0, count, yuv_visit_record);
+}
+
+// The gather floor of `rows` output rows (even) of a `width`-pixel frame: each luma pixel
+// the OR of its four texels at the recorded index, each chroma pixel the same in U and in V
+// (`c_stride` both planes' stride), in the renderer's order: blocks `block` pixels wide,
+// each by row pairs, rows A and B then the pair's chroma. No weights, no stepping.
+void imagestage_yuv_gather_floor(const uint8_t *y, int64_t y_stride, const uint8_t *u, const uint8_t *v,
+                                 int64_t c_stride, const uint32_t *luma_taps, const uint32_t *chroma_taps,
+                                 uint8_t *out_y, uint8_t *out_u, uint8_t *out_v, int64_t width, int64_t rows,
+                                 int64_t block) {
+  for (int64_t x0 = 0; x0 < width; x0 += block) {
+    int64_t n = width - x0 < block ? width - x0 : block;
+    for (int64_t r = 0; r + 1 < rows; r += 2) {
+      for (int64_t k = 0; k < 2; k++) {
+        const uint32_t *t = luma_taps + (r + k) * width + x0;
+        uint8_t *o = out_y + (r + k) * width + x0;
+        for (int64_t i = 0; i < n; i++) {
+          const uint8_t *p = y + t[i];
+          o[i] = p[0] | p[1] | p[y_stride] | p[y_stride + 1];
+        }
+      }
+      int64_t c = (r >> 1) * (width >> 1) + (x0 >> 1);
+      for (int64_t i = 0; i < n >> 1; i++) {
+        const uint8_t *pu = u + chroma_taps[c + i], *pv = v + chroma_taps[c + i];
+        out_u[c + i] = pu[0] | pu[1] | pu[c_stride] | pu[c_stride + 1];
+        out_v[c + i] = pv[0] | pv[1] | pv[c_stride] | pv[c_stride + 1];
+      }
+    }
+  }
+}
+
+// The write floor of a video frame: `count` bytes set, as the renderer stores them.
+void imagestage_write_floor_bytes(uint8_t *out, int64_t count, uint8_t value) {
+  for (int64_t i = 0; i < count; i++) out[i] = value;
 }

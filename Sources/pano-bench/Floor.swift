@@ -90,14 +90,19 @@ enum FloorBench {
     return text.split(separator: " ").prefix(3).joined(separator: " ")
   }
 
-  /// One contender: a kernel's render (`swift`, `avx2`, …) or a floor: `write`; `gather` in
-  /// the renderer's block order; `gather-pf`, the same with software prefetches 32 pixels
-  /// ahead; `gather-rows`, whole rows in order (how much the block order is worth).
+  /// One contender: a renderer (a kernel's render: `swift`, `avx2`, …) or a floor: `write`;
+  /// `gather` in the renderer's block order; `gather-pf`, the same with software prefetches
+  /// 32 pixels ahead; `gather-rows`, whole rows in order (how much the block order is worth).
+  /// A renderer is held to the write floor and to the fastest gather floor of its `group`
+  /// (the renderers of one source share their taps).
   final class Contender {
-    let name: String
+    enum Role { case renderer, write, gather }
+    let name: String, role: Role, group: String
     let body: (ThreadedRows) -> Void
-    init(_ name: String, _ body: @escaping (ThreadedRows) -> Void) {
+    init(_ name: String, _ role: Role, group: String = "", _ body: @escaping (ThreadedRows) -> Void) {
       self.name = name
+      self.role = role
+      self.group = group
       self.body = body
     }
   }
@@ -119,18 +124,19 @@ enum FloorBench {
       var r = renderer
       r.groupKernel = BlendKernels.named(name)
       var frame = RGBAImage(width: width, height: height)
-      list.append(Contender(name) { executor in r.renderPerspective(view: view, hfov: hfov, into: &frame, executor: executor) })
+      list.append(
+        Contender(name, .renderer) { executor in r.renderPerspective(view: view, hfov: hfov, into: &frame, executor: executor) })
     }
     var value: UInt32 = 0xFF00_0000
     list.append(
-      Contender("write") { executor in
+      Contender("write", .write) { executor in
         value &+= 1
         write(buffers, value: value, executor: executor)
       })
     let blockWidth = renderer.gridSpacing.columns
     for (name, block, ahead) in [("gather", blockWidth, 0), ("gather-pf", blockWidth, 32), ("gather-rows", 0, 0)] {
       list.append(
-        Contender(name) { executor in
+        Contender(name, .gather) { executor in
           gather(buffers, sourceWidth: pano.image.width, block: block, ahead: ahead, executor: executor)
         })
     }
@@ -139,7 +145,6 @@ enum FloorBench {
 
   /// `pano-bench --floor IN FRAMES ROUNDS`: every contender, FRAMES frames a run, ROUNDS rounds.
   static func run(path: String, frames: Int, rounds: Int) {
-    let chosen = BlendKernels.chosen()?.name ?? "swift"
     print("FLOOR CPU: \(KernelWisdom.cpuModel); load average at start: \(load)")
     let pano: LoadedPanorama
     do { pano = try LoadedPanorama.load(path) } catch {
@@ -151,6 +156,13 @@ enum FloorBench {
       "FLOOR \(pano.image.width)×\(pano.image.height) → \(width)×\(height), hfov 90°, yaw 0.5, pitch 0.17 (the fixed view);"
         + " taps recorded from the kernels' stepping, \(extrapolated) of \(width * height) pixels"
         + " (\(fmt(100 * Double(extrapolated) / Double(width * height))) %) extrapolated along their row")
+    report(list, frames: frames, rounds: rounds, chosen: BlendKernels.chosen()?.name ?? "swift")
+  }
+
+  /// Times `list` in ROUNDS interleaved rounds at 1 and 2 threads (a warm frame, then FRAMES
+  /// frames each) and prints min / median ms a frame and each renderer's ratio to the write
+  /// floor and to its group's fastest gather floor, per round; marks `chosen`.
+  static func report(_ list: [Contender], frames: Int, rounds: Int, chosen: String) {
     var times = [[[Double]]](repeating: [[], []], count: list.count)
     for _ in 0..<rounds {
       for (t, threads) in [1, 2].enumerated() {
@@ -165,20 +177,22 @@ enum FloorBench {
         }
       }
     }
-    let write = list.count - 4, gathers = (list.count - 3)..<list.count
     print(
       "FLOOR ms/frame over \(rounds) interleaved rounds of \(frames) frames (min / median); ratio = median of per-round"
         + " ratios (min/min); the gather floor is each round's fastest gather")
+    let writes = list.indices.filter { list[$0].role == .write }
     for (t, threads) in [1, 2].enumerated() {
       print("FLOOR \(threads) thread(s)")
-      let floors: [(String, [Double])] = [
-        ("write", times[write][t]),
-        ("gather", times[gathers].map { $0[t] }.reduce(times[gathers.lowerBound][t]) { zip($0, $1).map { min($0, $1) } }),
-      ]
       for (c, contender) in list.enumerated() {
         let sorted = times[c][t].sorted()
         var line = "FLOOR   \(pad(contender.name, 11)) \(pad(fmt(sorted[0]), 6)) / \(pad(fmt(sorted[sorted.count / 2]), 6))"
-        if c < write {
+        if contender.role == .renderer {
+          let gathers = list.indices.filter { list[$0].role == .gather && list[$0].group == contender.group }
+          var floors: [(String, [Double])] = []
+          if let w = writes.first { floors.append(("write", times[w][t])) }
+          if let g = gathers.first {
+            floors.append(("gather", gathers.map { times[$0][t] }.reduce(times[g][t]) { zip($0, $1).map { min($0, $1) } }))
+          }
           for (label, floor) in floors {
             let ratios = zip(times[c][t], floor).map { $0 / $1 }.sorted()
             let minMin = sorted[0] / (floor.min() ?? 1)
@@ -192,11 +206,10 @@ enum FloorBench {
     print("FLOOR load average at end: \(load)")
   }
 
-  /// `pano-bench --floor-one CASE THREADS IN FRAMES`: CASE alone for FRAMES frames after the
-  /// set-up, for `perf stat` (two frame counts' counts give one frame's).
-  static func runOne(name: String, threads: Int, path: String, frames: Int) {
-    guard let pano = try? LoadedPanorama.load(path) else { exit(2) }
-    let (list, _) = contenders(pano)
+  /// `pano-bench --floor-one CASE THREADS IN FRAMES` (and `--yuv-floor-one`, `--cube-floor-one`):
+  /// CASE of `list` alone for FRAMES frames after the set-up, for `perf stat` (two frame
+  /// counts' counts give one frame's).
+  static func runOne(_ list: [Contender], name: String, threads: Int, frames: Int) {
     guard let contender = list.first(where: { $0.name == name }) else {
       print("no case \(name): \(list.map(\.name).joined(separator: ", "))")
       exit(2)

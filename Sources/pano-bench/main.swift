@@ -65,9 +65,45 @@ if args.count == 5, args[1] == "--floor", let frames = Int(args[3]), let rounds 
   FloorBench.run(path: args[2], frames: frames, rounds: rounds)
   exit(0)
 }
-if args.count == 6, args[1] == "--floor-one", let threads = Int(args[3]), let frames = Int(args[5]) {
-  FloorBench.runOne(name: args[2], threads: threads, path: args[4], frames: frames)
+/// `pano-bench --yuv-floor RAW WxH FRAMES ROUNDS`: the video renderer's floor on raw yuv420p
+/// planes (bench/reframe.sh); `pano-bench --cube-floor FACE PITCH° FRAMES ROUNDS`: the cube
+/// and pyramid paths' (bench/cube.sh).
+if args.count == 6, args[1] == "--yuv-floor", let frames = Int(args[4]), let rounds = Int(args[5]), frames > 0, rounds > 0 {
+  FloorBench.runYUV(path: args[2], size: args[3], frames: frames, rounds: rounds)
   exit(0)
+}
+if args.count == 6, args[1] == "--cube-floor", let face = Int(args[2]), let pitch = Double(args[3]),
+  let frames = Int(args[4]), let rounds = Int(args[5]), face >= 8, frames > 0, rounds > 0
+{
+  FloorBench.runCube(face: face, pitch: pitch, frames: frames, rounds: rounds)
+  exit(0)
+}
+/// The `-one` forms take `--MODE-one CASE THREADS IN FRAMES`, IN: a panorama; RAW:WxH; FACE:PITCH°.
+if args.count == 6, let threads = Int(args[3]), let frames = Int(args[5]) {
+  let list: [FloorBench.Contender]?
+  let input = args[4]
+  // IN's parts after its last colon (a raw frame's size, a cube's pitch).
+  let cut = input.lastIndex(of: ":").map { (String(input[..<$0]), String(input[input.index(after: $0)...])) }
+  switch args[1] {
+  case "--floor-one":
+    guard let pano = try? LoadedPanorama.load(input) else { exit(2) }
+    list = FloorBench.contenders(pano).contenders
+  case "--yuv-floor-one":
+    list = cut.flatMap { FloorBench.yuvSource(path: $0.0, size: $0.1) }.map { FloorBench.yuvContenders($0).contenders }
+  case "--cube-floor-one":
+    list =
+      cut.flatMap { c in Int(c.0).flatMap { f in Double(c.1).map { FloorBench.cubeContenders(face: f, pitch: $0) } } }?
+      .contenders
+  default: list = nil
+  }
+  if let list {
+    FloorBench.runOne(list, name: args[2], threads: threads, frames: frames)
+    exit(0)
+  }
+  if args[1].hasSuffix("-one") {
+    Console.error("\(args[1]): cannot read \(input)")
+    exit(2)
+  }
 }
 
 /// What the process holds before the panorama: runtime, libraries, thread stacks.
@@ -177,8 +213,10 @@ if args.count >= 4, args[1] == "--cube", let face = Int(args[2]), let rounds = I
     let sorted = times[c].sorted(), median = sorted[sorted.count / 2]
     let ratios = zip(times[c], times[base]).map { $0 / $1 }.sorted()
     let pad = name + String(repeating: " ", count: max(0, 32 - name.count))
+    // The aims (40): the stepped cube 1.1×, the stepped pyramid 1.2× the equirectangular path.
+    let aim = name.hasPrefix("cube stepped") ? "  (aim 1.1×)" : name.hasPrefix("tiled stepped") ? "  (aim 1.2×)" : ""
     print(
-      "  \(pad) min \(fmt(sorted[0])), median \(fmt(median)), \(fmt(ratios[ratios.count / 2]))× \(cases[base].0) (median of rounds)"
+      "  \(pad) min \(fmt(sorted[0])), median \(fmt(median)), \(fmt(ratios[ratios.count / 2]))× \(cases[base].0) (median of rounds)\(aim)"
     )
   }
   exit(0)

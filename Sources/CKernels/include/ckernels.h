@@ -60,4 +60,31 @@ void imagestage_groups_record(const uint32_t *src, int64_t width, uint32_t *out,
 void imagestage_gather_floor(const uint32_t *src, int64_t width, const uint32_t *taps, uint32_t *out,
                              int64_t frame_width, int64_t rows, int64_t block, int64_t ahead);
 void imagestage_write_floor(uint32_t *out, int64_t count, uint32_t value);
+/// The floor of a renderer whose taps lie in several sources (cube faces, mip levels, tiles):
+/// `imagestage_record_into` names the frame and a table of one tap a pixel, which
+/// `imagestage_groups_record_pointers`, as a GroupKernel, fills with each pixel's top-left tap
+/// address (low 48 bits) and its source's row width (high 16 bits);
+/// `imagestage_gather_floor_pointers` gathers `count` pixels' four texels from them.
+void imagestage_record_into(const uint32_t *frame, uint64_t *taps);
+void imagestage_groups_record_pointers(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
+                                       const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
+                                       const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
+                                       uint32_t mixing);
+void imagestage_gather_floor_pointers(const uint64_t *taps, uint32_t *out, int64_t count);
+/// The video frame's floor (pano-bench --yuv-floor): `imagestage_yuv_record_into` names the
+/// output's Y and U planes, its width and the tap tables (an index a luma pixel into Y, a
+/// chroma pixel into U and V), which `imagestage_yuv_pair_record`, as a YUVKernel, fills;
+/// `imagestage_yuv_gather_floor` gathers `rows` (even) rows in blocks `block` wide;
+/// `imagestage_write_floor_bytes` sets `count` bytes.
+void imagestage_yuv_record_into(const uint8_t *out_y, const uint8_t *out_u, int64_t width, uint32_t *luma_taps,
+                                uint32_t *chroma_taps);
+void imagestage_yuv_pair_record(const uint8_t *y, int64_t y_stride, const uint8_t *u, int64_t u_stride,
+                                const uint8_t *v, int64_t v_stride, const int64_t steppers[12],
+                                int64_t chroma_shift_x, int64_t count, uint8_t *luma_a, uint8_t *luma_b,
+                                uint8_t *chroma_u, uint8_t *chroma_v);
+void imagestage_yuv_gather_floor(const uint8_t *y, int64_t y_stride, const uint8_t *u, const uint8_t *v,
+                                 int64_t c_stride, const uint32_t *luma_taps, const uint32_t *chroma_taps,
+                                 uint8_t *out_y, uint8_t *out_u, uint8_t *out_v, int64_t width, int64_t rows,
+                                 int64_t block);
+void imagestage_write_floor_bytes(uint8_t *out, int64_t count, uint8_t value);
 #endif
