@@ -87,23 +87,119 @@ func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
   ])
 }
 
-/// Starts a board from the component's description (PageBoard's keys); the error naming
-/// the option or element, or an empty answer.
+/// Starts a board from the component's description in numbers (no JSON for the boxes and
+/// ids: at 1000 items, parsing their text was most of the set-up's time in the module).
+/// - `options`, `optionsCount`: the options as JSON text (`PageBoard`'s reader checks and
+///   names them), with the canvas and whether the container is hidden;
+/// - `strings`: every id, name, tag and `accepts` entry as UTF-8, one after another;
+/// - `records`: for each slot its id, name (offset and length in `strings`; length −1 for
+///   none), content (an item's index, −1 none) and `accepts` (a count, −1 for every item,
+///   then each entry's offset and length); then for each item its id, name, slot (its
+///   index, −1 none) and tags (a count, then each one's offset and length);
+/// - `frames`: four doubles (x, y, width, height) for each slot, then each item, then each
+///   slot's capacity.
+/// The error naming the option or element, or an empty answer.
 @_cdecl("board_create")
-public func boardCreate(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+public func boardCreate(
+  _ options: UnsafePointer<UInt8>?, _ optionsCount: Int32, _ strings: UnsafePointer<UInt8>?, _ stringsCount: Int32,
+  _ records: UnsafePointer<Int32>?, _ recordCount: Int32, _ frames: UnsafePointer<Double>?, _ slotCount: Int32,
+  _ itemCount: Int32, _ hidden: Int32
+) -> Int32 {
+  let page: PageBoard
   do throws(InputError) {
-    let page = try PageBoard.decode(bytes(pointer, count))
-    do throws(BoardError) {
-      engine = try Engine(board: page.board, options: page.options)
-    } catch {
-      return answer(error.description)
-    }
-    displaced = []
-    origins = [Int](repeating: -1, count: page.board.items.count)
-    return answer("")
+    page = try PageBoard.decode(bytes(options, optionsCount))
   } catch {
     return answer(error.description)
   }
+  // The page always passes `frames` (at least one double); a call without it is no page's.
+  guard slotCount >= 0, itemCount >= 0, recordCount >= 0, stringsCount >= 0, let frames else {
+    return answer("the board's description is malformed")
+  }
+  // Every read is checked against the counts the page passed: a short record or a string
+  // outside `strings` is refused, never read past.
+  var next = 0
+  var malformed = false
+  func int() -> Int {
+    guard let records, next < Int(recordCount) else {
+      malformed = true
+      return -1
+    }
+    next += 1
+    return Int(records[next - 1])
+  }
+  func string() -> String? {
+    let offset = int(), length = int()
+    guard length > 0 else { return length == 0 ? "" : nil }
+    guard let strings, offset >= 0, offset <= Int(stringsCount) - length else {
+      malformed = true
+      return nil
+    }
+    return String(decoding: UnsafeBufferPointer(start: strings + offset, count: length), as: UTF8.self)
+  }
+  func list(_ count: Int) -> [String] {
+    guard count > 0 else { return [] }
+    guard count <= (Int(recordCount) - next) / 2 else {
+      malformed = true
+      return []
+    }
+    return (0..<count).map { _ in string() ?? "" }
+  }
+  func rect(_ k: Int) -> StageRect {
+    StageRect(x: frames[4 * k], y: frames[4 * k + 1], width: frames[4 * k + 2], height: frames[4 * k + 3])
+  }
+  let isHidden = hidden != 0
+  var slots: [Slot] = []
+  slots.reserveCapacity(Int(slotCount))
+  var contents: [Int] = []
+  for s in 0..<Int(slotCount) {
+    let frame = rect(s)
+    guard frame.size.width >= 0, frame.size.height >= 0 else {
+      return answer("slots[\(s)].frame: width and height must not be negative")
+    }
+    guard isHidden || (frame.size.width > 0 && frame.size.height > 0) else {
+      return answer(
+        "slots[\(s)].frame: has zero size (\(JSONText.number(frame.size.width))×\(JSONText.number(frame.size.height)) px)")
+    }
+    var slot = Slot(id: string() ?? "", frame: frame)
+    slot.name = string()
+    contents.append(int())
+    let accepts = int()
+    slot.accepts = accepts < 0 ? nil : list(accepts)
+    let capacity = frames[4 * (Int(slotCount) + Int(itemCount)) + s]
+    guard capacity.isFinite, abs(capacity) < 1e15, let whole = Int(exactly: capacity) else {
+      return answer("slots[\(s)].capacity: expected an integer, found \(JSONText.number(capacity))")
+    }
+    guard whole >= 1 else { return answer("slots[\(s)].capacity: must be at least 1") }
+    slot.capacity = whole
+    slots.append(slot)
+  }
+  var items: [Item] = []
+  items.reserveCapacity(Int(itemCount))
+  var itemSlots: [String?] = []
+  itemSlots.reserveCapacity(Int(itemCount))
+  for i in 0..<Int(itemCount) {
+    let frame = rect(Int(slotCount) + i)
+    guard frame.size.width >= 0, frame.size.height >= 0 else {
+      return answer("items[\(i)].frame: width and height must not be negative")
+    }
+    var item = Item(id: string() ?? "", frame: frame)
+    item.name = string()
+    let s = int()
+    itemSlots.append(slots.indices.contains(s) ? slots[s].id : nil)
+    item.tags = list(int())
+    items.append(item)
+  }
+  for (s, i) in contents.enumerated() where items.indices.contains(i) { slots[s].content = items[i].id }
+  if malformed { return answer("the board's description is malformed") }
+  do throws(BoardError) {
+    let board = try Board(canvas: page.board.canvas, slots: slots, items: items, itemSlots: itemSlots)
+    engine = try Engine(board: board, options: page.options)
+  } catch {
+    return answer(error.description)
+  }
+  displaced = []
+  origins = [Int](repeating: -1, count: items.count)
+  return answer("")
 }
 
 /// Changes options while the board runs (reduced motion turned on, new strings).

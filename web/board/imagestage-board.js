@@ -39,6 +39,7 @@ const topLayer = typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElem
 const KEY = { Tab: 0, ' ': 1, Enter: 2, Escape: 3, ArrowLeft: 4, ArrowRight: 5, ArrowUp: 6, ArrowDown: 7 };
 const UNDO = 8, REDO = 9;
 const now = () => performance.now() / 1000;
+const utf8 = new TextEncoder();
 
 let styled = false;
 /** The few rules the component needs; `:where()` keeps them weaker than any page rule. */
@@ -350,7 +351,7 @@ export class Board {
     this.measured = { f, slotRects, itemRects };
     addStyle(); // after the reads: its rules would have the browser work out every item's style first
     const slotIndex = new Map(this.slots.map((el, s) => [el, s]));
-    const slotIdSet = new Set(this.slotIds), itemIdSet = new Set(this.itemIds);
+    const slotById = new Map(this.slotIds.map((id, s) => [id, s])), itemById = new Map(this.itemIds.map((id, i) => [id, i]));
     const items = this.items.map((el, i) => {
       this.#add(el, 'data-board-item', '');
       for (const img of el.tagName === 'IMG' ? [el] : el.querySelectorAll('img')) this.#add(img, 'draggable', 'false');
@@ -359,21 +360,16 @@ export class Board {
       const name = this.#itemName(el, i);
       this.#label(el, name);
       const slotEl = el.parentElement?.closest(o.slots);
-      const s = slotEl ? (slotIndex.get(slotEl) ?? -1) : -1;
-      const item = { id: this.itemIds[i], name, frame: itemRects[i] };
-      if (s >= 0 && this.mode === 'locations') item.slot = this.slotIds[s];
-      else if (el.dataset.slot && slotIdSet.has(el.dataset.slot)) item.slot = el.dataset.slot;
-      if (el.dataset.tags) item.tags = el.dataset.tags.split(/\s+/).filter(Boolean);
-      return item;
+      let s = slotEl ? (slotIndex.get(slotEl) ?? -1) : -1;
+      if (s < 0 || this.mode !== 'locations') s = el.dataset.slot ? (slotById.get(el.dataset.slot) ?? -1) : -1;
+      return { id: this.itemIds[i], name, slot: s, tags: el.dataset.tags ? el.dataset.tags.split(/\s+/).filter(Boolean) : [] };
     });
     const slots = this.slots.map((el, s) => {
-      const slot = { id: this.slotIds[s], frame: slotRects[s] };
-      const name = el.dataset.name || el.getAttribute('aria-label');
-      if (name) slot.name = name;
-      if (el.dataset.accepts) slot.accepts = el.dataset.accepts.split(/\s+/).filter(Boolean);
-      if (el.dataset.capacity) slot.capacity = Number(el.dataset.capacity);
+      const slot = { id: this.slotIds[s], name: el.dataset.name || el.getAttribute('aria-label') || null, content: -1,
+        accepts: el.dataset.accepts ? el.dataset.accepts.split(/\s+/).filter(Boolean) : null,
+        capacity: el.dataset.capacity ? Number(el.dataset.capacity) : 1 };
       const copy = el.querySelector(':scope > [data-board-copy]');
-      if (copy && itemIdSet.has(copy.dataset.boardCopy)) slot.content = copy.dataset.boardCopy;
+      if (copy) slot.content = itemById.get(copy.dataset.boardCopy) ?? -1;
       if (generic(el)) this.#add(el, 'role', 'group'); // a <ul> stays a list, and its <li> list items
       if (!el.hasAttribute('aria-labelledby')) this.#add(el, 'aria-label', slot.name || `location #${slot.id}`);
       return slot;
@@ -382,13 +378,51 @@ export class Board {
     const given = { ...o };
     if (o.reducedMotion === undefined) given.reducedMotion = this.#prefersReducedMotion();
     const canvas = { width: Math.max(1, f.width), height: Math.max(1, f.height) };
-    return `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},`
-      + `"slots":${encodeOptions(slots)},"items":${JSON.stringify(items)}}`; // items: only text and measured numbers
+    // Only the options cross as JSON (PageBoard names a wrong one); the rest crosses as numbers.
+    const options = `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},"slots":[],"items":[]}`;
+    return { options, hidden, slots, items, slotRects, itemRects };
   }
 
-  /** Starts the engine on `description` (#describe's); throws the page's and the engine's problems together. */
+  /**
+   * Starts the engine on `description` (#describe's), packed as board_create takes it
+   * (web/board/BoardWeb.swift): strings as UTF-8 one after another, records of integers,
+   * frames and capacities as doubles. Throws the page's and the engine's problems together.
+   */
   #send(description, problems = [], measure = true) {
-    const error = this.wasm.out(this.wasm.withBytes(description, (p, n) => this.x.board_create(p, n)));
+    const { options, hidden, slots, items, slotRects, itemRects } = description;
+    const nS = slots.length, nI = items.length;
+    const texts = [], refs = [], records = [];
+    const text = (t) => {
+      if (t === null || t === undefined) { records.push(0, -1); return; }
+      refs.push(records.length); // its offset and length in bytes, filled in below
+      records.push(0, 0);
+      texts.push(String(t));
+    };
+    const list = (l) => {
+      records.push(l ? l.length : -1);
+      for (const t of l || []) text(t);
+    };
+    for (const s of slots) { text(s.id); text(s.name); records.push(s.content); list(s.accepts); }
+    for (const i of items) { text(i.id); text(i.name); records.push(i.slot); list(i.tags); }
+    // All texts into one buffer with encodeInto: three bytes a UTF-16 code unit at most.
+    let total = 0;
+    for (const t of texts) total += t.length;
+    const bytes = new Uint8Array(3 * total), ints = new Int32Array(records);
+    let at = 0;
+    texts.forEach((t, k) => {
+      const written = utf8.encodeInto(t, bytes.subarray(at)).written;
+      ints[refs[k]] = at;
+      ints[refs[k] + 1] = written;
+      at += written;
+    });
+    const frames = new Float64Array(4 * (nS + nI) + nS + 1);
+    slotRects.forEach((r, s) => frames.set(r, 4 * s));
+    itemRects.forEach((r, i) => frames.set(r, 4 * (nS + i)));
+    slots.forEach((s, j) => { frames[4 * (nS + nI) + j] = s.capacity; });
+    const w = this.wasm;
+    const error = w.out(w.withBytes(options, (po, no) => w.withBytes(bytes.subarray(0, at), (ps, ns) =>
+      w.withBytes(new Uint8Array(ints.buffer), (pr) => w.withBytes(new Uint8Array(frames.buffer), (pf) =>
+        this.x.board_create(po, no, ps, ns, pr, ints.length, pf, nS, nI, hidden ? 1 : 0))))));
     // The engine's problems, one a line, after the page's own (selectors).
     if (error) problems = [...problems, ...error.split('\n').map((line) => this.#nameElements(line))];
     if (problems.length) throw failure(problems);
