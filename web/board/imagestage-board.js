@@ -24,6 +24,8 @@ const PAGE_STRINGS = {
   instructions: 'Press Space or Enter to pick up. Arrow keys move between slots; Space drops; Escape cancels.',
   copyInstructions: 'Press Delete to remove it.',
 };
+/** Event codes as web/board/BoardWeb.swift's `EventCode` numbers them. */
+const EVENT_TYPES = ['pickup', 'hover', 'drop', 'return', 'redo', 'assign', 'swap', 'cancel', 'announce', 'status'];
 const EVENTS = ['pickup', 'hover', 'drop', 'return', 'redo', 'swap', 'cancel', 'assign', 'change', 'status', 'place',
   'error'];
 /** Controls inside an item that keep working: a press on one never starts a drag. */
@@ -39,7 +41,7 @@ const topLayer = typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElem
 const KEY = { Tab: 0, ' ': 1, Enter: 2, Escape: 3, ArrowLeft: 4, ArrowRight: 5, ArrowUp: 6, ArrowDown: 7 };
 const UNDO = 8, REDO = 9;
 const now = () => performance.now() / 1000;
-const utf8 = new TextEncoder();
+const utf8 = new TextEncoder(), utf8Text = new TextDecoder();
 
 let styled = false;
 /** The few rules the component needs; `:where()` keeps them weaker than any page rule. */
@@ -538,7 +540,7 @@ export class Board {
     const nS = this.slots.length, nI = this.items.length;
     const frames = new Float64Array(4 * (nS + nI));
     this.slots.forEach((el, s) => frames.set(measured?.slotRects[s] ?? this.#rect(el, f, null), 4 * s));
-    const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
+    const placement = this.#placement();
     this.rest = this.items.map((el, i) => {
       // A held item's place in the page is its placeholder (it is in the top layer itself).
       const place = this.floating.get(i)?.placeholder ?? el;
@@ -553,7 +555,7 @@ export class Board {
     });
     const bytes = new Uint8Array(frames.buffer);
     const answer = this.wasm.withBytes(bytes, (p, n) => this.x.board_layout(p, nS, nI, f.width, f.height, now()));
-    this.#apply(this.wasm.json(answer));
+    this.#apply(this.#read(answer));
   }
 
   #measureSoon() {
@@ -800,7 +802,44 @@ export class Board {
 
   // MARK: Answers
 
-  #answer(length) { this.#apply(this.wasm.json(length)); }
+  #answer(length) { this.#apply(this.#read(length)); }
+
+  /** The last answer's record of `length` doubles (BoardWeb.swift's `report`), as #apply takes it. */
+  #read(length) {
+    if (!length) return {};
+    const n = new Float64Array(this.x.memory.buffer, this.x.board_numbers(), length);
+    const [busy, nE, nI, nG, nS, nO, nR] = n;
+    let k = 7;
+    const take = (count, size) => {
+      const out = [];
+      for (let j = 0; j < count; j++, k += size) out.push(size === 1 ? n[k] : Array.from(n.subarray(k, k + size)));
+      return out;
+    };
+    const events = take(nE, 4).map(([code, a, b, c]) => {
+      const type = EVENT_TYPES[code];
+      switch (type) {
+        case 'pickup': return { type, item: a, pointer: b };
+        case 'drop': return { type, item: a, slot: b, from: c };
+        case 'cancel': return { type, item: a };
+        case 'announce': case 'status': return { type, text: this.#text(a, b) };
+        default: return { type, item: a, slot: b };
+      }
+    });
+    return { busy: busy !== 0, events, items: take(nI, 3), ghosts: take(nG, 4), settled: take(nS, 2), over: take(nO, 1),
+      refusing: take(nR, 1) };
+  }
+
+  /** Text the last answer left in the output buffer, `length` bytes from `offset`. */
+  #text(offset, length) {
+    return utf8Text.decode(new Uint8Array(this.x.memory.buffer, this.x.web_out_ptr() + offset, length));
+  }
+
+  /** Where everything rests: `slots` (each item's slot index, −1 none) and `contents` (each slot's item, −1 none). */
+  #placement() {
+    const length = this.x.board_placement();
+    const n = new Float64Array(this.x.memory.buffer, this.x.board_numbers(), length);
+    return { slots: Array.from(n.subarray(1, 1 + n[0])), contents: Array.from(n.subarray(1 + n[0])) };
+  }
 
   /** Applies what the engine answered: events out, items translated, ghosts drawn, rests kept. */
   #apply(a) {
@@ -856,7 +895,7 @@ export class Board {
 
   /** Items that the engine put on another slot (or home) are moved there in the page now. */
   #placeMoving(moving) {
-    const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
+    const placement = this.#placement();
     placement.slots.forEach((s, i) => {
       const place = this.floating.get(i)?.placeholder ?? this.items[i];
       const there = s >= 0 ? place.parentElement?.closest(this.options.slots) === this.slots[s] : place.parentNode === this.home[i].parent;
@@ -1153,7 +1192,10 @@ export class Board {
   // MARK: Changes
 
   /** Where every item and copy is: what `change` compares (not the centres, which move). */
-  #placementKey() { return this.wasm.out(this.x.board_placement()).replace(/,"status":.*$/, ''); }
+  #placementKey() {
+    const p = this.#placement();
+    return `${p.slots}|${p.contents}`;
+  }
 
   #changed() {
     const key = this.#placementKey();
@@ -1195,7 +1237,7 @@ export class Board {
 
   /** Puts every element where the engine says it rests (after a restore or a rebuild). */
   #reconcileAll(measured = null) {
-    const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
+    const placement = this.#placement();
     let moved = false;
     if (this.mode === 'locations') {
       placement.slots.forEach((s, i) => {
