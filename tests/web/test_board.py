@@ -450,6 +450,33 @@ class BoardOptions(unittest.TestCase):
         self.assertEqual(parent_of(f'[data-id="{nfc}"]'), "s1")
         self.assertEqual(slot_of(nfd), "s4")
 
+    def test_the_module_refuses_a_description_that_does_not_add_up(self):
+        # board_create reads numbers and a string buffer (web/board/BoardWeb.swift): a record
+        # that ends early, or names bytes outside the buffer, is refused; it reads nothing past
+        # what the caller passed.
+        make(grid(), {"items": ".item", "slots": ".slot"})
+        answers = page().js("""
+            const w = b.wasm, x = w.exports;
+            const options = '{"options":{"items":".item","slots":".slot"},"canvas":{"width":99,"height":99},'
+              + '"slots":[],"items":[]}';
+            const create = (strings, records, frames, slots, items) => w.out(w.withBytes(options, (po, no) =>
+              w.withBytes(new TextEncoder().encode(strings), (ps, ns) =>
+                w.withBytes(new Uint8Array(new Int32Array(records).buffer), (pr) =>
+                  w.withBytes(new Uint8Array(new Float64Array(frames).buffer), (pf) =>
+                    x.board_create(po, no, ps, ns, pr, records.length, pf, slots, items, 0))))));
+            return [
+              create('s1', [0, 2, 0, -1, -1, -1], [0, 0, 10, 10, 1], 1, 0),  // one slot "s1": fine
+              create('s1', [0, 9, 0, -1, -1, -1], [0, 0, 10, 10, 1], 1, 0),  // its id runs past the buffer
+              create('s1', [0, 2, 0, -1], [0, 0, 10, 10, 1], 1, 0),  // its record ends early
+              create('s1', [0, 2, 0, -1, -1, 9], [0, 0, 10, 10, 1], 1, 0),  // accepts: 9 entries, none given
+              create('s1', [0, 2, 0, -1, -1, -1], [0, 0, 10, 10, 1.5], 1, 0),  // capacity 1.5
+              create('s1s1', [0, 2, 0, -1, -1, -1, 2, 2, 0, -1, -1, -1], [0, 0, 10, 10, 20, 0, 10, 10, 1, 1], 2, 0),
+            ];""")
+        self.assertEqual(answers[0], "")
+        self.assertEqual(answers[1:4], ["the board's description is malformed"] * 3)
+        self.assertEqual(answers[4], "slots[0].capacity: expected an integer, found 1.5")
+        self.assertEqual(answers[5], 'slots[1].id: duplicate id "s1"')
+
     def test_the_classic_script(self):
         p = page()
         p.driver.get(p.base + "pages/board-classic.html")
@@ -467,7 +494,7 @@ class BoardOptions(unittest.TestCase):
         page().js("b.x = { ...b.x, board_pointer: () => { throw new WebAssembly.RuntimeError('unreachable'); } }")
         s4 = centre('[data-id="s4"]')
         page().drag(path(centre('[data-id="a"]'), s4))
-        time.sleep(0.3)
+        page().until("return window.events.some((e) => e.type === 'error')", message="the error event")
         self.assertIn("ImageStage board stopped: the engine failed", events("error")[-1]["message"])
         self.assertEqual(parent_of('[data-id="a"]'), "s2")
         self.assertEqual(page().js("return document.querySelector('[data-id=a]').style.translate"), "")

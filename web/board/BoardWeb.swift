@@ -17,31 +17,73 @@ nonisolated(unsafe) var origins: [Int] = []
 func index(item id: String?) -> Int { id.flatMap { engine?.board.itemIndex(of: $0) } ?? -1 }
 func index(slot id: String?) -> Int { id.flatMap { engine?.board.slotIndex(of: $0) } ?? -1 }
 
-/// An event for the page; `redoing`: the answer to a redo, whose moves are `redo`, not `return`.
-func eventJSON(_ event: StageEvent, redoing: Bool) -> JSONValue {
+// Answers are records of doubles in one buffer (`board_numbers`), laid out as
+// imagestage-board.js's `#read` takes them; text (announcements, the status) goes to the
+// output buffer and the records give its byte offset and length. No JSON crosses per move.
+nonisolated(unsafe) var numbers = UnsafeMutablePointer<Double>.allocate(capacity: 1024)
+nonisolated(unsafe) var numbersCapacity = 1024
+nonisolated(unsafe) var numbersCount = 0
+
+/// Appends `value` to the answer's record, growing the buffer when it is full.
+func put(_ value: Double) {
+  if numbersCount == numbersCapacity {
+    let grown = UnsafeMutablePointer<Double>.allocate(capacity: 2 * numbersCapacity)
+    grown.update(from: numbers, count: numbersCount)
+    numbers.deallocate()
+    numbers = grown
+    numbersCapacity *= 2
+  }
+  numbers[numbersCount] = value
+  numbersCount += 1
+}
+
+func put(_ value: Int) { put(Double(value)) }
+
+/// Where the last answer's record starts (it moves when the buffer grows: read it after each call).
+@_cdecl("board_numbers")
+public func boardNumbers() -> UnsafeMutablePointer<Double> { numbers }
+
+/// Event codes as the page's `EVENT_TYPES` lists them.
+enum EventCode: Int {
+  case pickup, hover, drop, returned, redo, assign, swap, cancel, announce, status
+}
+
+/// An event for the page as four numbers (its code, then by code: item and pointer; item,
+/// slot and the slot it came from; a text's byte offset and length in `texts`), `redoing`:
+/// the answer to a redo, whose moves are `redo`, not `return`.
+func putEvent(_ event: StageEvent, redoing: Bool, texts: inout String) {
+  func text(_ code: EventCode, _ t: String) {
+    let offset = texts.utf8.count
+    texts += t
+    put(code.rawValue)
+    put(offset)
+    put(texts.utf8.count - offset)
+    put(-1)
+  }
   switch event {
   case .pickup(let item, let pointer):
     let i = index(item: item)
     if origins.indices.contains(i) { origins[i] = engine?.dragOrigin(item: i) ?? -1 }
-    return ["type": "pickup", "item": .number(i), "pointer": .number(pointer ?? -1)]
+    for n in [EventCode.pickup.rawValue, i, pointer ?? -1, -1] { put(n) }
   case .hover(let item, let slot):
-    return ["type": "hover", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+    for n in [EventCode.hover.rawValue, index(item: item), index(slot: slot), -1] { put(n) }
   case .drop(let item, let slot):
     let i = index(item: item)
     let from = origins.indices.contains(i) ? origins[i] : -1
-    return ["type": "drop", "item": .number(i), "slot": .number(index(slot: slot)), "from": .number(from)]
+    for n in [EventCode.drop.rawValue, i, index(slot: slot), from] { put(n) }
   case .returned(let item, let slot):
-    return ["type": redoing ? "redo" : "return", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+    let code = redoing ? EventCode.redo : .returned
+    for n in [code.rawValue, index(item: item), index(slot: slot), -1] { put(n) }
   case .assign(let item, let slot):
-    return ["type": "assign", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+    for n in [EventCode.assign.rawValue, index(item: item), index(slot: slot), -1] { put(n) }
   case .displaced(let item, let slot):
-    return ["type": "swap", "item": .number(index(item: item)), "slot": .number(index(slot: slot))]
+    for n in [EventCode.swap.rawValue, index(item: item), index(slot: slot), -1] { put(n) }
   case .cancel(let item):
-    return ["type": "cancel", "item": .number(index(item: item))]
-  case .announce(let text):
-    return ["type": "announce", "text": .string(text)]
-  case .status(let text):
-    return ["type": "status", "text": .string(text)]
+    for n in [EventCode.cancel.rawValue, index(item: item), -1, -1] { put(n) }
+  case .announce(let t):
+    text(.announce, t)
+  case .status(let t):
+    text(.status, t)
   }
 }
 
@@ -52,58 +94,170 @@ func apply(_ input: Input, at t: Double) -> [StageEvent] {
   (try? engine!.handle(input, at: t)) ?? []
 }
 
-/// What an input did: its events, the centres of items held or animating, the ghosts, the
-/// items that came to rest (with the slot they rest on, −1 for none) and whether anything
-/// still moves (the page keeps its animation frames going while it does).
+/// What an input did, as one record (imagestage-board.js's `#read`): whether anything still
+/// moves (the page keeps its animation frames going while it does), the count of each part,
+/// then its events (four numbers each), the centres of items held or animating (item, x, y),
+/// the ghosts (id, item, x, y), the items that came to rest (item, the slot it rests on or
+/// −1), the slots highlighted and the slots that refuse what is held. Returns the record's
+/// length in doubles (0: no board).
 func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
-  guard let engine else { return answer("{}") }
-  let eventLines = events.map { eventJSON($0, redoing: redoing) }
+  numbersCount = 0
+  guard let engine else { return 0 }
   var now = engine.movingItems
   for i in engine.heldItems where !now.contains(i) { now.append(i) }
-  var settled: [JSONValue] = []
-  for i in displaced where !now.contains(i) {
-    settled.append([.number(i), .number(engine.board.items[i].slot ?? -1)])
-  }
+  var settled: [Int] = []
+  for i in displaced where !now.contains(i) { settled.append(i) }
   displaced = now
-  let items: [JSONValue] = now.map { i in
-    let c = engine.board.items[i].center
-    return [.number(i), .number(c.x), .number(c.y)]
-  }
-  let ghosts: [JSONValue] = engine.ghosts.map { g in [.number(g.id), .number(g.item), .number(g.center.x), .number(g.center.y)] }
   // Slots that would refuse what is held (their `accepts`), for the page's cue.
-  var refusing: [JSONValue] = []
+  var refusing: [Int] = []
   var held = engine.heldItems
   if engine.isPointerDragging || engine.keyboardHeldItem != nil {
     for g in engine.ghosts where !held.contains(g.item) { held.append(g.item) }
   }
   for (s, slot) in engine.board.slots.enumerated()
   where held.contains(where: { !slot.accepts(tags: engine.board.items[$0].tags) }) {
-    refusing.append(.number(s))
+    refusing.append(s)
   }
-  return answer([
-    "events": .array(eventLines), "items": .array(items), "ghosts": .array(ghosts),
-    "settled": .array(settled), "over": .array(engine.highlightedSlots.map { .number($0) }),
-    "refusing": .array(refusing), "busy": .bool(!engine.isIdle),
-  ])
+  let over = engine.highlightedSlots
+  put(engine.isIdle ? 0 : 1)
+  for n in [events.count, now.count, engine.ghosts.count, settled.count, over.count, refusing.count] { put(n) }
+  var texts = ""
+  for e in events { putEvent(e, redoing: redoing, texts: &texts) }
+  for i in now {
+    let c = engine.board.items[i].center
+    put(i)
+    put(c.x)
+    put(c.y)
+  }
+  for g in engine.ghosts {
+    put(g.id)
+    put(g.item)
+    put(g.center.x)
+    put(g.center.y)
+  }
+  for i in settled {
+    put(i)
+    put(engine.board.items[i].slot ?? -1)
+  }
+  for s in over { put(s) }
+  for s in refusing { put(s) }
+  _ = answer(texts)
+  return Int32(numbersCount)
 }
 
-/// Starts a board from the component's description (PageBoard's keys); the error naming
-/// the option or element, or an empty answer.
+/// Starts a board from the component's description in numbers (no JSON for the boxes and
+/// ids: at 1000 items, parsing their text was most of the set-up's time in the module).
+/// - `options`, `optionsCount`: the options as JSON text (`PageBoard`'s reader checks and
+///   names them), with the canvas and whether the container is hidden;
+/// - `strings`: every id, name, tag and `accepts` entry as UTF-8, one after another;
+/// - `records`: for each slot its id, name (offset and length in `strings`; length −1 for
+///   none), content (an item's index, −1 none) and `accepts` (a count, −1 for every item,
+///   then each entry's offset and length); then for each item its id, name, slot (its
+///   index, −1 none) and tags (a count, then each one's offset and length);
+/// - `frames`: four doubles (x, y, width, height) for each slot, then each item, then each
+///   slot's capacity.
+/// The error naming the option or element, or an empty answer.
 @_cdecl("board_create")
-public func boardCreate(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+public func boardCreate(
+  _ options: UnsafePointer<UInt8>?, _ optionsCount: Int32, _ strings: UnsafePointer<UInt8>?, _ stringsCount: Int32,
+  _ records: UnsafePointer<Int32>?, _ recordCount: Int32, _ frames: UnsafePointer<Double>?, _ slotCount: Int32,
+  _ itemCount: Int32, _ hidden: Int32
+) -> Int32 {
+  let page: PageBoard
   do throws(InputError) {
-    let page = try PageBoard.decode(bytes(pointer, count))
-    do throws(BoardError) {
-      engine = try Engine(board: page.board, options: page.options)
-    } catch {
-      return answer(error.description)
-    }
-    displaced = []
-    origins = [Int](repeating: -1, count: page.board.items.count)
-    return answer("")
+    page = try PageBoard.decode(bytes(options, optionsCount))
   } catch {
     return answer(error.description)
   }
+  // The page always passes `frames` (at least one double); a call without it is no page's.
+  guard slotCount >= 0, itemCount >= 0, recordCount >= 0, stringsCount >= 0, let frames else {
+    return answer("the board's description is malformed")
+  }
+  // Every read is checked against the counts the page passed: a short record or a string
+  // outside `strings` is refused, never read past.
+  var next = 0
+  var malformed = false
+  func int() -> Int {
+    guard let records, next < Int(recordCount) else {
+      malformed = true
+      return -1
+    }
+    next += 1
+    return Int(records[next - 1])
+  }
+  func string() -> String? {
+    let offset = int(), length = int()
+    guard length > 0 else { return length == 0 ? "" : nil }
+    guard let strings, offset >= 0, offset <= Int(stringsCount) - length else {
+      malformed = true
+      return nil
+    }
+    return String(decoding: UnsafeBufferPointer(start: strings + offset, count: length), as: UTF8.self)
+  }
+  func list(_ count: Int) -> [String] {
+    guard count > 0 else { return [] }
+    guard count <= (Int(recordCount) - next) / 2 else {
+      malformed = true
+      return []
+    }
+    return (0..<count).map { _ in string() ?? "" }
+  }
+  func rect(_ k: Int) -> StageRect {
+    StageRect(x: frames[4 * k], y: frames[4 * k + 1], width: frames[4 * k + 2], height: frames[4 * k + 3])
+  }
+  let isHidden = hidden != 0
+  var slots: [Slot] = []
+  slots.reserveCapacity(Int(slotCount))
+  var contents: [Int] = []
+  for s in 0..<Int(slotCount) {
+    let frame = rect(s)
+    guard frame.size.width >= 0, frame.size.height >= 0 else {
+      return answer("slots[\(s)].frame: width and height must not be negative")
+    }
+    guard isHidden || (frame.size.width > 0 && frame.size.height > 0) else {
+      return answer(
+        "slots[\(s)].frame: has zero size (\(JSONText.number(frame.size.width))×\(JSONText.number(frame.size.height)) px)")
+    }
+    var slot = Slot(id: string() ?? "", frame: frame)
+    slot.name = string()
+    contents.append(int())
+    let accepts = int()
+    slot.accepts = accepts < 0 ? nil : list(accepts)
+    let capacity = frames[4 * (Int(slotCount) + Int(itemCount)) + s]
+    guard capacity.isFinite, abs(capacity) < 1e15, let whole = Int(exactly: capacity) else {
+      return answer("slots[\(s)].capacity: expected an integer, found \(JSONText.number(capacity))")
+    }
+    guard whole >= 1 else { return answer("slots[\(s)].capacity: must be at least 1") }
+    slot.capacity = whole
+    slots.append(slot)
+  }
+  var items: [Item] = []
+  items.reserveCapacity(Int(itemCount))
+  var itemSlots: [String?] = []
+  itemSlots.reserveCapacity(Int(itemCount))
+  for i in 0..<Int(itemCount) {
+    let frame = rect(Int(slotCount) + i)
+    guard frame.size.width >= 0, frame.size.height >= 0 else {
+      return answer("items[\(i)].frame: width and height must not be negative")
+    }
+    var item = Item(id: string() ?? "", frame: frame)
+    item.name = string()
+    let s = int()
+    itemSlots.append(slots.indices.contains(s) ? slots[s].id : nil)
+    item.tags = list(int())
+    items.append(item)
+  }
+  for (s, i) in contents.enumerated() where items.indices.contains(i) { slots[s].content = items[i].id }
+  if malformed { return answer("the board's description is malformed") }
+  do throws(BoardError) {
+    let board = try Board(canvas: page.board.canvas, slots: slots, items: items, itemSlots: itemSlots)
+    engine = try Engine(board: board, options: page.options)
+  } catch {
+    return answer(error.description)
+  }
+  displaced = []
+  origins = [Int](repeating: -1, count: items.count)
+  return answer("")
 }
 
 /// Changes options while the board runs (reduced motion turned on, new strings).
@@ -131,7 +285,7 @@ public func boardSetOptions(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) ->
 /// only once it moves (a click is no drag).
 @_cdecl("board_press")
 public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double, _ held: Int32) -> Int32 {
-  guard engine != nil else { return answer("{}") }
+  guard engine != nil else { return 0 }
   let pressed = item >= 0 ? Int(item) : nil
   return report(
     (try? engine!.press(item: pressed, pointer: Int(id), at: StagePoint(x: x, y: y), time: t, waitForMove: held == 0)) ?? [])
@@ -140,7 +294,7 @@ public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t
 /// `phase`: 0 down (not on an item: a slot's content), 1 move, 2 up, 3 cancel.
 @_cdecl("board_pointer")
 public func boardPointer(_ phase: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t: Double) -> Int32 {
-  guard engine != nil else { return answer("{}") }
+  guard engine != nil else { return 0 }
   let phases: [PointerPhase] = [.down, .move, .up, .cancel]
   return report(apply(.pointer(phases[Int(min(max(phase, 0), 3))], id: Int(id), at: StagePoint(x: x, y: y)), at: t))
 }
@@ -149,7 +303,7 @@ public func boardPointer(_ phase: Int32, _ id: Int32, _ x: Double, _ y: Double, 
 /// Down, 8 undo, 9 redo.
 @_cdecl("board_key")
 public func boardKey(_ code: Int32, _ t: Double) -> Int32 {
-  guard engine != nil, code >= 0, Int(code) < Key.allCases.count else { return answer("{}") }
+  guard engine != nil, code >= 0, Int(code) < Key.allCases.count else { return 0 }
   let key = Key.allCases[Int(code)]
   return report(apply(.key(key), at: t), redoing: key == .redo)
 }
@@ -166,13 +320,13 @@ public func boardKeyboardHeld() -> Int32 { Int32(engine?.keyboardHeldItem ?? -1)
 
 @_cdecl("board_cancel_all")
 public func boardCancelAll(_ t: Double) -> Int32 {
-  guard engine != nil else { return answer("{}") }
+  guard engine != nil else { return 0 }
   return report(apply(.cancelAll, at: t))
 }
 
 @_cdecl("board_advance")
 public func boardAdvance(_ t: Double) -> Int32 {
-  guard engine != nil else { return answer("{}") }
+  guard engine != nil else { return 0 }
   engine!.advance(to: t)
   return report([])
 }
@@ -184,7 +338,7 @@ public func boardAdvance(_ t: Double) -> Int32 {
 public func boardLayout(
   _ frames: UnsafePointer<Double>?, _ slots: Int32, _ items: Int32, _ width: Double, _ height: Double, _ t: Double
 ) -> Int32 {
-  guard engine != nil, let frames else { return answer("{}") }
+  guard engine != nil, let frames else { return 0 }
   let slotCount = min(Int(slots), engine!.board.slots.count)
   let itemCount = min(Int(items), engine!.board.items.count)
   func rect(_ k: Int) -> StageRect {
@@ -207,13 +361,16 @@ public func boardLayout(
   return report(events)
 }
 
-/// Where everything rests: each item's slot (−1 none) and each slot's content (−1 none).
+/// Where everything rests, as a record (`board_numbers`): the number of items, each item's
+/// slot (−1 none), then each slot's content (−1 none). Returns its length in doubles.
 @_cdecl("board_placement")
 public func boardPlacement() -> Int32 {
-  guard let engine else { return answer("{}") }
-  let slots: [JSONValue] = engine.board.items.map { .number($0.slot ?? -1) }
-  let contents: [JSONValue] = engine.board.slots.map { .number(index(item: $0.content)) }
-  return answer(["slots": .array(slots), "contents": .array(contents), "status": .string(engine.status)])
+  numbersCount = 0
+  guard let engine else { return 0 }
+  put(engine.board.items.count)
+  for item in engine.board.items { put(item.slot ?? -1) }
+  for slot in engine.board.slots { put(index(item: slot.content)) }
+  return Int32(numbersCount)
 }
 
 /// The state line, as the app and `imagestage board run` print it.
@@ -252,6 +409,6 @@ public func boardHistory() -> Int32 {
 /// Empties slot `slot`'s content, undoably (Delete on a shortcut's copy).
 @_cdecl("board_remove")
 public func boardRemove(_ slot: Int32, _ t: Double) -> Int32 {
-  guard engine != nil else { return answer("{}") }
+  guard engine != nil else { return 0 }
   return report(apply(.removeContent(slot: Int(slot)), at: t))
 }

@@ -24,6 +24,8 @@ const PAGE_STRINGS = {
   instructions: 'Press Space or Enter to pick up. Arrow keys move between slots; Space drops; Escape cancels.',
   copyInstructions: 'Press Delete to remove it.',
 };
+/** Event codes as web/board/BoardWeb.swift's `EventCode` numbers them. */
+const EVENT_TYPES = ['pickup', 'hover', 'drop', 'return', 'redo', 'assign', 'swap', 'cancel', 'announce', 'status'];
 const EVENTS = ['pickup', 'hover', 'drop', 'return', 'redo', 'swap', 'cancel', 'assign', 'change', 'status', 'place',
   'error'];
 /** Controls inside an item that keep working: a press on one never starts a drag. */
@@ -39,6 +41,7 @@ const topLayer = typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElem
 const KEY = { Tab: 0, ' ': 1, Enter: 2, Escape: 3, ArrowLeft: 4, ArrowRight: 5, ArrowUp: 6, ArrowDown: 7 };
 const UNDO = 8, REDO = 9;
 const now = () => performance.now() / 1000;
+const utf8 = new TextEncoder(), utf8Text = new TextDecoder();
 
 let styled = false;
 /** The few rules the component needs; `:where()` keeps them weaker than any page rule. */
@@ -350,7 +353,7 @@ export class Board {
     this.measured = { f, slotRects, itemRects };
     addStyle(); // after the reads: its rules would have the browser work out every item's style first
     const slotIndex = new Map(this.slots.map((el, s) => [el, s]));
-    const slotIdSet = new Set(this.slotIds), itemIdSet = new Set(this.itemIds);
+    const slotById = new Map(this.slotIds.map((id, s) => [id, s])), itemById = new Map(this.itemIds.map((id, i) => [id, i]));
     const items = this.items.map((el, i) => {
       this.#add(el, 'data-board-item', '');
       for (const img of el.tagName === 'IMG' ? [el] : el.querySelectorAll('img')) this.#add(img, 'draggable', 'false');
@@ -359,21 +362,16 @@ export class Board {
       const name = this.#itemName(el, i);
       this.#label(el, name);
       const slotEl = el.parentElement?.closest(o.slots);
-      const s = slotEl ? (slotIndex.get(slotEl) ?? -1) : -1;
-      const item = { id: this.itemIds[i], name, frame: itemRects[i] };
-      if (s >= 0 && this.mode === 'locations') item.slot = this.slotIds[s];
-      else if (el.dataset.slot && slotIdSet.has(el.dataset.slot)) item.slot = el.dataset.slot;
-      if (el.dataset.tags) item.tags = el.dataset.tags.split(/\s+/).filter(Boolean);
-      return item;
+      let s = slotEl ? (slotIndex.get(slotEl) ?? -1) : -1;
+      if (s < 0 || this.mode !== 'locations') s = el.dataset.slot ? (slotById.get(el.dataset.slot) ?? -1) : -1;
+      return { id: this.itemIds[i], name, slot: s, tags: el.dataset.tags ? el.dataset.tags.split(/\s+/).filter(Boolean) : [] };
     });
     const slots = this.slots.map((el, s) => {
-      const slot = { id: this.slotIds[s], frame: slotRects[s] };
-      const name = el.dataset.name || el.getAttribute('aria-label');
-      if (name) slot.name = name;
-      if (el.dataset.accepts) slot.accepts = el.dataset.accepts.split(/\s+/).filter(Boolean);
-      if (el.dataset.capacity) slot.capacity = Number(el.dataset.capacity);
+      const slot = { id: this.slotIds[s], name: el.dataset.name || el.getAttribute('aria-label') || null, content: -1,
+        accepts: el.dataset.accepts ? el.dataset.accepts.split(/\s+/).filter(Boolean) : null,
+        capacity: el.dataset.capacity ? Number(el.dataset.capacity) : 1 };
       const copy = el.querySelector(':scope > [data-board-copy]');
-      if (copy && itemIdSet.has(copy.dataset.boardCopy)) slot.content = copy.dataset.boardCopy;
+      if (copy) slot.content = itemById.get(copy.dataset.boardCopy) ?? -1;
       if (generic(el)) this.#add(el, 'role', 'group'); // a <ul> stays a list, and its <li> list items
       if (!el.hasAttribute('aria-labelledby')) this.#add(el, 'aria-label', slot.name || `location #${slot.id}`);
       return slot;
@@ -382,13 +380,51 @@ export class Board {
     const given = { ...o };
     if (o.reducedMotion === undefined) given.reducedMotion = this.#prefersReducedMotion();
     const canvas = { width: Math.max(1, f.width), height: Math.max(1, f.height) };
-    return `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},`
-      + `"slots":${encodeOptions(slots)},"items":${JSON.stringify(items)}}`; // items: only text and measured numbers
+    // Only the options cross as JSON (PageBoard names a wrong one); the rest crosses as numbers.
+    const options = `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},"slots":[],"items":[]}`;
+    return { options, hidden, slots, items, slotRects, itemRects };
   }
 
-  /** Starts the engine on `description` (#describe's); throws the page's and the engine's problems together. */
+  /**
+   * Starts the engine on `description` (#describe's), packed as board_create takes it
+   * (web/board/BoardWeb.swift): strings as UTF-8 one after another, records of integers,
+   * frames and capacities as doubles. Throws the page's and the engine's problems together.
+   */
   #send(description, problems = [], measure = true) {
-    const error = this.wasm.out(this.wasm.withBytes(description, (p, n) => this.x.board_create(p, n)));
+    const { options, hidden, slots, items, slotRects, itemRects } = description;
+    const nS = slots.length, nI = items.length;
+    const texts = [], refs = [], records = [];
+    const text = (t) => {
+      if (t === null || t === undefined) { records.push(0, -1); return; }
+      refs.push(records.length); // its offset and length in bytes, filled in below
+      records.push(0, 0);
+      texts.push(String(t));
+    };
+    const list = (l) => {
+      records.push(l ? l.length : -1);
+      for (const t of l || []) text(t);
+    };
+    for (const s of slots) { text(s.id); text(s.name); records.push(s.content); list(s.accepts); }
+    for (const i of items) { text(i.id); text(i.name); records.push(i.slot); list(i.tags); }
+    // All texts into one buffer with encodeInto: three bytes a UTF-16 code unit at most.
+    let total = 0;
+    for (const t of texts) total += t.length;
+    const bytes = new Uint8Array(3 * total), ints = new Int32Array(records);
+    let at = 0;
+    texts.forEach((t, k) => {
+      const written = utf8.encodeInto(t, bytes.subarray(at)).written;
+      ints[refs[k]] = at;
+      ints[refs[k] + 1] = written;
+      at += written;
+    });
+    const frames = new Float64Array(4 * (nS + nI) + nS + 1);
+    slotRects.forEach((r, s) => frames.set(r, 4 * s));
+    itemRects.forEach((r, i) => frames.set(r, 4 * (nS + i)));
+    slots.forEach((s, j) => { frames[4 * (nS + nI) + j] = s.capacity; });
+    const w = this.wasm;
+    const error = w.out(w.withBytes(options, (po, no) => w.withBytes(bytes.subarray(0, at), (ps, ns) =>
+      w.withBytes(new Uint8Array(ints.buffer), (pr) => w.withBytes(new Uint8Array(frames.buffer), (pf) =>
+        this.x.board_create(po, no, ps, ns, pr, ints.length, pf, nS, nI, hidden ? 1 : 0))))));
     // The engine's problems, one a line, after the page's own (selectors).
     if (error) problems = [...problems, ...error.split('\n').map((line) => this.#nameElements(line))];
     if (problems.length) throw failure(problems);
@@ -504,7 +540,7 @@ export class Board {
     const nS = this.slots.length, nI = this.items.length;
     const frames = new Float64Array(4 * (nS + nI));
     this.slots.forEach((el, s) => frames.set(measured?.slotRects[s] ?? this.#rect(el, f, null), 4 * s));
-    const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
+    const placement = this.#placement();
     this.rest = this.items.map((el, i) => {
       // A held item's place in the page is its placeholder (it is in the top layer itself).
       const place = this.floating.get(i)?.placeholder ?? el;
@@ -519,7 +555,7 @@ export class Board {
     });
     const bytes = new Uint8Array(frames.buffer);
     const answer = this.wasm.withBytes(bytes, (p, n) => this.x.board_layout(p, nS, nI, f.width, f.height, now()));
-    this.#apply(this.wasm.json(answer));
+    this.#apply(this.#read(answer));
   }
 
   #measureSoon() {
@@ -766,7 +802,44 @@ export class Board {
 
   // MARK: Answers
 
-  #answer(length) { this.#apply(this.wasm.json(length)); }
+  #answer(length) { this.#apply(this.#read(length)); }
+
+  /** The last answer's record of `length` doubles (BoardWeb.swift's `report`), as #apply takes it. */
+  #read(length) {
+    if (!length) return {};
+    const n = new Float64Array(this.x.memory.buffer, this.x.board_numbers(), length);
+    const [busy, nE, nI, nG, nS, nO, nR] = n;
+    let k = 7;
+    const take = (count, size) => {
+      const out = [];
+      for (let j = 0; j < count; j++, k += size) out.push(size === 1 ? n[k] : Array.from(n.subarray(k, k + size)));
+      return out;
+    };
+    const events = take(nE, 4).map(([code, a, b, c]) => {
+      const type = EVENT_TYPES[code];
+      switch (type) {
+        case 'pickup': return { type, item: a, pointer: b };
+        case 'drop': return { type, item: a, slot: b, from: c };
+        case 'cancel': return { type, item: a };
+        case 'announce': case 'status': return { type, text: this.#text(a, b) };
+        default: return { type, item: a, slot: b };
+      }
+    });
+    return { busy: busy !== 0, events, items: take(nI, 3), ghosts: take(nG, 4), settled: take(nS, 2), over: take(nO, 1),
+      refusing: take(nR, 1) };
+  }
+
+  /** Text the last answer left in the output buffer, `length` bytes from `offset`. */
+  #text(offset, length) {
+    return utf8Text.decode(new Uint8Array(this.x.memory.buffer, this.x.web_out_ptr() + offset, length));
+  }
+
+  /** Where everything rests: `slots` (each item's slot index, −1 none) and `contents` (each slot's item, −1 none). */
+  #placement() {
+    const length = this.x.board_placement();
+    const n = new Float64Array(this.x.memory.buffer, this.x.board_numbers(), length);
+    return { slots: Array.from(n.subarray(1, 1 + n[0])), contents: Array.from(n.subarray(1 + n[0])) };
+  }
 
   /** Applies what the engine answered: events out, items translated, ghosts drawn, rests kept. */
   #apply(a) {
@@ -822,7 +895,7 @@ export class Board {
 
   /** Items that the engine put on another slot (or home) are moved there in the page now. */
   #placeMoving(moving) {
-    const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
+    const placement = this.#placement();
     placement.slots.forEach((s, i) => {
       const place = this.floating.get(i)?.placeholder ?? this.items[i];
       const there = s >= 0 ? place.parentElement?.closest(this.options.slots) === this.slots[s] : place.parentNode === this.home[i].parent;
@@ -1119,7 +1192,10 @@ export class Board {
   // MARK: Changes
 
   /** Where every item and copy is: what `change` compares (not the centres, which move). */
-  #placementKey() { return this.wasm.out(this.x.board_placement()).replace(/,"status":.*$/, ''); }
+  #placementKey() {
+    const p = this.#placement();
+    return `${p.slots}|${p.contents}`;
+  }
 
   #changed() {
     const key = this.#placementKey();
@@ -1161,7 +1237,7 @@ export class Board {
 
   /** Puts every element where the engine says it rests (after a restore or a rebuild). */
   #reconcileAll(measured = null) {
-    const placement = JSON.parse(this.wasm.out(this.x.board_placement()));
+    const placement = this.#placement();
     let moved = false;
     if (this.mode === 'locations') {
       placement.slots.forEach((s, i) => {
