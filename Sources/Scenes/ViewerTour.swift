@@ -496,6 +496,12 @@ public struct ViewerTour: Sendable {
     try config.addScene(id, json: json, source: "addScene")
   }
 
+  /// Adds scene `id` from its config already parsed (the web viewer's, built by `JSONBuilder`).
+  @discardableResult
+  public mutating func addScene(_ id: String, config: JSON) -> [ConfigWarning] {
+    self.config.addScene(id, json: config, source: "addScene")
+  }
+
   /// Removes scene `id`; the one shown cannot be (Pannellum's rule).
   public mutating func removeScene(_ id: String) -> Bool { id != sceneID && config.removeScene(id) }
 

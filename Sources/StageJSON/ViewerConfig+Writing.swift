@@ -36,6 +36,11 @@ extension HotSpot {
     } catch {
       throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
     }
+    return try read(json, source: source)
+  }
+
+  /// One hotspot already parsed (the web viewer's `addHotSpot`, built by ``JSONBuilder``).
+  public static func read(_ json: JSON, source: String) throws(InputError) -> (HotSpot, [ConfigWarning]) {
     var warnings: [ConfigWarning] = []
     let spot = try HotSpot(JSONReader(json, path: source), warnings: &warnings)
     return (spot, warnings)
@@ -64,6 +69,13 @@ extension ViewerConfig {
     } catch {
       throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
     }
+    return addScene(id, json: json, source: source)
+  }
+
+  /// Adds (or replaces) scene `id` from one scene already parsed (the web viewer's
+  /// `addScene`, built by ``JSONBuilder``), as from its text.
+  @discardableResult
+  public mutating func addScene(_ id: String, json: JSON, source: String) -> [ConfigWarning] {
     var added: [ConfigWarning] = []
     let scene = ViewerScene.read(id, JSONReader(json, path: "\(source) \(id)"), over: defaults, warnings: &added)
     if let k = scenes.firstIndex(where: { $0.id == id }) { scenes[k] = scene } else { scenes.append(scene) }

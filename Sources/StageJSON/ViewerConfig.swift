@@ -39,6 +39,13 @@ public struct ViewerConfig: Sendable {
     } catch {
       throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
     }
+    return try read(json, source: source)
+  }
+
+  /// Reads a config already parsed (the web viewer's, built by ``JSONBuilder`` from the
+  /// page's object); `source` names it in messages.
+  /// - Throws: as ``parse(_:source:)``, but never for the text's syntax.
+  public static func read(_ json: JSON, source: String) throws(InputError) -> ViewerConfig {
     do throws(InputError) {
       return try read(JSONReader(json))
     } catch {

@@ -75,3 +75,77 @@ struct JSONKeyFloodTests {
     #expect((try? JSONParser.parse(Self.object(keys: 5_000))) != nil)
   }
 }
+
+/// `JSONBuilder`: the web viewer's config arrives as one call per value (its JS walks the
+/// page's object), and must read exactly as the same config's text does.
+@Suite("JSON builder")
+struct JSONBuilderTests {
+  /// Feeds `json` to a builder as the viewer's JS does, value by value.
+  static func feed(_ json: JSON, into b: inout JSONBuilder) {
+    switch json.value {
+    case .array(let items):
+      b.open(array: true)
+      for x in items { feed(x, into: &b) }
+      b.close()
+    case .object(let members):
+      b.open(array: false)
+      for m in members {
+        b.key(m.key)
+        feed(m.value, into: &b)
+      }
+      b.close()
+    case let scalar: b.add(scalar)
+    }
+  }
+
+  @Test func aTourFedValueByValueReadsAsItsText() throws {
+    let text = """
+      {"default": {"firstScene": "hall", "sceneFadeDuration": 500, "autoLoad": true},
+       "scenes": {"hall": {"panorama": "h.jpg", "hfov": "110", "backgroundColor": [0, 0.5, 1],
+                           "hotSpots": [{"pitch": 1, "yaw": 2, "type": "scene", "sceneId": "cellar"},
+                                        {"pitch": 3, "yaw": 4, "sceneID": "x"}]},
+                  "kitchen": {"panorama": "k.jpg", "pitch": true, "strings": {"loadButtonLabel": "Go"}}}}
+      """
+    var b = JSONBuilder()
+    Self.feed(try JSONParser.parse(text), into: &b)
+    let fed = try ViewerConfig.read(try #require(b.result), source: "config")
+    let parsed = try ViewerConfig.parse(Array(text.utf8), source: "config")
+    #expect(fed.scenes.map(\.id) == parsed.scenes.map(\.id))
+    #expect(fed.scenes.map(\.settings) == parsed.scenes.map(\.settings))
+    #expect(fed.scenes.map(\.hotSpots.count) == [2, 0])
+    // The same warnings with the same key paths; only the file's lines and columns are not known.
+    #expect(fed.warnings.map(\.description) == parsed.warnings.map(\.description))
+    #expect(fed.warnings.contains { $0.description.hasPrefix("scenes.hall.hotSpots[1].sceneID: unknown hotspot key") })
+    #expect(fed.warnings.contains { $0.description.hasPrefix("scenes.kitchen.pitch: expected a number") })
+  }
+
+  /// Calls out of order (the JS is ours, but the calls cross a module boundary) leave no
+  /// result, and never trap; nesting past the limit is refused.
+  @Test func callsOutOfOrderAndTooDeepLeaveNoResult() {
+    var memberWithoutKey = JSONBuilder()
+    memberWithoutKey.open(array: false)
+    memberWithoutKey.add(.number(1))
+    memberWithoutKey.close()
+    #expect(memberWithoutKey.result == nil)
+    var closedTwice = JSONBuilder()
+    closedTwice.open(array: true)
+    closedTwice.close()
+    closedTwice.close()
+    #expect(closedTwice.result == nil)
+    var twoRoots = JSONBuilder()
+    twoRoots.add(.null)
+    twoRoots.add(.null)
+    #expect(twoRoots.result == nil)
+    var unclosed = JSONBuilder()
+    unclosed.open(array: true)
+    #expect(unclosed.result == nil)
+    var deep = JSONBuilder(maxDepth: 8)
+    for _ in 0..<9 { deep.open(array: true) }
+    for _ in 0..<9 { deep.close() }
+    #expect(deep.broken && deep.result == nil)
+    var fine = JSONBuilder(maxDepth: 8)
+    for _ in 0..<8 { fine.open(array: true) }
+    for _ in 0..<8 { fine.close() }
+    #expect(fine.result != nil)
+  }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import StageJSON
 import Testing
 
@@ -119,5 +120,36 @@ struct ViewerKeyTests {
     #expect(ViewerKey.allCases.filter(\.isSetting).filter { s[$0] != nil } == [key])
     guard case .object(let members) = s.json else { return }
     #expect(members.map(\.0) == [key.name])
+  }
+
+  /// The web viewer's JS feeds member names as this table's indices (web/viewer/viewer-config.js,
+  /// `KEY_NAMES` and the first index of each group): a key added, moved or renamed here and
+  /// not there would cross as another key.
+  @Test func theWebViewersKeyListIsThisTable() throws {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("web/viewer/viewer-config.js")
+    let js = try String(contentsOf: file, encoding: .utf8)
+    // The names: the quoted pieces between `KEY_NAMES = (` and `).split`.
+    let list = try #require(js.range(of: "KEY_NAMES = (")).upperBound
+    let end = try #require(js.range(of: ").split(' ')", range: list..<js.endIndex)).lowerBound
+    let pieces = js[list..<end].split(separator: "'", omittingEmptySubsequences: false).enumerated()
+      .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    let names = pieces.joined().split(separator: " ").map(String.init)
+    #expect(names == ViewerKey.allCases.map(\.name))
+    func group(_ name: String) throws -> Int? {
+      let at = try #require(js.range(of: "\(name) = ")).upperBound
+      return Int(js[at...].prefix { $0.isNumber })
+    }
+    #expect(try group("HOTSPOT_KEYS") == ViewerKey.spotPitch.rawValue)
+    #expect(try group("MULTIRES_KEYS") == ViewerKey.tilesBasePath.rawValue)
+    #expect(try group("URL_KEYS") == ViewerKey.config.rawValue)
+    // The groups hold their scope's keys only (the JS looks a name up in its scope's group).
+    for key in ViewerKey.allCases {
+      let scope: ViewerKeyScope =
+        key.rawValue < ViewerKey.spotPitch.rawValue
+        ? [.topLevel, .defaults, .scene]
+        : key.rawValue < ViewerKey.tilesBasePath.rawValue ? .hotSpot : key.rawValue < ViewerKey.config.rawValue ? .multiRes : .url
+      #expect(!key.scope.isDisjoint(with: scope), "\(key.name) sits in the JS group of another scope")
+    }
   }
 }

@@ -18,17 +18,77 @@ let degree = Elementary.pi / 180
 func number(_ d: Double?) -> JSONValue { d.map { .number($0) } ?? .null }
 func flag(_ b: Bool?) -> JSONValue { b.map { .bool($0) } ?? .null }
 
-/// Reads the config (its JSON text) and the page's URL parameters (a JSON array of
-/// [name, value] pairs) over it; `source` names the config in messages, and `folder` (the
-/// config file's, when it came from a URL) is the `basePath` of scenes that set none, as in
-/// Pannellum's standalone viewer. Answers `{"error": …}` or `{"warnings": […]}`.
+// MARK: A config in (web/viewer/viewer-config.js walks the page's object and feeds it here)
+
+/// The config being fed: one call per value, member names as `ViewerKey` indices (or their
+/// bytes, for a name the table lacks). The JS walks what `JSON.parse` (or the page) gave it,
+/// so this module links no JSON parser; `viewer_configure`, `viewer_add_scene` and
+/// `viewer_add_hotspot` read what was fed, with the same rules and key paths as a file.
+nonisolated(unsafe) var fed = JSONBuilder()
+/// The page's URL parameters, fed one pair a call before `viewer_configure`.
+nonisolated(unsafe) var fedParameters: [(name: String, value: String)] = []
+
+/// Starts a config (or a scene, a hotspot) afresh.
+@_cdecl("viewer_feed_begin")
+public func viewerFeedBegin() {
+  fed = JSONBuilder()
+  fedParameters = []
+}
+
+/// The next member's name: `ViewerKey` case `index` (its `name`: the JS list is that table's,
+/// ViewerKeyTests holds them together).
+@_cdecl("viewer_feed_key")
+public func viewerFeedKey(_ index: Int32) { fed.key(ViewerKey(rawValue: Int(index))?.name ?? "") }
+
+/// The next member's name, for one the key table does not have (a page's own, a scene's id).
+@_cdecl("viewer_feed_name")
+public func viewerFeedName(_ name: UnsafePointer<UInt8>?, _ count: Int32) { fed.key(text(name, count)) }
+
+@_cdecl("viewer_feed_number")
+public func viewerFeedNumber(_ value: Double) { fed.add(value.isFinite ? .number(value) : .null) }
+
+@_cdecl("viewer_feed_flag")
+public func viewerFeedFlag(_ value: Int32) { fed.add(.bool(value != 0)) }
+
+@_cdecl("viewer_feed_text")
+public func viewerFeedText(_ value: UnsafePointer<UInt8>?, _ count: Int32) { fed.add(.string(text(value, count))) }
+
+@_cdecl("viewer_feed_null")
+public func viewerFeedNull() { fed.add(.null) }
+
+/// Opens an array (1) or an object (0); `viewer_feed_close` ends it.
+@_cdecl("viewer_feed_open")
+public func viewerFeedOpen(_ array: Int32) { fed.open(array: array != 0) }
+
+@_cdecl("viewer_feed_close")
+public func viewerFeedClose() { fed.close() }
+
+/// One URL parameter (name, value), in the page's order.
+@_cdecl("viewer_feed_parameter")
+public func viewerFeedParameter(
+  _ name: UnsafePointer<UInt8>?, _ nameCount: Int32, _ value: UnsafePointer<UInt8>?, _ valueCount: Int32
+) {
+  fedParameters.append((text(name, nameCount), text(value, valueCount)))
+}
+
+/// What was fed, or the error that says the JS fed it out of order (a bug of ours).
+func fedJSON(_ source: String) throws(InputError) -> JSON {
+  guard let json = fed.result else { throw InputError(path: source, message: "the config could not be read (nested too deep?)") }
+  fed = JSONBuilder()
+  return json
+}
+
+/// Reads the config fed and the URL parameters fed over it; `source` names the config in
+/// messages, and `folder` (the config file's, when it came from a URL) is the `basePath` of
+/// scenes that set none, as in Pannellum's standalone viewer. Answers `{"error": …}` or
+/// `{"warnings": […]}`.
 @_cdecl("viewer_configure")
 public func viewerConfigure(
-  _ config: UnsafePointer<UInt8>?, _ configCount: Int32, _ parameters: UnsafePointer<UInt8>?, _ parametersCount: Int32,
   _ source: UnsafePointer<UInt8>?, _ sourceCount: Int32, _ folder: UnsafePointer<UInt8>?, _ folderCount: Int32
 ) -> Int32 {
   do throws(InputError) {
-    var c = try ViewerConfig.parse(bytes(config, configCount), source: text(source, sourceCount))
+    let name = text(source, sourceCount)
+    var c = try ViewerConfig.read(try fedJSON(name), source: name)
     let base = text(folder, folderCount)
     if !base.isEmpty {
       for k in c.scenes.indices where c.scenes[k].settings[text: .basePath] == nil {
@@ -37,19 +97,9 @@ public func viewerConfigure(
       if c.defaults[text: .basePath] == nil { c.defaults[text: .basePath] = base }
     }
     var warnings = c.warnings.map { JSONValue.string($0.description) }
-    let pairsText = bytes(parameters, parametersCount)
-    if !pairsText.isEmpty {
-      var pairs: [(name: String, value: String)] = []
-      if let json = try? JSONParser.parse(pairsText), case .array(let items) = json.value {
-        for item in items {
-          if case .array(let nv) = item.value, nv.count == 2, case .string(let n) = nv[0].value,
-            case .string(let v) = nv[1].value
-          {
-            pairs.append((n, v))
-          }
-        }
-      }
-      let url = try ViewerURLParameters(pairs)
+    if !fedParameters.isEmpty {
+      let url = try ViewerURLParameters(fedParameters)
+      fedParameters = []
       warnings += url.warnings.map { .string($0.description) }
       if let first = url.settings[text: .firstScene] {
         if c.scene(first) != nil {
@@ -66,6 +116,7 @@ public func viewerConfigure(
     tour = ViewerTour(config: c)
     return answer(["warnings": .array(warnings)])
   } catch {
+    fedParameters = []
     return answer(["error": .string(error.description)])
   }
 }
@@ -529,13 +580,12 @@ public func viewerMoveHotSpot(_ index: Int32, _ yaw: Double, _ pitch: Double) {
   tour.move(hotSpot: Int(index), yaw: yaw, pitch: pitch)
 }
 
-/// Adds scene `id` from its JSON: `{"warnings": […]}`, or `{"error": …}` when it is not JSON.
+/// Adds scene `id` from its config fed (`viewer_feed_…`): `{"warnings": […]}`, or
+/// `{"error": …}` when the feed was out of order.
 @_cdecl("viewer_add_scene")
-public func viewerAddScene(_ id: UnsafePointer<UInt8>?, _ idCount: Int32, _ json: UnsafePointer<UInt8>?, _ jsonCount: Int32)
-  -> Int32
-{
+public func viewerAddScene(_ id: UnsafePointer<UInt8>?, _ idCount: Int32) -> Int32 {
   do throws(InputError) {
-    let warnings = try tour.addScene(text(id, idCount), json: bytes(json, jsonCount))
+    let warnings = tour.addScene(text(id, idCount), config: try fedJSON("addScene"))
     return answer(["warnings": .array(warnings.map { .string($0.description) })])
   } catch {
     return answer(["error": .string(error.description)])
@@ -547,13 +597,12 @@ public func viewerRemoveScene(_ id: UnsafePointer<UInt8>?, _ count: Int32) -> In
   tour.removeScene(text(id, count)) ? 1 : 0
 }
 
-/// Adds a hotspot from its JSON to scene `scene` (empty: the shown one); the error, or "".
+/// Adds the hotspot fed (`viewer_feed_…`) to scene `scene` (empty: the shown one); the
+/// error, or "".
 @_cdecl("viewer_add_hotspot")
-public func viewerAddHotSpot(
-  _ json: UnsafePointer<UInt8>?, _ jsonCount: Int32, _ scene: UnsafePointer<UInt8>?, _ sceneCount: Int32
-) -> Int32 {
+public func viewerAddHotSpot(_ scene: UnsafePointer<UInt8>?, _ sceneCount: Int32) -> Int32 {
   do throws(InputError) {
-    let (spot, _) = try HotSpot.parse(bytes(json, jsonCount), source: "addHotSpot")
+    let (spot, _) = try HotSpot.read(try fedJSON("addHotSpot"), source: "addHotSpot")
     let id = text(scene, sceneCount)
     guard tour.addHotSpot(spot, scene: id.isEmpty ? nil : id) else { return answer("addHotSpot: no scene \"\(id)\"") }
     return answer("")

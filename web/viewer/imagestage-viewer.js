@@ -18,6 +18,7 @@ import { STRINGS, el, safeURL, startingView } from './viewer-dom.js';
 import { ViewerAPI } from './viewer-api.js';
 import { Controls } from './viewer-controls.js';
 import { HotSpots, splitFunctions } from './viewer-hotspots.js';
+import { feedConfig, parseConfig } from './viewer-config.js';
 import { Tiles } from './viewer-tiles.js';
 import { LENSES, SLOT } from './viewer-frame.js';
 import { wireInput, wirePage } from './viewer-input.js';
@@ -163,9 +164,7 @@ export class Viewer extends ViewerAPI {
       this._started.catch((e) => this._fail(e));
       return;
     }
-    const { json, functions } = typeof config === 'string' ? { json: config, functions: new Map() } : splitFunctions(config);
-    // An in-page object's errors name keys, not lines: its JSON text is ours, not the page's.
-    this._configFromObject = typeof config !== 'string';
+    const { plain, functions } = typeof config === 'string' ? { plain: config, functions: new Map() } : splitFunctions(config);
     this._configRenderer = config && typeof config === 'object' && typeof config.renderer === 'string' ? config.renderer : undefined;
     this._hotSpots.functions = functions;
     // The image a one-panorama config loads at once: fetched while the module compiles
@@ -175,7 +174,7 @@ export class Viewer extends ViewerAPI {
         ? config.basePath.replace(/\/?$/, '/') : '';
       prefetchImage(base + config.panorama, config.crossOrigin);
     }
-    this._started = this._start(json, options);
+    this._started = this._start(plain, options);
     this._started.catch((e) => this._fail(e));
   }
 
@@ -236,14 +235,14 @@ export class Viewer extends ViewerAPI {
 
   // ------------------------------------------------------------ start
 
-  async _start(json, options) {
+  async _start(config, options) {
     // Which module: from the probe above and the renderer asked for, only a hint here (the
     // page's option, its URL parameter, the config's key); the core's answer below decides,
     // and either module draws on the GPU.
     const hint = options.renderer ?? (options.parameters || []).filter(([n]) => n === 'renderer').map(([, v]) => v).pop()
       ?? this._configRenderer;
     const cpuLikely = hint === 'cpu' || !GL.webgl2 || (GL.software && hint !== 'webgl2');
-    this._json = json;
+    this._config = config;
     const module = instantiate(cpuLikely ? WASM_CPU : WASM);
     // The CPU path copies the decoded image into the module's memory: the images asked for
     // so far (the one this viewer prefetched) are copied out while the module downloads.
@@ -275,15 +274,17 @@ export class Viewer extends ViewerAPI {
   /** Reads the config and the page's parameters into the module; throws the core's error. */
   _configure() {
     const options = this._options;
-    const pairs = JSON.stringify(options.parameters || []);
-    const answer = this.m.withTwo(this._json, pairs, (cp, cn, pp, pn) =>
-      this.m.withTwo(options.source || 'config', options.folder || '', (sp, sn, fp, fn) =>
-        this.m.json(this.w.viewer_configure(cp, cn, pp, pn, sp, sn, fp, fn))));
+    // JSON text (a file's) is read here, once, so its syntax error shows as the core's do.
+    if (typeof this._config === 'string') this._config = parseConfig(this._config, options.source || 'config');
+    feedConfig(this.m, this._config);
+    for (const [name, value] of options.parameters || []) {
+      this.m.withTwo(String(name), String(value), (np, nn, vp, vn) => this.w.viewer_feed_parameter(np, nn, vp, vn));
+    }
+    const answer = this.m.withTwo(options.source || 'config', options.folder || '', (sp, sn, fp, fn) =>
+      this.m.json(this.w.viewer_configure(sp, sn, fp, fn)));
     for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
     if (this._fullscreen) this.w.viewer_set_fullscreen(1);
-    if (answer.error) {
-      throw new Error(this._configFromObject ? answer.error.replace(/ \(line \d+, column \d+\)/, '') : answer.error);
-    }
+    if (answer.error) throw new Error(answer.error);
   }
 
   /**

@@ -7,6 +7,7 @@
 // (web/viewer/ViewerWeb.swift over Scenes' ViewerTour).
 
 import { splitFunctions } from './viewer-hotspots.js';
+import { feedConfig } from './viewer-config.js';
 import { FrameNumbers, SLOT } from './viewer-frame.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
 
@@ -161,8 +162,8 @@ export class ViewerAPI {
 
   addScene(sceneId, config) {
     this._ready(() => {
-      const { json } = splitFunctions(config || {});
-      const answer = this.m.withTwo(String(sceneId), json, (ip, il, jp, jl) => this.m.json(this.w.viewer_add_scene(ip, il, jp, jl)));
+      feedConfig(this.m, splitFunctions(config || {}).plain);
+      const answer = this.m.withBytes(String(sceneId), (p, n) => this.m.json(this.w.viewer_add_scene(p, n)));
       for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
       if (answer.error) console.error(`ImageStage viewer: ${answer.error}`);
     });
@@ -240,7 +241,7 @@ export class ViewerAPI {
   getContainer() { return this._host; }
 
   addHotSpot(hs, sceneId) {
-    // (JSON would carry NaN as null, which reads as a missing angle.)
+    // (NaN would cross as null, which reads as a missing angle.)
     const numbers = Object.values(hs || {}).filter((v) => typeof v === 'number');
     if (!finite('addHotSpot', numbers)) return this;
     this._ready(() => {
@@ -249,8 +250,8 @@ export class ViewerAPI {
         if (typeof v === 'function' || /Args$/.test(k)) f[k] = v; else rest[k] = v;
       }
       const scene = sceneId == null ? this._scene.id : String(sceneId);
-      const error = this.m.withTwo(JSON.stringify(rest), sceneId == null ? '' : scene, (jp, jl, sp, sl) =>
-        this.m.out(this.w.viewer_add_hotspot(jp, jl, sp, sl)));
+      feedConfig(this.m, rest, true);
+      const error = this.m.withBytes(sceneId == null ? '' : scene, (p, n) => this.m.out(this.w.viewer_add_hotspot(p, n)));
       if (error) { console.error(`ImageStage viewer: ${error}`); return; }
       const count = this.m.json(this.w.viewer_config()).hotSpots.length;
       if (Object.keys(f).length) this._hotSpots.functions.set(`${scene}\u0000${scene === this._scene.id ? count - 1 : '?'}`, f);

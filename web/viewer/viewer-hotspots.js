@@ -8,7 +8,7 @@
 import { el, safeHTML, safeURL } from './viewer-dom.js';
 import { SLOT } from './viewer-frame.js';
 
-/** Pulls the functions out of a config (JSON cannot carry them): hotspots' handlers by scene and index. */
+/** Pulls the functions out of a config (the core takes none): hotspots' handlers by scene and index. */
 export function splitFunctions(config) {
   const functions = new Map(); // "scene\u0000index" → { createTooltipFunc, … }
   const strip = (spots, scene) => (Array.isArray(spots) ? spots.map((h, i) => {
@@ -28,7 +28,7 @@ export function splitFunctions(config) {
       [id, s && typeof s === 'object' && s.hotSpots ? { ...s, hotSpots: strip(s.hotSpots, id) } : s]));
   }
   for (const k of Object.keys(copy)) if (typeof copy[k] === 'function') delete copy[k];
-  return { json: JSON.stringify(copy), functions };
+  return { plain: copy, functions };
 }
 
 /** The hotspot layer of one viewer (`viewer`: its host, a Viewer). */

@@ -1,5 +1,5 @@
-// Reads each config of a JSON list with the viewer's module (viewer_configure, as the page
-// does) and prints what the core said of each: `{"error": …}` or `{"warnings": […]}`, one
+// Reads each config of a JSON list with the viewer's module (fed by viewer-config.js's
+// feedConfig, then viewer_configure, as the page does) and prints what the core said of each: `{"error": …}` or `{"warnings": […]}`, one
 // JSON list. tests/web/test_declarations.py holds the types to these answers.
 //
 // node tests/web/wasm/viewer-configure.mjs MODULE.wasm CONFIGS.json
@@ -8,6 +8,9 @@ import { readFileSync } from 'node:fs';
 const module = await WebAssembly.compile(readFileSync(process.argv[2]));
 const configs = JSON.parse(readFileSync(process.argv[3], 'utf8'));
 const encoder = new TextEncoder(), decoder = new TextDecoder();
+// (A data: URL: node reads a .js file outside a module package as CommonJS.)
+const configScript = readFileSync(new URL('../../../web/viewer/viewer-config.js', import.meta.url), 'utf8');
+const { feedConfig } = await import(`data:text/javascript,${encodeURIComponent(configScript)}`);
 const answers = [];
 for (const config of configs) {
   // A fresh instance for each: one config's state never reaches the next.
@@ -16,13 +19,13 @@ for (const config of configs) {
   const { exports: w } = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi });
   memory = w.memory;
   w._initialize();
-  const put = (text) => {
+  const withBytes = (text, body) => {
     const b = encoder.encode(text), p = w.web_alloc(b.length);
     new Uint8Array(memory.buffer, p, b.length).set(b);
-    return [p, b.length];
+    try { return body(p, b.length); } finally { w.web_free(p); }
   };
-  const [cp, cn] = put(JSON.stringify(config)), [sp, sn] = put('config');
-  const length = w.viewer_configure(cp, cn, 0, 0, sp, sn, 0, 0);
+  feedConfig({ exports: w, withBytes }, config);
+  const length = withBytes('config', (sp, sn) => w.viewer_configure(sp, sn, 0, 0));
   answers.push(JSON.parse(decoder.decode(new Uint8Array(memory.buffer, w.web_out_ptr(), length))));
 }
 console.log(JSON.stringify(answers));

@@ -31,8 +31,12 @@ function withBytes(text, body) {
 // frames counted), at every lens's edge cases: behind, above, at the seam.
 const hotSpots = [];
 for (let k = 0; k < 20; k++) hotSpots.push({ pitch: (k % 5) * 20 - 40, yaw: k * 18 - 180, type: 'info', text: `spot ${k}` });
-const config = JSON.stringify({ panorama: 'p.jpg', yaw: 10, pitch: 5, hfov: 100, hotSpots });
-const answer = withBytes(config, (cp, cn) => withBytes('test', (sp, sn) => w.viewer_configure(cp, cn, 0, 0, sp, sn, 0, 0)));
+// The config fed as the page feeds it (viewer-config.js; a data: URL: node reads a .js file
+// outside a module package as CommonJS).
+const configScript = readFileSync(new URL('../../../web/viewer/viewer-config.js', import.meta.url), 'utf8');
+const { feedConfig } = await import(`data:text/javascript,${encodeURIComponent(configScript)}`);
+feedConfig({ exports: w, withBytes }, { panorama: 'p.jpg', yaw: 10, pitch: 5, hfov: 100, hotSpots });
+const answer = withBytes('test', (sp, sn) => w.viewer_configure(sp, sn, 0, 0));
 const text = new TextDecoder().decode(new Uint8Array(memory.buffer, w.web_out_ptr(), answer));
 if (!text.includes('"warnings":[]')) throw new Error(`configure: ${text}`);
 withBytes('p.jpg', (np, nn) => w.viewer_open(0, 0, 4096, 2048, np, nn));
