@@ -46,9 +46,22 @@ public struct PageBoard: Sendable {
     }
   }
 
-  static func decodeDescription(_ bytes: [UInt8]) throws(InputError) -> PageBoard {
-    let root = try reader(bytes)
-    try root.object(allowed: ["options", "canvas", "slots", "items", "hidden"])
+  /// Reads only the options of a board's description, `{"options": {…}}`: the web
+  /// component passes its boxes and ids as numbers (web/board/BoardWeb.swift) and builds the
+  /// ``Board`` itself.
+  /// - Throws: ``InputError`` naming every option that is wrong, as ``decode(_:)`` does.
+  public static func decodeOptions(_ bytes: [UInt8]) throws(InputError) -> Options {
+    do throws(InputError) {
+      let root = try reader(bytes)
+      try root.object(allowed: ["options"])
+      return try readOptions(of: root).options
+    } catch {
+      throw InputError(path: error.path, message: error.message)
+    }
+  }
+
+  /// The description's `options` on its mode's preset, every one checked (``checkEach``).
+  static func readOptions(of root: JSONReader) throws(InputError) -> (mode: Preset, options: Options) {
     let given = JSONReader(try root.require("options").json)  // paths are the page's names
     // A wrong mode is reported with the rest (checkEach); the others are read on the default's.
     let mode = (try? given.optional("mode")?.oneOf(Preset.allCases.map { ($0.rawValue, $0) })) ?? .locations
@@ -57,6 +70,13 @@ public struct PageBoard: Sendable {
     options.snapInsideSlot = mode == .locations
     options.swapOccupied = mode == .locations
     try checkEach(given, changing: false, into: &options)
+    return (mode, options)
+  }
+
+  static func decodeDescription(_ bytes: [UInt8]) throws(InputError) -> PageBoard {
+    let root = try reader(bytes)
+    try root.object(allowed: ["options", "canvas", "slots", "items", "hidden"])
+    let (mode, options) = try readOptions(of: root)
     let hidden = try root.optional("hidden")?.bool() ?? false
 
     var slots: [Slot] = []

@@ -47,6 +47,25 @@ struct PageBoardTests {
     }
   }
 
+  /// The web module reads only the options as JSON (its boxes and ids come as numbers): the
+  /// same checks, every wrong option at once, and a key beside `options` refused.
+  @Test func theOptionsAloneReadAsInADescription() throws {
+    let options = try PageBoard.decodeOptions(Array(#"{"options": {"items": ".a", "slots": ".s", "mode": "shortcuts"}}"#.utf8))
+    var shortcuts = Options.preset(.shortcuts)
+    (shortcuts.snapInsideSlot, shortcuts.swapOccupied) = (false, false)  // a grid of big slots' rule is locations'
+    #expect(options == shortcuts)
+    #expect {
+      _ = try PageBoard.decodeOptions(Array(#"{"options": {"items": ".a", "slots": ".s", "swap": 1, "maxDistence": 3}}"#.utf8))
+    } throws: { error in
+      "\(error)".contains("swap: expected true or false") && "\(error)".contains("maxDistence: not an option")
+    }
+    #expect {
+      _ = try PageBoard.decodeOptions(Array(#"{"options": {"items": ".a", "slots": ".s"}, "slots": []}"#.utf8))
+    } throws: { error in
+      "\(error)".contains("slots")
+    }
+  }
+
   @Test func aSlotWithNoSizeIsNamedByItsIndex() throws {
     let text = """
       {"options": {"items": ".a", "slots": ".s"}, "slots": [{"id": "1", "frame": [0, 0, 100, 100]},

@@ -457,13 +457,12 @@ class BoardOptions(unittest.TestCase):
         make(grid(), {"items": ".item", "slots": ".slot"})
         answers = page().js("""
             const w = b.wasm, x = w.exports;
-            const options = '{"options":{"items":".item","slots":".slot"},"canvas":{"width":99,"height":99},'
-              + '"slots":[],"items":[]}';
+            const options = '{"options":{"items":".item","slots":".slot"}}';
             const create = (strings, records, frames, slots, items) => w.out(w.withBytes(options, (po, no) =>
               w.withBytes(new TextEncoder().encode(strings), (ps, ns) =>
                 w.withBytes(new Uint8Array(new Int32Array(records).buffer), (pr) =>
                   w.withBytes(new Uint8Array(new Float64Array(frames).buffer), (pf) =>
-                    x.board_create(po, no, ps, ns, pr, records.length, pf, slots, items, 0))))));
+                    x.board_create(po, no, ps, ns, pr, records.length, pf, slots, items, 99, 99, 0))))));
             return [
               create('s1', [0, 2, 0, -1, -1, -1], [0, 0, 10, 10, 1], 1, 0),  // one slot "s1": fine
               create('s1', [0, 9, 0, -1, -1, -1], [0, 0, 10, 10, 1], 1, 0),  // its id runs past the buffer

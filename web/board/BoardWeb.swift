@@ -48,43 +48,35 @@ enum EventCode: Int {
   case pickup, hover, drop, returned, redo, assign, swap, cancel, announce, status
 }
 
-/// An event for the page as four numbers (its code, then by code: item and pointer; item,
-/// slot and the slot it came from; a text's byte offset and length in `texts`), `redoing`:
-/// the answer to a redo, whose moves are `redo`, not `return`.
+/// An event for the page as four numbers: its code, then by code: item and pointer; item,
+/// slot and the slot it came from; a text's byte offset and length in `texts`. `redoing`: the
+/// answer to a redo, whose moves are `redo`, not `return`.
 func putEvent(_ event: StageEvent, redoing: Bool, texts: inout String) {
-  func text(_ code: EventCode, _ t: String) {
-    let offset = texts.utf8.count
-    texts += t
-    put(code.rawValue)
-    put(offset)
-    put(texts.utf8.count - offset)
-    put(-1)
-  }
+  var code = EventCode.cancel
+  var a = -1, b = -1, c = -1
   switch event {
   case .pickup(let item, let pointer):
-    let i = index(item: item)
-    if origins.indices.contains(i) { origins[i] = engine?.dragOrigin(item: i) ?? -1 }
-    for n in [EventCode.pickup.rawValue, i, pointer ?? -1, -1] { put(n) }
-  case .hover(let item, let slot):
-    for n in [EventCode.hover.rawValue, index(item: item), index(slot: slot), -1] { put(n) }
+    a = index(item: item)
+    if origins.indices.contains(a) { origins[a] = engine?.dragOrigin(item: a) ?? -1 }
+    (code, b) = (.pickup, pointer ?? -1)
+  case .hover(let item, let slot): (code, a, b) = (.hover, index(item: item), index(slot: slot))
   case .drop(let item, let slot):
-    let i = index(item: item)
-    let from = origins.indices.contains(i) ? origins[i] : -1
-    for n in [EventCode.drop.rawValue, i, index(slot: slot), from] { put(n) }
-  case .returned(let item, let slot):
-    let code = redoing ? EventCode.redo : .returned
-    for n in [code.rawValue, index(item: item), index(slot: slot), -1] { put(n) }
-  case .assign(let item, let slot):
-    for n in [EventCode.assign.rawValue, index(item: item), index(slot: slot), -1] { put(n) }
-  case .displaced(let item, let slot):
-    for n in [EventCode.swap.rawValue, index(item: item), index(slot: slot), -1] { put(n) }
-  case .cancel(let item):
-    for n in [EventCode.cancel.rawValue, index(item: item), -1, -1] { put(n) }
-  case .announce(let t):
-    text(.announce, t)
-  case .status(let t):
-    text(.status, t)
+    a = index(item: item)
+    (code, b, c) = (.drop, index(slot: slot), origins.indices.contains(a) ? origins[a] : -1)
+  case .returned(let item, let slot): (code, a, b) = (redoing ? .redo : .returned, index(item: item), index(slot: slot))
+  case .assign(let item, let slot): (code, a, b) = (.assign, index(item: item), index(slot: slot))
+  case .displaced(let item, let slot): (code, a, b) = (.swap, index(item: item), index(slot: slot))
+  case .cancel(let item): a = index(item: item)
+  case .announce(let t), .status(let t):
+    if case .status = event { code = .status } else { code = .announce }
+    a = texts.utf8.count
+    texts += t
+    b = texts.utf8.count - a
   }
+  put(code.rawValue)
+  put(a)
+  put(b)
+  put(c)
 }
 
 /// Passes `input` to the engine. One it refuses (a NaN box, a slot index the board does not
@@ -147,25 +139,27 @@ func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
 
 /// Starts a board from the component's description in numbers (no JSON for the boxes and
 /// ids: at 1000 items, parsing their text was most of the set-up's time in the module).
-/// - `options`, `optionsCount`: the options as JSON text (`PageBoard`'s reader checks and
-///   names them), with the canvas and whether the container is hidden;
+/// - `options`, `optionsCount`: `{"options": {…}}` as JSON text (`PageBoard`'s reader checks
+///   and names them);
 /// - `strings`: every id, name, tag and `accepts` entry as UTF-8, one after another;
 /// - `records`: for each slot its id, name (offset and length in `strings`; length −1 for
 ///   none), content (an item's index, −1 none) and `accepts` (a count, −1 for every item,
 ///   then each entry's offset and length); then for each item its id, name, slot (its
 ///   index, −1 none) and tags (a count, then each one's offset and length);
 /// - `frames`: four doubles (x, y, width, height) for each slot, then each item, then each
-///   slot's capacity.
+///   slot's capacity;
+/// - `width`, `height`: the container's content size; `hidden`: 1 when it is hidden (a closed
+///   dialog, a `display: none` tab: every box is empty until it is shown).
 /// The error naming the option or element, or an empty answer.
 @_cdecl("board_create")
 public func boardCreate(
   _ options: UnsafePointer<UInt8>?, _ optionsCount: Int32, _ strings: UnsafePointer<UInt8>?, _ stringsCount: Int32,
   _ records: UnsafePointer<Int32>?, _ recordCount: Int32, _ frames: UnsafePointer<Double>?, _ slotCount: Int32,
-  _ itemCount: Int32, _ hidden: Int32
+  _ itemCount: Int32, _ width: Double, _ height: Double, _ hidden: Int32
 ) -> Int32 {
-  let page: PageBoard
+  let engineOptions: Options
   do throws(InputError) {
-    page = try PageBoard.decode(bytes(options, optionsCount))
+    engineOptions = try PageBoard.decodeOptions(bytes(options, optionsCount))
   } catch {
     return answer(error.description)
   }
@@ -250,8 +244,10 @@ public func boardCreate(
   for (s, i) in contents.enumerated() where items.indices.contains(i) { slots[s].content = items[i].id }
   if malformed { return answer("the board's description is malformed") }
   do throws(BoardError) {
-    let board = try Board(canvas: page.board.canvas, slots: slots, items: items, itemSlots: itemSlots)
-    engine = try Engine(board: board, options: page.options)
+    // A hidden container has no size yet: the engine waits for the page's measurement.
+    let canvas = isHidden ? StageSize(width: 1, height: 1) : StageSize(width: width, height: height)
+    let board = try Board(canvas: canvas, slots: slots, items: items, itemSlots: itemSlots)
+    engine = try Engine(board: board, options: engineOptions)
   } catch {
     return answer(error.description)
   }

@@ -379,10 +379,9 @@ export class Board {
     if (o.accepts) this.#acceptsByFunction(items, slots);
     const given = { ...o };
     if (o.reducedMotion === undefined) given.reducedMotion = this.#prefersReducedMotion();
-    const canvas = { width: Math.max(1, f.width), height: Math.max(1, f.height) };
     // Only the options cross as JSON (PageBoard names a wrong one); the rest crosses as numbers.
-    const options = `{"options":${encodeOptions(given)},"canvas":${JSON.stringify(canvas)},"hidden":${hidden},"slots":[],"items":[]}`;
-    return { options, hidden, slots, items, slotRects, itemRects };
+    const options = `{"options":${encodeOptions(given)}}`;
+    return { options, hidden, width: Math.max(1, f.width), height: Math.max(1, f.height), slots, items, slotRects, itemRects };
   }
 
   /**
@@ -391,7 +390,7 @@ export class Board {
    * frames and capacities as doubles. Throws the page's and the engine's problems together.
    */
   #send(description, problems = [], measure = true) {
-    const { options, hidden, slots, items, slotRects, itemRects } = description;
+    const { options, hidden, width, height, slots, items, slotRects, itemRects } = description;
     const nS = slots.length, nI = items.length;
     const texts = [], refs = [], records = [];
     const text = (t) => {
@@ -424,7 +423,7 @@ export class Board {
     const w = this.wasm;
     const error = w.out(w.withBytes(options, (po, no) => w.withBytes(bytes.subarray(0, at), (ps, ns) =>
       w.withBytes(new Uint8Array(ints.buffer), (pr) => w.withBytes(new Uint8Array(frames.buffer), (pf) =>
-        this.x.board_create(po, no, ps, ns, pr, ints.length, pf, nS, nI, hidden ? 1 : 0))))));
+        this.x.board_create(po, no, ps, ns, pr, ints.length, pf, nS, nI, width, height, hidden ? 1 : 0))))));
     // The engine's problems, one a line, after the page's own (selectors).
     if (error) problems = [...problems, ...error.split('\n').map((line) => this.#nameElements(line))];
     if (problems.length) throw failure(problems);
