@@ -476,10 +476,28 @@ public func viewerSetBounds(_ kind: Int32, _ lo: Double, _ hi: Double) {
   tour.setBounds(ViewerTour.BoundsKind(rawValue: Int(kind)) ?? .yaw, lo, hi)
 }
 
+/// Limits `kind` in use, degrees: [lo, hi] in the answer numbers (`viewer_answer_numbers`).
 @_cdecl("viewer_bounds")
 public func viewerBounds(_ kind: Int32) -> Int32 {
   let b = tour.bounds(ViewerTour.BoundsKind(rawValue: Int(kind)) ?? .yaw)
-  return answer([.number(b.0), .number(b.1)])
+  return answerNumbers(b.0, b.1)
+}
+
+/// Room for the small answers that are numbers (bounds, a direction, a hotspot's place, the
+/// tiles held): written by the export, read by the JS at `viewer_answer_numbers` before its
+/// next call. The export answers how many it wrote (0: none, where JSON said null).
+nonisolated(unsafe) var answerRoom = UnsafeMutableBufferPointer<Double>.allocate(capacity: 2)
+
+@_cdecl("viewer_answer_numbers")
+public func viewerAnswerNumbers() -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(answerRoom.baseAddress) }
+
+/// Writes two numbers, to 6 decimals as the JSON answers had them (a page reads back
+/// `getHfovBounds()` as the 120 it set, not the 119.99999999999999 the radians leave).
+func answerNumbers(_ a: Double, _ b: Double) -> Int32 {
+  func sixDecimals(_ x: Double) -> Double { x.isFinite && x.magnitude < 1e9 ? (x * 1e6).rounded() / 1e6 : x }
+  answerRoom[0] = sixDecimals(a)
+  answerRoom[1] = sixDecimals(b)
+  return 2
 }
 
 /// Starts autorotate at `speed` degrees a second (Pannellum's sign); NaN stops it.
@@ -558,21 +576,21 @@ public func viewerLoadScene(_ id: UnsafePointer<UInt8>?, _ count: Int32, _ yaw: 
 @_cdecl("viewer_reopen")
 public func viewerReopen() { tour.reopen() }
 
-/// `[pitch, yaw]` degrees at viewport point (x, y), or null.
+/// `[pitch, yaw]` degrees at viewport point (x, y) in the answer numbers, or none.
 @_cdecl("viewer_direction")
 public func viewerDirection(_ x: Double, _ y: Double) -> Int32 {
-  guard let d = tour.direction(at: StagePoint(x: x, y: y)) else { return answer(JSONValue.null) }
+  guard let d = tour.direction(at: StagePoint(x: x, y: y)) else { return 0 }
   var yaw = d.yaw
   yaw -= (yaw / 360).rounded() * 360
-  return answer([.number(d.pitch), .number(yaw)])
+  return answerNumbers(d.pitch, yaw)
 }
 
 /// Moves draggable hotspot `index` by keyboard steps (`dx` right, `dy` up): `[yaw, pitch]`
-/// where it is now, or null when it is not draggable.
+/// where it is now in the answer numbers, or none when it is not draggable.
 @_cdecl("viewer_nudge_hotspot")
 public func viewerNudgeHotSpot(_ index: Int32, _ dx: Double, _ dy: Double) -> Int32 {
-  guard let at = tour.nudge(hotSpot: Int(index), dx: dx, dy: dy) else { return answer(JSONValue.null) }
-  return answer([.number(at.yaw), .number(at.pitch)])
+  guard let at = tour.nudge(hotSpot: Int(index), dx: dx, dy: dy) else { return 0 }
+  return answerNumbers(at.yaw, at.pitch)
 }
 
 @_cdecl("viewer_move_hotspot")
@@ -790,9 +808,9 @@ public func viewerRenderTiles(_ width: Int32, _ height: Int32) -> UnsafeMutableR
   return publish(frame)
 }
 
-/// The CPU renderer's tiles: how many, and their bytes.
+/// The CPU renderer's tiles: [how many, their bytes] in the answer numbers.
 @_cdecl("viewer_tile_memory")
 public func viewerTileMemory() -> Int32 {
   let bytes = tour.tilePixels.values.reduce(0) { $0 + $1.pixels.count * 4 }
-  return answer(["tiles": .number(Double(tour.tilePixels.count)), "bytes": .number(Double(bytes))])
+  return answerNumbers(Double(tour.tilePixels.count), Double(bytes))
 }

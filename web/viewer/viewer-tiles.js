@@ -5,6 +5,7 @@
 // file fetches, decodes and uploads.
 
 import { TileGL } from './tiles-gl.js';
+import { answerNumbers } from './viewer-frame.js';
 
 /** A decoded tile's RGBA bytes, read back through a 2D canvas (synchronously). */
 function tilePixels(bitmap) {
@@ -132,8 +133,8 @@ export class Tiles {
     const heap = performance.memory ? performance.memory.usedJSHeapSize : null;
     const wasmBytes = v.w ? v.w.memory.buffer.byteLength : 0;
     if (this.state && this.state.cpu) {
-      const held = v.m.json(v.w.viewer_tile_memory());
-      return { tiles: held.tiles, textureBytes: 0, tileBytes: held.bytes, wasmBytes, jsHeapBytes: heap };
+      const [tiles, tileBytes] = answerNumbers(v.w, v.w.viewer_tile_memory());
+      return { tiles, textureBytes: 0, tileBytes, wasmBytes, jsHeapBytes: heap };
     }
     return { tiles: this.gl ? this.gl.textures.size : 0, textureBytes: this.gl ? this.gl.textureBytes : 0, tileBytes: 0,
       wasmBytes, jsHeapBytes: heap };
