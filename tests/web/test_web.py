@@ -1187,6 +1187,39 @@ class Viewer(unittest.TestCase):
         self.assertNotIn("zoomchange", PAGE.js("return events.map((e) => e[0])"), "off removed the listener")
         self.assertFalse(PAGE.js("return first.isOrientationSupported()"), "no touch screen here")
 
+    def test_an_in_page_object_crosses_as_json_stringify_would_write_it(self):
+        # The config is walked in JS and fed to the core value by value (viewer-config.js):
+        # functions and undefined members left out, a NaN read as null (the key's default), a
+        # hotspot's `type` read as a hotspot's and a scene's as a scene's, a name the key table
+        # lacks warned at its path, and an object that refers to itself an error in the view.
+        PAGE.driver.get(PAGE.base + "pages/component.html")
+        PAGE.until("return window.first && first.isLoaded()", timeout=15, message="loaded")
+        PAGE.js("window.warned = []; const own = console.warn;"
+                "console.warn = (...a) => { warned.push(a.map(String).join(' ')); own.apply(console, a); };"
+                "const host = document.createElement('div'); host.style.cssText = 'width:300px;height:200px';"
+                "document.body.append(host);"
+                "window.made = new first.constructor(host, {"
+                "  type: 'equirectangular', panorama: '../sample.jpg', autoLoad: true, hfov: NaN, yaw: 30,"
+                "  onLoad() {}, title: undefined, extra: 1,"
+                "  hotSpots: [{pitch: 1, yaw: 2, type: 'info', text: 'A', clickHandlerFunc() {}, colour: 'red'}]});"
+                "made.on('load', () => { window.madeLoaded = true; });")
+        PAGE.until("return window.madeLoaded === true", timeout=15, message="the page's object loaded")
+        self.assertAlmostEqual(PAGE.js("return made.getHfov()"), 100, delta=0.01, msg="NaN: the default hfov")
+        self.assertAlmostEqual(PAGE.js("return made.getYaw()"), 30, delta=0.01)
+        config = PAGE.js("return made.getConfig()")
+        self.assertEqual([h["text"] for h in config["hotSpots"]], ["A"])
+        self.assertNotIn("title", config, "an undefined member is left out")
+        warned = PAGE.js("return warned")
+        self.assertTrue(any("extra: unknown key" in w for w in warned), warned)
+        self.assertTrue(any("hotSpots[0].colour: unknown hotspot key" in w for w in warned), warned)
+        self.assertFalse(any("onLoad" in w or "clickHandlerFunc" in w for w in warned), "functions are not keys")
+        PAGE.js("const host = document.createElement('div'); document.body.append(host);"
+                "const looped = {panorama: '../sample.jpg'}; looped.scenes = {a: looped};"
+                "window.looped = new first.constructor(host, looped);")
+        message = PAGE.until("return document.querySelectorAll('.isv-message:not([hidden])')[0]?.textContent",
+                             timeout=10, message="the error of an object that refers to itself")
+        self.assertIn("nests deeper", message)
+
     def test_non_finite_numbers_are_refused_with_a_warning_and_the_view_unchanged(self):
         PAGE.driver.get(PAGE.base + "pages/component.html")
         PAGE.until("return window.first && first.isLoaded()", timeout=15, message="loaded")

@@ -476,10 +476,28 @@ public func viewerSetBounds(_ kind: Int32, _ lo: Double, _ hi: Double) {
   tour.setBounds(ViewerTour.BoundsKind(rawValue: Int(kind)) ?? .yaw, lo, hi)
 }
 
+/// Limits `kind` in use, degrees: [lo, hi] in the answer numbers (`viewer_answer_numbers`).
 @_cdecl("viewer_bounds")
 public func viewerBounds(_ kind: Int32) -> Int32 {
   let b = tour.bounds(ViewerTour.BoundsKind(rawValue: Int(kind)) ?? .yaw)
-  return answer([.number(b.0), .number(b.1)])
+  return answerNumbers(b.0, b.1)
+}
+
+/// Room for the small answers that are numbers (bounds, a direction, a hotspot's place, the
+/// tiles held): written by the export, read by the JS at `viewer_answer_numbers` before its
+/// next call. The export answers how many it wrote (0: none, where JSON said null).
+nonisolated(unsafe) var answerRoom = UnsafeMutableBufferPointer<Double>.allocate(capacity: 2)
+
+@_cdecl("viewer_answer_numbers")
+public func viewerAnswerNumbers() -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(answerRoom.baseAddress) }
+
+/// Writes two numbers, to 6 decimals as the JSON answers had them (a page reads back
+/// `getHfovBounds()` as the 120 it set, not the 119.99999999999999 the radians leave).
+func answerNumbers(_ a: Double, _ b: Double) -> Int32 {
+  func sixDecimals(_ x: Double) -> Double { x.isFinite && x.magnitude < 1e9 ? (x * 1e6).rounded() / 1e6 : x }
+  answerRoom[0] = sixDecimals(a)
+  answerRoom[1] = sixDecimals(b)
+  return 2
 }
 
 /// Starts autorotate at `speed` degrees a second (Pannellum's sign); NaN stops it.
@@ -558,21 +576,21 @@ public func viewerLoadScene(_ id: UnsafePointer<UInt8>?, _ count: Int32, _ yaw: 
 @_cdecl("viewer_reopen")
 public func viewerReopen() { tour.reopen() }
 
-/// `[pitch, yaw]` degrees at viewport point (x, y), or null.
+/// `[pitch, yaw]` degrees at viewport point (x, y) in the answer numbers, or none.
 @_cdecl("viewer_direction")
 public func viewerDirection(_ x: Double, _ y: Double) -> Int32 {
-  guard let d = tour.direction(at: StagePoint(x: x, y: y)) else { return answer(JSONValue.null) }
+  guard let d = tour.direction(at: StagePoint(x: x, y: y)) else { return 0 }
   var yaw = d.yaw
   yaw -= (yaw / 360).rounded() * 360
-  return answer([.number(d.pitch), .number(yaw)])
+  return answerNumbers(d.pitch, yaw)
 }
 
 /// Moves draggable hotspot `index` by keyboard steps (`dx` right, `dy` up): `[yaw, pitch]`
-/// where it is now, or null when it is not draggable.
+/// where it is now in the answer numbers, or none when it is not draggable.
 @_cdecl("viewer_nudge_hotspot")
 public func viewerNudgeHotSpot(_ index: Int32, _ dx: Double, _ dy: Double) -> Int32 {
-  guard let at = tour.nudge(hotSpot: Int(index), dx: dx, dy: dy) else { return answer(JSONValue.null) }
-  return answer([.number(at.yaw), .number(at.pitch)])
+  guard let at = tour.nudge(hotSpot: Int(index), dx: dx, dy: dy) else { return 0 }
+  return answerNumbers(at.yaw, at.pitch)
 }
 
 @_cdecl("viewer_move_hotspot")
@@ -681,20 +699,53 @@ public func viewerOpenTiles(_ budget: Int32) -> Int32 {
   return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
 }
 
-func tileJSON(_ t: TileID) -> JSONValue {
-  .string("\(t.level)/\(t.face)/\(t.x)/\(t.y)")
-}
+/// The last tile plan's numbers (`viewer_tile_plan`), owned by this module and grown only
+/// when a plan needs more room: its address (`viewer_tile_numbers`) holds until the next plan.
+nonisolated(unsafe) var tileNumbers = UnsafeMutableBufferPointer<Double>.allocate(capacity: 1024)
 
-/// The tiles for a `width`×`height` frame: `fetch` (id, url), `draw` (id, and its square as
-/// a polygon in the camera's frame: x y z u v per point, cut short of the camera's plane;
-/// coarse first), `evict` (ids), `level`, and the rectilinear camera's `focal`.
+@_cdecl("viewer_tile_numbers")
+public func viewerTileNumbers() -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(tileNumbers.baseAddress) }
+
+/// The tiles for a `width`×`height` frame, as numbers at `viewer_tile_numbers` (answers how
+/// many, or −1 when the scene is not a tiled one). web/viewer/viewer-tiles.js reads them:
+///
+///     level, focal (the rectilinear camera's), fetch count F, draw count D, evict count E,
+///     F × (level, face, x, y)                      tiles to fetch (their URLs: viewer_tile_url)
+///     E × (level, face, x, y)                      tiles dropped
+///     D × (level, face, x, y, n, n × (x y z u v))  coarse first: each square as a polygon in
+///                                                  the camera's frame, cut short of its plane
 @_cdecl("viewer_tile_plan")
 public func viewerTilePlan(_ width: Int32, _ height: Int32) -> Int32 {
   guard let layout = tour.tileLayout, let plan = tour.planTiles(width: Int(width), height: Int(height)),
     let v = tour.panorama?.viewer
-  else { return answer(JSONValue.null) }
+  else { return -1 }
   let camera = CameraParameters(width: Int(width), height: Int(height), view: v.renderedView, hfov: v.hfov, lens: .rectilinear)
-  let draw = plan.draw.map { t -> JSONValue in
+  // Written in place (no array a frame): grown by doubling, the rare frame that needs more.
+  var count = 0
+  func put(_ x: Double) {
+    if count == tileNumbers.count {
+      let grown = UnsafeMutableBufferPointer<Double>.allocate(capacity: tileNumbers.count * 2)
+      _ = grown.update(fromContentsOf: tileNumbers)
+      tileNumbers.deallocate()
+      tileNumbers = grown
+    }
+    tileNumbers[count] = x
+    count += 1
+  }
+  func put(_ t: TileID) {
+    put(Double(t.level))
+    put(Double(t.face))
+    put(Double(t.x))
+    put(Double(t.y))
+  }
+  put(Double(plan.level))
+  put(camera.focal)
+  put(Double(plan.fetch.count))
+  put(Double(plan.draw.count))
+  put(Double(plan.evict.count))
+  for t in plan.fetch { put(t) }
+  for t in plan.evict { put(t) }
+  for t in plan.draw {
     let size = Double(layout.faceSize(level: t.level)), ts = Double(layout.tileResolution)
     let (w, h) = layout.tileSize(level: t.level, x: t.x, y: t.y)
     let u0 = Double(t.x) * ts / size, v0 = Double(t.y) * ts / size
@@ -702,18 +753,26 @@ public func viewerTilePlan(_ width: Int32, _ height: Int32) -> Int32 {
     // The square in the camera's frame, cut short of the camera's plane: the cube's
     // orientation and the clipping stay here, with the tiler's and the schedule's rules.
     let corners = [(u0, v0), (u1, v0), (u0, v1), (u1, v1)].map { CubeFace.direction(face: t.face, u: $0.0, v: $0.1) }
-    var polygon: [JSONValue] = []
-    for p in camera.cameraPolygon(corners: corners) {
-      polygon += [.number(p.x), .number(p.y), .number(p.z), .number(p.u), .number(p.v)]
+    let polygon = camera.cameraPolygon(corners: corners)
+    put(t)
+    put(Double(polygon.count))
+    for p in polygon {
+      put(p.x)
+      put(p.y)
+      put(p.z)
+      put(p.u)
+      put(p.v)
     }
-    return ["id": tileJSON(t), "polygon": .array(polygon)]
   }
-  return answer([
-    "level": .number(plan.level),
-    "fetch": .array(plan.fetch.map { ["id": tileJSON($0), "url": .string(tour.tileURL($0))] }),
-    "draw": .array(draw), "evict": .array(plan.evict.map(tileJSON)),
-    "focal": .number(camera.focal),
-  ])
+  return Int32(count)
+}
+
+/// Tile (level, face, x, y)'s address (text in the output buffer), or −1 for none (a cube
+/// face given as null: the background shows there).
+@_cdecl("viewer_tile_url")
+public func viewerTileURL(_ level: Int32, _ face: Int32, _ x: Int32, _ y: Int32) -> Int32 {
+  guard let url = tour.tileURL(tileID(level, face, x, y)) else { return -1 }
+  return answer(url)
 }
 
 func tileID(_ level: Int32, _ face: Int32, _ x: Int32, _ y: Int32) -> TileID {
@@ -749,9 +808,9 @@ public func viewerRenderTiles(_ width: Int32, _ height: Int32) -> UnsafeMutableR
   return publish(frame)
 }
 
-/// The CPU renderer's tiles: how many, and their bytes.
+/// The CPU renderer's tiles: [how many, their bytes] in the answer numbers.
 @_cdecl("viewer_tile_memory")
 public func viewerTileMemory() -> Int32 {
   let bytes = tour.tilePixels.values.reduce(0) { $0 + $1.pixels.count * 4 }
-  return answer(["tiles": .number(Double(tour.tilePixels.count)), "bytes": .number(Double(bytes))])
+  return answerNumbers(Double(tour.tilePixels.count), Double(bytes))
 }

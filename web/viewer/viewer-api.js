@@ -8,7 +8,7 @@
 
 import { splitFunctions } from './viewer-hotspots.js';
 import { feedConfig } from './viewer-config.js';
-import { FrameNumbers, SLOT } from './viewer-frame.js';
+import { FrameNumbers, SLOT, answerNumbers } from './viewer-frame.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
 
 const BOUNDS = { yaw: 0, pitch: 1, hfov: 2 };
@@ -100,7 +100,7 @@ export class ViewerAPI {
   setPitchBounds(b) { return this._setBounds('pitch', b); }
   setYawBounds(b) { return this._setBounds('yaw', b); }
   setHfovBounds(b) { return this._setBounds('hfov', b); }
-  _bounds(kind) { return this.w ? this.m.json(this.w.viewer_bounds(BOUNDS[kind])) : this._early?.[`${kind}Bounds`]; }
+  _bounds(kind) { return this.w ? answerNumbers(this.w, this.w.viewer_bounds(BOUNDS[kind])) : this._early?.[`${kind}Bounds`]; }
   _setBounds(kind, b) {
     const method = `set${kind[0].toUpperCase()}${kind.slice(1)}Bounds`;
     if (!Array.isArray(b) || b.length !== 2) {
@@ -304,7 +304,7 @@ export class ViewerAPI {
   mouseEventToCoords(event) {
     if (!this.w || !finite('mouseEventToCoords', [event?.clientX, event?.clientY])) return null;
     const r = this._view.getBoundingClientRect();
-    return this.m.json(this.w.viewer_direction(event.clientX - r.left, event.clientY - r.top));
+    return answerNumbers(this.w, this.w.viewer_direction(event.clientX - r.left, event.clientY - r.top));
   }
 
   on(type, listener) {

@@ -87,3 +87,12 @@ export class FrameNumbers {
 
   #gpu = { mode: 'perspective', lensIndex: 0, matrix: new Float32Array(9), focal: 0, turn: 0, stripWidth: 0, stripOffset: 0 };
 }
+
+/**
+ * The numbers a small answer left at `viewer_answer_numbers` (`count` of them, from the
+ * export that wrote them: bounds, a direction, a hotspot's place, the tiles held), copied;
+ * null for none.
+ */
+export function answerNumbers(w, count) {
+  return count > 0 ? Array.from(new Float64Array(w.memory.buffer, w.viewer_answer_numbers(), count)) : null;
+}

@@ -6,7 +6,7 @@
 // (JSON cannot carry them) are kept here by scene and index.
 
 import { el, safeHTML, safeURL } from './viewer-dom.js';
-import { SLOT } from './viewer-frame.js';
+import { SLOT, answerNumbers } from './viewer-frame.js';
 
 /** Pulls the functions out of a config (the core takes none): hotspots' handlers by scene and index. */
 export function splitFunctions(config) {
@@ -194,7 +194,7 @@ export class HotSpots {
       if (!d) return;
       e.preventDefault();
       const k = e.shiftKey ? 5 : 1;
-      const at = v.m.json(v.w.viewer_nudge_hotspot(spot.index, d[0] * k, d[1] * k));
+      const at = answerNumbers(v.w, v.w.viewer_nudge_hotspot(spot.index, d[0] * k, d[1] * k));
       if (!at) return;
       spot.hotSpot.yaw = at[0];
       spot.hotSpot.pitch = at[1];

@@ -5,6 +5,7 @@
 // file fetches, decodes and uploads.
 
 import { TileGL } from './tiles-gl.js';
+import { answerNumbers } from './viewer-frame.js';
 
 /** A decoded tile's RGBA bytes, read back through a 2D canvas (synchronously). */
 function tilePixels(bitmap) {
@@ -132,8 +133,8 @@ export class Tiles {
     const heap = performance.memory ? performance.memory.usedJSHeapSize : null;
     const wasmBytes = v.w ? v.w.memory.buffer.byteLength : 0;
     if (this.state && this.state.cpu) {
-      const held = v.m.json(v.w.viewer_tile_memory());
-      return { tiles: held.tiles, textureBytes: 0, tileBytes: held.bytes, wasmBytes, jsHeapBytes: heap };
+      const [tiles, tileBytes] = answerNumbers(v.w, v.w.viewer_tile_memory());
+      return { tiles, textureBytes: 0, tileBytes, wasmBytes, jsHeapBytes: heap };
     }
     return { tiles: this.gl ? this.gl.textures.size : 0, textureBytes: this.gl ? this.gl.textureBytes : 0, tileBytes: 0,
       wasmBytes, jsHeapBytes: heap };
@@ -150,7 +151,7 @@ export class Tiles {
   /** Draws this frame's `view` at `pw`×`ph` device pixels: the plan's tiles fetched, dropped, drawn. */
   draw(view, pw, ph) {
     const v = this.viewer, tiles = this.state;
-    const plan = v.m.json(v.w.viewer_tile_plan(pw, ph));
+    const plan = readPlan(v, v.w.viewer_tile_plan(pw, ph));
     for (const entry of plan.fetch) this.fetch(entry, tiles);
     if (tiles.cpu) {
       // The core dropped the evicted tiles' pixels while planning.
@@ -170,4 +171,27 @@ export class Tiles {
     if (!tiles.loadFired && !tiles.broken && tiles.baseSettled >= 6) this.ready(tiles);
     return view;
   }
+}
+
+/**
+ * The plan `viewer_tile_plan` left at `viewer_tile_numbers` (`count` numbers, laid out as
+ * ViewerWeb.swift says there), as `{ level, focal, fetch: [{ id, url }], evict: [id],
+ * draw: [{ id, polygon }] }`; ids are "level/face/x/y".
+ */
+function readPlan(v, count) {
+  // A copy: the fetches below call into the module, which may grow its memory.
+  const n = new Float64Array(v.w.memory.buffer, v.w.viewer_tile_numbers(), count).slice();
+  let at = 5;
+  const tile = () => n.subarray(at, (at += 4));
+  const fetch = [], evict = [], draw = [];
+  for (let k = 0; k < n[2]; k++) {
+    const t = tile(), length = v.w.viewer_tile_url(t[0], t[1], t[2], t[3]);
+    fetch.push({ id: t.join('/'), url: length < 0 ? null : v.m.out(length) });
+  }
+  for (let k = 0; k < n[4]; k++) evict.push(tile().join('/'));
+  for (let k = 0; k < n[3]; k++) {
+    const id = tile().join('/'), points = n[at++];
+    draw.push({ id, polygon: n.subarray(at, (at += points * 5)) });
+  }
+  return { level: n[0], focal: n[1], fetch, evict, draw };
 }
