@@ -107,15 +107,18 @@ __attribute__((target("avx2"), always_inline)) static inline void row8(const uin
   }
 }
 
-__attribute__((target("avx2"))) void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out,
-                                                             int64_t groups, const uint32_t us[4],
-                                                             const uint32_t vs[4], const uint32_t u_step[4],
-                                                             const uint32_t v_step[4], const uint32_t u_bend[4],
-                                                             const uint32_t v_bend[4], uint32_t mixing) {
-  row8(src, width, out, groups, _mm_loadu_si128((const __m128i *)us), _mm_loadu_si128((const __m128i *)vs),
-       _mm_loadu_si128((const __m128i *)u_step), _mm_loadu_si128((const __m128i *)v_step),
-       _mm_loadu_si128((const __m128i *)u_bend), _mm_loadu_si128((const __m128i *)v_bend), mixing, blend8);
-}
+// A group kernel (`GroupKernel.Function`): ROW (`row4` or `row8`, with its last argument)
+// over the lanes the Swift walk hands it.
+#define IMAGESTAGE_GROUPS(NAME, TARGET, ROW, LAST)                                                                  \
+  __attribute__((target(TARGET))) void NAME(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,     \
+                                            const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],   \
+                                            const uint32_t v_step[4], const uint32_t u_bend[4],                     \
+                                            const uint32_t v_bend[4], uint32_t mixing) {                            \
+    ROW(src, width, out, groups, _mm_loadu_si128((const __m128i *)us), _mm_loadu_si128((const __m128i *)vs),        \
+        _mm_loadu_si128((const __m128i *)u_step), _mm_loadu_si128((const __m128i *)v_step),                         \
+        _mm_loadu_si128((const __m128i *)u_bend), _mm_loadu_si128((const __m128i *)v_bend), mixing, LAST);          \
+  }
+IMAGESTAGE_GROUPS(imagestage_groups_avx2, "avx2", row8, blend8)
 
 // The Swift blend four pixels at a time with SSE4.1 (as our x86-64 Swift builds compile
 // it), plus software prefetches of the texels eight groups (32 pixels) ahead, which the
@@ -176,15 +179,7 @@ __attribute__((target("sse4.1"), always_inline)) static inline void row4(const u
   }
 }
 
-__attribute__((target("sse4.1"))) void imagestage_groups_prefetch(const uint32_t *src, int64_t width, uint32_t *out,
-                                                                   int64_t groups, const uint32_t us[4],
-                                                                   const uint32_t vs[4], const uint32_t u_step[4],
-                                                                   const uint32_t v_step[4], const uint32_t u_bend[4],
-                                                                   const uint32_t v_bend[4], uint32_t mixing) {
-  row4(src, width, out, groups, _mm_loadu_si128((const __m128i *)us), _mm_loadu_si128((const __m128i *)vs),
-       _mm_loadu_si128((const __m128i *)u_step), _mm_loadu_si128((const __m128i *)v_step),
-       _mm_loadu_si128((const __m128i *)u_bend), _mm_loadu_si128((const __m128i *)v_bend), mixing, 1);
-}
+IMAGESTAGE_GROUPS(imagestage_groups_prefetch, "sse4.1", row4, 1)
 
 // A whole block in one call: the rows' lane coordinates stepped here, with the Swift
 // BlockStepper's integer arithmetic (PanoramaRenderer+Stepper.swift: `lanes`, `laneSteps`,
