@@ -177,7 +177,8 @@ extension FloorBench {
     // WxH, or WxHp10 for 10-bit samples.
     let deep = size.hasSuffix("p10")
     let sides = size.dropLast(deep ? 3 : 0).split(separator: "x").compactMap { Int($0) }
-    guard sides.count == 2, sides[0] > 1, sides[1] > 1 else { return nil }
+    // At most 16384 a side: the planes are allocated before the file is read.
+    guard sides.count == 2, (2...16384).contains(sides[0]), (2...16384).contains(sides[1]) else { return nil }
     return loadRawYUV(path, width: sides[0], height: sides[1], bitDepth: deep ? 10 : 8)
   }
 
