@@ -59,46 +59,66 @@ IMAGESTAGE_ARITHMETIC(lanes8, "avx2", __m256i, 256, 256)
 IMAGESTAGE_ARITHMETIC(lanes4, "sse4.1", __m128i, , 128)
 
 // Four bilinear samples per 128-bit half, eight per call, the texels fetched by AVX2 gathers.
-__attribute__((target("avx2"))) static inline __m256i blend8(const uint32_t *src, __m256i width, __m256i u,
+__attribute__((target("avx2"))) static inline __m256i blend8(const uint32_t *src, int64_t width, __m256i u,
                                                               __m256i v) {
-  __m256i idx = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(v, 16), width), _mm256_srli_epi32(u, 16));
+  __m256i idx = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(v, 16), _mm256_set1_epi32((int)width)),
+                                 _mm256_srli_epi32(u, 16));
   const int *base = (const int *)src;
-  int w = _mm256_extract_epi32(width, 0);
+  int w = (int)width;
   return lanes8_weigh(_mm256_i32gather_epi32(base, idx, 4), _mm256_i32gather_epi32(base + 1, idx, 4),
                       _mm256_i32gather_epi32(base + w, idx, 4), _mm256_i32gather_epi32(base + w + 1, idx, 4), u, v);
 }
 
-__attribute__((target("avx2"))) void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out,
-                                                             int64_t groups, const uint32_t us[4],
-                                                             const uint32_t vs[4], const uint32_t u_step[4],
-                                                             const uint32_t v_step[4], const uint32_t u_bend[4],
-                                                             const uint32_t v_bend[4], uint32_t mixing) {
-  __m128i u = _mm_loadu_si128((const __m128i *)us), v = _mm_loadu_si128((const __m128i *)vs);
-  __m128i du = _mm_loadu_si128((const __m128i *)u_step), dv = _mm_loadu_si128((const __m128i *)v_step);
-  const __m128i bu = _mm_loadu_si128((const __m128i *)u_bend), bv = _mm_loadu_si128((const __m128i *)v_bend);
-  const __m256i w = _mm256_set1_epi32((int)width);
+// One row of `groups` four-pixel groups eight lanes to an AVX2 register: groups g and g + 1
+// side by side, stepped exactly as the Swift loop steps them (wrapping 32-bit adds: a half
+// moves by its step plus the next group's, 2·step + bend, which grows by 4·bend every two
+// groups). `blend` fetches and weighs eight lanes' texels: by gathers (`blend8`) or by
+// scalar loads (`blend8_loads`); a constant at each caller, so it is inlined.
+typedef __m256i (*imagestage_blend8)(const uint32_t *src, int64_t width, __m256i u, __m256i v);
+
+__attribute__((target("avx2"), always_inline)) static inline void row8(const uint32_t *src, int64_t width, uint32_t *out,
+                                                                       int64_t groups, __m128i u, __m128i v, __m128i du,
+                                                                       __m128i dv, __m128i bu, __m128i bv,
+                                                                       uint32_t mixing, imagestage_blend8 blend) {
+  __m256i u8 = _mm256_set_m128i(_mm_add_epi32(u, du), u), v8 = _mm256_set_m128i(_mm_add_epi32(v, dv), v);
+  __m128i du1 = _mm_add_epi32(du, bu), dv1 = _mm_add_epi32(dv, bv);
+  __m256i d8u = _mm256_set_m128i(_mm_add_epi32(du1, _mm_add_epi32(du1, bu)), _mm_add_epi32(du, du1));
+  __m256i d8v = _mm256_set_m128i(_mm_add_epi32(dv1, _mm_add_epi32(dv1, bv)), _mm_add_epi32(dv, dv1));
+  __m128i b4u = _mm_slli_epi32(bu, 2), b4v = _mm_slli_epi32(bv, 2);
+  const __m256i b8u = _mm256_set_m128i(b4u, b4u), b8v = _mm256_set_m128i(b4v, b4v);
   int64_t g = 0;
   for (; g + 2 <= groups; g += 2) {
-    // Groups g and g + 1 side by side, stepped exactly as the Swift loop steps them.
-    __m128i u1 = _mm_add_epi32(u, du), v1 = _mm_add_epi32(v, dv);
-    __m128i du1 = _mm_add_epi32(du, bu), dv1 = _mm_add_epi32(dv, bv);
-    __m256i eight = blend8(src, w, _mm256_set_m128i(u1, u), _mm256_set_m128i(v1, v));
+    __m256i eight = blend(src, width, u8, v8);
     if (mixing) eight = lanes8_mix(_mm256_loadu_si256((const __m256i *)out), eight, mixing);
     _mm256_storeu_si256((__m256i *)out, eight);
     out += 8;
-    u = _mm_add_epi32(u1, du1);
-    v = _mm_add_epi32(v1, dv1);
-    du = _mm_add_epi32(du1, bu);
-    dv = _mm_add_epi32(dv1, bv);
+    u8 = _mm256_add_epi32(u8, d8u);
+    v8 = _mm256_add_epi32(v8, d8v);
+    d8u = _mm256_add_epi32(d8u, b8u);
+    d8v = _mm256_add_epi32(d8v, b8v);
   }
   if (g < groups) {
-    // The last odd group: the upper half repeats it, and only four pixels are stored.
-    __m256i eight = blend8(src, w, _mm256_set_m128i(u, u), _mm256_set_m128i(v, v));
-    __m128i four = _mm256_castsi256_si128(eight);
-    if (mixing) four = _mm256_castsi256_si128(lanes8_mix(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)out)), eight, mixing));
+    // The last odd group: the lower half holds it; the upper half repeats it (the next
+    // group's texels may lie outside the source), and only four pixels are stored.
+    __m256i lu = _mm256_permute2x128_si256(u8, u8, 0x00), lv = _mm256_permute2x128_si256(v8, v8, 0x00);
+    __m128i four = _mm256_castsi256_si128(blend(src, width, lu, lv));
+    if (mixing) four = lanes4_mix(_mm_loadu_si128((const __m128i *)out), four, mixing);
     _mm_storeu_si128((__m128i *)out, four);
   }
 }
+
+// A group kernel (`GroupKernel.Function`): ROW (`row4` or `row8`, with its last argument)
+// over the lanes the Swift walk hands it.
+#define IMAGESTAGE_GROUPS(NAME, TARGET, ROW, LAST)                                                                  \
+  __attribute__((target(TARGET))) void NAME(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,     \
+                                            const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],   \
+                                            const uint32_t v_step[4], const uint32_t u_bend[4],                     \
+                                            const uint32_t v_bend[4], uint32_t mixing) {                            \
+    ROW(src, width, out, groups, _mm_loadu_si128((const __m128i *)us), _mm_loadu_si128((const __m128i *)vs),        \
+        _mm_loadu_si128((const __m128i *)u_step), _mm_loadu_si128((const __m128i *)v_step),                         \
+        _mm_loadu_si128((const __m128i *)u_bend), _mm_loadu_si128((const __m128i *)v_bend), mixing, LAST);          \
+  }
+IMAGESTAGE_GROUPS(imagestage_groups_avx2, "avx2", row8, blend8)
 
 // The Swift blend four pixels at a time with SSE4.1 (as our x86-64 Swift builds compile
 // it), plus software prefetches of the texels eight groups (32 pixels) ahead, which the
@@ -125,40 +145,41 @@ int imagestage_cpu_has_sse41(void) {
   return __builtin_cpu_supports("sse4.1");
 }
 
-__attribute__((target("sse4.1"))) void imagestage_groups_prefetch(const uint32_t *src, int64_t width, uint32_t *out,
-                                                                   int64_t groups, const uint32_t us[4],
-                                                                   const uint32_t vs[4], const uint32_t u_step[4],
-                                                                   const uint32_t v_step[4], const uint32_t u_bend[4],
-                                                                   const uint32_t v_bend[4], uint32_t mixing) {
-  __m128i u = _mm_loadu_si128((const __m128i *)us), v = _mm_loadu_si128((const __m128i *)vs);
-  __m128i du = _mm_loadu_si128((const __m128i *)u_step), dv = _mm_loadu_si128((const __m128i *)v_step);
-  const __m128i bu = _mm_loadu_si128((const __m128i *)u_bend), bv = _mm_loadu_si128((const __m128i *)v_bend);
-  // Where the group AHEAD steps on reads, its bend left out: a prefetch need not be exact
-  // (nor inside the source: it never faults), so it runs on past the row's last group too,
-  // warming the lines the block's next row starts on. Lanes 0 and 3, both rows: the group's
-  // texels lie within their lines.
+// One row of `groups` four-pixel groups with SSE4.1, prefetching (when `prefetch`, a
+// constant at each caller) where the group AHEAD steps on reads, its bend left out: a
+// prefetch need not be exact (nor inside the source: it never faults), so it runs on past
+// the row's last group too, warming the lines the block's next row starts on. Lanes 0 and 3,
+// both rows: the group's texels lie within their lines.
+__attribute__((target("sse4.1"), always_inline)) static inline void row4(const uint32_t *src, int64_t width,
+                                                                         uint32_t *out, int64_t groups, __m128i u,
+                                                                         __m128i v, __m128i du, __m128i dv, __m128i bu,
+                                                                         __m128i bv, uint32_t mixing, int prefetch) {
   const __m128i ahead = _mm_set1_epi32(IMAGESTAGE_AHEAD);
   __m128i pu = _mm_add_epi32(u, _mm_mullo_epi32(du, ahead)), pv = _mm_add_epi32(v, _mm_mullo_epi32(dv, ahead));
   const __m128i w = _mm_set1_epi32((int)width);
   for (int64_t g = 0; g < groups; g++) {
-    __m128i idx = _mm_add_epi32(_mm_mullo_epi32(_mm_srli_epi32(pv, 16), w), _mm_srli_epi32(pu, 16));
-    const uint32_t *a = src + (uint32_t)_mm_extract_epi32(idx, 0), *b = src + (uint32_t)_mm_extract_epi32(idx, 3);
-    __builtin_prefetch(a);
-    __builtin_prefetch(a + width);
-    __builtin_prefetch(b);
-    __builtin_prefetch(b + width);
+    if (prefetch) {
+      __m128i idx = _mm_add_epi32(_mm_mullo_epi32(_mm_srli_epi32(pv, 16), w), _mm_srli_epi32(pu, 16));
+      const uint32_t *a = src + (uint32_t)_mm_extract_epi32(idx, 0), *b = src + (uint32_t)_mm_extract_epi32(idx, 3);
+      __builtin_prefetch(a);
+      __builtin_prefetch(a + width);
+      __builtin_prefetch(b);
+      __builtin_prefetch(b + width);
+      pu = _mm_add_epi32(pu, du);
+      pv = _mm_add_epi32(pv, dv);
+    }
     __m128i four = blend4(src, width, u, v);
     if (mixing) four = lanes4_mix(_mm_loadu_si128((const __m128i *)out), four, mixing);
     _mm_storeu_si128((__m128i *)out, four);
     out += 4;
     u = _mm_add_epi32(u, du);
     v = _mm_add_epi32(v, dv);
-    pu = _mm_add_epi32(pu, du);
-    pv = _mm_add_epi32(pv, dv);
     du = _mm_add_epi32(du, bu);
     dv = _mm_add_epi32(dv, bv);
   }
 }
+
+IMAGESTAGE_GROUPS(imagestage_groups_prefetch, "sse4.1", row4, 1)
 
 // A whole block in one call: the rows' lane coordinates stepped here, with the Swift
 // BlockStepper's integer arithmetic (PanoramaRenderer+Stepper.swift: `lanes`, `laneSteps`,
@@ -185,43 +206,8 @@ static inline void imagestage_row_lanes(const imagestage_quadratic q[3], uint32_
   *bend = (uint32_t)((int64_t)(32 * q[2].value) >> 16);
 }
 
-__attribute__((target("sse4.1"))) void imagestage_block_sse41(const uint32_t *src, int64_t width, uint32_t *out,
-                                                               int64_t out_stride, int64_t rows, int64_t groups,
-                                                               const int64_t steppers[18], uint32_t mixing) {
-  imagestage_quadratic qu[3], qv[3];
-  for (int k = 0; k < 3; k++) {
-    qu[k] = (imagestage_quadratic){(uint64_t)steppers[3 * k], (uint64_t)steppers[3 * k + 1], (uint64_t)steppers[3 * k + 2]};
-    qv[k] = (imagestage_quadratic){(uint64_t)steppers[9 + 3 * k], (uint64_t)steppers[10 + 3 * k],
-                                   (uint64_t)steppers[11 + 3 * k]};
-  }
-  for (int64_t row = 0; row < rows; row++, out += out_stride) {
-    uint32_t au[4], av[4], su[4], sv[4], bu1, bv1;
-    imagestage_row_lanes(qu, au, su, &bu1);
-    imagestage_row_lanes(qv, av, sv, &bv1);
-    __m128i u = _mm_loadu_si128((const __m128i *)au), v = _mm_loadu_si128((const __m128i *)av);
-    __m128i du = _mm_loadu_si128((const __m128i *)su), dv = _mm_loadu_si128((const __m128i *)sv);
-    const __m128i bu = _mm_set1_epi32((int)bu1), bv = _mm_set1_epi32((int)bv1);
-    uint32_t *o = out;
-    for (int64_t g = 0; g < groups; g++) {
-      __m128i four = blend4(src, width, u, v);
-      if (mixing) four = lanes4_mix(_mm_loadu_si128((const __m128i *)o), four, mixing);
-      _mm_storeu_si128((__m128i *)o, four);
-      o += 4;
-      u = _mm_add_epi32(u, du);
-      v = _mm_add_epi32(v, dv);
-      du = _mm_add_epi32(du, bu);
-      dv = _mm_add_epi32(dv, bv);
-    }
-    for (int k = 0; k < 3; k++) {
-      imagestage_quadratic_step(&qu[k]);
-      imagestage_quadratic_step(&qv[k]);
-    }
-  }
-}
-
-// `imagestage_block_sse41` eight lanes to an AVX2 register (two groups side by side, as
-// `imagestage_groups_avx2` steps them), the texels fetched by scalar loads, not gathers
-// (gathers were 2× slower than scalar loads on AMD Zen).
+// Eight lanes' texels fetched by scalar loads, not gathers (gathers were 2× slower than
+// scalar loads on AMD Zen): `imagestage_block_avx2`'s blend.
 __attribute__((target("avx2"))) static inline __m256i blend8_loads(const uint32_t *src, int64_t width, __m256i u,
                                                                     __m256i v) {
   __m256i idx = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(v, 16), _mm256_set1_epi32((int)width)),
@@ -239,53 +225,33 @@ __attribute__((target("avx2"))) static inline __m256i blend8_loads(const uint32_
   return lanes8_weigh(t00, t01, t10, t11, u, v);
 }
 
-__attribute__((target("avx2"))) void imagestage_block_avx2(const uint32_t *src, int64_t width, uint32_t *out,
-                                                            int64_t out_stride, int64_t rows, int64_t groups,
-                                                            const int64_t steppers[18], uint32_t mixing) {
-  imagestage_quadratic qu[3], qv[3];
-  for (int k = 0; k < 3; k++) {
-    qu[k] = (imagestage_quadratic){(uint64_t)steppers[3 * k], (uint64_t)steppers[3 * k + 1], (uint64_t)steppers[3 * k + 2]};
-    qv[k] = (imagestage_quadratic){(uint64_t)steppers[9 + 3 * k], (uint64_t)steppers[10 + 3 * k],
-                                   (uint64_t)steppers[11 + 3 * k]};
+// A whole block: each row's lanes set up from the quadratics (`imagestage_row_lanes`), drawn by
+// ROW (`row4` or `row8`, with its last argument), then the quadratics stepped to the next row.
+#define IMAGESTAGE_BLOCK(NAME, TARGET, ROW, LAST)                                                                  \
+  __attribute__((target(TARGET))) void NAME(const uint32_t *src, int64_t width, uint32_t *out, int64_t out_stride,   \
+                                            int64_t rows, int64_t groups, const int64_t steppers[18], uint32_t mixing) { \
+    imagestage_quadratic qu[3], qv[3];                                                                               \
+    for (int k = 0; k < 3; k++) {                                                                                    \
+      qu[k] = (imagestage_quadratic){(uint64_t)steppers[3 * k], (uint64_t)steppers[3 * k + 1],                       \
+                                     (uint64_t)steppers[3 * k + 2]};                                                 \
+      qv[k] = (imagestage_quadratic){(uint64_t)steppers[9 + 3 * k], (uint64_t)steppers[10 + 3 * k],                  \
+                                     (uint64_t)steppers[11 + 3 * k]};                                                \
+    }                                                                                                                \
+    for (int64_t row = 0; row < rows; row++, out += out_stride) {                                                    \
+      uint32_t au[4], av[4], su[4], sv[4], bu, bv;                                                                   \
+      imagestage_row_lanes(qu, au, su, &bu);                                                                         \
+      imagestage_row_lanes(qv, av, sv, &bv);                                                                         \
+      ROW(src, width, out, groups, _mm_loadu_si128((const __m128i *)au), _mm_loadu_si128((const __m128i *)av),       \
+          _mm_loadu_si128((const __m128i *)su), _mm_loadu_si128((const __m128i *)sv), _mm_set1_epi32((int)bu),       \
+          _mm_set1_epi32((int)bv), mixing, LAST);                                                                    \
+      for (int k = 0; k < 3; k++) {                                                                                  \
+        imagestage_quadratic_step(&qu[k]);                                                                           \
+        imagestage_quadratic_step(&qv[k]);                                                                           \
+      }                                                                                                              \
+    }                                                                                                                \
   }
-  for (int64_t row = 0; row < rows; row++, out += out_stride) {
-    uint32_t au[4], av[4], su[4], sv[4], bu1, bv1;
-    imagestage_row_lanes(qu, au, su, &bu1);
-    imagestage_row_lanes(qv, av, sv, &bv1);
-    __m128i u = _mm_loadu_si128((const __m128i *)au), v = _mm_loadu_si128((const __m128i *)av);
-    __m128i du = _mm_loadu_si128((const __m128i *)su), dv = _mm_loadu_si128((const __m128i *)sv);
-    const __m128i bu = _mm_set1_epi32((int)bu1), bv = _mm_set1_epi32((int)bv1);
-    // Eight lanes: groups g and g + 1; both halves step two groups at a time.
-    __m256i u8 = _mm256_set_m128i(_mm_add_epi32(u, du), u), v8 = _mm256_set_m128i(_mm_add_epi32(v, dv), v);
-    __m128i du1 = _mm_add_epi32(du, bu), dv1 = _mm_add_epi32(dv, bv);
-    // A half moves by its step plus the next group's step: 2·step + bend, and that grows by
-    // 4·bend every two groups.
-    __m256i d8u = _mm256_set_m128i(_mm_add_epi32(du1, _mm_add_epi32(du1, bu)), _mm_add_epi32(du, du1));
-    __m256i d8v = _mm256_set_m128i(_mm_add_epi32(dv1, _mm_add_epi32(dv1, bv)), _mm_add_epi32(dv, dv1));
-    const __m256i b8u = _mm256_set1_epi32((int)(4 * bu1)), b8v = _mm256_set1_epi32((int)(4 * bv1));
-    uint32_t *o = out;
-    int64_t g = 0;
-    for (; g + 2 <= groups; g += 2) {
-      __m256i eight = blend8_loads(src, width, u8, v8);
-      if (mixing) eight = lanes8_mix(_mm256_loadu_si256((const __m256i *)o), eight, mixing);
-      _mm256_storeu_si256((__m256i *)o, eight);
-      o += 8;
-      u8 = _mm256_add_epi32(u8, d8u);
-      v8 = _mm256_add_epi32(v8, d8v);
-      d8u = _mm256_add_epi32(d8u, b8u);
-      d8v = _mm256_add_epi32(d8v, b8v);
-    }
-    if (g < groups) {
-      __m128i four = _mm256_castsi256_si128(blend8_loads(src, width, u8, v8));
-      if (mixing) four = lanes4_mix(_mm_loadu_si128((const __m128i *)o), four, mixing);
-      _mm_storeu_si128((__m128i *)o, four);
-    }
-    for (int k = 0; k < 3; k++) {
-      imagestage_quadratic_step(&qu[k]);
-      imagestage_quadratic_step(&qv[k]);
-    }
-  }
-}
+IMAGESTAGE_BLOCK(imagestage_block_sse41, "sse4.1", row4, 0)
+IMAGESTAGE_BLOCK(imagestage_block_avx2, "avx2", row8, blend8_loads)
 
 #else
 int imagestage_cpu_has_sse41(void) { return 0; }

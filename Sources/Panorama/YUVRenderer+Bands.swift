@@ -6,7 +6,12 @@ extension YUVBlocks {
   /// seam of a 360° source, the poles, a partial source's edges, a lens's circle, blocks
   /// evaluated per pixel) the general loop.
   func renderBand(_ band: Int, yuv out: Target) {
-    if deep { return deepRenderBand(band, yuv: out) }
+    if deep { renderBand(band, yuv: out, TenBit.self) } else { renderBand(band, yuv: out, EightBit.self) }
+  }
+
+  /// `renderBand(_:yuv:)` for samples of depth `D`; the C kernels read bytes, so only 8-bit
+  /// planes take one.
+  func renderBand<D: YUVSampleDepth>(_ band: Int, yuv out: Target, _ depth: D.Type) {
     let masks = mapping.camera.visibleRadius != nil
     for column in 0..<(nodes.columns.count - 1) {
       let x0 = nodes.columns[column], x1 = nodes.columns[column + 1]
@@ -21,7 +26,7 @@ extension YUVBlocks {
           let a = patch.row(r), b = patch.row(r + 1)
           if inside(a, count: x1 - x0) && inside(b, count: x1 - x0) {
             let lumaA = rowA + x0, lumaB = lumaA + out.width
-            if let kernel {
+            if D.kernelsRead, let kernel {
               withUnsafeTemporaryAllocation(of: Int64.self, capacity: 12) { s in
                 func put(_ k: Int, _ stepper: Stepper) {
                   s[3 * k] = stepper.value
@@ -38,14 +43,15 @@ extension YUVBlocks {
                   out.v + chromaRow)
               }
             } else {
-              interiorPair(a, b, count: x1 - x0, lumaA: lumaA, lumaB: lumaB, u: out.u + chromaRow, v: out.v + chromaRow)
+              interiorPair(
+                a, b, count: x1 - x0, lumaA: lumaA, lumaB: lumaB, u: out.u + chromaRow, v: out.v + chromaRow, D.self)
             }
             r += 2
             continue
           }
         }
         generalPair(
-          x0: x0, x1: x1, y: y, a: patch?.row(r), b: patch?.row(r + 1), masks: masks, out: out)
+          x0: x0, x1: x1, y: y, a: patch?.row(r), b: patch?.row(r + 1), masks: masks, out: out, D.self)
         r += 2
       }
     }
@@ -77,32 +83,32 @@ extension YUVBlocks {
   }
 
   /// A bilinear tap well inside a plane: no wrapping, clamping or background. The same
-  /// arithmetic as `tap`.
-  @inline(__always) func interiorTap(_ plane: UnsafePointer<UInt8>, _ stride: Int, _ u: Int64, _ v: Int64) -> Int32 {
+  /// arithmetic as `tap`, carried as `D` carries taps.
+  @inline(__always) func interiorTap<D: YUVSampleDepth>(
+    _ plane: UnsafePointer<UInt8>, _ stride: Int, _ u: Int64, _ v: Int64, _ depth: D.Type
+  ) -> Int32 {
     let x0 = Int(truncatingIfNeeded: u >> 32), y0 = Int(truncatingIfNeeded: v >> 32)
     let fx = Int32(truncatingIfNeeded: (u >> 24) & 255), fy = Int32(truncatingIfNeeded: (v >> 24) & 255)
-    let r0 = plane + (y0 &* stride &+ x0), r1 = r0 + stride
-    let a = Int32(r0[0]), b = Int32(r0[1]), c = Int32(r1[0]), d = Int32(r1[1])
-    let top = a &* 256 &+ (b &- a) &* fx, bottom = c &* 256 &+ (d &- c) &* fx
-    return (top &* 256 &+ (bottom &- top) &* fy &+ 32768) >> 16
+    let r0 = UnsafeRawPointer(plane + (y0 &* stride)), r1 = r0 + stride
+    return D.carry(weigh(D.sample(r0, x0), D.sample(r0, x0 &+ 1), D.sample(r1, x0), D.sample(r1, x0 &+ 1), fx, fy))
   }
 
   /// Two rows of `count` pixels (from an even column) whose taps all lie inside: the
   /// portable loop, and the reference the C kernels are held to (`YUVKernel`).
-  func interiorPair(
+  func interiorPair<D: YUVSampleDepth>(
     _ a: (u: Stepper, v: Stepper), _ b: (u: Stepper, v: Stepper), count: Int, lumaA: UnsafeMutablePointer<UInt8>,
-    lumaB: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
+    lumaB: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>, _ depth: D.Type
   ) {
     var (ua, va, ub, vb) = (a.u, a.v, b.u, b.v)
     let (y, ys) = (planes.y, planes.yStride)
     for x in 0..<count {
-      lumaA[x] = UInt8(truncatingIfNeeded: interiorTap(y, ys, ua.value, va.value))
-      lumaB[x] = UInt8(truncatingIfNeeded: interiorTap(y, ys, ub.value, vb.value))
+      lumaA[x] = D.byte(interiorTap(y, ys, ua.value, va.value, D.self))
+      lumaB[x] = D.byte(interiorTap(y, ys, ub.value, vb.value, D.self))
       if x & 1 == 0 {
         let cu = (((ua.value >> 1) &+ (ub.value >> 1)) >> 1) &- chromaShiftX
         let cv = (((va.value >> 1) &+ (vb.value >> 1)) >> 1) &- (1 << 30)
-        u[x >> 1] = UInt8(truncatingIfNeeded: interiorTap(planes.u, planes.uStride, cu, cv))
-        v[x >> 1] = UInt8(truncatingIfNeeded: interiorTap(planes.v, planes.vStride, cu, cv))
+        u[x >> 1] = D.byte(interiorTap(planes.u, planes.uStride, cu, cv, D.self))
+        v[x >> 1] = D.byte(interiorTap(planes.v, planes.vStride, cu, cv, D.self))
       }
       ua.step()
       va.step()
@@ -113,8 +119,9 @@ extension YUVBlocks {
 
   /// Two rows `y`, `y + 1` of a block (columns `x0..<x1`), wrapping, clamping and masking
   /// as they need; steppers nil: each position evaluated exactly.
-  func generalPair(
-    x0: Int, x1: Int, y: Int, a: (u: Stepper, v: Stepper)?, b: (u: Stepper, v: Stepper)?, masks: Bool, out: Target
+  func generalPair<D: YUVSampleDepth>(
+    x0: Int, x1: Int, y: Int, a: (u: Stepper, v: Stepper)?, b: (u: Stepper, v: Stepper)?, masks: Bool, out: Target,
+    _ depth: D.Type
   ) {
     let black = blackY
     let rowA = out.y + y * out.width, rowB = rowA + out.width
@@ -124,12 +131,12 @@ extension YUVBlocks {
       let (ua, va) = steppers.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y))
       let (ub, vb) = next.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y + 1))
       let hidden = masks && outsideLens(x, y)
-      rowA[x] = hidden ? black : luma(ua, va).map { UInt8(truncatingIfNeeded: $0) } ?? black
-      rowB[x] = masks && outsideLens(x, y + 1) ? black : luma(ub, vb).map { UInt8(truncatingIfNeeded: $0) } ?? black
+      rowA[x] = hidden ? black : luma(ua, va, D.self).map(D.byte) ?? black
+      rowB[x] = masks && outsideLens(x, y + 1) ? black : luma(ub, vb, D.self).map(D.byte) ?? black
       if x & 1 == 0 {
-        let c = hidden ? nil : chroma((ua >> 1) &+ (ub >> 1), (va >> 1) &+ (vb >> 1))
-        out.u[chromaRow + x >> 1] = UInt8(truncatingIfNeeded: c?.0 ?? 128)
-        out.v[chromaRow + x >> 1] = UInt8(truncatingIfNeeded: c?.1 ?? 128)
+        let c = hidden ? nil : chroma((ua >> 1) &+ (ub >> 1), (va >> 1) &+ (vb >> 1), D.self)
+        out.u[chromaRow + x >> 1] = c.map { D.byte($0.0) } ?? 128
+        out.v[chromaRow + x >> 1] = c.map { D.byte($0.1) } ?? 128
       }
       steppers?.u.step()
       steppers?.v.step()
@@ -141,7 +148,11 @@ extension YUVBlocks {
   /// One row of blocks into RGBA: each pixel's luma and chroma tapped at its own position
   /// and converted.
   func renderBand(_ band: Int, rgba out: RGBATarget) {
-    if deep { return deepRenderBand(band, rgba: out) }
+    if deep { renderBand(band, rgba: out, TenBit.self) } else { renderBand(band, rgba: out, EightBit.self) }
+  }
+
+  /// `renderBand(_:rgba:)` for samples of depth `D`.
+  func renderBand<D: YUVSampleDepth>(_ band: Int, rgba out: RGBATarget, _ depth: D.Type) {
     let masks = mapping.camera.visibleRadius != nil
     let black: UInt32 = 0xFF00_0000
     for column in 0..<(nodes.columns.count - 1) {
@@ -156,139 +167,13 @@ extension YUVBlocks {
           let (u, v) = steppers.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y))
           steppers?.u.step()
           steppers?.v.step()
-          guard !(masks && outsideLens(x, y)), let l = luma(u, v), let c = chroma(u, v) else {
+          guard !(masks && outsideLens(x, y)), let l = luma(u, v, D.self), let c = chroma(u, v, D.self) else {
             row[x] = black
             continue
           }
-          row[x] = fixed.pixel(l, c.0, c.1)
+          row[x] = D.pixel(fixed, l, c.0, c.1)
         }
       }
-    }
-  }
-}
-
-/// The 10-bit loops: `interiorPair` and `generalPair` on 16-bit samples, each output
-/// sample rounded once from the unrounded tap (the positions, weights and chroma siting are
-/// the 8-bit loops'). Kept apart so the 8-bit loops' code is untouched.
-extension YUVBlocks {
-  /// `renderBand(_:yuv:)` for 10-bit planes; no kernel (the C kernels read bytes).
-  func deepRenderBand(_ band: Int, yuv out: Target) {
-    let masks = mapping.camera.visibleRadius != nil
-    for column in 0..<(nodes.columns.count - 1) {
-      let x0 = nodes.columns[column], x1 = nodes.columns[column + 1]
-      let y0 = nodes.rows[band], y1 = nodes.rows[band + 1]
-      let patch = self.patch(band: band, column: column)
-      var r = 0
-      while r + 1 < y1 - y0 {
-        let y = y0 + r
-        let lumaA = out.y + y * out.width + x0
-        let chromaRow = (y >> 1) * (out.width >> 1) + (x0 >> 1)
-        if let patch, !masks {
-          let a = patch.row(r), b = patch.row(r + 1)
-          if inside(a, count: x1 - x0) && inside(b, count: x1 - x0) {
-            deepInteriorPair(
-              a, b, count: x1 - x0, lumaA: lumaA, lumaB: lumaA + out.width, u: out.u + chromaRow,
-              v: out.v + chromaRow)
-            r += 2
-            continue
-          }
-        }
-        deepGeneralPair(x0: x0, x1: x1, y: y, a: patch?.row(r), b: patch?.row(r + 1), masks: masks, out: out)
-        r += 2
-      }
-    }
-  }
-
-  /// `renderBand(_:rgba:)` for 10-bit planes.
-  func deepRenderBand(_ band: Int, rgba out: RGBATarget) {
-    let masks = mapping.camera.visibleRadius != nil
-    let black: UInt32 = 0xFF00_0000
-    for column in 0..<(nodes.columns.count - 1) {
-      let x0 = nodes.columns[column], x1 = nodes.columns[column + 1]
-      let y0 = nodes.rows[band], y1 = nodes.rows[band + 1]
-      let patch = self.patch(band: band, column: column)
-      for r in 0..<(y1 - y0) {
-        let y = y0 + r
-        let row = out.base + y * out.width
-        var steppers = patch?.row(r)
-        for x in x0..<x1 {
-          let (u, v) = steppers.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y))
-          steppers?.u.step()
-          steppers?.v.step()
-          guard !(masks && outsideLens(x, y)), let l = deepLuma(u, v), let c = deepChroma(u, v) else {
-            row[x] = black
-            continue
-          }
-          row[x] = fixed.deepPixel(l, c.0, c.1)
-        }
-      }
-    }
-  }
-
-  @inline(__always) func deepLuma(_ u: Int64, _ v: Int64) -> Int32? { deepTap(planes.y, planes.yStride, w, h, u, v) }
-
-  @inline(__always) func deepChroma(_ u: Int64, _ v: Int64) -> (Int32, Int32)? {
-    let cu = (u >> 1) &- chromaShiftX, cv = (v >> 1) &- (1 << 30)
-    guard let b = deepTap(planes.u, planes.uStride, cw, ch, cu, cv),
-      let r = deepTap(planes.v, planes.vStride, cw, ch, cu, cv)
-    else { return nil }
-    return (b, r)
-  }
-
-  /// `interiorTap` on 16-bit samples, unrounded (× 2¹⁶).
-  @inline(__always) func deepInteriorTap(_ plane: UnsafePointer<UInt8>, _ stride: Int, _ u: Int64, _ v: Int64) -> Int32 {
-    let x0 = Int(truncatingIfNeeded: u >> 32), y0 = Int(truncatingIfNeeded: v >> 32)
-    let fx = Int32(truncatingIfNeeded: (u >> 24) & 255), fy = Int32(truncatingIfNeeded: (v >> 24) & 255)
-    let r0 = UnsafeRawPointer(plane + y0 &* stride), r1 = r0 + stride
-    let a = sample(r0, x0), b = sample(r0, x0 &+ 1), c = sample(r1, x0), d = sample(r1, x0 &+ 1)
-    let top = a &* 256 &+ (b &- a) &* fx, bottom = c &* 256 &+ (d &- c) &* fx
-    return top &* 256 &+ (bottom &- top) &* fy
-  }
-
-  func deepInteriorPair(
-    _ a: (u: Stepper, v: Stepper), _ b: (u: Stepper, v: Stepper), count: Int, lumaA: UnsafeMutablePointer<UInt8>,
-    lumaB: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
-  ) {
-    var (ua, va, ub, vb) = (a.u, a.v, b.u, b.v)
-    let (y, ys) = (planes.y, planes.yStride)
-    for x in 0..<count {
-      lumaA[x] = deepByte(deepInteriorTap(y, ys, ua.value, va.value))
-      lumaB[x] = deepByte(deepInteriorTap(y, ys, ub.value, vb.value))
-      if x & 1 == 0 {
-        let cu = (((ua.value >> 1) &+ (ub.value >> 1)) >> 1) &- chromaShiftX
-        let cv = (((va.value >> 1) &+ (vb.value >> 1)) >> 1) &- (1 << 30)
-        u[x >> 1] = deepByte(deepInteriorTap(planes.u, planes.uStride, cu, cv))
-        v[x >> 1] = deepByte(deepInteriorTap(planes.v, planes.vStride, cu, cv))
-      }
-      ua.step()
-      va.step()
-      ub.step()
-      vb.step()
-    }
-  }
-
-  func deepGeneralPair(
-    x0: Int, x1: Int, y: Int, a: (u: Stepper, v: Stepper)?, b: (u: Stepper, v: Stepper)?, masks: Bool, out: Target
-  ) {
-    let black = blackY
-    let rowA = out.y + y * out.width, rowB = rowA + out.width
-    let chromaRow = (y >> 1) * (out.width >> 1)
-    var steppers = a, next = b
-    for x in x0..<x1 {
-      let (ua, va) = steppers.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y))
-      let (ub, vb) = next.map { ($0.u.value, $0.v.value) } ?? exact(Double(x), Double(y + 1))
-      let hidden = masks && outsideLens(x, y)
-      rowA[x] = hidden ? black : deepLuma(ua, va).map(deepByte) ?? black
-      rowB[x] = masks && outsideLens(x, y + 1) ? black : deepLuma(ub, vb).map(deepByte) ?? black
-      if x & 1 == 0 {
-        let c = hidden ? nil : deepChroma((ua >> 1) &+ (ub >> 1), (va >> 1) &+ (vb >> 1))
-        out.u[chromaRow + x >> 1] = c.map { deepByte($0.0) } ?? 128
-        out.v[chromaRow + x >> 1] = c.map { deepByte($0.1) } ?? 128
-      }
-      steppers?.u.step()
-      steppers?.v.step()
-      next?.u.step()
-      next?.v.step()
     }
   }
 }

@@ -20,7 +20,7 @@ struct YUVBlocks: @unchecked Sendable {
   /// for a kernel's four-byte loads. Empty for planes too small to have one.
   let interior: (u: (lo: Double, hi: Double), v: (lo: Double, hi: Double))
   let kernel: YUVKernel?
-  /// 10-bit planes: 16-bit samples, drawn by the `deep` loops (never by a kernel).
+  /// 10-bit planes: 16-bit samples, drawn by the loops at `TenBit` (never by a kernel).
   let deep: Bool
 
   init(renderer: YUVRenderer, planes: YUVPlanes, shift: Double, mapping: YUVRenderer.Mapping) {
@@ -141,38 +141,10 @@ struct YUVBlocks: @unchecked Sendable {
 
   // MARK: Taps
 
-  /// Bilinear tap of an 8-bit plane (`pw`×`ph`, `stride`) at 32.32 (`u`, `v`); nil
-  /// outside a partial source.
-  @inline(__always) func tap(
-    _ plane: UnsafePointer<UInt8>, _ stride: Int, _ pw: Int, _ ph: Int, _ u: Int64, _ v: Int64
-  ) -> Int32? {
-    var x0 = Int(truncatingIfNeeded: u >> 32), y0 = Int(truncatingIfNeeded: v >> 32)
-    let fx = Int32(truncatingIfNeeded: (u >> 24) & 255), fy = Int32(truncatingIfNeeded: (v >> 24) & 255)
-    var x1 = x0 + 1, y1 = y0 + 1
-    if wraps {
-      if x0 < 0 { x0 += pw } else if x0 >= pw { x0 -= pw }
-      if x0 < 0 || x0 >= pw { x0 = 0 }
-      x1 = x0 + 1 == pw ? 0 : x0 + 1
-    } else {
-      if x0 < -1 || x0 >= pw { return nil }
-      x0 = max(x0, 0)
-      x1 = min(x1, pw - 1)
-    }
-    if y0 < 0 || y0 >= ph - 1 {
-      if !coversPoles && (y0 < -1 || y0 >= ph) { return nil }
-      y0 = y0 < 0 ? 0 : ph - 1
-      y1 = y0
-    }
-    let r0 = plane + y0 &* stride, r1 = plane + y1 &* stride
-    let a = Int32(r0[x0]), b = Int32(r0[x1]), c = Int32(r1[x0]), d = Int32(r1[x1])
-    let top = a &* 256 &+ (b &- a) &* fx, bottom = c &* 256 &+ (d &- c) &* fx
-    return (top &* 256 &+ (bottom &- top) &* fy &+ 32768) >> 16
-  }
-
-  /// `tap` of a 16-bit plane, unrounded: a 10-bit sample × 2¹⁶ (`YUVColour.Fixed.deepPixel`).
-  /// The same wrapping, clamping and weights as `tap`.
-  @inline(__always) func deepTap(
-    _ plane: UnsafePointer<UInt8>, _ stride: Int, _ pw: Int, _ ph: Int, _ u: Int64, _ v: Int64
+  /// Bilinear tap of a plane of `D` samples (`pw`×`ph`, `stride` bytes) at 32.32 (`u`, `v`),
+  /// carried as `D` carries taps; nil outside a partial source.
+  @inline(__always) func tap<D: YUVSampleDepth>(
+    _ plane: UnsafePointer<UInt8>, _ stride: Int, _ pw: Int, _ ph: Int, _ u: Int64, _ v: Int64, _ depth: D.Type
   ) -> Int32? {
     var x0 = Int(truncatingIfNeeded: u >> 32), y0 = Int(truncatingIfNeeded: v >> 32)
     let fx = Int32(truncatingIfNeeded: (u >> 24) & 255), fy = Int32(truncatingIfNeeded: (v >> 24) & 255)
@@ -192,26 +164,25 @@ struct YUVBlocks: @unchecked Sendable {
       y1 = y0
     }
     let r0 = UnsafeRawPointer(plane + y0 &* stride), r1 = UnsafeRawPointer(plane + y1 &* stride)
-    let a = sample(r0, x0), b = sample(r0, x1), c = sample(r1, x0), d = sample(r1, x1)
+    return D.carry(weigh(D.sample(r0, x0), D.sample(r0, x1), D.sample(r1, x0), D.sample(r1, x1), fx, fy))
+  }
+
+  /// Texels a, b (top row, left and right), c, d (bottom row) weighed by 8-bit fractions:
+  /// the samples × 2¹⁶, unrounded.
+  @inline(__always) func weigh(_ a: Int32, _ b: Int32, _ c: Int32, _ d: Int32, _ fx: Int32, _ fy: Int32) -> Int32 {
     let top = a &* 256 &+ (b &- a) &* fx, bottom = c &* 256 &+ (d &- c) &* fx
     return top &* 256 &+ (bottom &- top) &* fy
   }
 
-  /// Sample `x` of a row of 16-bit little-endian words, its top six bits ignored (as
-  /// FFmpeg's 10-bit formats leave them zero).
-  @inline(__always) func sample(_ row: UnsafeRawPointer, _ x: Int) -> Int32 {
-    Int32(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: x &* 2, as: UInt16.self)) & 1023)
+  @inline(__always) func luma<D: YUVSampleDepth>(_ u: Int64, _ v: Int64, _ depth: D.Type) -> Int32? {
+    tap(planes.y, planes.yStride, w, h, u, v, D.self)
   }
 
-  /// An unrounded 10-bit tap (× 2¹⁶) as an 8-bit output sample, rounded once.
-  @inline(__always) func deepByte(_ t: Int32) -> UInt8 { UInt8(min((t &+ (1 << 17)) >> 18, 255)) }
-
-  @inline(__always) func luma(_ u: Int64, _ v: Int64) -> Int32? { tap(planes.y, planes.yStride, w, h, u, v) }
-
   /// Chroma at luma position (`u`, `v`) (32.32): both planes, or nil outside.
-  @inline(__always) func chroma(_ u: Int64, _ v: Int64) -> (Int32, Int32)? {
+  @inline(__always) func chroma<D: YUVSampleDepth>(_ u: Int64, _ v: Int64, _ depth: D.Type) -> (Int32, Int32)? {
     let cu = (u >> 1) &- chromaShiftX, cv = (v >> 1) &- (1 << 30)
-    guard let b = tap(planes.u, planes.uStride, cw, ch, cu, cv), let r = tap(planes.v, planes.vStride, cw, ch, cu, cv)
+    guard let b = tap(planes.u, planes.uStride, cw, ch, cu, cv, D.self),
+      let r = tap(planes.v, planes.vStride, cw, ch, cu, cv, D.self)
     else { return nil }
     return (b, r)
   }
@@ -222,5 +193,49 @@ struct YUVBlocks: @unchecked Sendable {
     let c = mapping.camera
     let px = (Double(x) + 0.5 - c.cx) / c.focal, py = (c.cy - Double(y) - 0.5) / c.focal
     return px * px + py * py > radius * radius
+  }
+}
+
+/// How the loops read a plane's samples and carry a tap: one loop shape for 8- and 10-bit
+/// planes, specialised for each (the generic loops are inlined or specialised in the module,
+/// so the 8-bit loop's code is what it was).
+protocol YUVSampleDepth {
+  /// Whether the C kernels (`YUVKernel`) read these samples: bytes only.
+  static var kernelsRead: Bool { get }
+  /// Sample `x` of a row.
+  static func sample(_ row: UnsafeRawPointer, _ x: Int) -> Int32
+  /// A tap's weighed sum (samples × 2¹⁶) as the loops carry it.
+  static func carry(_ sum: Int32) -> Int32
+  /// A carried tap as an 8-bit output sample.
+  static func byte(_ t: Int32) -> UInt8
+  /// Carried luma and chroma taps as an RGBA pixel.
+  static func pixel(_ fixed: YUVColour.Fixed, _ y: Int32, _ cb: Int32, _ cr: Int32) -> UInt32
+}
+
+/// 8-bit samples (bytes): each tap rounded to a byte at once.
+enum EightBit: YUVSampleDepth {
+  static var kernelsRead: Bool { true }
+  @inline(__always) static func sample(_ row: UnsafeRawPointer, _ x: Int) -> Int32 {
+    Int32(row.load(fromByteOffset: x, as: UInt8.self))
+  }
+  @inline(__always) static func carry(_ sum: Int32) -> Int32 { (sum &+ 32768) >> 16 }
+  @inline(__always) static func byte(_ t: Int32) -> UInt8 { UInt8(truncatingIfNeeded: t) }
+  @inline(__always) static func pixel(_ fixed: YUVColour.Fixed, _ y: Int32, _ cb: Int32, _ cr: Int32) -> UInt32 {
+    fixed.pixel(y, cb, cr)
+  }
+}
+
+/// 10-bit samples (`yuv420p10le`: 16-bit little-endian words, the top six bits ignored, as
+/// FFmpeg leaves them zero): each tap kept unrounded (× 2¹⁶, `YUVColour.Fixed.deepPixel`) and
+/// rounded once to the output.
+enum TenBit: YUVSampleDepth {
+  static var kernelsRead: Bool { false }
+  @inline(__always) static func sample(_ row: UnsafeRawPointer, _ x: Int) -> Int32 {
+    Int32(UInt16(littleEndian: row.loadUnaligned(fromByteOffset: x &* 2, as: UInt16.self)) & 1023)
+  }
+  @inline(__always) static func carry(_ sum: Int32) -> Int32 { sum }
+  @inline(__always) static func byte(_ t: Int32) -> UInt8 { UInt8(min((t &+ (1 << 17)) >> 18, 255)) }
+  @inline(__always) static func pixel(_ fixed: YUVColour.Fixed, _ y: Int32, _ cb: Int32, _ cr: Int32) -> UInt32 {
+    fixed.deepPixel(y, cb, cr)
   }
 }

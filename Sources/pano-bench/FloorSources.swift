@@ -57,16 +57,18 @@ extension FloorBench {
 
   // MARK: The video frame (bench/reframe.sh)
 
-  /// Raw 8-bit 4:2:0 planes (`ffmpeg -f rawvideo -pix_fmt yuv420p`), W×H luma, as `YUVPlanes`
-  /// kept for the process's life.
-  static func loadRawYUV(_ path: String, width w: Int, height h: Int) -> YUVPlanes? {
-    let cw = (w + 1) / 2, ch = (h + 1) / 2, count = w * h + 2 * cw * ch
+  /// Raw 4:2:0 planes (`ffmpeg -f rawvideo -pix_fmt yuv420p`, or `yuv420p10le` when `bitDepth`
+  /// is 10), W×H luma, as `YUVPlanes` kept for the process's life.
+  static func loadRawYUV(_ path: String, width w: Int, height h: Int, bitDepth: Int) -> YUVPlanes? {
+    let cw = (w + 1) / 2, ch = (h + 1) / 2, bytes = bitDepth > 8 ? 2 : 1
+    let count = bytes * (w * h + 2 * cw * ch)
     guard let f = fopen(path, "rb") else { return nil }
     defer { fclose(f) }
-    let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-    guard fread(bytes, 1, count, f) == count else { return nil }
+    let base = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+    guard fread(base, 1, count, f) == count else { return nil }
     return try? YUVPlanes(
-      width: w, height: h, y: bytes, yStride: w, u: bytes + w * h, uStride: cw, v: bytes + w * h + cw * ch, vStride: cw)
+      width: w, height: h, bitDepth: bitDepth, y: base, yStride: bytes * w, u: base + bytes * w * h,
+      uStride: bytes * cw, v: base + bytes * (w * h + cw * ch), vStride: bytes * cw)
   }
 
   /// Output planes a band of rows can write: Y, U, V of a `width`×`height` frame.
@@ -82,6 +84,12 @@ extension FloorBench {
   static func yuvContenders(_ planes: YUVPlanes) -> (contenders: [Contender], extrapolated: Int) {
     let video = SphericalVideo(source: "bench")
     guard var renderer = try? YUVRenderer(width: planes.width, height: planes.height, video: video) else { exit(2) }
+    // 10-bit planes: the Swift loop alone (the kernels and the recorder read bytes).
+    if planes.bitDepth > 8 {
+      var image = YUVImage(width: width, height: height)
+      let body = { (e: ThreadedRows) in try? renderer.render(view: view, hfov: hfov, from: planes, into: &image, executor: e) }
+      return ([Contender("swift-10bit", .renderer) { body($0) }], 0)
+    }
     var frame = YUVImage(width: width, height: height)
     let (uOffset, vOffset) = frame.chromaOffsets
     let luma = kept(width * height, UInt32.max), chroma = kept(width * height / 4, UInt32.max)
@@ -166,9 +174,12 @@ extension FloorBench {
   }
 
   static func yuvSource(path: String, size: String) -> YUVPlanes? {
-    let sides = size.split(separator: "x").compactMap { Int($0) }
-    guard sides.count == 2, sides[0] > 1, sides[1] > 1 else { return nil }
-    return loadRawYUV(path, width: sides[0], height: sides[1])
+    // WxH, or WxHp10 for 10-bit samples.
+    let deep = size.hasSuffix("p10")
+    let sides = size.dropLast(deep ? 3 : 0).split(separator: "x").compactMap { Int($0) }
+    // At most 16384 a side: the planes are allocated before the file is read.
+    guard sides.count == 2, (2...16384).contains(sides[0]), (2...16384).contains(sides[1]) else { return nil }
+    return loadRawYUV(path, width: sides[0], height: sides[1], bitDepth: deep ? 10 : 8)
   }
 
   // MARK: The cube and the pyramid (bench/cube.sh)
