@@ -26,7 +26,7 @@ public struct CubeTilePlan: Sendable {
   public struct Entry: Sendable, Equatable {
     /// Face (0…5), tile column and row.
     public let face: Int, x: Int, y: Int
-    /// The source rows the tile's bilinear taps can touch, with a margin.
+    /// The source rows the tile's filter taps can touch, with a margin.
     public let rows: Range<Int>
   }
   /// The pyramid the tiles belong to.
@@ -39,9 +39,8 @@ public struct CubeTilePlan: Sendable {
   /// For each entry, the first row it or any later entry reads (rows above can be dropped).
   public let firstRowNeeded: [Int]
 
-  /// Rows added on each side of a tile's exact range: the bilinear tap below, and the grid's
-  /// interpolation between exact points (a fraction of a pixel).
-  static let margin = 3
+  /// Rows added on each side of a tile's exact range: the reach of ``CubeFaceFilter``'s taps.
+  static var margin: Int { CubeFaceFilter.rowMargin }
 
   /// The plan for the finest level of `layout`, drawn from a `sourceWidth`×`sourceHeight` pixel image placed by `geometry`.
   public init(layout: MultiresLayout, geometry: PanoramaGeometry, sourceWidth: Int, sourceHeight: Int) {
@@ -209,15 +208,10 @@ public struct BoxReducer: Sendable {
 }
 
 /// A cube pyramid made from a source read once, top to bottom, holding only a band of its
-/// rows: the finest tiles are 90° views' windows drawn by the renderer (bilinear, no mip
-/// levels: the face has at least the source's pixels per radian), each drawn as soon as the
-/// rows it reads are in, and the coarser levels built from them by ``TilePyramid``.
+/// rows: the finest tiles are drawn by ``CubeFaceFilter`` (bilinear, widened to each pixel's
+/// footprint where the face minifies the source), each as soon as the rows it reads are in,
+/// and the coarser levels built from them by ``TilePyramid`` (2×2 area means).
 public enum CubeTiler {
-  /// Denser than a live view's grid: a tile is made once and kept, so the renderer's exact
-  /// points are spent on accuracy around the poles (where a block's interpolation is least
-  /// exact) rather than frame rate.
-  public static let gridSpacing = GridSpacing(columns: 16, rows: 16)
-
   /// The rows of band buffer the run allocates: the plan's window and one read's worth.
   public static func bufferRows(plan: CubeTilePlan, sourceHeight: Int, chunk: Int) -> Int {
     min(plan.windowRows + chunk, sourceHeight + 1)
@@ -241,8 +235,7 @@ public enum CubeTiler {
   ///   - sourceWidth: the source's width in pixels.
   ///   - sourceHeight: the source's height in pixels (rows read, top to bottom).
   ///   - background: the colour outside a partial panorama.
-  ///   - groupKernel: the renderer's per-CPU row loop (`nil`: Swift's).
-  ///   - gridSpacing: the renderer's exact points for the tiles (denser than a live view's).
+  ///   - kernel: the finest faces' resampling kernel (``CubeFaceFilter``).
   ///   - reducer: takes every row, for the fallback faces and the preview.
   ///   - chunk: rows read at a time.
   ///   - executor: runs each tile's bands of rows.
@@ -254,8 +247,8 @@ public enum CubeTiler {
   /// - Returns: the first error message, or nil when every tile was emitted.
   public static func run<E: RowExecutor>(
     plan: CubeTilePlan, geometry: PanoramaGeometry, sourceWidth: Int, sourceHeight: Int,
-    background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0), groupKernel: GroupKernel? = nil,
-    gridSpacing: GridSpacing = CubeTiler.gridSpacing, reducer: inout BoxReducer, chunk: Int = 16, executor: E,
+    background: UInt32 = RGBAImage.pack(r: 0, g: 0, b: 0), kernel: CubeFaceFilter.Kernel = .bilinear,
+    reducer: inout BoxReducer, chunk: Int = 16, executor: E,
     batchBytes: Int = CubeTiler.batchBytes, read: (inout RGBAImage, _ at: Int, _ count: Int) -> String?,
     emit: ([CubeTile]) -> String?
   ) -> String? {
@@ -264,12 +257,6 @@ public enum CubeTiler {
     let capacity = bufferRows(plan: plan, sourceHeight: sourceHeight, chunk: chunk)
     var buffer = RGBAImage(width: sourceWidth, height: capacity)
     var top = 0, rowsRead = 0
-    let half = Elementary.halfPi
-    let views = [
-      ViewAngles(), ViewAngles(yaw: half), ViewAngles(yaw: 2 * half), ViewAngles(yaw: -half),
-      ViewAngles(pitch: half), ViewAngles(pitch: -half),
-    ]
-    let scaleY = Double(sourceHeight) / geometry.croppedHeight
 
     /// Reads the next rows, first dropping those above `keepFrom` when the buffer is full.
     func readMore(keepFrom: Int) -> String? {
@@ -312,28 +299,18 @@ public enum CubeTiler {
       while end < plan.entries.count && end < batchLimit && plan.entries[end].rows.upperBound <= rowsRead { end += 1 }
       var batch: [CubeTile] = []
       do {
-        // The buffer as a source: the band of the geometry its rows cover.
-        var band = geometry
-        band.croppedTop += Double(top) / scaleY
-        band.croppedHeight = Double(buffer.height) / scaleY
-        var renderer = PanoramaRenderer(validSource: buffer, geometry: band)
-        renderer.gridSpacing = gridSpacing
-        renderer.background = background
-        renderer.groupKernel = groupKernel
-        // A band is not the whole image: levels of it would not line up with the image's,
-        // and would grow the memory the streaming bounds.
-        renderer.buildsMipLevelsWhenMinified = false
+        let filter = CubeFaceFilter(
+          band: buffer, firstRow: top, sourceHeight: sourceHeight, geometry: geometry, background: background,
+          kernel: kernel)
         for entry in plan.entries[next..<end] {
           let (w, h) = layout.tileSize(level: level, x: entry.x, y: entry.y)
           var image = RGBAImage(width: w, height: h)
-          renderer.renderPerspective(
-            view: views[entry.face], hfov: half,
-            window: ViewWindow(
-              x: entry.x * ts, y: entry.y * ts, fullWidth: layout.cubeResolution, fullHeight: layout.cubeResolution),
-            into: &image, executor: executor)
+          filter.draw(
+            face: entry.face, cubeSize: layout.cubeResolution, x: entry.x * ts, y: entry.y * ts, into: &image,
+            executor: executor)
           batch.append(CubeTile(level: level, face: entry.face, x: entry.x, y: entry.y, image: image))
         }
-      }  // the renderer lets go of the buffer before it is written again
+      }  // the filter lets go of the buffer before it is written again
       for tile in batch where tile.level > 1 { batch += pyramid.add(tile) }
       if let error = emit(batch) { return error }
       next = end

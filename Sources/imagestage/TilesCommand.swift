@@ -112,8 +112,7 @@ enum TilesCommand {
       }
       let failure = CubeTiler.run(
         plan: plan, geometry: geometry, sourceWidth: source.width, sourceHeight: source.height,
-        background: background ?? RGBAImage.pack(r: 0, g: 0, b: 0), groupKernel: BlendKernels.chosen(),
-        reducer: &reducer, chunk: chunk, executor: executor,
+        background: background ?? RGBAImage.pack(r: 0, g: 0, b: 0), reducer: &reducer, chunk: chunk, executor: executor,
         read: { buffer, at, count in
           do throws(RasterError) {
             try buffer.pixels.withUnsafeMutableBufferPointer { (p) throws(RasterError) in
