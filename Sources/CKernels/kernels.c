@@ -286,28 +286,38 @@ void imagestage_groups_avx2(const uint32_t *src, int64_t width, uint32_t *out, i
 // Records, in place of each pixel, the source index of its top-left bilinear tap, stepped
 // exactly as `imagestage_groups_avx2` steps them: a GroupKernel whose frame is the renderer's
 // tap addresses. Portable C: it runs once, outside any timing.
+// Steps four lanes' 16.16 positions exactly as `imagestage_groups_avx2` steps them, and runs
+// RECORD(i, row, column) for pixel i of the run with its top-left tap: the walk both recorders
+// share (they differ only in what they write).
+#define IMAGESTAGE_RECORD_TAPS(RECORD)                                     \
+  do {                                                                     \
+    uint32_t u[4], v[4], du[4], dv[4];                                     \
+    for (int k = 0; k < 4; k++) {                                          \
+      u[k] = us[k];                                                        \
+      v[k] = vs[k];                                                        \
+      du[k] = u_step[k];                                                   \
+      dv[k] = v_step[k];                                                   \
+    }                                                                      \
+    for (int64_t g = 0; g < groups; g++) {                                 \
+      for (int k = 0; k < 4; k++) {                                        \
+        RECORD(4 * g + k, v[k] >> 16, u[k] >> 16);                        \
+        u[k] += du[k];                                                     \
+        v[k] += dv[k];                                                     \
+        du[k] += u_bend[k];                                                \
+        dv[k] += v_bend[k];                                                \
+      }                                                                    \
+    }                                                                      \
+  } while (0)
+
 void imagestage_groups_record(const uint32_t *src, int64_t width, uint32_t *out, int64_t groups,
                               const uint32_t us[4], const uint32_t vs[4], const uint32_t u_step[4],
                               const uint32_t v_step[4], const uint32_t u_bend[4], const uint32_t v_bend[4],
                               uint32_t mixing) {
   (void)src;
   (void)mixing;
-  uint32_t u[4], v[4], du[4], dv[4];
-  for (int k = 0; k < 4; k++) {
-    u[k] = us[k];
-    v[k] = vs[k];
-    du[k] = u_step[k];
-    dv[k] = v_step[k];
-  }
-  for (int64_t g = 0; g < groups; g++) {
-    for (int k = 0; k < 4; k++) {
-      out[4 * g + k] = (v[k] >> 16) * (uint32_t)width + (u[k] >> 16);
-      u[k] += du[k];
-      v[k] += dv[k];
-      du[k] += u_bend[k];
-      dv[k] += v_bend[k];
-    }
-  }
+#define IMAGESTAGE_RECORD_INDEX(i, row, column) out[i] = (row) * (uint32_t)width + (column)
+  IMAGESTAGE_RECORD_TAPS(IMAGESTAGE_RECORD_INDEX);
+#undef IMAGESTAGE_RECORD_INDEX
 }
 
 // The gather floor: each output pixel reads the four texels the renderer reads, at the same
@@ -374,23 +384,12 @@ void imagestage_groups_record_pointers(const uint32_t *src, int64_t width, uint3
                                        uint32_t mixing) {
   (void)mixing;
   int64_t at = out - imagestage_recorded_frame;
-  uint32_t u[4], v[4], du[4], dv[4];
-  for (int k = 0; k < 4; k++) {
-    u[k] = us[k];
-    v[k] = vs[k];
-    du[k] = u_step[k];
-    dv[k] = v_step[k];
-  }
-  for (int64_t g = 0; g < groups; g++) {
-    for (int k = 0; k < 4; k++) {
-      const uint32_t *p = src + (uint64_t)(v[k] >> 16) * (uint64_t)width + (u[k] >> 16);
-      imagestage_recorded_taps[at + 4 * g + k] = ((uint64_t)(uintptr_t)p & 0xFFFFFFFFFFFFull) | (uint64_t)width << 48;
-      u[k] += du[k];
-      v[k] += dv[k];
-      du[k] += u_bend[k];
-      dv[k] += v_bend[k];
-    }
-  }
+#define IMAGESTAGE_RECORD_POINTER(i, row, column)                                          \
+  imagestage_recorded_taps[at + (i)] =                                                     \
+      ((uint64_t)(uintptr_t)(src + (uint64_t)(row) * (uint64_t)width + (column)) & 0xFFFFFFFFFFFFull) | \
+      (uint64_t)width << 48
+  IMAGESTAGE_RECORD_TAPS(IMAGESTAGE_RECORD_POINTER);
+#undef IMAGESTAGE_RECORD_POINTER
 }
 
 // `imagestage_gather_floor` over recorded addresses: `count` pixels, each the OR of its four
