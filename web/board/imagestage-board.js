@@ -343,16 +343,17 @@ export class Board {
    */
   #describe() {
     const o = this.options;
-    const ours = (el) => el.hasAttribute('data-board-copy') || el.hasAttribute('data-board-placeholder')
-      || el.classList.contains('board-ghost');
-    const all = (sel) => (isSelector(sel) ? [...this.container.querySelectorAll(sel)].filter((el) => !ours(el)) : []);
+    // The board's own copies, placeholders and ghosts left out by the query itself (no JS per element).
+    const all = (sel) => (isSelector(sel)
+      ? [...this.container.querySelectorAll(`:is(${sel}):not([data-board-copy], [data-board-placeholder], .board-ghost)`)] : []);
     this.items = all(o.items);
     this.slots = all(o.slots);
     // getAttribute, not dataset: each element's dataset is an object the browser makes on first use.
     const data = (el, name) => el.getAttribute(`data-${name}`);
     this.itemIds = this.items.map((el, i) => data(el, 'id') || String(i + 1));
     this.slotIds = this.slots.map((el, i) => data(el, 'id') || String(i + 1));
-    this.home = this.items.map((el) => this.home?.find((h) => h.el === el) ?? { el, parent: el.parentNode, next: el.nextSibling });
+    const homes = new Map(this.home?.map((h) => [h.el, h]));
+    this.home = this.items.map((el) => homes.get(el) ?? { el, parent: el.parentNode, next: el.nextSibling });
     this.offsets = this.items.map(() => null);
     this.ghosts = this.ghosts ?? new Map();
     this.over = new Set();
