@@ -20,7 +20,8 @@
 #  4. the board component (bench/web/board.py): its work per pointer move with 1000 items on
 #     1000 slots, beside jQuery UI's draggable/droppable with snap and a plain-JS loop; its
 #     set-up (bench/web/setup.py) with 200 and 1000 items beside SortableJS's, classic and
-#     sortable mode; the sortable mode beside SortableJS (bench/web/sortable.py): the kanban
+#     sortable mode: the call to ready, to the next frame drawn, the page's ready time, a
+#     second board (the module compiled), and each phase from the board's User Timing marks; the sortable mode beside SortableJS (bench/web/sortable.py): the kanban
 #     and the gallery of 12 photos (weight of what each page fetches, ready, set-up), and per
 #     move while the neighbours make room with 200 and 1000 items, from real CDP input to the
 #     frame rendered (MOVES moves a drag, 60 by default);

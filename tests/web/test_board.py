@@ -781,6 +781,49 @@ class BoardSetUp(unittest.TestCase):
         result = self.count_item_reads({"items": ".item", "slots": ".slot"})
         self.assertTrue(result["markedBeforeModule"], result)
 
+    def reads_after_the_start(self, change=""):
+        """Item box reads in the three frames after `ready` (`change`: a script run at ready)."""
+        p = page()
+        make(grid(slots=12, items={f"i{n}": f"s{n}" for n in range(1, 9)}), {"items": ".item", "slots": ".slot"})
+        p.js("b.destroy()")
+        return p.driver.execute_async_script(
+            """const done = arguments[arguments.length - 1];
+            const read = Element.prototype.getBoundingClientRect;
+            let reads = 0, liveBeforeReads = null;
+            Element.prototype.getBoundingClientRect = function () {
+              if (this.classList.contains('item')) {
+                reads++;
+                liveBeforeReads ??= !!document.querySelector('.board-live');
+              }
+              return read.call(this);
+            };
+            const frame = () => new Promise((next) => requestAnimationFrame(() => setTimeout(next, 0)));
+            window.b = boardModule.board('#board', { items: '.item', slots: '.slot' });
+            b.ready.then(async () => {
+              const atStart = reads;
+              reads = 0;
+              eval(arguments[0]);
+              for (let k = 0; k < 3; k++) await frame();
+              Element.prototype.getBoundingClientRect = read;
+              done({ atStart, after: reads, liveBeforeReads });
+            }, (e) => { Element.prototype.getBoundingClientRect = read; done({ error: e.message }); });""", change)
+
+    def test_the_frames_after_the_start_measure_nothing_again(self):
+        # The resize observer's first report (every element's size) matches what set-up read.
+        result = self.reads_after_the_start()
+        self.assertEqual(result["atStart"], 8, result)
+        self.assertEqual(result["after"], 0, result)
+
+    def test_an_item_resized_before_the_observers_first_report_is_measured(self):
+        result = self.reads_after_the_start("document.querySelector('.item').style.width = '80px';")
+        self.assertGreaterEqual(result["after"], 8, result)
+        page().js("document.querySelector('.item').style.width = '';")
+
+    def test_the_live_region_is_added_after_the_boxes_are_read(self):
+        # Added before the reads, it would have the browser lay the page out again for the first.
+        result = self.reads_after_the_start()
+        self.assertIs(result["liveBeforeReads"], False, result)
+
 
 class BoardExamplesOnAPhone(unittest.TestCase):
     size = (360, 740)

@@ -39,6 +39,8 @@ const SORTABLEJS = [
 const CONTROLS = 'input, textarea, select, option, button, a[href], label, summary, [contenteditable]:not([contenteditable="false"])';
 const fill = (t, v) => t.replace(/\{(\w+)\}/g, (m, k) => (k in v ? v[k] : m));
 const px = (v) => parseFloat(v) || 0;
+/** Set-up's phases as User Timing marks, as imagestage-board.js's (bench/web/setup.py prints them). */
+const mark = (phase) => performance.mark(`imagestage-board:${phase}`);
 
 let styled = false;
 function addStyle() {
@@ -150,10 +152,12 @@ export class SortableBoard {
   // MARK: Start
 
   async #start() {
+    mark('start');
     await null;
     try {
       if (!(this.container instanceof Element)) throw new Error(`ImageStage board: container: no element matches ${this.container}`);
       this.#check(this.#given);
+      mark('checked');
       // The module is fetched and compiled (off the main thread) while the DOM is read below.
       const loading = instantiate(WASM);
       loading.catch(() => {}); // a DOM error first is the one reported
@@ -168,10 +172,14 @@ export class SortableBoard {
       }
       const numbers = this.#read();
       document.body.append(this.#live, this.#help); // after #read's reads, as its attributes are
+      mark('described');
       this.#w = await loading;
       this.#x = this.#w.exports;
+      mark('wasm');
       this.#send(numbers);
+      mark('created');
       this.#listen();
+      mark('listening');
       if (this.#o.persist === 'localStorage') {
         // Orders saved before 0.1.1 sit under imagestage.imagestage.board.KEY: read once, moved.
         const old = storedText(`imagestage.${this.#key()}`);
@@ -181,6 +189,7 @@ export class SortableBoard {
         const saved = storedText(this.#key());
         if (saved) try { this.restore(saved); } catch (e) { console.warn(e.message); }
       }
+      mark('ready');
       return this;
     } catch (e) {
       this.#emit('error', { message: e.message });
@@ -332,15 +341,18 @@ export class SortableBoard {
     const listItems = this.#lists.map((_, l) => this.#itemsOf(l));
     for (const el of listItems.flat()) {
       if (!known.has(el)) { known.add(el); this.#items.push(el); }
-      if (el.style.translate || el.style.transition) el.style.translate = el.style.transition = ''; // boxes without an animation's offset
+      // Boxes without an animation's offset (none before the first build: reading each item's
+      // style has the browser make 1000 style objects).
+      if (this.#started && (el.style.translate || el.style.transition)) el.style.translate = el.style.transition = '';
     }
     // A settle still sliding is measured where it ends: cleared styles alone leave it running.
-    for (const a of document.getAnimations?.() ?? []) {
+    for (const a of this.#started ? document.getAnimations?.() ?? [] : []) {
       if (a instanceof CSSTransition && known.has(a.effect?.target)) a.finish();
     }
     // Every box is read before any attribute is written: the writes would have the browser
     // work out every item's style again before the first read (most of the set-up time).
     const numbers = this.#measure(listItems);
+    if (!this.#started) mark('read');
     addStyle(); // after the reads: its rules would have the browser work out every item's style first
     for (let l = 0; l < this.#lists.length; l++) {
       for (const el of listItems[l]) {

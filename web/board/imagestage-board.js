@@ -42,6 +42,8 @@ const KEY = { Tab: 0, ' ': 1, Enter: 2, Escape: 3, ArrowLeft: 4, ArrowRight: 5, 
 const UNDO = 8, REDO = 9;
 const now = () => performance.now() / 1000;
 const utf8 = new TextEncoder(), utf8Text = new TextDecoder();
+/** Set-up's phases as User Timing marks (DevTools' Performance panel; bench/web/setup.py prints them). */
+const mark = (phase) => performance.mark(`imagestage-board:${phase}`);
 
 let styled = false;
 /** The few rules the component needs; `:where()` keeps them weaker than any page rule. */
@@ -228,23 +230,33 @@ export class Board {
   // MARK: Start
 
   async #start() {
+    mark('start');
     await null; // errors are reported after the page's own `on('error', …)` calls
     try {
       const problems = this.#check();
+      mark('checked');
       // The module is fetched and compiled (off the main thread) while the DOM is read below.
       const loading = instantiate(WASM);
       loading.catch(() => {}); // a DOM error first is the one reported
       this.#addLiveRegion();
       const description = this.#describe();
+      // After #describe's box reads: an element added before them has the browser lay the
+      // whole page out again for the first read.
+      document.body.append(this.live, this.instructions, this.copyInstructions);
+      mark('described');
       this.wasm = await loading;
       this.x = this.wasm.exports;
+      mark('wasm');
       if (this.destroyed) return this;
       this.#send(description, problems, false); // #reconcileAll below measures
+      mark('created');
       this.#listen();
+      mark('listening');
       if (this.options.persist === 'localStorage') this.#load();
       // The boxes #describe read are still the page's unless an item moved: no second layout.
-      this.#reconcileAll(this.measured);
+      this.#reconcileAll(this.measured, true);
       this.lastKey = this.#placementKey(); // `change` fires only when a later placement differs
+      mark('ready');
       return this;
     } catch (e) {
       console.error(e.message);
@@ -331,14 +343,17 @@ export class Board {
    */
   #describe() {
     const o = this.options;
-    const ours = (el) => el.hasAttribute('data-board-copy') || el.hasAttribute('data-board-placeholder')
-      || el.classList.contains('board-ghost');
-    const all = (sel) => (isSelector(sel) ? [...this.container.querySelectorAll(sel)].filter((el) => !ours(el)) : []);
+    // The board's own copies, placeholders and ghosts left out by the query itself (no JS per element).
+    const all = (sel) => (isSelector(sel)
+      ? [...this.container.querySelectorAll(`:is(${sel}):not([data-board-copy], [data-board-placeholder], .board-ghost)`)] : []);
     this.items = all(o.items);
     this.slots = all(o.slots);
-    this.itemIds = this.items.map((el, i) => el.dataset.id || String(i + 1));
-    this.slotIds = this.slots.map((el, i) => el.dataset.id || String(i + 1));
-    this.home = this.items.map((el) => this.home?.find((h) => h.el === el) ?? { el, parent: el.parentNode, next: el.nextSibling });
+    // getAttribute, not dataset: each element's dataset is an object the browser makes on first use.
+    const data = (el, name) => el.getAttribute(`data-${name}`);
+    this.itemIds = this.items.map((el, i) => data(el, 'id') || String(i + 1));
+    this.slotIds = this.slots.map((el, i) => data(el, 'id') || String(i + 1));
+    const homes = new Map(this.home?.map((h) => [h.el, h]));
+    this.home = this.items.map((el) => homes.get(el) ?? { el, parent: el.parentNode, next: el.nextSibling });
     this.offsets = this.items.map(() => null);
     this.ghosts = this.ghosts ?? new Map();
     this.over = new Set();
@@ -350,28 +365,37 @@ export class Board {
     // browser lay the page out again, once per item (most of the set-up time at 1000 items).
     const slotRects = this.slots.map((el) => this.#rect(el, f, null));
     const itemRects = this.items.map((el) => this.#rect(el, f, null));
-    this.measured = { f, slotRects, itemRects };
+    // inSlot: the slot whose element holds each item (−1 none), for #measure.
+    this.measured = { f, slotRects, itemRects, inSlot: [] };
+    if (!this.x) mark('read'); // at the start, not in a rebuild
     addStyle(); // after the reads: its rules would have the browser work out every item's style first
     const slotIndex = new Map(this.slots.map((el, s) => [el, s]));
     const slotById = new Map(this.slotIds.map((id, s) => [id, s])), itemById = new Map(this.itemIds.map((id, i) => [id, i]));
+    // One query each for the container, not one an item: most boards have no images or copies.
+    this.withImages = !!this.container.querySelector('img');
+    const copies = new Map();
+    for (const c of this.container.querySelectorAll('[data-board-copy]')) if (!copies.has(c.parentElement)) copies.set(c.parentElement, c);
     const items = this.items.map((el, i) => {
       this.#add(el, 'data-board-item', '');
-      for (const img of el.tagName === 'IMG' ? [el] : el.querySelectorAll('img')) this.#add(img, 'draggable', 'false');
+      if (el.tagName === 'IMG') this.#add(el, 'draggable', 'false');
+      else if (this.withImages) for (const img of el.querySelectorAll('img')) this.#add(img, 'draggable', 'false');
       // No style attribute of the page's: the one the drags leave behind (empty) goes at destroy().
       if (!el.hasAttribute('style')) this.unstyled.add(el);
       const name = this.#itemName(el, i);
       this.#label(el, name);
       const slotEl = el.parentElement?.closest(o.slots);
       let s = slotEl ? (slotIndex.get(slotEl) ?? -1) : -1;
-      if (s < 0 || this.mode !== 'locations') s = el.dataset.slot ? (slotById.get(el.dataset.slot) ?? -1) : -1;
-      return { id: this.itemIds[i], name, slot: s, tags: el.dataset.tags ? el.dataset.tags.split(/\s+/).filter(Boolean) : [] };
+      this.measured.inSlot[i] = s;
+      if (s < 0 || this.mode !== 'locations') s = data(el, 'slot') ? (slotById.get(data(el, 'slot')) ?? -1) : -1;
+      const tags = data(el, 'tags');
+      return { id: this.itemIds[i], name, slot: s, tags: tags ? tags.split(/\s+/).filter(Boolean) : [] };
     });
     const slots = this.slots.map((el, s) => {
-      const slot = { id: this.slotIds[s], name: el.dataset.name || el.getAttribute('aria-label') || null, content: -1,
-        accepts: el.dataset.accepts ? el.dataset.accepts.split(/\s+/).filter(Boolean) : null,
-        capacity: el.dataset.capacity ? Number(el.dataset.capacity) : 1 };
-      const copy = el.querySelector(':scope > [data-board-copy]');
-      if (copy) slot.content = itemById.get(copy.dataset.boardCopy) ?? -1;
+      const accepts = data(el, 'accepts'), capacity = data(el, 'capacity');
+      const slot = { id: this.slotIds[s], name: data(el, 'name') || el.getAttribute('aria-label') || null, content: -1,
+        accepts: accepts ? accepts.split(/\s+/).filter(Boolean) : null, capacity: capacity ? Number(capacity) : 1 };
+      const copy = copies.get(el);
+      if (copy) slot.content = itemById.get(data(copy, 'board-copy')) ?? -1;
       if (generic(el)) this.#add(el, 'role', 'group'); // a <ul> stays a list, and its <li> list items
       if (!el.hasAttribute('aria-labelledby')) this.#add(el, 'aria-label', slot.name || `location #${slot.id}`);
       return slot;
@@ -467,9 +491,10 @@ export class Board {
       }
       return out ?? '';
     };
+    const given = el.getAttribute('aria-label') || el.getAttribute('alt') || (this.withImages && el.querySelector?.('img[alt]')?.alt);
+    if (given) return given;
     const own = text(el).replace(/\s+/g, ' ').trim();
-    return el.getAttribute('aria-label') || el.getAttribute('alt') || el.querySelector?.('img[alt]')?.alt
-      || (/[\p{L}\p{N}]/u.test(own) ? own : el.querySelector('input:not([type]), input[type=text], textarea')?.value.trim())
+    return (/[\p{L}\p{N}]/u.test(own) ? own : el.querySelector('input:not([type]), input[type=text], textarea')?.value.trim())
       || this.itemIds[i];
   }
 
@@ -504,7 +529,6 @@ export class Board {
     this.copyInstructions.className = 'board-live';
     this.copyInstructions.id = `board-copy-instructions-${n}`;
     this.copyInstructions.textContent = this.strings.copyInstructions;
-    document.body.append(this.live, this.instructions, this.copyInstructions);
   }
 
   // MARK: Measuring
@@ -518,6 +542,7 @@ export class Board {
     return {
       left: r.left + c.clientLeft * sx, top: r.top + c.clientTop * sy, sx: sx || 1, sy: sy || 1,
       scrollLeft: c.scrollLeft, scrollTop: c.scrollTop, width: c.scrollWidth, height: c.scrollHeight,
+      box: [c.offsetWidth, c.offsetHeight],
     };
   }
 
@@ -547,7 +572,8 @@ export class Board {
       const s = placement.slots[i];
       // An item sitting in its slot's element tells the engine where the CSS puts it there
       // (snaps end there); one not there yet shows where its own place is, not the slot.
-      const inSlot = s >= 0 && place.parentElement?.closest(this.options.slots) === this.slots[s];
+      const inSlot = s >= 0 && (place === el && measured ? measured.inSlot[i] === s
+        : place.parentElement?.closest(this.options.slots) === this.slots[s]);
       if (s >= 0 && this.mode === 'locations' && !inSlot) frames.set([NaN, NaN, r[2], r[3]], 4 * (nS + i));
       else frames.set(r, 4 * (nS + i));
       return [r[0] + r[2] / 2, r[1] + r[3] / 2];
@@ -610,7 +636,17 @@ export class Board {
         this.wasm.withBytes(JSON.stringify({ reducedMotion: e.matches }), (p, n) => this.x.board_set_options(p, n));
       }
     });
-    this.resizeObserver = new ResizeObserver(this.#guard(() => this.#measureSoon()));
+    // An observer reports every element's size once, a frame after it starts observing: if
+    // each is the size set-up measured, nothing moved, and the first frame measures nothing.
+    let expected = this.measured && this.#sizes(this.measured);
+    this.resizeObserver = new ResizeObserver(this.#guard((entries) => {
+      const same = expected && entries.every((e) => {
+        const b = e.borderBoxSize?.[0], size = expected.get(e.target);
+        return b && size && Math.abs(b.inlineSize - size[0]) <= size[2] && Math.abs(b.blockSize - size[1]) <= size[2];
+      });
+      expected = null;
+      if (!same) this.#measureSoon();
+    }));
     this.#observeSizes();
     this.mutationObserver = new MutationObserver(this.#guard((records) => this.#mutated(records)));
     // Run-time changes to what slots accept or items carry are followed too.
@@ -637,6 +673,14 @@ export class Board {
         return undefined;
       }
     };
+  }
+
+  /** Each element's border box as `measured` read it: [width, height, tolerance] in CSS pixels. */
+  #sizes({ f, slotRects, itemRects }) {
+    const sizes = new Map([[this.container, [...f.box, 1]]]); // offsetWidth is whole pixels
+    this.slots.forEach((el, s) => sizes.set(el, [slotRects[s][2], slotRects[s][3], 0.01]));
+    this.items.forEach((el, i) => sizes.set(el, [itemRects[i][2], itemRects[i][3], 0.01]));
+    return sizes;
   }
 
   #observeSizes() {
@@ -1234,15 +1278,19 @@ export class Board {
     return null;
   }
 
-  /** Puts every element where the engine says it rests (after a restore or a rebuild). */
-  #reconcileAll(measured = null) {
+  /**
+   * Puts every element where the engine says it rests (after a restore or a rebuild);
+   * `untouched`: at the start, when no item has been lifted or translated yet.
+   */
+  #reconcileAll(measured = null, untouched = false) {
     const placement = this.#placement();
     let moved = false;
     if (this.mode === 'locations') {
       placement.slots.forEach((s, i) => {
         this.offsets[i] = null;
         if (this.placement === 'move') this.#own(() => { moved = this.#put(i, s) || moved; });
-        this.#unlift(i);
+        // (Reading an item's style and dataset makes the browser build both: 1000 of each at start.)
+        if (!untouched) this.#unlift(i);
       });
     } else {
       placement.contents.forEach((i, s) => {
