@@ -182,6 +182,15 @@ extension CubeRendering {
             v.min() - margin >= y0, v.max() + margin < y0 + Double(rows.height - 1)
           else { return }
           whole = true
+          #if !hasFeature(Embedded)
+            // Native hosts only (wasm has no C kernels): the whole piece in one call, its rows
+            // stepped in C as below. The Swift walk's per-row lane set-up and call were the
+            // largest part of the cube path beside its taps.
+            if w & 3 == 0, let blocks = kernel?.blocks, !Self.scatters(first) {
+              drawBlock(first, rows, blocks, out + (ys.lowerBound &* width &+ xs.lowerBound), rows: h, groups: w >> 2)
+              return
+            }
+          #endif
           var uRows = first.u, vRows = first.v
           for y in ys {
             drawRow(uRows, vRows, rows, 0..<w, out + (y &* width &+ xs.lowerBound), kernel)
@@ -200,6 +209,35 @@ extension CubeRendering {
       cut(all, level, size, xs: xs, ys: ys, kernel)
       return true
     }
+
+    #if !hasFeature(Embedded)
+      /// Whether a piece stepped as `f` reads its rows out of order (judged at its first row,
+      /// as the equirectangular renderer judges a block): a whole-block kernel is for rows
+      /// read in order, and scattered ones go row by row to its `groups`, which prefetch.
+      @inline(__always) static func scatters(_ f: OnFace) -> Bool {
+        let steps = (f.u.laneSteps()[0], f.v.laneSteps()[0])
+        return GroupKernel.scatters(across: Int32(bitPattern: steps.0), down: Int32(bitPattern: steps.1))
+      }
+
+      /// Draws `count` rows of `groups` four-pixel groups of the piece stepped as `f` (every sample inside
+      /// `rows`) from the first row of `out` through a whole-block kernel: face coordinates
+      /// moved to the rows' own by the 32.32 values alone, a wrapping subtraction that leaves
+      /// every lane as `drawRow` sets it up.
+      func drawBlock(
+        _ f: OnFace, _ rows: TexelRows, _ blocks: GroupKernel.BlockFunction, _ out: UnsafeMutablePointer<UInt32>,
+        rows count: Int, groups: Int
+      ) {
+        var u = f.u, v = f.v
+        u.a.value &-= Int64(rows.x0) &<< 32
+        v.a.value &-= Int64(rows.y0) &<< 32
+        var steppers = (u.quadratics(), v.quadratics())
+        withUnsafeBytes(of: &steppers) { raw in
+          blocks(
+            rows.base, Int64(rows.stride), out, Int64(width), Int64(count), Int64(groups),
+            raw.baseAddress!.assumingMemoryBound(to: Int64.self), 0)
+        }
+      }
+    #endif
 
     /// Whether four-pixel groups can read `rows`: 16.16 coordinates and indices in 32-bit lanes.
     @inline(__always) static func fits(_ rows: TexelRows) -> Bool {
