@@ -66,7 +66,8 @@ extension App {
     guard studio.panorama == nil else { return }
     if let config = options.tourConfig, openTour(config) { return }
     var message: String?
-    var loaded = LoadedPanorama.sample()
+    // The sample is drawn only when it is shown: a panorama that opens never pays for it.
+    var loaded: LoadedPanorama?
     var name = "Sample panorama"
     if let path = options.panorama, VideoDecoder.isVideo(path) {
       do {
@@ -88,7 +89,7 @@ extension App {
         message = "\(error.message). Showing the sample panorama."
       }
     }
-    let renderer = Self.renderer(loaded)
+    let renderer = Self.renderer(loaded ?? LoadedPanorama.sample())
     studio.setPanorama(PanoramaScene(renderer: renderer, name: name))
     if options.levelHorizon { studio.updatePanorama { $0.update { $0.levelsHorizon = true } } }
     buildExtras(renderer)

@@ -159,11 +159,16 @@ final class App {
   // MARK: Loop
 
   /// Whether nothing on screen can change until an event comes: the scene is still and the
-  /// frame shown was drawn so, no extras or screenshot are on their way, and no video waits
-  /// for the frame of a seek (it comes from the video's thread, not as an event). The loop
-  /// then sleeps in the event queue and draws nothing.
+  /// frame shown was drawn so, no screenshot is on its way, and no video waits for the frame
+  /// of a seek (it comes from the video's thread, not as an event). The loop then sleeps in
+  /// the event queue and draws nothing.
+  ///
+  /// Extras on their way (mip levels, caps) do not wake it: they change nothing until they
+  /// are taken, and drawing the same frame again meanwhile took the core their build needs
+  /// (a `--screenshot` run of the debug app drew frames for 20 s while they built). A
+  /// `--screenshot` waits for them at rest, then takes the frame drawn with them.
   var isResting: Bool {
-    studio.isIdle && drewIdleFrame && !extras.pending && options.screenshot == nil
+    studio.isIdle && drewIdleFrame && (options.screenshot == nil || extras.pending)
       && !screenshotRequested.load(ordering: .relaxed) && !awaitingVideo
   }
 
@@ -177,7 +182,8 @@ final class App {
       // second, 4-6 % of a core, with nothing on screen changing).
       let resting = isResting
       var changed = !resting
-      if resting, let event = window.waitEvent(milliseconds: 250) {
+      // Extras on their way are looked for every 10 ms, so they show as soon as they are built.
+      if resting, let event = window.waitEvent(milliseconds: extras.pending ? 10 : 250) {
         handle(event)
         changed = true
       }
