@@ -163,7 +163,11 @@ struct PanoCommandTests {
     let dir = try Tool.temporaryDirectory()
     let frames = dir.appendingPathComponent("frames").path
     let camera = dir.appendingPathComponent("camera.jsonl").path
-    let args = ["pano", "video", "sample", "--motion", "docs/examples/turn.csv", "--fps", "5", "--size", "64x48"]
+    // A small source: five runs of 64×48 frames spent their time drawing the 4096-wide sample
+    // and its mip levels in the debug build.
+    let source = dir.appendingPathComponent("sample.png").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", source, "--size", "512x256"]).status == 0)
+    let args = ["pano", "video", source, "--motion", "docs/examples/turn.csv", "--fps", "5", "--size", "64x48"]
     let result = try Tool.run("imagestage", args + ["-o", frames, "--camera-log", camera])
     #expect(result.status == 0, "\(result.stderr)")
     let pngs = try FileManager.default.contentsOfDirectory(atPath: frames).filter { $0.hasSuffix(".png") }.sorted()
@@ -206,12 +210,14 @@ struct PanoCommandTests {
     // must end (no wait for a reader that is gone), with SIGPIPE as `write` has it or with a
     // message, never a crash.
     let imagestage = Tool.productsDirectory.appendingPathComponent("imagestage").path
+    let source = try Tool.temporaryDirectory().appendingPathComponent("sample.png").path
+    #expect(try Tool.run("imagestage", ["pano", "sample", "-o", source, "--size", "1024x512"]).status == 0)
     let script =
-      "\"$0\" pano video sample --motion docs/examples/turn.csv --size 1920x1080 -o - | head -c 1000 > /dev/null; echo \"${PIPESTATUS[0]}\""
+      "\"$0\" pano video \"$1\" --motion docs/examples/turn.csv --size 1920x1080 -o - | head -c 1000 > /dev/null; echo \"${PIPESTATUS[0]}\""
     for mode in ["splice", "write"] {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/bash")
-      process.arguments = ["-c", script, imagestage]
+      process.arguments = ["-c", script, imagestage, source]
       process.currentDirectoryURL = Tool.packageRoot
       process.environment = ProcessInfo.processInfo.environment.merging(["IMAGESTAGE_PIPE": mode]) { $1 }
       let out = Pipe(), err = Pipe()
