@@ -577,6 +577,41 @@ class BoardAsThePageMadeIt(unittest.TestCase):
         self.assertEqual(slot_of("a"), "s3")
         self.assertEqual(spoken(), "Swapped A with B, now in location #s3.")
 
+    def test_announcements_come_from_the_pages_templates_and_hook(self):
+        # The engine sends codes with indices; the page's `strings` and `announcements` make the words.
+        make(grid(items={"a": "s1", "b": "s3"}).replace('data-id="s3"', 'data-id="s3" aria-label="the top shelf"'),
+             {"items": ".item", "slots": ".slot", "strings": {
+                 "swapped": "{item} échangé avec {other}, maintenant en {slot} (place {position})."}})
+        page().drag(path(centre('[data-id="a"]'), centre('[data-id="s3"]')))
+        settled()
+        self.assertEqual(spoken(), "A échangé avec B, maintenant en the top shelf (place 3).")
+        page().js("b.destroy()")
+        page().driver.execute_async_script(
+            "const done = arguments[0]; window.events = []; window.heard = [];"
+            "window.b = boardModule.board('#board', {items: '.item', slots: '.slot', announcements: {"
+            "  onDragStart: (e) => { heard.push(['start', e.code, e.itemId, e.slotId]); return `Took ${e.itemId}`; },"
+            "  onDragOver: (e) => { heard.push(['over', e.code, e.slotId, e.position]); return undefined; },"
+            "  dropped: (e) => e.text + ' ✓' }});"
+            "b.ready.then(() => done())")
+        item = page().driver.find_element("css selector", '[data-id="b"]')
+        item.send_keys(Keys.SPACE)
+        self.assertEqual(spoken(), "Took b")
+        item.send_keys(Keys.ARROW_RIGHT)
+        self.assertEqual(spoken(), "Took b", "undefined from the hook says nothing")
+        item.send_keys(Keys.SPACE)
+        self.assertEqual(spoken(), "B was dropped on location #s2. ✓")
+        self.assertEqual(page().js("return heard"), [["start", "pickedUp", "b", "s1"], ["over", "over", "s2", 2]])
+
+    def test_a_bad_announcements_option_is_named(self):
+        make(grid(), {"items": ".item", "slots": ".slot"})
+        page().js("b.destroy()")
+        message = page().driver.execute_async_script(
+            "const done = arguments[0];"
+            "try { boardModule.board('#board', {items: '.item', slots: '.slot', announcements: {onDragMove: () => ''}})"
+            "  .ready.then(() => done('started'), (e) => done(e.message)); } catch (e) { done(e.message); }")
+        self.assertIn("announcements.onDragMove", message)
+        self.assertIn("onDragOver", message)
+
     def test_an_empty_board_starts_and_follows_its_last_item_leaving_and_coming_back(self):
         p = page()
         make("", {"items": ".item", "slots": ".slot"})  # the test page, to clear its storage
