@@ -391,11 +391,21 @@ public func boardPlacement() -> Int32 {
   return Int32(numbersCount)
 }
 
-/// The state line, as the app and `imagestage board run` print it.
-@_cdecl("board_state")
-public func boardState() -> Int32 {
-  guard let engine else { return answer("") }
-  return answer(SavedState.encode(engine, numericIDs: []))
+/// Where each item rests (on its slot, or at its own resting point; not where an animation
+/// has it now, so a state taken just after a swap says where both will be), as a record
+/// (`board_numbers`): x and y for each item. Returns its length in doubles. The page writes
+/// the state line from it and `board_placement` (imagestage-board.js's `state()`): the wasm
+/// carries no JSON writer.
+@_cdecl("board_rests")
+public func boardRests() -> Int32 {
+  numbersCount = 0
+  guard let engine else { return 0 }
+  for i in engine.board.items.indices {
+    let p = (try? engine.restingPoint(of: i)) ?? engine.board.items[i].center
+    put(p.x)
+    put(p.y)
+  }
+  return Int32(numbersCount)
 }
 
 /// Restores a state line (from `state()` or storage): the error naming the field, or an

@@ -220,7 +220,15 @@ export class Board {
   }
 
   /** The state line: which slot each item sits on and what each slot shows (the app's). */
-  state() { return this.wasm ? this.wasm.out(this.x.board_state()).trim() : null; }
+  state() {
+    if (!this.wasm) return null;
+    // Written here from the engine's numbers (the wasm has no JSON writer), as the app writes it.
+    const { slots, contents } = this.#placement();
+    const n = new Float64Array(this.x.memory.buffer, this.x.board_numbers(), this.x.board_rests());
+    return JSON.stringify({ type: 'state',
+      items: this.itemIds.map((id, i) => ({ id, slot: this.slotIds[slots[i]] ?? null, center: [n[2 * i], n[2 * i + 1]] })),
+      slots: this.slotIds.map((id, s) => ({ id, content: this.itemIds[contents[s]] ?? null })) });
+  }
 
   /** Restores a state line; throws an Error naming the field when it does not read. */
   restore(text) {
