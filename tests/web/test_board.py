@@ -666,6 +666,30 @@ class BoardAsThePageMadeIt(unittest.TestCase):
         self.assertEqual(error, 'ImageStage board: restore(): missing "items" and "slots": not a board state'
                                 " (state() writes both)")
 
+    def test_restore_reads_the_state_in_the_page_and_names_each_wrong_field(self):
+        # The state line is read in JS (the board's wasm has no JSON reader for it): every
+        # mistake names its field; ids the page no longer has are dropped, the rest restored.
+        make(grid(items={"a": "s1", "b": "s2"}), {"items": ".item", "slots": ".slot"})
+        p = page()
+        for text, message in (
+                ('{"items": [{"id": "a", "slot": 3.5}]}',
+                 "restore(): items[0].slot: expected a string or integer id, found a number"),
+                ('{"items": [{"id": "a", "place": "s3"}]}',
+                 "restore(): items[0].place: unknown key; expected one of: id, slot, center"),
+                ('{"slots": [{"content": "a"}]}', 'restore(): slots[0].id: missing required key "id"'),
+                ('{"type": "frame", "items": []}', 'restore(): type: expected "state", found "frame"'),
+                ('[1]', "restore(): expected an object, found an array"),
+                ('{"items": [', "restore(): invalid JSON")):
+            error = p.js("try { b.restore(arguments[0]); return null; } catch (e) { return e.message; }", text)
+            self.assertIn(message, error or "", text)
+        before = p.js("return b.state()")
+        p.js("b.restore(arguments[0])", json.dumps({"type": "state", "items": [
+            {"id": "gone", "slot": "s4"}, {"id": "a", "slot": "s5"}, {"id": "b", "slot": "nowhere"}]}))
+        settled()
+        self.assertEqual(slot_of("a"), "s5")
+        self.assertEqual(slot_of("b"), "s2", "a slot the page lacks leaves the item where it was")
+        self.assertNotEqual(p.js("return b.state()"), before)
+
     def test_destroy_leaves_the_page_exactly_as_it_was(self):
         p = page()
         html = ('<div class="slot" data-id="s1"><div class="item" data-id="a"><img alt="A" src="data:image/gif;base64,'

@@ -408,16 +408,27 @@ public func boardRests() -> Int32 {
   return Int32(numbersCount)
 }
 
-/// Restores a state line (from `state()` or storage): the error naming the field, or an
-/// empty answer. Undo history starts afresh; the options stay.
+/// Restores a state the page read (imagestage-board.js's `readState` names a wrong field):
+/// `records` holds `placements` pairs (item index, slot index or −1), then `contents` pairs
+/// (slot index, item index or −1), merged into the board as `SavedState.apply` merges them.
+/// The error, or an empty answer. Undo history starts afresh; the options stay.
 @_cdecl("board_restore")
-public func boardRestore(_ pointer: UnsafePointer<UInt8>?, _ count: Int32, _ source: UnsafePointer<UInt8>?, _ sourceCount: Int32)
-  -> Int32
-{
+public func boardRestore(_ records: UnsafePointer<Int32>?, _ placements: Int32, _ contents: Int32) -> Int32 {
   guard let current = engine else { return answer("no board") }
+  guard placements >= 0, contents >= 0, placements + contents == 0 || records != nil else {
+    return answer("the state's numbers are malformed")
+  }
+  func pairs(from start: Int, count: Int) -> [(Int, Int?)] {
+    (0..<count).map { k in
+      let second = Int(records![start + 2 * k + 1])
+      return (Int(records![start + 2 * k]), second < 0 ? nil : second)
+    }
+  }
   var board = current.board
   do throws(InputError) {
-    try SavedState.apply(bytes(pointer, count), to: &board, file: text(source, sourceCount))
+    try SavedState.apply(
+      placements: pairs(from: 0, count: Int(placements)), contents: pairs(from: 2 * Int(placements), count: Int(contents)),
+      to: &board)
   } catch {
     return answer(error.description)
   }

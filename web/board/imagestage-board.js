@@ -174,6 +174,66 @@ function encodeOptions(value) {
   });
 }
 
+/** What JSON calls a value's kind, for a message ("found a number"). */
+const kind = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object'
+  : typeof v === 'boolean' ? 'a boolean' : `a ${typeof v}`);
+
+/**
+ * A state line (`state()`'s, or an older one) read for the engine as indices: `placements`,
+ * each named item's slot (−1 none), and `contents`, each named slot's item (−1 none); ids the
+ * page no longer has are dropped (a changed page keeps what still fits). A mistake is thrown
+ * as a message naming its field after `source` (`restore(): items[2].slot: …`).
+ */
+function readState(text, source, itemIds, slotIds) {
+  const fail = (path, message) => { throw new Error(`${source}: ${path ? `${path}: ` : ''}${message}`); };
+  let state;
+  try { state = JSON.parse(text); } catch (e) { fail('', `invalid JSON: ${e.message}`); }
+  const object = (v, path, allowed) => {
+    if (kind(v) !== 'an object') fail(path, `expected an object, found ${kind(v)}`);
+    for (const k of Object.keys(v)) {
+      if (!allowed.includes(k)) fail(path ? `${path}.${k}` : k, `unknown key; expected one of: ${allowed.join(', ')}`);
+    }
+  };
+  const array = (v, path) => {
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v)) fail(path, `expected an array, found ${kind(v)}`);
+    return v;
+  };
+  // An id as state() writes it, a string, or as the app may, an integer.
+  const id = (v, path) => {
+    if (typeof v === 'string' && v) return v;
+    if (typeof v === 'string') fail(path, 'an id must not be empty');
+    if (Number.isInteger(v)) return String(v);
+    return fail(path, v === undefined || v === null ? 'missing required key "id"' : `expected a string or integer id, found ${kind(v)}`);
+  };
+  object(state, '', ['type', 'version', 'items', 'slots']);
+  // "{}" is no state: it would put nothing anywhere and say nothing.
+  if (state.items == null && state.slots == null) fail('', 'missing "items" and "slots": not a board state (state() writes both)');
+  if (state.type != null && state.type !== 'state') {
+    fail('type', typeof state.type === 'string' ? `expected "state", found "${state.type}"` : `expected a string, found ${kind(state.type)}`);
+  }
+  const items = new Map(itemIds.map((v, i) => [v, i])), slots = new Map(slotIds.map((v, s) => [v, s]));
+  const placements = [], contents = [];
+  array(state.items, 'items').forEach((r, k) => {
+    const path = `items[${k}]`;
+    object(r, path, ['id', 'slot', 'center']);
+    const i = items.get(id(r.id, `${path}.id`));
+    const slot = r.slot == null ? null : id(r.slot, `${path}.slot`);
+    // An item the page no longer has is dropped; one whose slot is gone stays where the page put it.
+    if (i === undefined || (slot !== null && !slots.has(slot))) return;
+    placements.push(i, slot === null ? -1 : slots.get(slot));
+  });
+  array(state.slots, 'slots').forEach((r, k) => {
+    const path = `slots[${k}]`;
+    object(r, path, ['id', 'content']);
+    const s = slots.get(id(r.id, `${path}.id`));
+    const content = r.content == null ? null : id(r.content, `${path}.content`);
+    if (s === undefined || (content !== null && !items.has(content))) return;
+    contents.push(s, content === null ? -1 : items.get(content));
+  });
+  return { placements, contents };
+}
+
 /** The board: `board(container, options)`; `ready` settles when the engine runs. */
 export function board(container, options = {}) {
   // Sortable lists (SortableJS's behaviour) are their own class over the same module.
@@ -1352,8 +1412,13 @@ export class Board {
 
   #restore(text, source) {
     if (typeof text !== 'string') return `${source}: expected the text state() returns`;
-    const error = this.wasm.out(this.wasm.withTwo(text, source, (p, n, q, m) => this.x.board_restore(p, n, q, m)));
-    if (error) return error;
+    let read;
+    try { read = readState(text, source, this.itemIds, this.slotIds); } catch (e) { return e.message; }
+    // Pairs of indices (BoardWeb.swift's board_restore), one spare so the buffer is never empty.
+    const ints = Int32Array.from([...read.placements, ...read.contents, 0]);
+    const error = this.wasm.out(this.wasm.withBytes(new Uint8Array(ints.buffer),
+      (p) => this.x.board_restore(p, read.placements.length / 2, read.contents.length / 2)));
+    if (error) return `${source}: ${error}`;
     this.#reconcileAll();
     return null;
   }
