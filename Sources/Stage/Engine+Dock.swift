@@ -28,9 +28,9 @@ extension Engine {
       board.slots.indices.contains(moved),
       let content = board.slots[moved].content
     {
-      events.append(.announce(sentence(say(.moved, item: itemName(id: content), slot: name(slot: moved)))))
+      events.append(.said(Sentence(.moved, item: board.itemIndex(of: content) ?? -1, slot: moved)))
     }
-    return events
+    return inWords(events)
   }
 
   /// Ends pointer `pointer`'s ghost drag (Shortcuts) by inserting its item at slot `k`: the
@@ -60,8 +60,8 @@ extension Engine {
     events.append(.drop(item: id, slot: board.slots[k].id))
     apply(changes, &events)
     record(.assign(changes))
-    events.append(.announce(sentence(say(.moved, item: name(item: drag.item), slot: name(slot: k)))))
-    return events
+    events.append(.said(Sentence(.moved, item: drag.item, slot: k)))
+    return inWords(events)
   }
 
   /// Whether pointer `pointer` drags a ghost of a source item (not a slot's content).

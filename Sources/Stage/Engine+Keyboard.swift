@@ -10,7 +10,7 @@ extension Engine {
       guard keyboardDrag == nil, !board.items.isEmpty else { return }
       let next = focus.map { ($0 + 1) % board.items.count } ?? 0
       focus = next
-      events.append(.announce(say(.focused, item: describe(item: next))))
+      events.append(.said(Sentence(.focused, item: next, slot: board.items[next].slot ?? -1)))
     case .space, .enter:
       if keyboardDrag != nil { keyboardDrop(&events) } else { keyboardPickup(&events) }
     case .escape:
@@ -20,18 +20,13 @@ extension Engine {
       events.append(.cancel(item: id))
       if k.over != nil { events.append(.hover(item: id, slot: nil)) }
       sendHome(item: k.item, ghost: k.ghost)
-      let text =
-        board.items[k.item].slot.map { say(.cancelledHome, item: name(item: k.item), slot: name(slot: $0)) }
-        ?? say(.cancelled, item: name(item: k.item))
-      events.append(.announce(text))
+      let said =
+        board.items[k.item].slot.map { Sentence(.cancelledHome, item: k.item, slot: $0) }
+        ?? Sentence(.cancelled, item: k.item)
+      events.append(.said(said))
     case .left, .right, .up, .down:
       keyboardMove(key, &events)
     }
-  }
-
-  func describe(item i: Int) -> String {
-    if let s = board.items[i].slot { return say(.itemInSlot, item: name(item: i), slot: name(slot: s)) }
-    return name(item: i)
   }
 
   mutating func keyboardPickup(_ events: inout [StageEvent]) {
@@ -50,7 +45,7 @@ extension Engine {
     }
     keyboardDrag = k
     events.append(.pickup(item: board.items[i].id, pointer: nil))
-    events.append(.announce(say(.pickedUp, item: describe(item: i))))
+    events.append(.said(Sentence(.pickedUp, item: i, slot: board.items[i].slot ?? -1)))
   }
 
   mutating func keyboardMove(_ key: Key, _ events: inout [StageEvent]) {
@@ -62,7 +57,7 @@ extension Engine {
       from = k.over.map { board.slots[$0].frame.center } ?? board.items[k.item].center
     }
     guard let next = neighbour(of: from, toward: key, item: k.item, excluding: k.over) else {
-      events.append(.announce(say(Self.noLocation(key))))
+      events.append(.said(Sentence(Self.noLocation(key))))
       return
     }
     k.over = next
@@ -75,12 +70,10 @@ extension Engine {
     }
     let id = board.items[k.item].id
     events.append(.hover(item: id, slot: slotID))
-    let text =
-      occupant(of: next, besides: k.item).map {
-        say(.overSwaps, item: name(item: k.item), slot: name(slot: next), other: name(item: $0))
-      }
-      ?? say(.over, item: name(item: k.item), slot: name(slot: next))
-    events.append(.announce(text))
+    let said =
+      occupant(of: next, besides: k.item).map { Sentence(.overSwaps, item: k.item, slot: next, other: $0) }
+      ?? Sentence(.over, item: k.item, slot: next)
+    events.append(.said(said))
   }
 
   static func noLocation(_ key: Key) -> Phrase {
@@ -123,7 +116,7 @@ extension Engine {
     guard let s = k.over else {
       events.append(.returned(item: id, slot: nil))
       sendHome(item: k.item, ghost: k.ghost)
-      events.append(.announce(say(.droppedNowhere, item: name(item: k.item))))
+      events.append(.said(Sentence(.droppedNowhere, item: k.item)))
       return
     }
     let slotID = board.slots[s].id
@@ -133,15 +126,15 @@ extension Engine {
       let change = SlotChange(slot: s, old: board.slots[s].content, new: id)
       apply([change], &events)
       record(.assign([change]))
-      events.append(.announce(say(.dropped, item: name(item: k.item), slot: name(slot: s))))
+      events.append(.said(Sentence(.dropped, item: k.item, slot: s)))
       announceReplaced([change], &events)
     } else if let other = occupant(of: s, besides: k.item), options.swapOccupied {
       swap(k.item, with: other, on: s, record: true, &events)
-      setStatus(name(slot: s), &events)
+      setStatus(Sentence(.current, slot: s), &events)
     } else {
       moveItem(k.item, to: s, record: true, duration: options.snapDuration)
-      setStatus(name(slot: s), &events)
-      events.append(.announce(say(.dropped, item: name(item: k.item), slot: name(slot: s))))
+      setStatus(Sentence(.current, slot: s), &events)
+      events.append(.said(Sentence(.dropped, item: k.item, slot: s)))
     }
   }
 
@@ -154,7 +147,7 @@ extension Engine {
 
   mutating func undo(_ events: inout [StageEvent]) {
     guard canUndo, let op = history.popLast() else {
-      events.append(.announce(say(.nothingToUndo)))
+      events.append(.said(Sentence(.nothingToUndo)))
       return
     }
     perform(op, reversed: true, &events)
@@ -163,7 +156,7 @@ extension Engine {
 
   mutating func redo(_ events: inout [StageEvent]) {
     guard canRedo, let op = undone.popLast() else {
-      events.append(.announce(say(.nothingToRedo)))
+      events.append(.said(Sentence(.nothingToRedo)))
       return
     }
     perform(op, reversed: false, &events)
@@ -180,8 +173,8 @@ extension Engine {
       let fits = target.map { eligible(item: item, slot: $0) } ?? true
       moveItem(item, to: fits ? target : nil, record: false, duration: options.snapDuration)
       events.append(.returned(item: id, slot: fits ? slotID : nil))
-      if fits, let target { setStatus(name(slot: target), &events) }
-      events.append(.announce(say(reversed ? .undid : .redid, change: say(.moveOf, item: name(item: item)))))
+      if fits, let target { setStatus(Sentence(.current, slot: target), &events) }
+      events.append(.said(Sentence(reversed ? .undid : .redid, item: item, change: .moveOf)))
     case .swap(let item, let other, let from, let slot):
       if reversed {
         relocate(item, to: from, duration: options.snapDuration)
@@ -193,31 +186,31 @@ extension Engine {
       let itemSlot = reversed ? from : slot
       events.append(.returned(item: board.items[item].id, slot: itemSlot.map { board.slots[$0].id }))
       events.append(.displaced(item: board.items[other].id, slot: (reversed ? slot : from).map { board.slots[$0].id }))
-      if let itemSlot { setStatus(name(slot: itemSlot), &events) }
-      let change = say(.swapOf, item: name(item: item), other: name(item: other))
-      events.append(.announce(say(reversed ? .undid : .redid, change: change)))
+      if let itemSlot { setStatus(Sentence(.current, slot: itemSlot), &events) }
+      events.append(.said(Sentence(reversed ? .undid : .redid, item: item, other: other, change: .swapOf)))
     case .assign(let changes):
       let applied = changes.map {
         reversed ? SlotChange(slot: $0.slot, old: $0.new, new: $0.old) : $0
       }
       apply(reversed ? applied.reversed() : applied, &events)
-      events.append(.announce(say(reversed ? .undid : .redid, change: describe(changes))))
+      events.append(.said(describe(changes, as: reversed ? .undid : .redid)))
     }
   }
 
   /// What an assignment step did, by the icons it moved (a count of changes told nothing):
   /// "assignment of Camera", "move of Camera" (off one slot, onto another), "changes to Mail
   /// and Camera" (Clear all, a replacement).
-  func describe(_ changes: [SlotChange]) -> String {
-    var names: [String] = []
+  func describe(_ changes: [SlotChange], as phrase: Phrase) -> Sentence {
+    var items: [Int] = []
     for c in changes {
       for id in [c.new, c.old] {
-        if let id, !names.contains(itemName(id: id)) { names.append(itemName(id: id)) }
+        if let id, let i = board.itemIndex(of: id), !items.contains(where: { name(item: $0) == name(item: i) }) {
+          items.append(i)
+        }
       }
     }
-    guard let first = names.first else { return say(.assignmentOf, item: "") }
-    if names.count == 1 { return say(changes.count == 1 ? .assignmentOf : .movedOf, item: first) }
-    let list = names.dropLast().joined(separator: ", ") + options.phrases[.and] + names[names.count - 1]
-    return say(.changesTo, item: list)
+    guard let first = items.first else { return Sentence(phrase, change: .assignmentOf) }
+    if items.count == 1 { return Sentence(phrase, item: first, change: changes.count == 1 ? .assignmentOf : .movedOf) }
+    return Sentence(phrase, change: .changesTo, items: items)
   }
 }

@@ -20,8 +20,10 @@ public struct Engine: Sendable {
   public internal(set) var now: Double = 0
   /// Ghost copies on screen (Shortcuts), dragged or flying home.
   public internal(set) var ghosts: [Ghost] = []
+  /// The status label's content as a code and arguments (`nil`: none yet).
+  public internal(set) var statusSentence: Sentence?
   /// The status label's text (`location #<id>` for Locations).
-  public internal(set) var status: String = ""
+  public var status: String { statusSentence.map { text(of: $0) } ?? "" }
   /// The keyboard focus, an item index.
   public internal(set) var focus: Int?
 
@@ -98,7 +100,7 @@ public struct Engine: Sendable {
     for item in board.items { if let s = item.slot { occupancy[s] += 1 } }
     self.occupancy = occupancy
     if options.style == .moveItem, let s = board.items.first?.slot {
-      status = board.slots[s].name ?? locationText(board.slots[s].id)
+      statusSentence = Sentence(.current, slot: s)
     }
   }
 
@@ -240,6 +242,12 @@ public struct Engine: Sendable {
   ///   board does not have (`removeContent.slot`). An empty slot is no error: it announces
   ///   that there is nothing to remove.
   public mutating func handle(_ input: Input, at t: Double) throws(BoardError) -> [StageEvent] {
+    inWords(try handleCoded(input, at: t))
+  }
+
+  /// ``handle(_:at:)`` for a host with its own words: announcements and the status come as
+  /// ``StageEvent/said(_:)`` and ``StageEvent/shown(_:)``, codes with arguments (``Sentence``).
+  public mutating func handleCoded(_ input: Input, at t: Double) throws(BoardError) -> [StageEvent] {
     try validate(input, at: t)
     advance(to: t)
     var events: [StageEvent] = []
@@ -263,7 +271,6 @@ public struct Engine: Sendable {
     case .removeContent(let slot):
       removeContent(of: slot, &events)
     }
-    for k in events.indices { if case .announce(let text) = events[k] { events[k] = .announce(sentence(text)) } }
     return events
   }
 
@@ -357,6 +364,13 @@ public struct Engine: Sendable {
   public mutating func press(item i: Int?, pointer: Int, at p: StagePoint, time t: Double, waitForMove: Bool = false)
     throws(BoardError) -> [StageEvent]
   {
+    inWords(try pressCoded(item: i, pointer: pointer, at: p, time: t, waitForMove: waitForMove))
+  }
+
+  /// ``press(item:pointer:at:time:waitForMove:)`` with announcements as codes (``handleCoded(_:at:)``).
+  public mutating func pressCoded(
+    item i: Int?, pointer: Int, at p: StagePoint, time t: Double, waitForMove: Bool = false
+  ) throws(BoardError) -> [StageEvent] {
     if let i { try checkItem(i, "item") }
     try BoardError.check(p, "pointer.at")
     guard t.isFinite else { throw BoardError(.notFinite, "t") }
@@ -546,7 +560,7 @@ public struct Engine: Sendable {
         } else {
           moveItem(item, to: s, record: true, duration: options.snapDuration)
         }
-        setStatus(name(slot: s), &events)
+        setStatus(Sentence(.current, slot: s), &events)
       } else {
         events.append(.returned(item: id, slot: board.items[item].slot.map { board.slots[$0].id }))
         // Dropped on a full slot with swapping off: say why it went back, not just that.
@@ -554,13 +568,12 @@ public struct Engine: Sendable {
         if let taken = board.slots.indices.first(where: {
           $0 != home && board.slots[$0].frame.contains(frame.center) && occupant(of: $0, besides: item) != nil
         }) {
-          let text =
-            home.map { say(.takenHome, item: name(item: item), slot: name(slot: taken), other: name(slot: $0)) }
-            ?? say(.taken, item: name(item: item), slot: name(slot: taken))
-          events.append(.announce(text))
+          let said =
+            home.map { Sentence(.takenHome, item: item, slot: taken, other: $0) } ?? Sentence(.taken, item: item, slot: taken)
+          events.append(.said(said))
         }
         sendHome(item: item, ghost: nil)
-        if let s = home { setStatus(name(slot: s), &events) }
+        if let s = home { setStatus(Sentence(.current, slot: s), &events) }
       }
     case .ghost:
       let targets = hover.map { [$0] } ?? landingSlots(item: item, frame: frame, pointer: pointer)
@@ -606,20 +619,20 @@ public struct Engine: Sendable {
     apply(changes, &events)
     record(.assign(changes))
     events.append(
-      .announce(say(.moved, item: name(item: drag.item), slot: targets.map { name(slot: $0) }.joined(separator: ", "))))
+      .said(Sentence(.moved, item: drag.item, slots: targets)))
     announceReplaced(changes.filter { $0.new != nil }, &events)
   }
 
   /// Empties slot `s`, undoably, and says how to get it back.
   mutating func removeContent(of s: Int, _ events: inout [StageEvent]) {
     guard let old = board.slots[s].content else {
-      events.append(.announce(say(.nothingToRemove)))
+      events.append(.said(Sentence(.nothingToRemove)))
       return
     }
     let change = SlotChange(slot: s, old: old, new: nil)
     apply([change], &events)
     record(.assign([change]))
-    events.append(.announce(say(.removed, item: itemName(id: old), slot: name(slot: s))))
+    events.append(.said(Sentence(.removed, item: board.itemIndex(of: old) ?? -1, slot: s)))
   }
 
   /// Another item sitting on slot `s`, when the slot is full.
@@ -634,10 +647,11 @@ public struct Engine: Sendable {
     relocate(other, to: from, duration: options.snapDuration)
     relocate(item, to: s, duration: options.snapDuration)
     events.append(.displaced(item: board.items[other].id, slot: from.map { board.slots[$0].id }))
-    let text =
-      from.map { _ in say(.swapped, item: name(item: item), slot: name(slot: s), other: name(item: other)) }
-      ?? say(.swappedNoSlot, item: name(item: item), other: name(item: other))
-    events.append(.announce(text))
+    // The slot named is where `item` now is: `s`, the one it was dropped on.
+    let said =
+      from.map { _ in Sentence(.swapped, item: item, slot: s, other: other) }
+      ?? Sentence(.swappedNoSlot, item: item, other: other)
+    events.append(.said(said))
     if shouldRecord { record(.swap(item: item, other: other, from: from, slot: s)) }
   }
 
@@ -702,9 +716,7 @@ public struct Engine: Sendable {
       events.append(.assign(item: c.new, slot: board.slots[c.slot].id))
     }
     if let last = changes.last {
-      let slot = board.slots[last.slot]
-      let content = last.new.map { slot.name == nil ? $0 : itemName(id: $0) } ?? options.phrases[.empty]
-      setStatus(say(.slotStatus, item: content, slot: slot.name ?? "slot #\(slot.id)"), &events)
+      setStatus(Sentence(.slotStatus, item: last.new.flatMap { board.itemIndex(of: $0) } ?? -1, slot: last.slot), &events)
     }
   }
 
@@ -712,7 +724,8 @@ public struct Engine: Sendable {
   func announceReplaced(_ changes: [SlotChange], _ events: inout [StageEvent]) {
     for c in changes {
       guard let old = c.old, let new = c.new, old != new else { continue }
-      events.append(.announce(say(.replaced, item: itemName(id: new), slot: name(slot: c.slot), other: itemName(id: old))))
+      events.append(
+        .said(Sentence(.replaced, item: board.itemIndex(of: new) ?? -1, slot: c.slot, other: board.itemIndex(of: old) ?? -1)))
     }
   }
 
@@ -724,13 +737,13 @@ public struct Engine: Sendable {
     guard !changes.isEmpty else { return }
     apply(changes, &events)
     record(.assign(changes))
-    events.append(.announce(changes.count == 1 ? say(.clearedOne) : say(.cleared, count: String(changes.count))))
+    events.append(.said(changes.count == 1 ? Sentence(.clearedOne) : Sentence(.cleared, count: changes.count)))
   }
 
-  mutating func setStatus(_ text: String, _ events: inout [StageEvent]) {
-    guard text != status else { return }
-    status = text
-    events.append(.status(text))
+  mutating func setStatus(_ said: Sentence, _ events: inout [StageEvent]) {
+    guard said != statusSentence else { return }
+    statusSentence = said
+    events.append(.shown(said))
   }
 
   mutating func record(_ op: Operation) {

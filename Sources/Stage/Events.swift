@@ -85,4 +85,9 @@ public enum StageEvent: Hashable, Sendable {
   case announce(String)
   /// The status label's new text.
   case status(String)
+  /// An announcement as a code and arguments (``Engine/handleCoded(_:at:)``); the host's
+  /// table turns it into words (``Engine/announcement(_:)`` gives the engine's).
+  case said(Sentence)
+  /// The status label's new content as a code and arguments (``Engine/text(of:)``).
+  case shown(Sentence)
 }

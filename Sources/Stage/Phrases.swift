@@ -71,6 +71,8 @@ public enum Phrase: String, Hashable, Sendable, CaseIterable {
   case replaced
   /// "location #{id}" in English.
   case location
+  /// "{slot}" in English: the status label in Locations, where the item is.
+  case current
   /// "{slot}: {item}" in English.
   case slotStatus
   /// "empty" in English.
@@ -113,6 +115,7 @@ public enum Phrase: String, Hashable, Sendable, CaseIterable {
     case .cleared: "Cleared {count} slots.{undo}"
     case .replaced: "Replaced {other} with {item} in {slot}.{undo}"
     case .location: "location #{id}"
+    case .current: "{slot}"
     case .slotStatus: "{slot}: {item}"
     case .empty: "empty"
     }

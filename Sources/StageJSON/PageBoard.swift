@@ -20,8 +20,12 @@ public struct PageBoard: Sendable {
   /// checked here all the same, so a misspelt name or a wrong value is refused in one place.
   public static let pageOptionNames = [
     "items", "slots", "handle", "filter", "placement", "persist", "persistKey", "accepts", "status", "touch",
-    "autoScroll",
+    "autoScroll", "announcements",
   ]
+
+  /// What `announcements` may hold besides one function for each ``Phrase`` (dnd-kit's names,
+  /// each for the phrases of one moment of a drag).
+  public static let announcementMoments = ["onDragStart", "onDragOver", "onDragEnd", "onDragCancel"]
 
   /// The events a page can listen to, also as `onNAME` options.
   public static let eventNames = [
@@ -219,6 +223,19 @@ public struct PageBoard: Sendable {
       _ = try t.optional("tolerance")?.nonNegative()
     }
     _ = try given.optional("autoScroll")?.bool()
+    if let a = given.optional("announcements") {
+      guard case .object(let members) = a.json.value else {
+        throw a.fail("expected an object of functions, found \(a.describedValue)")
+      }
+      let names = Phrase.allCases.map { $0.rawValue } + announcementMoments
+      for m in members {
+        let hook = a.member(m.key, m.value)
+        guard names.contains(m.key) else {
+          throw hook.fail("not an announcement\(suggestion(m.key, among: names)) (docs/board.md lists them)")
+        }
+        try hook.function(hint: "(event) => string")
+      }
+    }
   }
 
   /// " (did you mean NAME?)" for the allowed name nearest a misspelt one, or nothing.

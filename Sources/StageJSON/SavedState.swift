@@ -36,26 +36,49 @@ public enum SavedState {
         if slotID != nil && s == nil { continue }
         placements.append((i, s))
       }
-      var named = [Bool](repeating: false, count: board.items.count)
-      for (i, _) in placements { named[i] = true }
-      for (i, s) in merged(placements, into: board) where named[i] || s != board.items[i].slot {
-        do throws(BoardError) { try board.place(item: i, on: s) } catch {
-          throw InputError(path: "items", message: error.description)
-        }
-      }
+      var contents: [(Int, Int?)] = []
       for r in try root.optional("slots")?.array() ?? [] {
         try r.object(allowed: ["id", "content"])
         guard let s = board.slotIndex(of: try r.require("id").id(numeric: &ignored)) else { continue }
         let content = try r.optional("content")?.id(numeric: &ignored)
-        if let content, board.itemIndex(of: content) == nil { continue }
-        do throws(BoardError) { try board.setContent(content, of: s) } catch {
-          throw InputError(path: "slots", message: error.description)
-        }
+        let i = content.flatMap { board.itemIndex(of: $0) }
+        if content != nil && i == nil { continue }
+        contents.append((s, i))
       }
+      try apply(placements: placements, contents: contents, to: &board)
     } catch {
       throw InputError(
         path: error.path.isEmpty ? file : "\(file): \(error.path)", message: error.message, line: error.line, column: error.column
       )
+    }
+  }
+
+  /// Applies a state already read into indices (the web board reads the JSON in JS, and the
+  /// board's wasm has no JSON reader for it): `placements`, each named item's slot (`nil`:
+  /// none), merged as ``merged(_:into:)`` says; `contents`, each named slot's content.
+  /// - Throws: ``InputError`` naming `items` or `slots` when an index is not the board's.
+  public static func apply(placements: [(Int, Int?)], contents: [(Int, Int?)], to board: inout Board)
+    throws(InputError)
+  {
+    for (i, s) in placements {
+      guard i >= 0, i < board.items.count, (s ?? 0) >= 0, (s ?? 0) < max(board.slots.count, 1) else {
+        throw InputError(path: "items", message: "item \(i) or slot \(s ?? -1) is not the board's")
+      }
+    }
+    var named = [Bool](repeating: false, count: board.items.count)
+    for (i, _) in placements { named[i] = true }
+    for (i, s) in merged(placements, into: board) where named[i] || s != board.items[i].slot {
+      do throws(BoardError) { try board.place(item: i, on: s) } catch {
+        throw InputError(path: "items", message: error.description)
+      }
+    }
+    for (s, i) in contents {
+      guard s >= 0, s < board.slots.count, (i ?? 0) >= 0, (i ?? 0) < max(board.items.count, 1) else {
+        throw InputError(path: "slots", message: "slot \(s) or item \(i ?? -1) is not the board's")
+      }
+      do throws(BoardError) { try board.setContent(i.map { board.items[$0].id }, of: s) } catch {
+        throw InputError(path: "slots", message: error.description)
+      }
     }
   }
 

@@ -87,6 +87,9 @@ public struct EventLines: Sendable {
     case .cancel(let item): return ["type": "cancel", "t": .number(t), "item": id(item)]
     case .announce(let text): return ["type": "announce", "t": .number(t), "text": .string(text)]
     case .status(let text): return ["type": "status", "t": .number(t), "text": .string(text)]
+    // The runner reads the engine's words (`Engine.handle`): a coded sentence is none of its.
+    case .said(let s): return ["type": "announce", "t": .number(t), "code": .string(s.phrase.rawValue)]
+    case .shown(let s): return ["type": "status", "t": .number(t), "code": .string(s.phrase.rawValue)]
     }
   }
 

@@ -577,6 +577,41 @@ class BoardAsThePageMadeIt(unittest.TestCase):
         self.assertEqual(slot_of("a"), "s3")
         self.assertEqual(spoken(), "Swapped A with B, now in location #s3.")
 
+    def test_announcements_come_from_the_pages_templates_and_hook(self):
+        # The engine sends codes with indices; the page's `strings` and `announcements` make the words.
+        make(grid(items={"a": "s1", "b": "s3"}).replace('data-id="s3"', 'data-id="s3" aria-label="the top shelf"'),
+             {"items": ".item", "slots": ".slot", "strings": {
+                 "swapped": "{item} échangé avec {other}, maintenant en {slot} (place {position})."}})
+        page().drag(path(centre('[data-id="a"]'), centre('[data-id="s3"]')))
+        settled()
+        self.assertEqual(spoken(), "A échangé avec B, maintenant en the top shelf (place 3).")
+        page().js("b.destroy()")
+        page().driver.execute_async_script(
+            "const done = arguments[0]; window.events = []; window.heard = [];"
+            "window.b = boardModule.board('#board', {items: '.item', slots: '.slot', announcements: {"
+            "  onDragStart: (e) => { heard.push(['start', e.code, e.itemId, e.slotId]); return `Took ${e.itemId}`; },"
+            "  onDragOver: (e) => { heard.push(['over', e.code, e.slotId, e.position]); return undefined; },"
+            "  dropped: (e) => e.text + ' ✓' }});"
+            "b.ready.then(() => done())")
+        item = page().driver.find_element("css selector", '[data-id="b"]')
+        item.send_keys(Keys.SPACE)
+        self.assertEqual(spoken(), "Took b")
+        item.send_keys(Keys.ARROW_RIGHT)
+        self.assertEqual(spoken(), "Took b", "undefined from the hook says nothing")
+        item.send_keys(Keys.SPACE)
+        self.assertEqual(spoken(), "B was dropped on location #s2. ✓")
+        self.assertEqual(page().js("return heard"), [["start", "pickedUp", "b", "s1"], ["over", "over", "s2", 2]])
+
+    def test_a_bad_announcements_option_is_named(self):
+        make(grid(), {"items": ".item", "slots": ".slot"})
+        page().js("b.destroy()")
+        message = page().driver.execute_async_script(
+            "const done = arguments[0];"
+            "try { boardModule.board('#board', {items: '.item', slots: '.slot', announcements: {onDragMove: () => ''}})"
+            "  .ready.then(() => done('started'), (e) => done(e.message)); } catch (e) { done(e.message); }")
+        self.assertIn("announcements.onDragMove", message)
+        self.assertIn("onDragOver", message)
+
     def test_an_empty_board_starts_and_follows_its_last_item_leaving_and_coming_back(self):
         p = page()
         make("", {"items": ".item", "slots": ".slot"})  # the test page, to clear its storage
@@ -630,6 +665,30 @@ class BoardAsThePageMadeIt(unittest.TestCase):
         error = p.js("try { b.restore('{}'); } catch (e) { return e.message; }")
         self.assertEqual(error, 'ImageStage board: restore(): missing "items" and "slots": not a board state'
                                 " (state() writes both)")
+
+    def test_restore_reads_the_state_in_the_page_and_names_each_wrong_field(self):
+        # The state line is read in JS (the board's wasm has no JSON reader for it): every
+        # mistake names its field; ids the page no longer has are dropped, the rest restored.
+        make(grid(items={"a": "s1", "b": "s2"}), {"items": ".item", "slots": ".slot"})
+        p = page()
+        for text, message in (
+                ('{"items": [{"id": "a", "slot": 3.5}]}',
+                 "restore(): items[0].slot: expected a string or integer id, found a number"),
+                ('{"items": [{"id": "a", "place": "s3"}]}',
+                 "restore(): items[0].place: unknown key; expected one of: id, slot, center"),
+                ('{"slots": [{"content": "a"}]}', 'restore(): slots[0].id: missing required key "id"'),
+                ('{"type": "frame", "items": []}', 'restore(): type: expected "state", found "frame"'),
+                ('[1]', "restore(): expected an object, found an array"),
+                ('{"items": [', "restore(): invalid JSON")):
+            error = p.js("try { b.restore(arguments[0]); return null; } catch (e) { return e.message; }", text)
+            self.assertIn(message, error or "", text)
+        before = p.js("return b.state()")
+        p.js("b.restore(arguments[0])", json.dumps({"type": "state", "items": [
+            {"id": "gone", "slot": "s4"}, {"id": "a", "slot": "s5"}, {"id": "b", "slot": "nowhere"}]}))
+        settled()
+        self.assertEqual(slot_of("a"), "s5")
+        self.assertEqual(slot_of("b"), "s2", "a slot the page lacks leaves the item where it was")
+        self.assertNotEqual(p.js("return b.state()"), before)
 
     def test_destroy_leaves_the_page_exactly_as_it_was(self):
         p = page()

@@ -18,8 +18,8 @@ func index(item id: String?) -> Int { id.flatMap { engine?.board.itemIndex(of: $
 func index(slot id: String?) -> Int { id.flatMap { engine?.board.slotIndex(of: $0) } ?? -1 }
 
 // Answers are records of doubles in one buffer (`board_numbers`), laid out as
-// imagestage-board.js's `#read` takes them; text (announcements, the status) goes to the
-// output buffer and the records give its byte offset and length. No JSON crosses per move.
+// imagestage-board.js's `#read` takes them. Announcements and the status are codes with
+// arguments (Stage's `Sentence`): the page's table turns them into words. No text crosses per move.
 nonisolated(unsafe) var numbers = UnsafeMutablePointer<Double>.allocate(capacity: 1024)
 nonisolated(unsafe) var numbersCapacity = 1024
 nonisolated(unsafe) var numbersCount = 0
@@ -49,9 +49,10 @@ enum EventCode: Int {
 }
 
 /// An event for the page as four numbers: its code, then by code: item and pointer; item,
-/// slot and the slot it came from; a text's byte offset and length in `texts`. `redoing`: the
-/// answer to a redo, whose moves are `redo`, not `return`.
-func putEvent(_ event: StageEvent, redoing: Bool, texts: inout String) {
+/// slot and the slot it came from; for an announcement or the status, where its sentence
+/// starts in `sentences` (`putSentence`'s numbers). `redoing`: the answer to a redo, whose
+/// moves are `redo`, not `return`.
+func putEvent(_ event: StageEvent, redoing: Bool, sentences: inout [Sentence]) {
   var code = EventCode.cancel
   var a = -1, b = -1, c = -1
   switch event {
@@ -67,11 +68,11 @@ func putEvent(_ event: StageEvent, redoing: Bool, texts: inout String) {
   case .assign(let item, let slot): (code, a, b) = (.assign, index(item: item), index(slot: slot))
   case .displaced(let item, let slot): (code, a, b) = (.swap, index(item: item), index(slot: slot))
   case .cancel(let item): a = index(item: item)
-  case .announce(let t), .status(let t):
-    if case .status = event { code = .status } else { code = .announce }
-    a = texts.utf8.count
-    texts += t
-    b = texts.utf8.count - a
+  case .said(let s), .shown(let s):
+    if case .shown = event { code = .status } else { code = .announce }
+    a = sentences.count
+    sentences.append(s)
+  case .announce, .status: break  // words: `handleCoded` gives none
   }
   put(code.rawValue)
   put(a)
@@ -83,15 +84,16 @@ func putEvent(_ event: StageEvent, redoing: Bool, texts: inout String) {
 /// have) changes nothing and answers as if nothing happened: the page's own measurements are
 /// the only source, and a bad one must not stop the board.
 func apply(_ input: Input, at t: Double) -> [StageEvent] {
-  (try? engine!.handle(input, at: t)) ?? []
+  (try? engine!.handleCoded(input, at: t)) ?? []
 }
 
 /// What an input did, as one record (imagestage-board.js's `#read`): whether anything still
 /// moves (the page keeps its animation frames going while it does), the count of each part,
 /// then its events (four numbers each), the centres of items held or animating (item, x, y),
 /// the ghosts (id, item, x, y), the items that came to rest (item, the slot it rests on or
-/// −1), the slots highlighted and the slots that refuse what is held. Returns the record's
-/// length in doubles (0: no board).
+/// −1), the slots highlighted, the slots that refuse what is held, and the events' sentences
+/// (`putSentence`; the header's last count is their number). Returns the record's length in
+/// doubles (0: no board).
 func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
   numbersCount = 0
   guard let engine else { return 0 }
@@ -112,9 +114,13 @@ func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
   }
   let over = engine.highlightedSlots
   put(engine.isIdle ? 0 : 1)
-  for n in [events.count, now.count, engine.ghosts.count, settled.count, over.count, refusing.count] { put(n) }
-  var texts = ""
-  for e in events { putEvent(e, redoing: redoing, texts: &texts) }
+  var sentences: [Sentence] = []
+  for e in events { if case .said(let s) = e { sentences.append(s) } else if case .shown(let s) = e { sentences.append(s) } }
+  for n in [events.count, now.count, engine.ghosts.count, settled.count, over.count, refusing.count, sentences.count] {
+    put(n)
+  }
+  sentences = []
+  for e in events { putEvent(e, redoing: redoing, sentences: &sentences) }
   for i in now {
     let c = engine.board.items[i].center
     put(i)
@@ -133,7 +139,7 @@ func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
   }
   for s in over { put(s) }
   for s in refusing { put(s) }
-  _ = answer(texts)
+  for s in sentences { putSentence(s) }
   return Int32(numbersCount)
 }
 
@@ -276,6 +282,22 @@ public func boardSetOptions(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) ->
   }
 }
 
+/// A sentence as numbers: the phrase's index in `Phrase.allCases` (imagestage-board.js's
+/// `PHRASES` lists them in that order), item, slot, other, count, the change's phrase index
+/// (−1 none), then the count of `items` and each, the count of `slots` and each.
+func putSentence(_ s: Sentence) {
+  put(Phrase.allCases.firstIndex(of: s.phrase) ?? 0)
+  put(s.item)
+  put(s.slot)
+  put(s.other)
+  put(s.count)
+  put(s.change.flatMap { Phrase.allCases.firstIndex(of: $0) } ?? -1)
+  put(s.items.count)
+  for i in s.items { put(i) }
+  put(s.slots.count)
+  for i in s.slots { put(i) }
+}
+
 /// A press on item `item` (the page hit-tested its own element; −1: a slot's content) by
 /// pointer `id`. `held` 1: a touch held still for the delay, picked up at once; 0: a drag
 /// only once it moves (a click is no drag).
@@ -284,7 +306,7 @@ public func boardPress(_ item: Int32, _ id: Int32, _ x: Double, _ y: Double, _ t
   guard engine != nil else { return 0 }
   let pressed = item >= 0 ? Int(item) : nil
   return report(
-    (try? engine!.press(item: pressed, pointer: Int(id), at: StagePoint(x: x, y: y), time: t, waitForMove: held == 0)) ?? [])
+    (try? engine!.pressCoded(item: pressed, pointer: Int(id), at: StagePoint(x: x, y: y), time: t, waitForMove: held == 0)) ?? [])
 }
 
 /// `phase`: 0 down (not on an item: a slot's content), 1 move, 2 up, 3 cancel.
@@ -369,23 +391,44 @@ public func boardPlacement() -> Int32 {
   return Int32(numbersCount)
 }
 
-/// The state line, as the app and `imagestage board run` print it.
-@_cdecl("board_state")
-public func boardState() -> Int32 {
-  guard let engine else { return answer("") }
-  return answer(SavedState.encode(engine, numericIDs: []))
+/// Where each item rests (on its slot, or at its own resting point; not where an animation
+/// has it now, so a state taken just after a swap says where both will be), as a record
+/// (`board_numbers`): x and y for each item. Returns its length in doubles. The page writes
+/// the state line from it and `board_placement` (imagestage-board.js's `state()`): the wasm
+/// carries no JSON writer.
+@_cdecl("board_rests")
+public func boardRests() -> Int32 {
+  numbersCount = 0
+  guard let engine else { return 0 }
+  for i in engine.board.items.indices {
+    let p = (try? engine.restingPoint(of: i)) ?? engine.board.items[i].center
+    put(p.x)
+    put(p.y)
+  }
+  return Int32(numbersCount)
 }
 
-/// Restores a state line (from `state()` or storage): the error naming the field, or an
-/// empty answer. Undo history starts afresh; the options stay.
+/// Restores a state the page read (imagestage-board.js's `readState` names a wrong field):
+/// `records` holds `placements` pairs (item index, slot index or −1), then `contents` pairs
+/// (slot index, item index or −1), merged into the board as `SavedState.apply` merges them.
+/// The error, or an empty answer. Undo history starts afresh; the options stay.
 @_cdecl("board_restore")
-public func boardRestore(_ pointer: UnsafePointer<UInt8>?, _ count: Int32, _ source: UnsafePointer<UInt8>?, _ sourceCount: Int32)
-  -> Int32
-{
+public func boardRestore(_ records: UnsafePointer<Int32>?, _ placements: Int32, _ contents: Int32) -> Int32 {
   guard let current = engine else { return answer("no board") }
+  guard placements >= 0, contents >= 0, placements + contents == 0 || records != nil else {
+    return answer("the state's numbers are malformed")
+  }
+  func pairs(from start: Int, count: Int) -> [(Int, Int?)] {
+    (0..<count).map { k in
+      let second = Int(records![start + 2 * k + 1])
+      return (Int(records![start + 2 * k]), second < 0 ? nil : second)
+    }
+  }
   var board = current.board
   do throws(InputError) {
-    try SavedState.apply(bytes(pointer, count), to: &board, file: text(source, sourceCount))
+    try SavedState.apply(
+      placements: pairs(from: 0, count: Int(placements)), contents: pairs(from: 2 * Int(placements), count: Int(contents)),
+      to: &board)
   } catch {
     return answer(error.description)
   }

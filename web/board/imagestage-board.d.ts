@@ -5,7 +5,7 @@
 export const version: string;
 
 /** The sentences the engine says (Stage.Phrase), as templates with `{item}`, `{slot}`, `{other}`,
- * `{count}`, `{change}`, `{undo}`; plus the page's own `draggable` and `instructions`. */
+ * `{count}`, `{position}`, `{change}`, `{undo}`; plus the page's own `draggable` and `instructions`. */
 export interface BoardStrings {
   focused?: string;
   itemInSlot?: string;
@@ -42,6 +42,8 @@ export interface BoardStrings {
   replaced?: string;
   /** A slot without a name: `{id}`. */
   location?: string;
+  /** The status in locations: the slot's name, `{slot}`. */
+  current?: string;
   slotStatus?: string;
   empty?: string;
   undoHint?: string;
@@ -52,6 +54,45 @@ export interface BoardStrings {
   /** Read with a shortcut's copy when `contentDraggable` ("Press Delete to remove it."). */
   copyInstructions?: string;
 }
+
+/** A phrase's name: what an announcement's `code` is. */
+export type PhraseCode = Exclude<keyof BoardStrings, 'undoHint' | 'draggable' | 'instructions' | 'copyInstructions'>;
+
+/** What an `announcements` hook is given: the sentence's code, its arguments as the page's
+ * elements and ids (`null` where it has none), and the words the templates make. */
+export interface AnnouncementDetail {
+  code: PhraseCode;
+  /** The sentence from `strings` (or the English). */
+  text: string;
+  item: HTMLElement | null;
+  itemId: string | null;
+  slot: HTMLElement | null;
+  slotId: string | null;
+  /** The other item (a swap's, a replaced one); a slot in `takenHome`. */
+  other: HTMLElement | null;
+  otherId: string | null;
+  /** `slot`'s place among the slots, from 1. */
+  position: number | null;
+  count: number;
+  /** Several items (`changesTo`) or slots (`moved` onto several). */
+  items: HTMLElement[];
+  slots: HTMLElement[];
+}
+
+/** What is said, by code or by a moment of a drag (dnd-kit's names); a hook's string is said,
+ * `undefined` says nothing. A code's own hook wins over its moment's. */
+export type BoardAnnouncements = {
+  [code in PhraseCode]?: (detail: AnnouncementDetail) => string | undefined;
+} & {
+  /** `pickedUp`. */
+  onDragStart?: (detail: AnnouncementDetail) => string | undefined;
+  /** `over`, `overSwaps`, `noneLeft`, `noneRight`, `noneAbove`, `noneBelow`. */
+  onDragOver?: (detail: AnnouncementDetail) => string | undefined;
+  /** `dropped`, `droppedNowhere`, `swapped`, `swappedNoSlot`, `moved`, `taken`, `takenHome`, `replaced`. */
+  onDragEnd?: (detail: AnnouncementDetail) => string | undefined;
+  /** `cancelled`, `cancelledHome`. */
+  onDragCancel?: (detail: AnnouncementDetail) => string | undefined;
+};
 
 /** How a drop picks its slot. */
 export type Strategy = 'nearest-center' | 'largest-overlap' | 'pointer-within' | 'all-intersecting';
@@ -105,6 +146,8 @@ export interface BoardOptions extends EngineOptions {
   placement?: 'move' | 'event';
   /** An element or selector whose text becomes the status. */
   status?: HTMLElement | string;
+  /** Functions that choose what is said (docs/board.md, "Announcements"). */
+  announcements?: BoardAnnouncements;
   /** Saved on every change and restored on load. */
   persist?: 'localStorage' | false;
   /** The storage key (the container's id by default). */

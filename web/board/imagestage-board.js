@@ -24,6 +24,61 @@ const PAGE_STRINGS = {
   instructions: 'Press Space or Enter to pick up. Arrow keys move between slots; Space drops; Escape cancels.',
   copyInstructions: 'Press Delete to remove it.',
 };
+/**
+ * What the engine says, in English, in Stage's `Phrase` order: an announcement or the status
+ * arrives as a phrase's index with numeric arguments (BoardWeb.swift's `putSentence`), and
+ * this table, under the page's `strings`, makes the words (docs/board.md, "Announcements").
+ * Tests/StageTests/PhrasesTests.swift holds it to Swift's table, name for name.
+ */
+const PHRASES = {
+  focused: 'Focused {item}.',
+  itemInSlot: '{item}, in {slot}',
+  pickedUp: 'Picked up {item}. Use the arrow keys to move, Space to drop, Escape to cancel.',
+  cancelled: 'Movement cancelled. {item} returned.',
+  cancelledHome: 'Movement cancelled. {item} returned to {slot}.',
+  noneLeft: 'No location to the left.',
+  noneRight: 'No location to the right.',
+  noneAbove: 'No location above.',
+  noneBelow: 'No location below.',
+  over: '{item} is over {slot}.',
+  overSwaps: '{item} is over {slot}. Dropping swaps it with {other}.',
+  droppedNowhere: '{item} was dropped on no location and returned.',
+  dropped: '{item} was dropped on {slot}.',
+  nothingToUndo: 'Nothing to undo.',
+  nothingToRedo: 'Nothing to redo.',
+  undid: 'Undid {change}.',
+  redid: 'Redid {change}.',
+  moveOf: 'move of {item}',
+  swapOf: 'swap of {item} and {other}',
+  assignmentOf: 'assignment of {item}',
+  movedOf: 'move of {item}',
+  changesTo: 'changes to {item}',
+  and: ' and ',
+  taken: '{slot} is taken: {item} went back.',
+  takenHome: '{slot} is taken: {item} went back to {other}.',
+  moved: 'Moved {item} to {slot}.',
+  nothingToRemove: 'Nothing to remove.',
+  removed: 'Removed {item} from {slot}.{undo}',
+  swapped: 'Swapped {item} with {other}, now in {slot}.',
+  swappedNoSlot: 'Swapped {item} with {other}, now in its place.',
+  clearedOne: 'Cleared 1 slot.{undo}',
+  cleared: 'Cleared {count} slots.{undo}',
+  replaced: 'Replaced {other} with {item} in {slot}.{undo}',
+  location: 'location #{id}',
+  current: '{slot}',
+  slotStatus: '{slot}: {item}',
+  empty: 'empty',
+};
+const PHRASE_NAMES = Object.keys(PHRASES);
+/** dnd-kit's names in `announcements`: each covers the phrases of one moment of a drag. */
+const MOMENTS = {
+  onDragStart: ['pickedUp'],
+  onDragOver: ['over', 'overSwaps', 'noneLeft', 'noneRight', 'noneAbove', 'noneBelow'],
+  onDragEnd: ['dropped', 'droppedNowhere', 'swapped', 'swappedNoSlot', 'moved', 'taken', 'takenHome', 'replaced'],
+  onDragCancel: ['cancelled', 'cancelledHome'],
+};
+/** `template` with each `{name}` of `values` filled in; an unknown name stays as written, so a typo shows. */
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 /** Event codes as web/board/BoardWeb.swift's `EventCode` numbers them. */
 const EVENT_TYPES = ['pickup', 'hover', 'drop', 'return', 'redo', 'assign', 'swap', 'cancel', 'announce', 'status'];
 const EVENTS = ['pickup', 'hover', 'drop', 'return', 'redo', 'swap', 'cancel', 'assign', 'change', 'status', 'place',
@@ -41,9 +96,13 @@ const topLayer = typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElem
 const KEY = { Tab: 0, ' ': 1, Enter: 2, Escape: 3, ArrowLeft: 4, ArrowRight: 5, ArrowUp: 6, ArrowDown: 7 };
 const UNDO = 8, REDO = 9;
 const now = () => performance.now() / 1000;
+<<<<<<< HEAD
 const utf8 = new TextEncoder(), utf8Text = new TextDecoder();
 /** Set-up's phases as User Timing marks (DevTools' Performance panel; bench/web/setup.py prints them). */
 const mark = (phase) => performance.mark(`imagestage-board:${phase}`);
+=======
+const utf8 = new TextEncoder();
+>>>>>>> boardcodes37
 
 let styled = false;
 /** The few rules the component needs; `:where()` keeps them weaker than any page rule. */
@@ -121,6 +180,66 @@ function encodeOptions(value) {
   });
 }
 
+/** What JSON calls a value's kind, for a message ("found a number"). */
+const kind = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object'
+  : typeof v === 'boolean' ? 'a boolean' : `a ${typeof v}`);
+
+/**
+ * A state line (`state()`'s, or an older one) read for the engine as indices: `placements`,
+ * each named item's slot (−1 none), and `contents`, each named slot's item (−1 none); ids the
+ * page no longer has are dropped (a changed page keeps what still fits). A mistake is thrown
+ * as a message naming its field after `source` (`restore(): items[2].slot: …`).
+ */
+function readState(text, source, itemIds, slotIds) {
+  const fail = (path, message) => { throw new Error(`${source}: ${path ? `${path}: ` : ''}${message}`); };
+  let state;
+  try { state = JSON.parse(text); } catch (e) { fail('', `invalid JSON: ${e.message}`); }
+  const object = (v, path, allowed) => {
+    if (kind(v) !== 'an object') fail(path, `expected an object, found ${kind(v)}`);
+    for (const k of Object.keys(v)) {
+      if (!allowed.includes(k)) fail(path ? `${path}.${k}` : k, `unknown key; expected one of: ${allowed.join(', ')}`);
+    }
+  };
+  const array = (v, path) => {
+    if (v === undefined || v === null) return [];
+    if (!Array.isArray(v)) fail(path, `expected an array, found ${kind(v)}`);
+    return v;
+  };
+  // An id as state() writes it, a string, or as the app may, an integer.
+  const id = (v, path) => {
+    if (typeof v === 'string' && v) return v;
+    if (typeof v === 'string') fail(path, 'an id must not be empty');
+    if (Number.isInteger(v)) return String(v);
+    return fail(path, v === undefined || v === null ? 'missing required key "id"' : `expected a string or integer id, found ${kind(v)}`);
+  };
+  object(state, '', ['type', 'version', 'items', 'slots']);
+  // "{}" is no state: it would put nothing anywhere and say nothing.
+  if (state.items == null && state.slots == null) fail('', 'missing "items" and "slots": not a board state (state() writes both)');
+  if (state.type != null && state.type !== 'state') {
+    fail('type', typeof state.type === 'string' ? `expected "state", found "${state.type}"` : `expected a string, found ${kind(state.type)}`);
+  }
+  const items = new Map(itemIds.map((v, i) => [v, i])), slots = new Map(slotIds.map((v, s) => [v, s]));
+  const placements = [], contents = [];
+  array(state.items, 'items').forEach((r, k) => {
+    const path = `items[${k}]`;
+    object(r, path, ['id', 'slot', 'center']);
+    const i = items.get(id(r.id, `${path}.id`));
+    const slot = r.slot == null ? null : id(r.slot, `${path}.slot`);
+    // An item the page no longer has is dropped; one whose slot is gone stays where the page put it.
+    if (i === undefined || (slot !== null && !slots.has(slot))) return;
+    placements.push(i, slot === null ? -1 : slots.get(slot));
+  });
+  array(state.slots, 'slots').forEach((r, k) => {
+    const path = `slots[${k}]`;
+    object(r, path, ['id', 'content']);
+    const s = slots.get(id(r.id, `${path}.id`));
+    const content = r.content == null ? null : id(r.content, `${path}.content`);
+    if (s === undefined || (content !== null && !items.has(content))) return;
+    contents.push(s, content === null ? -1 : items.get(content));
+  });
+  return { placements, contents };
+}
+
 /** The board: `board(container, options)`; `ready` settles when the engine runs. */
 export function board(container, options = {}) {
   // Sortable lists (SortableJS's behaviour) are their own class over the same module.
@@ -167,7 +286,15 @@ export class Board {
   }
 
   /** The state line: which slot each item sits on and what each slot shows (the app's). */
-  state() { return this.wasm ? this.wasm.out(this.x.board_state()).trim() : null; }
+  state() {
+    if (!this.wasm) return null;
+    // Written here from the engine's numbers (the wasm has no JSON writer), as the app writes it.
+    const { slots, contents } = this.#placement();
+    const n = new Float64Array(this.x.memory.buffer, this.x.board_numbers(), this.x.board_rests());
+    return JSON.stringify({ type: 'state',
+      items: this.itemIds.map((id, i) => ({ id, slot: this.slotIds[slots[i]] ?? null, center: [n[2 * i], n[2 * i + 1]] })),
+      slots: this.slotIds.map((id, s) => ({ id, content: this.itemIds[contents[s]] ?? null })) });
+  }
 
   /** Restores a state line; throws an Error naming the field when it does not read. */
   restore(text) {
@@ -416,6 +543,9 @@ export class Board {
   #send(description, problems = [], measure = true) {
     const { options, hidden, width, height, slots, items, slotRects, itemRects } = description;
     const nS = slots.length, nI = items.length;
+    // The names announcements read (#words): the engine speaks in indices.
+    this.itemNames = items.map((i) => i.name);
+    this.slotNames = slots.map((sl) => sl.name);
     const texts = [], refs = [], records = [];
     const text = (t) => {
       if (t === null || t === undefined) { records.push(0, -1); return; }
@@ -851,8 +981,8 @@ export class Board {
   #read(length) {
     if (!length) return {};
     const n = new Float64Array(this.x.memory.buffer, this.x.board_numbers(), length);
-    const [busy, nE, nI, nG, nS, nO, nR] = n;
-    let k = 7;
+    const [busy, nE, nI, nG, nS, nO, nR, nW] = n;
+    let k = 8;
     const take = (count, size) => {
       const out = [];
       for (let j = 0; j < count; j++, k += size) out.push(size === 1 ? n[k] : Array.from(n.subarray(k, k + size)));
@@ -864,17 +994,74 @@ export class Board {
         case 'pickup': return { type, item: a, pointer: b };
         case 'drop': return { type, item: a, slot: b, from: c };
         case 'cancel': return { type, item: a };
-        case 'announce': case 'status': return { type, text: this.#text(a, b) };
+        case 'announce': case 'status': return { type, sentence: a };
         default: return { type, item: a, slot: b };
       }
     });
-    return { busy: busy !== 0, events, items: take(nI, 3), ghosts: take(nG, 4), settled: take(nS, 2), over: take(nO, 1),
-      refusing: take(nR, 1) };
+    const answer = { busy: busy !== 0, events, items: take(nI, 3), ghosts: take(nG, 4), settled: take(nS, 2),
+      over: take(nO, 1), refusing: take(nR, 1) };
+    // The sentences (BoardWeb.swift's `putSentence`), which announce and status events name by index.
+    const sentences = [];
+    for (let j = 0; j < nW; j++) {
+      const [phrase, item, slot, other, count, change] = n.subarray(k, k + 6);
+      k += 6;
+      const [items, slots] = [0, 1].map(() => Array.from(n.subarray(k + 1, (k += 1 + n[k]))));
+      sentences.push({ code: PHRASE_NAMES[phrase], item, slot, other, count, change: PHRASE_NAMES[change] ?? null, items,
+        slots });
+    }
+    for (const e of events) if (e.sentence !== undefined) e.sentence = sentences[e.sentence];
+    return answer;
   }
 
-  /** Text the last answer left in the output buffer, `length` bytes from `offset`. */
-  #text(offset, length) {
-    return utf8Text.decode(new Uint8Array(this.x.memory.buffer, this.x.web_out_ptr() + offset, length));
+  /**
+   * A sentence (#read's) in words: `strings`' template for its code, or the English, filled
+   * with the page's names, as Stage's `Engine.text(of:)` fills them (Sources/Stage/Sentence.swift
+   * says what each `{name}` reads). An announcement goes through the page's `announcements` hook.
+   */
+  #words(s, announcing) {
+    const t = (code) => this.strings[code] ?? PHRASES[code];
+    const itemName = (i) => this.itemNames[i] ?? '';
+    const slotName = (j) => (j >= 0 && j < this.slotIds.length
+      ? this.slotNames[j] ?? fill(t('location'), { id: this.slotIds[j] }) : '');
+    const p = s.code;
+    let item = itemName(s.item), slot = slotName(s.slot), other = p === 'takenHome' ? slotName(s.other) : itemName(s.other);
+    if (s.items.length) {
+      const names = s.items.map(itemName);
+      item = names.length === 1 ? names[0] : names.slice(0, -1).join(', ') + t('and') + names[names.length - 1];
+    } else if ((p === 'focused' || p === 'pickedUp') && s.slot >= 0) {
+      item = fill(t('itemInSlot'), { item, slot });
+    }
+    if (s.slots.length) slot = s.slots.map(slotName).join(', ');
+    if (p === 'slotStatus' && s.slot >= 0) { // the seed's wording, as Swift keeps it
+      const named = this.slotNames[s.slot];
+      slot = named ?? `slot #${this.slotIds[s.slot]}`;
+      item = s.item < 0 ? t('empty') : named == null ? this.itemIds[s.item] : itemName(s.item);
+      other = '';
+    }
+    const hint = this.strings.undoHint ?? 'Press Ctrl+Z to undo.';
+    const values = { item, slot, other, count: String(s.count), position: s.slot >= 0 ? String(s.slot + 1) : '',
+      undo: hint ? ` ${hint}` : '' };
+    values.change = s.change ? fill(t(s.change), values) : '';
+    let text = fill(t(p), values);
+    if (!announcing) return text;
+    // A sentence starts with a capital letter, unless an item's name leads it (a file name stays as written).
+    if (/^[a-z]/.test(text) && !this.itemNames.some((n) => text.startsWith(n))) text = text[0].toUpperCase() + text.slice(1);
+    const hooks = this.options.announcements;
+    const hook = hooks && (hooks[p] ?? hooks[Object.keys(MOMENTS).find((m) => MOMENTS[m].includes(p))]);
+    if (typeof hook !== 'function') return text;
+    const el = (list, j) => (j >= 0 ? list[j] ?? null : null);
+    const otherList = p === 'takenHome' ? this.slots : this.items, otherIds = p === 'takenHome' ? this.slotIds : this.itemIds;
+    try {
+      // dnd-kit's rule: what the hook returns is said; undefined says nothing.
+      const said = hook({ code: p, text, item: el(this.items, s.item), itemId: el(this.itemIds, s.item),
+        slot: el(this.slots, s.slot), slotId: el(this.slotIds, s.slot), other: el(otherList, s.other),
+        otherId: el(otherIds, s.other), position: s.slot >= 0 ? s.slot + 1 : null, count: s.count,
+        items: s.items.map((i) => this.items[i]), slots: s.slots.map((j) => this.slots[j]) });
+      return typeof said === 'string' ? said : '';
+    } catch (e) {
+      console.error(e); // a page's hook that throws must not stop the board: the default words stay
+      return text;
+    }
   }
 
   /** Where everything rests: `slots` (each item's slot index, −1 none) and `contents` (each slot's item, −1 none). */
@@ -890,10 +1077,11 @@ export class Board {
     let changed = false, placed = false;
     for (const e of a.events) {
       if (e.type === 'announce') {
-        this.#say(e.text);
+        const text = this.#words(e.sentence, true);
+        if (text) this.#say(text);
         continue;
       }
-      if (e.type === 'status') this.#status(e.text);
+      if (e.type === 'status') this.#status((e.text = this.#words(e.sentence, false)));
       if (e.type === 'assign') this.#assign(e.slot, e.item);
       if (e.type === 'pickup' && e.pointer >= 0) this.dragging.add(e.pointer);
       // Whether the state changed is checked against the last one: a drop back home is none.
@@ -1272,8 +1460,13 @@ export class Board {
 
   #restore(text, source) {
     if (typeof text !== 'string') return `${source}: expected the text state() returns`;
-    const error = this.wasm.out(this.wasm.withTwo(text, source, (p, n, q, m) => this.x.board_restore(p, n, q, m)));
-    if (error) return error;
+    let read;
+    try { read = readState(text, source, this.itemIds, this.slotIds); } catch (e) { return e.message; }
+    // Pairs of indices (BoardWeb.swift's board_restore), one spare so the buffer is never empty.
+    const ints = Int32Array.from([...read.placements, ...read.contents, 0]);
+    const error = this.wasm.out(this.wasm.withBytes(new Uint8Array(ints.buffer),
+      (p) => this.x.board_restore(p, read.placements.length / 2, read.contents.length / 2)));
+    if (error) return `${source}: ${error}`;
     this.#reconcileAll();
     return null;
   }
