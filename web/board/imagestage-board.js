@@ -96,13 +96,9 @@ const topLayer = typeof HTMLElement !== 'undefined' && 'showPopover' in HTMLElem
 const KEY = { Tab: 0, ' ': 1, Enter: 2, Escape: 3, ArrowLeft: 4, ArrowRight: 5, ArrowUp: 6, ArrowDown: 7 };
 const UNDO = 8, REDO = 9;
 const now = () => performance.now() / 1000;
-<<<<<<< HEAD
-const utf8 = new TextEncoder(), utf8Text = new TextDecoder();
+const utf8 = new TextEncoder();
 /** Set-up's phases as User Timing marks (DevTools' Performance panel; bench/web/setup.py prints them). */
 const mark = (phase) => performance.mark(`imagestage-board:${phase}`);
-=======
-const utf8 = new TextEncoder();
->>>>>>> boardcodes37
 
 let styled = false;
 /** The few rules the component needs; `:where()` keeps them weaker than any page rule. */
