@@ -22,23 +22,26 @@ func flag(_ b: Bool?) -> JSONValue { b.map { .bool($0) } ?? .null }
 
 /// The config being fed: one call per value, member names as `ViewerKey` indices (or their
 /// bytes, for a name the table lacks). The JS walks what `JSON.parse` (or the page) gave it,
-/// so this module links no JSON parser; `viewer_configure`, `viewer_add_scene` and
-/// `viewer_add_hotspot` read what was fed, with the same rules and key paths as a file.
-nonisolated(unsafe) var fed = JSONBuilder()
+/// so this module links no JSON parser, tree or reader; `viewer_configure`,
+/// `viewer_add_scene` and `viewer_add_hotspot` read what was fed with the reader a file's
+/// config goes through (the same rules and key paths).
+nonisolated(unsafe) var fed = ViewerConfigFeed()
 /// The page's URL parameters, fed one pair a call before `viewer_configure`.
 nonisolated(unsafe) var fedParameters: [(name: String, value: String)] = []
 
 /// Starts a config (or a scene, a hotspot) afresh.
 @_cdecl("viewer_feed_begin")
 public func viewerFeedBegin() {
-  fed = JSONBuilder()
+  fed = ViewerConfigFeed()
   fedParameters = []
 }
 
 /// The next member's name: `ViewerKey` case `index` (its `name`: the JS list is that table's,
 /// ViewerKeyTests holds them together).
 @_cdecl("viewer_feed_key")
-public func viewerFeedKey(_ index: Int32) { fed.key(ViewerKey(rawValue: Int(index))?.name ?? "") }
+public func viewerFeedKey(_ index: Int32) {
+  if let key = ViewerKey(rawValue: Int(index)) { fed.key(key) } else { fed.key("") }
+}
 
 /// The next member's name, for one the key table does not have (a page's own, a scene's id).
 @_cdecl("viewer_feed_name")
@@ -48,10 +51,10 @@ public func viewerFeedName(_ name: UnsafePointer<UInt8>?, _ count: Int32) { fed.
 public func viewerFeedNumber(_ value: Double) { fed.add(value.isFinite ? .number(value) : .null) }
 
 @_cdecl("viewer_feed_flag")
-public func viewerFeedFlag(_ value: Int32) { fed.add(.bool(value != 0)) }
+public func viewerFeedFlag(_ value: Int32) { fed.add(.flag(value != 0)) }
 
 @_cdecl("viewer_feed_text")
-public func viewerFeedText(_ value: UnsafePointer<UInt8>?, _ count: Int32) { fed.add(.string(text(value, count))) }
+public func viewerFeedText(_ value: UnsafePointer<UInt8>?, _ count: Int32) { fed.add(.text(text(value, count))) }
 
 @_cdecl("viewer_feed_null")
 public func viewerFeedNull() { fed.add(.null) }
@@ -72,10 +75,10 @@ public func viewerFeedParameter(
 }
 
 /// What was fed, or the error that says the JS fed it out of order (a bug of ours).
-func fedJSON(_ source: String) throws(InputError) -> JSON {
-  guard let json = fed.result else { throw InputError(path: source, message: "the config could not be read (nested too deep?)") }
-  fed = JSONBuilder()
-  return json
+func fedConfig(_ source: String) throws(InputError) -> ConfigValue {
+  guard let value = fed.result else { throw InputError(path: source, message: "the config could not be read (nested too deep?)") }
+  fed = ViewerConfigFeed()
+  return value
 }
 
 /// Reads the config fed and the URL parameters fed over it; `source` names the config in
@@ -88,7 +91,7 @@ public func viewerConfigure(
 ) -> Int32 {
   do throws(InputError) {
     let name = text(source, sourceCount)
-    var c = try ViewerConfig.read(try fedJSON(name), source: name)
+    var c = try ViewerConfig.read(try fedConfig(name), source: name)
     let base = text(folder, folderCount)
     if !base.isEmpty {
       for k in c.scenes.indices where c.scenes[k].settings[text: .basePath] == nil {
@@ -603,7 +606,7 @@ public func viewerMoveHotSpot(_ index: Int32, _ yaw: Double, _ pitch: Double) {
 @_cdecl("viewer_add_scene")
 public func viewerAddScene(_ id: UnsafePointer<UInt8>?, _ idCount: Int32) -> Int32 {
   do throws(InputError) {
-    let warnings = tour.addScene(text(id, idCount), config: try fedJSON("addScene"))
+    let warnings = tour.addScene(text(id, idCount), config: try fedConfig("addScene"))
     return answer(["warnings": .array(warnings.map { .string($0.description) })])
   } catch {
     return answer(["error": .string(error.description)])
@@ -620,7 +623,7 @@ public func viewerRemoveScene(_ id: UnsafePointer<UInt8>?, _ count: Int32) -> In
 @_cdecl("viewer_add_hotspot")
 public func viewerAddHotSpot(_ scene: UnsafePointer<UInt8>?, _ sceneCount: Int32) -> Int32 {
   do throws(InputError) {
-    let (spot, _) = try HotSpot.read(try fedJSON("addHotSpot"), source: "addHotSpot")
+    let (spot, _) = try HotSpot.read(try fedConfig("addHotSpot"), source: "addHotSpot")
     let id = text(scene, sceneCount)
     guard tour.addHotSpot(spot, scene: id.isEmpty ? nil : id) else { return answer("addHotSpot: no scene \"\(id)\"") }
     return answer("")
