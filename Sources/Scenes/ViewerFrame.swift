@@ -40,3 +40,17 @@ public enum ViewerFrameSlot: Int, CaseIterable, Sendable {
   /// The motion source names by the index the `source` slot holds.
   public static let sources: [MotionSource] = MotionSource.allCases
 }
+
+/// The answer numbers `viewer_open`, `viewer_open_video` and `viewer_open_tiles` leave at
+/// `viewer_answer_numbers` (web/viewer/viewer-frame.js `GEOMETRY` reads them): the opened
+/// image's `PanoramaGeometry` in its pixels, and for a video the eye the renderers sample,
+/// x, y, width, height in frame pixels (NaN for a still or tiles).
+public enum ViewerGeometrySlot: Int, CaseIterable, Sendable {
+  case projection = 0, fullWidth, fullHeight, croppedLeft, croppedTop, croppedWidth, croppedHeight, wraps
+  case eyeX, eyeY, eyeWidth, eyeHeight
+
+  /// How many numbers the answer holds.
+  public static let count = eyeHeight.rawValue + 1
+  /// The projections by the index the `projection` slot holds (their `rawValue`s in the JS).
+  public static let projections: [SourceProjection] = SourceProjection.allCases
+}

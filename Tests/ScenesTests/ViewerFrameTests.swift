@@ -21,6 +21,27 @@ struct ViewerFrameTests {
     return String(rest[..<(rest.firstIndex(of: ";") ?? rest.endIndex)])
   }
 
+  /// The slots of `export const NAME = {…}` in the script, by name.
+  static func slots(_ name: String) -> [String: Int] {
+    var slots: [String: Int] = [:]
+    for pair in declaration(name).split(whereSeparator: { "{},\n".contains($0) }) {
+      let parts = pair.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard parts.count == 2, let slot = Int(parts[1]) else { continue }
+      #expect(slots[parts[0]] == nil, "\(parts[0]) twice in \(name) in viewer-frame.js")
+      slots[parts[0]] = slot
+    }
+    return slots
+  }
+
+  /// The geometry the open exports answer has one layout too (`ViewerGeometrySlot`).
+  @Test func theScriptsGeometrySlotsAndProjectionsAreTheSwiftOnes() {
+    let swift = Dictionary(uniqueKeysWithValues: ViewerGeometrySlot.allCases.map { ("\($0)", $0.rawValue) })
+    #expect(Self.slots("GEOMETRY") == swift)
+    let names = Self.declaration("PROJECTIONS").split(whereSeparator: { "[], '\n".contains($0) }).map(String.init)
+    #expect(names == ViewerGeometrySlot.projections.map(\.rawValue))
+    #expect(ViewerGeometrySlot.count == ViewerGeometrySlot.allCases.count)
+  }
+
   @Test func theScriptsSlotsAreTheSwiftOnes() throws {
     let object = Self.declaration("SLOT")
     var slots: [String: Int] = [:]

@@ -168,15 +168,34 @@ public func viewerScene() -> Int32 {
 }
 
 /// Opens the scene's decoded image (`width`×`height`; `head`: its file's first bytes, for
-/// GPano). Answers the geometry.
+/// GPano). Answers the geometry in the answer numbers (`ViewerGeometrySlot`).
 @_cdecl("viewer_open")
 public func viewerOpen(
   _ head: UnsafePointer<UInt8>?, _ headCount: Int32, _ width: Int32, _ height: Int32, _ name: UnsafePointer<UInt8>?,
   _ nameCount: Int32
 ) -> Int32 {
-  let coverage = tour.open(
-    width: Int(width), height: Int(height), gpano: gpano(bytes(head, headCount)), name: text(name, nameCount))
-  return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
+  _ = tour.open(width: Int(width), height: Int(height), gpano: gpano(bytes(head, headCount)), name: text(name, nameCount))
+  return answerGeometry(eye: nil)
+}
+
+/// Writes the open scene's geometry (and a video's eye) into the answer numbers, as
+/// `ViewerGeometrySlot` lays them out; answers how many.
+func answerGeometry(eye: (x: Int, y: Int, width: Int, height: Int)?) -> Int32 {
+  guard let g = tour.panorama?.viewer.geometry else { return 0 }
+  func put(_ slot: ViewerGeometrySlot, _ value: Double) { answerRoom[slot.rawValue] = value }
+  put(.projection, Double(ViewerGeometrySlot.projections.firstIndex(of: g.projection) ?? 0))
+  put(.fullWidth, g.fullWidth)
+  put(.fullHeight, g.fullHeight)
+  put(.croppedLeft, g.croppedLeft)
+  put(.croppedTop, g.croppedTop)
+  put(.croppedWidth, g.croppedWidth)
+  put(.croppedHeight, g.croppedHeight)
+  put(.wraps, g.wraps ? 1 : 0)
+  put(.eyeX, eye.map { Double($0.x) } ?? .nan)
+  put(.eyeY, eye.map { Double($0.y) } ?? .nan)
+  put(.eyeWidth, eye.map { Double($0.width) } ?? .nan)
+  put(.eyeHeight, eye.map { Double($0.height) } ?? .nan)
+  return Int32(ViewerGeometrySlot.count)
 }
 
 /// The scene's video's spherical metadata, read from its MP4 boxes by `MP4SphericalReader`
@@ -227,17 +246,14 @@ func sphericalStep() -> JSONValue {
 
 /// Opens the scene's video (`width`×`height` frames): with the metadata the reader found,
 /// one eye of a stereo frame (its top or left half) and that eye's geometry. Answers the
-/// geometry and `eye` ([x, y, width, height] in frame pixels: what to sample).
+/// geometry and the eye (in frame pixels: what to sample) in the answer numbers
+/// (`ViewerGeometrySlot`).
 @_cdecl("viewer_open_video")
 public func viewerOpenVideo(_ width: Int32, _ height: Int32, _ name: UnsafePointer<UInt8>?, _ nameCount: Int32) -> Int32 {
   let w = Int(width), h = Int(height)
   let eye = spherical?.eye(width: w, height: h) ?? (x: 0, y: 0, width: w, height: h)
-  let coverage = tour.open(width: eye.width, height: eye.height, gpano: nil, name: text(name, nameCount), video: spherical)
-  guard case .object(var fields) = geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage) else {
-    return answer(JSONValue.null)
-  }
-  fields.append(("eye", .array([eye.x, eye.y, eye.width, eye.height].map { .number(Double($0)) })))
-  return answer(JSONValue.object(fields))
+  _ = tour.open(width: eye.width, height: eye.height, gpano: nil, name: text(name, nameCount), video: spherical)
+  return answerGeometry(eye: eye)
 }
 
 /// The CPU renderer takes the pixels `web_panorama_buffer` gave room for.
@@ -489,7 +505,7 @@ public func viewerBounds(_ kind: Int32) -> Int32 {
 /// Room for the small answers that are numbers (bounds, a direction, a hotspot's place, the
 /// tiles held): written by the export, read by the JS at `viewer_answer_numbers` before its
 /// next call. The export answers how many it wrote (0: none, where JSON said null).
-nonisolated(unsafe) var answerRoom = UnsafeMutableBufferPointer<Double>.allocate(capacity: 2)
+nonisolated(unsafe) var answerRoom = UnsafeMutableBufferPointer<Double>.allocate(capacity: ViewerGeometrySlot.count)
 
 @_cdecl("viewer_answer_numbers")
 public func viewerAnswerNumbers() -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(answerRoom.baseAddress) }
@@ -687,8 +703,8 @@ public func viewerVersion() -> Int32 { answer(imageStageVersion) }
 
 // MARK: Tiled panoramas (multires)
 
-/// Opens the shown `multires` scene: no image, a tile pyramid. Answers the geometry, or
-/// null when the scene is not a tiled one.
+/// Opens the shown `multires` scene: no image, a tile pyramid. Answers the geometry in the
+/// answer numbers (`ViewerGeometrySlot`), or none (0) when the scene is not a tiled one.
 /// `budget` caps the tiles held; 0 asks for the CPU renderer's cap (the tiles' pixels live in
 /// this module's memory): 96 MB of them, but never under 64 tiles.
 @_cdecl("viewer_open_tiles")
@@ -697,9 +713,9 @@ public func viewerOpenTiles(_ budget: Int32) -> Int32 {
   if cap == 0, let layout = tour.tileLayout {
     cap = 96 << 20 / max(layout.tileResolution * layout.tileResolution * 4, 1)
   }
-  guard let coverage = tour.openTiles(budget: max(cap, 64)) else { return answer(JSONValue.null) }
+  guard tour.openTiles(budget: max(cap, 64)) != nil else { return 0 }
   tour.update { $0.setLens(.rectilinear) }  // tiles are drawn as flat quads
-  return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
+  return answerGeometry(eye: nil)
 }
 
 /// The last tile plan's numbers (`viewer_tile_plan`), owned by this module and grown only

@@ -96,3 +96,29 @@ export class FrameNumbers {
 export function answerNumbers(w, count) {
   return count > 0 ? Array.from(new Float64Array(w.memory.buffer, w.viewer_answer_numbers(), count)) : null;
 }
+
+// The geometry `viewer_open`, `viewer_open_video` and `viewer_open_tiles` leave in the answer
+// numbers: Sources/Scenes/ViewerFrame.swift's `ViewerGeometrySlot` (ViewerFrameTests holds
+// this copy to it), and the projections by index (`SourceProjection`'s raw values).
+export const GEOMETRY = {
+  projection: 0, fullWidth: 1, fullHeight: 2, croppedLeft: 3, croppedTop: 4, croppedWidth: 5, croppedHeight: 6,
+  wraps: 7, eyeX: 8, eyeY: 9, eyeWidth: 10, eyeHeight: 11,
+};
+export const PROJECTIONS = ['equirect', 'cylindrical'];
+
+/**
+ * The image's geometry an open export answered (`count` numbers; null for none), as the
+ * renderers take it: `projection`, the full and cropped sizes, `wraps`, and for a video `eye`.
+ */
+export function answerGeometry(w, count) {
+  const n = answerNumbers(w, count);
+  if (!n) return null;
+  const g = { projection: PROJECTIONS[n[GEOMETRY.projection]], wraps: n[GEOMETRY.wraps] === 1 };
+  for (const k of ['fullWidth', 'fullHeight', 'croppedLeft', 'croppedTop', 'croppedWidth', 'croppedHeight']) {
+    g[k] = n[GEOMETRY[k]];
+  }
+  if (!Number.isNaN(n[GEOMETRY.eyeWidth])) {
+    g.eye = [n[GEOMETRY.eyeX], n[GEOMETRY.eyeY], n[GEOMETRY.eyeWidth], n[GEOMETRY.eyeHeight]];
+  }
+  return g;
+}
