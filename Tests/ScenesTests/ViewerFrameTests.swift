@@ -42,6 +42,19 @@ struct ViewerFrameTests {
     #expect(ViewerGeometrySlot.count == ViewerGeometrySlot.allCases.count)
   }
 
+  /// And the video metadata reader's steps (`ViewerSphericalSlot`).
+  @Test func theScriptsSphericalSlotsAndNamesAreTheSwiftOnes() {
+    let swift = Dictionary(uniqueKeysWithValues: ViewerSphericalSlot.allCases.map { ("\($0)", $0.rawValue) })
+    #expect(Self.slots("SPHERICAL") == swift)
+    func names(_ name: String) -> [String] {
+      Self.declaration(name).split(whereSeparator: { "[], '\n".contains($0) }).map(String.init)
+    }
+    #expect(names("STEREOS") == ViewerSphericalSlot.stereos.map(\.rawValue))
+    #expect(names("VIDEO_PROJECTIONS") == ViewerSphericalSlot.projections.map(\.rawValue))
+    #expect(ViewerSphericalSlot.slotCount == ViewerSphericalSlot.allCases.count)
+    #expect(Self.script.contains("viewer_answer_numbers(), \(ViewerSphericalSlot.slotCount))"))
+  }
+
   @Test func theScriptsSlotsAreTheSwiftOnes() throws {
     let object = Self.declaration("SLOT")
     var slots: [String: Int] = [:]

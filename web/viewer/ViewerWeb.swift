@@ -207,12 +207,12 @@ nonisolated(unsafe) var spherical: SphericalVideo?
 func fileSize(_ size: Double) -> Int64? { size >= 0 && size < 9_007_199_254_740_992 ? Int64(size) : nil }
 
 /// Starts reading a video's boxes afresh (`size`: the file's length, or −1). Answers the
-/// reader's step: `{"need": [offset, count]}`, `{"video": {…}}` or `{"reason": …}`.
+/// reader's step in the answer numbers and text (`ViewerSphericalSlot`).
 @_cdecl("viewer_spherical_begin")
 public func viewerSphericalBegin(_ size: Double) -> Int32 {
   sphericalReader = MP4SphericalReader(fileSize: fileSize(size))
   spherical = nil
-  return answer(sphericalStep())
+  return sphericalStep()
 }
 
 /// The bytes of the range the last step asked for (fewer where the file ends; `size` as for
@@ -221,26 +221,40 @@ public func viewerSphericalBegin(_ size: Double) -> Int32 {
 public func viewerSphericalFeed(_ data: UnsafePointer<UInt8>?, _ count: Int32, _ size: Double) -> Int32 {
   if sphericalReader.fileSize == nil, let size = fileSize(size) { sphericalReader.fileSize = size }
   sphericalReader.feed(bytes(data, count))
-  return answer(sphericalStep())
+  return sphericalStep()
 }
 
-func sphericalStep() -> JSONValue {
+/// Writes the reader's step into the answer numbers (`ViewerSphericalSlot`); answers the
+/// length of its text.
+func sphericalStep() -> Int32 {
+  func put(_ slot: ViewerSphericalSlot, _ value: Double) { answerRoom[slot.rawValue] = value }
   switch sphericalReader.next {
-  case .need(let offset, let count): return ["need": .array([.number(Double(offset)), .number(Double(count))])]
+  case .need(let offset, let count):
+    put(.step, 0)
+    put(.offset, Double(offset))
+    put(.count, Double(count))
+    return answer("")
   case .done(let video, let reason):
     spherical = video
     // The sample entry's codec, where the boxes were read that far (the viewer asks the
     // browser whether it plays it).
-    let codec: JSONValue = sphericalReader.codec.map { .string($0) } ?? .null
-    guard let v = video else { return ["reason": .string(reason), "codec": codec] }
-    return [
-      "codec": codec,
-      "video": [
-        "source": .string(v.source), "stereo": .string(v.stereo.rawValue), "projection": .string(v.projection.rawValue),
-        "yaw": .number(v.pose.yaw / degree), "pitch": .number(v.pose.pitch / degree), "roll": .number(v.pose.roll / degree),
-        "crop": .array([v.cropTop, v.cropBottom, v.cropLeft, v.cropRight].map { .number($0) }),
-      ],
-    ]
+    let codec = sphericalReader.codec
+    put(.codecLength, codec.map { Double($0.utf8.count) } ?? .nan)
+    guard let v = video else {
+      put(.step, 2)
+      return answer((codec ?? "") + reason)
+    }
+    put(.step, 1)
+    put(.stereo, Double(ViewerSphericalSlot.stereos.firstIndex(of: v.stereo) ?? 0))
+    put(.projection, Double(ViewerSphericalSlot.projections.firstIndex(of: v.projection) ?? 0))
+    put(.yaw, v.pose.yaw / degree)
+    put(.pitch, v.pose.pitch / degree)
+    put(.roll, v.pose.roll / degree)
+    put(.cropTop, v.cropTop)
+    put(.cropBottom, v.cropBottom)
+    put(.cropLeft, v.cropLeft)
+    put(.cropRight, v.cropRight)
+    return answer((codec ?? "") + v.source)
   }
 }
 
@@ -505,7 +519,8 @@ public func viewerBounds(_ kind: Int32) -> Int32 {
 /// Room for the small answers that are numbers (bounds, a direction, a hotspot's place, the
 /// tiles held): written by the export, read by the JS at `viewer_answer_numbers` before its
 /// next call. The export answers how many it wrote (0: none, where JSON said null).
-nonisolated(unsafe) var answerRoom = UnsafeMutableBufferPointer<Double>.allocate(capacity: ViewerGeometrySlot.count)
+nonisolated(unsafe) var answerRoom = UnsafeMutableBufferPointer<Double>.allocate(
+  capacity: max(ViewerGeometrySlot.count, ViewerSphericalSlot.slotCount))
 
 @_cdecl("viewer_answer_numbers")
 public func viewerAnswerNumbers() -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(answerRoom.baseAddress) }

@@ -6,7 +6,7 @@
 // and their checks, are Swift's (ViewerConfig); this file plays and reports.
 
 import { copyPixels } from './wasm.js';
-import { answerGeometry } from './viewer-frame.js';
+import { answerGeometry, sphericalStep } from './viewer-frame.js';
 
 /** The texts this file shows; a scene's `strings` override them, as Pannellum's. */
 export const STRINGS = {
@@ -414,13 +414,13 @@ export async function readSpherical(m, w, url, crossOrigin, current) {
   }
   try {
     let total = -1;
-    let step = m.json(w.viewer_spherical_begin(-1));
+    let step = sphericalStep(m, w.viewer_spherical_begin(-1));
     for (let reads = 0; step.need && reads < 80; reads++) {
       const [offset, count] = step.need;
       const range = await fetchRange(url, offset, count, credentials, found);
       if (!current()) return found;
       if (range.total != null) total = range.total;
-      step = m.withBytes(range.bytes, (p, n) => m.json(w.viewer_spherical_feed(p, n, total)));
+      step = m.withBytes(range.bytes, (p, n) => sphericalStep(m, w.viewer_spherical_feed(p, n, total)));
     }
     found.codec = step.codec ?? null;
     found.video = step.video ?? null;
