@@ -11,7 +11,7 @@ import CoreMath
 /// initial view heading is the other way round: where the viewer should start looking.
 public struct SphericalVideo: Hashable, Sendable {
   /// How the video maps directions to the frame.
-  public enum Projection: String, Hashable, Sendable {
+  public enum Projection: String, Hashable, Sendable, CaseIterable {
     /// Longitude linear in x, latitude linear in y: the one drawn today.
     case equirectangular
     /// V2's cubemap (3 × 2 faces) and mesh projections: recognised, not drawn yet.
@@ -21,7 +21,7 @@ public struct SphericalVideo: Hashable, Sendable {
   }
 
   /// How two eyes share a frame; we show the left eye (the top, or the left half).
-  public enum Stereo: String, Hashable, Sendable {
+  public enum Stereo: String, Hashable, Sendable, CaseIterable {
     /// One picture for both eyes.
     case mono
     /// The left eye above the right.

@@ -40,3 +40,35 @@ public enum ViewerFrameSlot: Int, CaseIterable, Sendable {
   /// The motion source names by the index the `source` slot holds.
   public static let sources: [MotionSource] = MotionSource.allCases
 }
+
+/// The answer numbers `viewer_open`, `viewer_open_video` and `viewer_open_tiles` leave at
+/// `viewer_answer_numbers` (web/viewer/viewer-frame.js `GEOMETRY` reads them): the opened
+/// image's `PanoramaGeometry` in its pixels, and for a video the eye the renderers sample,
+/// x, y, width, height in frame pixels (NaN for a still or tiles).
+public enum ViewerGeometrySlot: Int, CaseIterable, Sendable {
+  case projection = 0, fullWidth, fullHeight, croppedLeft, croppedTop, croppedWidth, croppedHeight, wraps
+  case eyeX, eyeY, eyeWidth, eyeHeight
+
+  /// How many numbers the answer holds.
+  public static let count = eyeHeight.rawValue + 1
+  /// The projections by the index the `projection` slot holds (their `rawValue`s in the JS).
+  public static let projections: [SourceProjection] = SourceProjection.allCases
+}
+
+/// The answer numbers `viewer_spherical_begin` and `viewer_spherical_feed` leave (a step of
+/// `MP4SphericalReader`; web/viewer/viewer-frame.js `SPHERICAL` reads them): `step` 0 asks
+/// for `count` bytes at `offset`; 1 found a video's metadata (the rest: its stereo and
+/// projection by index, its pose in degrees, its crop); 2 found none. Their text answer is
+/// the codec (its first `codecLength` UTF-8 bytes, none when `codecLength` is NaN), then
+/// the metadata's source or why none was read.
+public enum ViewerSphericalSlot: Int, CaseIterable, Sendable {
+  case step = 0, offset, count, codecLength, stereo, projection, yaw, pitch, roll
+  case cropTop, cropBottom, cropLeft, cropRight
+
+  /// How many numbers the answer holds.
+  public static let slotCount = cropRight.rawValue + 1
+  /// The stereo layouts by the index the `stereo` slot holds.
+  public static let stereos: [SphericalVideo.Stereo] = SphericalVideo.Stereo.allCases
+  /// The projections by the index the `projection` slot holds.
+  public static let projections: [SphericalVideo.Projection] = SphericalVideo.Projection.allCases
+}

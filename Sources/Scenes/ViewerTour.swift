@@ -496,10 +496,11 @@ public struct ViewerTour: Sendable {
     try config.addScene(id, json: json, source: "addScene")
   }
 
-  /// Adds scene `id` from its config already parsed (the web viewer's, built by `JSONBuilder`).
+  /// Adds scene `id` from its config already parsed (the web viewer's, fed to a
+  /// `ViewerConfigFeed`).
   @discardableResult
-  public mutating func addScene(_ id: String, config: JSON) -> [ConfigWarning] {
-    self.config.addScene(id, json: config, source: "addScene")
+  public mutating func addScene(_ id: String, config: ConfigValue) -> [ConfigWarning] {
+    self.config.addScene(id, config: config, source: "addScene")
   }
 
   /// Removes scene `id`; the one shown cannot be (Pannellum's rule).

@@ -30,19 +30,13 @@ extension HotSpot {
 
   /// One hotspot's JSON (the API's `addHotSpot`); `source` names it in messages.
   public static func parse(_ bytes: [UInt8], source: String) throws(InputError) -> (HotSpot, [ConfigWarning]) {
-    let json: JSON
-    do throws(JSONSyntaxError) {
-      json = try JSONParser.parse(bytes)
-    } catch {
-      throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
-    }
-    return try read(json, source: source)
+    try read(try ConfigValue.parse(bytes, source: source, in: .hotSpot), source: source)
   }
 
-  /// One hotspot already parsed (the web viewer's `addHotSpot`, built by ``JSONBuilder``).
-  public static func read(_ json: JSON, source: String) throws(InputError) -> (HotSpot, [ConfigWarning]) {
+  /// One hotspot already parsed (the web viewer's `addHotSpot`, fed to a ``ViewerConfigFeed``).
+  public static func read(_ value: ConfigValue, source: String) throws(InputError) -> (HotSpot, [ConfigWarning]) {
     var warnings: [ConfigWarning] = []
-    let spot = try HotSpot(JSONReader(json, path: source), warnings: &warnings)
+    let spot = try HotSpot(ConfigReader(value, path: source), warnings: &warnings)
     return (spot, warnings)
   }
 }
@@ -63,21 +57,15 @@ extension ViewerConfig {
   /// - Throws: `InputError` when the text is not JSON.
   @discardableResult
   public mutating func addScene(_ id: String, json bytes: [UInt8], source: String) throws(InputError) -> [ConfigWarning] {
-    let json: JSON
-    do throws(JSONSyntaxError) {
-      json = try JSONParser.parse(bytes)
-    } catch {
-      throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
-    }
-    return addScene(id, json: json, source: source)
+    addScene(id, config: try ConfigValue.parse(bytes, source: source, in: .settings), source: source)
   }
 
   /// Adds (or replaces) scene `id` from one scene already parsed (the web viewer's
-  /// `addScene`, built by ``JSONBuilder``), as from its text.
+  /// `addScene`, fed to a ``ViewerConfigFeed``), as from its text.
   @discardableResult
-  public mutating func addScene(_ id: String, json: JSON, source: String) -> [ConfigWarning] {
+  public mutating func addScene(_ id: String, config: ConfigValue, source: String) -> [ConfigWarning] {
     var added: [ConfigWarning] = []
-    let scene = ViewerScene.read(id, JSONReader(json, path: "\(source) \(id)"), over: defaults, warnings: &added)
+    let scene = ViewerScene.read(id, ConfigReader(config, path: "\(source) \(id)"), over: defaults, warnings: &added)
     if let k = scenes.firstIndex(where: { $0.id == id }) { scenes[k] = scene } else { scenes.append(scene) }
     warnings += added
     return added

@@ -33,21 +33,15 @@ public struct ViewerConfig: Sendable {
   /// - Throws: `InputError` with the key's path and position, when a value has the wrong type
   ///   or a tour is inconsistent (`firstScene` or a hotspot's `sceneId` naming no scene).
   public static func parse(_ bytes: [UInt8], source: String) throws(InputError) -> ViewerConfig {
-    let json: JSON
-    do throws(JSONSyntaxError) {
-      json = try JSONParser.parse(bytes)
-    } catch {
-      throw InputError(path: source, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
-    }
-    return try read(json, source: source)
+    try read(try ConfigValue.parse(bytes, source: source, in: .settings), source: source)
   }
 
-  /// Reads a config already parsed (the web viewer's, built by ``JSONBuilder`` from the
-  /// page's object); `source` names it in messages.
+  /// Reads a config already parsed (the web viewer's, fed to a ``ViewerConfigFeed`` from the
+  /// page's object; a file's, converted from its ``JSON``); `source` names it in messages.
   /// - Throws: as ``parse(_:source:)``, but never for the text's syntax.
-  public static func read(_ json: JSON, source: String) throws(InputError) -> ViewerConfig {
+  public static func read(_ config: ConfigValue, source: String) throws(InputError) -> ViewerConfig {
     do throws(InputError) {
-      return try read(JSONReader(json))
+      return try read(ConfigReader(config))
     } catch {
       throw InputError(
         path: error.path.isEmpty ? source : "\(source): \(error.path)", message: error.message, line: error.line,
@@ -59,37 +53,37 @@ public struct ViewerConfig: Sendable {
   /// its key path, and the rest of the tour goes on (a wrong-typed key keeps its default, a
   /// hotspot that cannot be placed is dropped, a link to no scene stays inert until a scene
   /// of that id is added). Only what leaves nothing to show is an error.
-  static func read(_ root: JSONReader) throws(InputError) -> ViewerConfig {
-    guard case .object(let members) = root.json.value else { throw root.fail("expected an object, found \(root.json.typeName)") }
+  static func read(_ root: ConfigReader) throws(InputError) -> ViewerConfig {
+    guard let members = root.members else { throw root.fail("expected an object, found \(root.value.typeName)") }
     var warnings: [ConfigWarning] = []
     var defaults = ViewerSettings()
     var own = ViewerSettings()
     var ownHotSpots: [HotSpot] = []
-    var sceneMembers: [(key: String, value: JSON)]?
+    var sceneMembers: [ConfigMember]?
     for m in members {
-      let r = JSONReader(m.value, path: m.key)
-      switch ViewerKey.named(m.key, in: .topLevel) {
+      let r = root.member(m)
+      switch m.key(in: .topLevel) {
       case .defaults:
-        guard case .object(let d) = m.value.value else {
+        guard let d = r.members else {
           warnings.append(ConfigWarning(r.fail("expected an object, found \(m.value.typeName)"), ignored: true))
           continue
         }
         for dm in d {
-          let dr = JSONReader(dm.value, path: "default.\(dm.key)")
-          if ViewerKey.named(dm.key, in: .topLevel) == .hotSpots {
+          let dr = r.member(dm)
+          if dm.key(in: .topLevel) == .hotSpots {
             warnings.append(ConfigWarning(path: dr.path, message: "hotspots in default are ignored; give each scene its own"))
           } else {
-            defaults.applyLeniently(dm.key, dr, in: .defaults, warnings: &warnings)
+            defaults.applyLeniently(dm, dr, in: .defaults, warnings: &warnings)
           }
         }
       case .scenes:
-        guard case .object(let s) = m.value.value else {
+        guard let s = r.members else {
           warnings.append(ConfigWarning(r.fail("expected an object, found \(m.value.typeName)"), ignored: true))
           continue
         }
         sceneMembers = s
       case .hotSpots: ownHotSpots = HotSpot.list(r, warnings: &warnings)
-      default: own.applyLeniently(m.key, r, in: .topLevel, warnings: &warnings)
+      default: own.applyLeniently(m, r, in: .topLevel, warnings: &warnings)
       }
     }
     var scenes: [ViewerScene] = []
@@ -98,9 +92,10 @@ public struct ViewerConfig: Sendable {
         // Top-level settings beside `scenes` act as defaults too, under `default`'s.
         scenes.append(
           ViewerScene.read(
-            sm.key, JSONReader(sm.value, path: "scenes.\(sm.key)"), over: own.merged(over: defaults), warnings: &warnings))
+            sm.name, ConfigReader(sm.value, path: "scenes.\(sm.name)"), over: own.merged(over: defaults),
+            warnings: &warnings))
       }
-      guard !scenes.isEmpty else { throw JSONReader(root.json, path: "scenes").fail("a tour needs at least one scene") }
+      guard !scenes.isEmpty else { throw ConfigReader(root.value, path: "scenes").fail("a tour needs at least one scene") }
     } else {
       var only = ViewerScene(id: "", settings: own.merged(over: defaults), hotSpots: ownHotSpots)
       only.dropVideoIfTiled(warnings: &warnings)
@@ -202,20 +197,20 @@ public struct ViewerScene: Sendable {
   /// Scene `id` from its JSON object at `r`: its keys over `base`, its hotspots checked.
   /// What is wrong in it is a warning (the key keeps `base`'s value): a scene the visitor may
   /// never open does not stop the tour. One that is not an object has `base` alone.
-  static func read(_ id: String, _ r: JSONReader, over base: ViewerSettings, warnings: inout [ConfigWarning])
+  static func read(_ id: String, _ r: ConfigReader, over base: ViewerSettings, warnings: inout [ConfigWarning])
     -> ViewerScene
   {
     var scene = ViewerScene(id: id, settings: base)
-    guard case .object(let keys) = r.json.value else {
-      warnings.append(ConfigWarning(r.fail("expected an object, found \(r.json.typeName)"), ignored: true))
+    guard let keys = r.members else {
+      warnings.append(ConfigWarning(r.fail("expected an object, found \(r.value.typeName)"), ignored: true))
       return scene
     }
     for k in keys {
-      let kr = r.member(k.key, k.value)
-      if ViewerKey.named(k.key, in: .scene) == .hotSpots {
+      let kr = r.member(k)
+      if k.key(in: .scene) == .hotSpots {
         scene.hotSpots = HotSpot.list(kr, warnings: &warnings)
       } else {
-        scene.settings.applyLeniently(k.key, kr, in: .scene, warnings: &warnings)
+        scene.settings.applyLeniently(k, kr, in: .scene, warnings: &warnings)
       }
     }
     scene.dropVideoIfTiled(warnings: &warnings, path: r.path)
@@ -223,16 +218,13 @@ public struct ViewerScene: Sendable {
   }
 }
 
-extension JSONReader {
-  /// The member named by `key`, if this is an object that has one and it is not `null`.
-  func optional(_ key: ViewerKey) -> JSONReader? { optional(key.name) }
-
+extension ConfigReader {
   /// This value, or where it is a string holding a decimal number (`"110"`, `" -0.5 "`), that
   /// number, with a warning naming the key: Pannellum reads numbers with JavaScript's
   /// `Number(…)`, so configs made by CMSs and templates write them as strings. Any other
   /// string stays a string (and is refused as a number where one is wanted).
-  func numeric(warnings: inout [ConfigWarning]) -> JSONReader {
-    guard case .string(let s) = json.value else { return self }
+  func numeric(warnings: inout [ConfigWarning]) -> ConfigReader {
+    guard case .text(let s) = value.value else { return self }
     let blanks: [Character] = [" ", "\t", "\n", "\r"]
     var t = Substring(s)
     while let c = t.first, blanks.contains(c) { t = t.dropFirst() }
@@ -240,7 +232,7 @@ extension JSONReader {
     guard let d = DecimalText.parse(t), d.isFinite else { return self }
     warnings.append(
       ConfigWarning(path: path, message: "a number written as a string (\"\(s)\"); read as \(JSONText.number(d))"))
-    return replacing(JSON(.number(d), line: json.line, column: json.column))
+    return replacing(ConfigValue(.number(d), line: value.line, column: value.column))
   }
 }
 
@@ -321,18 +313,18 @@ public struct MultiresSource: Equatable, Sendable {
     self.cubeResolution = cubeResolution
   }
 
-  init(_ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
-    guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
-    for m in members where ViewerKey.named(m.key, in: .multiRes) == nil {
-      warnings.append(ConfigWarning(path: "\(r.path).\(m.key)", message: "unknown multiRes key, ignored"))
+  init(_ r: ConfigReader, warnings: inout [ConfigWarning]) throws(InputError) {
+    guard let members = r.members else { throw r.fail("expected an object, found \(r.value.typeName)") }
+    for m in members where m.key(in: .multiRes) == nil {
+      warnings.append(ConfigWarning(path: "\(r.path).\(m.name)", message: "unknown multiRes key, ignored"))
     }
     basePath = try r.optional(.tilesBasePath)?.string()
-    path = try r.require(ViewerKey.tilesPath.name).string()
+    path = try r.require(.tilesPath).string()
     fallbackPath = try r.optional(.tilesFallbackPath)?.string()
-    fileExtension = try r.require(ViewerKey.tilesExtension.name).string()
+    fileExtension = try r.require(.tilesExtension).string()
     func size(_ key: ViewerKey) throws(InputError) -> Int {
       guard case .count(let lowest, let highest) = key.kind else { preconditionFailure("\(key.name): not a count") }
-      let field = try r.require(key.name).numeric(warnings: &warnings)
+      let field = try r.require(key).numeric(warnings: &warnings)
       let n = try field.int()
       guard n >= lowest, n <= highest else {
         throw field.fail("must be from \(lowest) to \(highest) (found \(n))")
@@ -343,11 +335,11 @@ public struct MultiresSource: Equatable, Sendable {
     cubeResolution = try size(.cubeResolution)
     maxLevel = try size(.maxLevel)
     guard cubeResolution >> (maxLevel - 1) >= 1 else {
-      throw try r.require(ViewerKey.maxLevel.name).fail(
+      throw try r.require(.maxLevel).fail(
         "\(maxLevel) levels halve a \(cubeResolution) px face to nothing; at most \(Self.levels(cubeResolution))")
     }
     guard cubeResolution / tileResolution < 1000 else {
-      throw try r.require(ViewerKey.tileResolution.name).fail(
+      throw try r.require(.tileResolution).fail(
         "\(tileResolution) px tiles make over a million tiles a face at \(cubeResolution) px; use larger tiles")
     }
   }
@@ -405,9 +397,9 @@ public struct HotSpot: Equatable, Sendable {
 
   /// The hotspots at `r`; one that cannot be placed (not an object, no `pitch` or `yaw`) is
   /// dropped with a warning, the rest kept.
-  static func list(_ r: JSONReader, warnings: inout [ConfigWarning]) -> [HotSpot] {
+  static func list(_ r: ConfigReader, warnings: inout [ConfigWarning]) -> [HotSpot] {
     var out: [HotSpot] = []
-    let entries: [JSONReader]
+    let entries: [ConfigReader]
     do throws(InputError) {
       entries = try r.array()
     } catch {
@@ -427,15 +419,15 @@ public struct HotSpot: Equatable, Sendable {
   /// Reads one entry. A `pitch` or `yaw` it lacks is 0, as in Pannellum; one that is not a
   /// number leaves the hotspot out (an error). Any other key of the wrong type is a warning
   /// and keeps its default.
-  init(_ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
-    guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
-    for m in members where ViewerKey.named(m.key, in: .hotSpot) == nil {
-      let hint = ViewerConfig.hints(warnings) ? PageBoard.suggestion(m.key, among: Self.keys) : ""
-      warnings.append(ConfigWarning(path: "\(r.path).\(m.key)", message: "unknown hotspot key\(hint), ignored"))
+  init(_ r: ConfigReader, warnings: inout [ConfigWarning]) throws(InputError) {
+    guard let members = r.members else { throw r.fail("expected an object, found \(r.value.typeName)") }
+    for m in members where m.key(in: .hotSpot) == nil {
+      let hint = ViewerConfig.hints(warnings) ? PageBoard.suggestion(m.name, among: Self.keys) : ""
+      warnings.append(ConfigWarning(path: "\(r.path).\(m.name)", message: "unknown hotspot key\(hint), ignored"))
     }
     for m in members {
-      guard let key = ViewerKey.named(m.key, in: .hotSpot), case .unsupported = key.kind else { continue }
-      warnings.append(ConfigWarning(path: "\(r.path).\(m.key)", message: "not supported yet"))
+      guard let key = m.key(in: .hotSpot), case .unsupported = key.kind else { continue }
+      warnings.append(ConfigWarning(path: "\(r.path).\(m.name)", message: "not supported yet"))
     }
     // Pannellum places a hotspot without them at 0.
     pitch = try r.optional(.spotPitch)?.numeric(warnings: &warnings).double() ?? 0
@@ -456,7 +448,7 @@ public struct HotSpot: Equatable, Sendable {
     sceneId = lenient { () throws(InputError) in try r.optional(.spotSceneId)?.string() }
     func target(_ key: ViewerKey) -> Target? {
       guard let t = r.optional(key)?.numeric(warnings: &warnings) else { return nil }
-      if case .number(let d) = t.json.value { return .degrees(d) }
+      if case .number(let d) = t.value.value { return .degrees(d) }
       return lenient { () throws(InputError) in
         try t.oneOf(key.words.map { ($0, $0 == "sameAzimuth" ? Target.sameAzimuth : Target.same) })
       }
@@ -467,8 +459,8 @@ public struct HotSpot: Equatable, Sendable {
     id = lenient { () throws(InputError) in try r.optional(.spotId)?.string() }
     cssClass = lenient { () throws(InputError) in try r.optional(.spotCssClass)?.string() }
     draggable = lenient { () throws(InputError) in try r.optional(.spotDraggable)?.bool() } ?? false
-    line = r.json.line
-    column = r.json.column
+    line = r.value.line
+    column = r.value.column
   }
 }
 
@@ -496,19 +488,19 @@ public struct ViewerURLParameters: Sendable {
       case .config: config = text
       case .fallback: fallback = text
       case let key?:
-        let value: JSON.Value
+        let value: ConfigValue.Value
         if case .text = key.kind {
-          value = .string(text)  // a title of "100" is a title
+          value = .text(text)  // a title of "100" is a title
         } else if case .word = key.kind {
-          value = .string(text)
+          value = .text(text)
         } else if text == "true" || text == "false" {
-          value = .bool(text == "true")
+          value = .flag(text == "true")
         } else if let number = DecimalText.parse(Substring(text)), number.isFinite, !text.isEmpty {
           value = .number(number)
         } else {
-          value = .string(text)
+          value = .text(text)
         }
-        try settings.apply(key, JSONReader(JSON(value), path: path), warnings: &warnings)
+        try settings.apply(key, ConfigReader(ConfigValue(value), path: path), warnings: &warnings)
       case nil:
         warnings.append(ConfigWarning(path: path, message: "not a viewer parameter, ignored"))
       }

@@ -113,27 +113,27 @@ public struct ViewerSettings: Equatable, Sendable {
     return m
   }
 
-  /// Sets the key named `name` from `given` as `apply` does, but a value of the wrong type is
+  /// Sets member `m`'s key from `given` as `apply` does, but a value of the wrong type is
   /// a warning (the key keeps what it had): Pannellum shows a tour with a stale entry in it.
   mutating func applyLeniently(
-    _ name: String, _ given: JSONReader, in scope: ViewerKeyScope, warnings: inout [ConfigWarning]
+    _ m: ConfigMember, _ given: ConfigReader, in scope: ViewerKeyScope, warnings: inout [ConfigWarning]
   ) {
     do throws(InputError) {
-      try apply(name, given, in: scope, warnings: &warnings)
+      try apply(m, given, in: scope, warnings: &warnings)
     } catch {
       warnings.append(ConfigWarning(error, ignored: true))
     }
   }
 
-  /// Sets the key named `name` from `given`, found in `scope` (the top level, `default` or a
+  /// Sets member `m`'s key from `given`, found in `scope` (the top level, `default` or a
   /// scene); a key not Pannellum's (nor ours), not for `scope`, or not supported yet, is a
   /// warning.
   mutating func apply(
-    _ name: String, _ given: JSONReader, in scope: ViewerKeyScope, warnings: inout [ConfigWarning]
+    _ m: ConfigMember, _ given: ConfigReader, in scope: ViewerKeyScope, warnings: inout [ConfigWarning]
   ) throws(InputError) {
-    if case .null = given.json.value { return }
-    guard let key = ViewerKey.named(name, in: scope), key.isSetting || Self.isUnsupported(key) else {
-      let hint = ViewerConfig.hints(warnings) ? PageBoard.suggestion(name, among: Self.hintNames) : ""
+    if case .null = given.value.value { return }
+    guard let key = m.key(in: scope), key.isSetting || Self.isUnsupported(key) else {
+      let hint = ViewerConfig.hints(warnings) ? PageBoard.suggestion(m.name, among: Self.hintNames) : ""
       warnings.append(ConfigWarning(path: given.path, message: "unknown key\(hint), ignored"))
       return
     }
@@ -145,12 +145,12 @@ public struct ViewerSettings: Equatable, Sendable {
   }
 
   /// Sets `key` from `given`, checked by the key's kind and range in ``ViewerKey/rule``.
-  mutating func apply(_ key: ViewerKey, _ given: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) {
-    if case .null = given.json.value { return }
+  mutating func apply(_ key: ViewerKey, _ given: ConfigReader, warnings: inout [ConfigWarning]) throws(InputError) {
+    if case .null = given.value.value { return }
     let kind = key.kind
     if kind == .unsupported {
       // Turned off (`hotSpotDebug: false`) is what we do anyway: nothing to say.
-      if case .bool(false) = given.json.value { return }
+      if case .flag(false) = given.value.value { return }
       warnings.append(ConfigWarning(path: given.path, message: "not supported yet: \(key.whyUnsupported)"))
       return
     }
@@ -160,7 +160,7 @@ public struct ViewerSettings: Equatable, Sendable {
   }
 
   /// Setting `key`'s value from `r`, checked as its kind says.
-  static func read(_ key: ViewerKey, _ r: JSONReader, warnings: inout [ConfigWarning]) throws(InputError) -> Value {
+  static func read(_ key: ViewerKey, _ r: ConfigReader, warnings: inout [ConfigWarning]) throws(InputError) -> Value {
     switch key.kind {
     case .text: return .text(try r.string())
     case .number(let range), .angle(let range): return .number(try number(r, in: range))
@@ -168,7 +168,7 @@ public struct ViewerSettings: Equatable, Sendable {
     case .flag: return .flag(try r.bool())
     case .word: return .text(try r.oneOf(key.words.map { ($0, $0) }))
     case .flagOrWord:
-      if case .bool(let b) = r.json.value { return .text(b ? "true" : "false") }
+      if case .flag(let b) = r.value.value { return .text(b ? "true" : "false") }
       return .text(try r.oneOf(key.words.map { ($0, $0) }))
     case .panoramaType:
       let name = try r.string()
@@ -187,15 +187,15 @@ public struct ViewerSettings: Equatable, Sendable {
       }
       return .numbers(rgb)
     case .strings:
-      guard case .object(let members) = r.json.value else { throw r.fail("expected an object, found \(r.json.typeName)") }
+      guard let members = r.members else { throw r.fail("expected an object, found \(r.value.typeName)") }
       var s: [String: String] = [:]
-      for m in members { s[m.key] = try r.member(m.key, m.value).string() }
+      for m in members { s[m.name] = try r.member(m).string() }
       return .texts(s)
     case .faces:
       // A null face is a missing one (Pannellum's partial cube): kept as "", no image.
       var faces: [String] = []
       for face in try r.array() {
-        if case .null = face.json.value { faces.append("") } else { faces.append(try face.string()) }
+        if case .null = face.value.value { faces.append("") } else { faces.append(try face.string()) }
       }
       guard faces.count == 6 else {
         throw r.fail("expected six face images (front, right, back, left, up, down), found \(faces.count)")
@@ -208,7 +208,7 @@ public struct ViewerSettings: Equatable, Sendable {
   }
 
   /// A number from `r` within `range`.
-  static func number(_ r: JSONReader, in range: ViewerKeyKind.NumberRange) throws(InputError) -> Double {
+  static func number(_ r: ConfigReader, in range: ViewerKeyKind.NumberRange) throws(InputError) -> Double {
     switch range {
     case .any: return try r.double()
     case .nonNegative: return try r.nonNegative()

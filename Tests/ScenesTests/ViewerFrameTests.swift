@@ -21,6 +21,40 @@ struct ViewerFrameTests {
     return String(rest[..<(rest.firstIndex(of: ";") ?? rest.endIndex)])
   }
 
+  /// The slots of `export const NAME = {…}` in the script, by name.
+  static func slots(_ name: String) -> [String: Int] {
+    var slots: [String: Int] = [:]
+    for pair in declaration(name).split(whereSeparator: { "{},\n".contains($0) }) {
+      let parts = pair.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard parts.count == 2, let slot = Int(parts[1]) else { continue }
+      #expect(slots[parts[0]] == nil, "\(parts[0]) twice in \(name) in viewer-frame.js")
+      slots[parts[0]] = slot
+    }
+    return slots
+  }
+
+  /// The geometry the open exports answer has one layout too (`ViewerGeometrySlot`).
+  @Test func theScriptsGeometrySlotsAndProjectionsAreTheSwiftOnes() {
+    let swift = Dictionary(uniqueKeysWithValues: ViewerGeometrySlot.allCases.map { ("\($0)", $0.rawValue) })
+    #expect(Self.slots("GEOMETRY") == swift)
+    let names = Self.declaration("PROJECTIONS").split(whereSeparator: { "[], '\n".contains($0) }).map(String.init)
+    #expect(names == ViewerGeometrySlot.projections.map(\.rawValue))
+    #expect(ViewerGeometrySlot.count == ViewerGeometrySlot.allCases.count)
+  }
+
+  /// And the video metadata reader's steps (`ViewerSphericalSlot`).
+  @Test func theScriptsSphericalSlotsAndNamesAreTheSwiftOnes() {
+    let swift = Dictionary(uniqueKeysWithValues: ViewerSphericalSlot.allCases.map { ("\($0)", $0.rawValue) })
+    #expect(Self.slots("SPHERICAL") == swift)
+    func names(_ name: String) -> [String] {
+      Self.declaration(name).split(whereSeparator: { "[], '\n".contains($0) }).map(String.init)
+    }
+    #expect(names("STEREOS") == ViewerSphericalSlot.stereos.map(\.rawValue))
+    #expect(names("VIDEO_PROJECTIONS") == ViewerSphericalSlot.projections.map(\.rawValue))
+    #expect(ViewerSphericalSlot.slotCount == ViewerSphericalSlot.allCases.count)
+    #expect(Self.script.contains("viewer_answer_numbers(), \(ViewerSphericalSlot.slotCount))"))
+  }
+
   @Test func theScriptsSlotsAreTheSwiftOnes() throws {
     let object = Self.declaration("SLOT")
     var slots: [String: Int] = [:]

@@ -22,23 +22,26 @@ func flag(_ b: Bool?) -> JSONValue { b.map { .bool($0) } ?? .null }
 
 /// The config being fed: one call per value, member names as `ViewerKey` indices (or their
 /// bytes, for a name the table lacks). The JS walks what `JSON.parse` (or the page) gave it,
-/// so this module links no JSON parser; `viewer_configure`, `viewer_add_scene` and
-/// `viewer_add_hotspot` read what was fed, with the same rules and key paths as a file.
-nonisolated(unsafe) var fed = JSONBuilder()
+/// so this module links no JSON parser, tree or reader; `viewer_configure`,
+/// `viewer_add_scene` and `viewer_add_hotspot` read what was fed with the reader a file's
+/// config goes through (the same rules and key paths).
+nonisolated(unsafe) var fed = ViewerConfigFeed()
 /// The page's URL parameters, fed one pair a call before `viewer_configure`.
 nonisolated(unsafe) var fedParameters: [(name: String, value: String)] = []
 
 /// Starts a config (or a scene, a hotspot) afresh.
 @_cdecl("viewer_feed_begin")
 public func viewerFeedBegin() {
-  fed = JSONBuilder()
+  fed = ViewerConfigFeed()
   fedParameters = []
 }
 
 /// The next member's name: `ViewerKey` case `index` (its `name`: the JS list is that table's,
 /// ViewerKeyTests holds them together).
 @_cdecl("viewer_feed_key")
-public func viewerFeedKey(_ index: Int32) { fed.key(ViewerKey(rawValue: Int(index))?.name ?? "") }
+public func viewerFeedKey(_ index: Int32) {
+  if let key = ViewerKey(rawValue: Int(index)) { fed.key(key) } else { fed.key("") }
+}
 
 /// The next member's name, for one the key table does not have (a page's own, a scene's id).
 @_cdecl("viewer_feed_name")
@@ -48,10 +51,10 @@ public func viewerFeedName(_ name: UnsafePointer<UInt8>?, _ count: Int32) { fed.
 public func viewerFeedNumber(_ value: Double) { fed.add(value.isFinite ? .number(value) : .null) }
 
 @_cdecl("viewer_feed_flag")
-public func viewerFeedFlag(_ value: Int32) { fed.add(.bool(value != 0)) }
+public func viewerFeedFlag(_ value: Int32) { fed.add(.flag(value != 0)) }
 
 @_cdecl("viewer_feed_text")
-public func viewerFeedText(_ value: UnsafePointer<UInt8>?, _ count: Int32) { fed.add(.string(text(value, count))) }
+public func viewerFeedText(_ value: UnsafePointer<UInt8>?, _ count: Int32) { fed.add(.text(text(value, count))) }
 
 @_cdecl("viewer_feed_null")
 public func viewerFeedNull() { fed.add(.null) }
@@ -72,10 +75,10 @@ public func viewerFeedParameter(
 }
 
 /// What was fed, or the error that says the JS fed it out of order (a bug of ours).
-func fedJSON(_ source: String) throws(InputError) -> JSON {
-  guard let json = fed.result else { throw InputError(path: source, message: "the config could not be read (nested too deep?)") }
-  fed = JSONBuilder()
-  return json
+func fedConfig(_ source: String) throws(InputError) -> ConfigValue {
+  guard let value = fed.result else { throw InputError(path: source, message: "the config could not be read (nested too deep?)") }
+  fed = ViewerConfigFeed()
+  return value
 }
 
 /// Reads the config fed and the URL parameters fed over it; `source` names the config in
@@ -88,7 +91,7 @@ public func viewerConfigure(
 ) -> Int32 {
   do throws(InputError) {
     let name = text(source, sourceCount)
-    var c = try ViewerConfig.read(try fedJSON(name), source: name)
+    var c = try ViewerConfig.read(try fedConfig(name), source: name)
     let base = text(folder, folderCount)
     if !base.isEmpty {
       for k in c.scenes.indices where c.scenes[k].settings[text: .basePath] == nil {
@@ -165,15 +168,34 @@ public func viewerScene() -> Int32 {
 }
 
 /// Opens the scene's decoded image (`width`×`height`; `head`: its file's first bytes, for
-/// GPano). Answers the geometry.
+/// GPano). Answers the geometry in the answer numbers (`ViewerGeometrySlot`).
 @_cdecl("viewer_open")
 public func viewerOpen(
   _ head: UnsafePointer<UInt8>?, _ headCount: Int32, _ width: Int32, _ height: Int32, _ name: UnsafePointer<UInt8>?,
   _ nameCount: Int32
 ) -> Int32 {
-  let coverage = tour.open(
-    width: Int(width), height: Int(height), gpano: gpano(bytes(head, headCount)), name: text(name, nameCount))
-  return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
+  _ = tour.open(width: Int(width), height: Int(height), gpano: gpano(bytes(head, headCount)), name: text(name, nameCount))
+  return answerGeometry(eye: nil)
+}
+
+/// Writes the open scene's geometry (and a video's eye) into the answer numbers, as
+/// `ViewerGeometrySlot` lays them out; answers how many.
+func answerGeometry(eye: (x: Int, y: Int, width: Int, height: Int)?) -> Int32 {
+  guard let g = tour.panorama?.viewer.geometry else { return 0 }
+  func put(_ slot: ViewerGeometrySlot, _ value: Double) { answerRoom[slot.rawValue] = value }
+  put(.projection, Double(ViewerGeometrySlot.projections.firstIndex(of: g.projection) ?? 0))
+  put(.fullWidth, g.fullWidth)
+  put(.fullHeight, g.fullHeight)
+  put(.croppedLeft, g.croppedLeft)
+  put(.croppedTop, g.croppedTop)
+  put(.croppedWidth, g.croppedWidth)
+  put(.croppedHeight, g.croppedHeight)
+  put(.wraps, g.wraps ? 1 : 0)
+  put(.eyeX, eye.map { Double($0.x) } ?? .nan)
+  put(.eyeY, eye.map { Double($0.y) } ?? .nan)
+  put(.eyeWidth, eye.map { Double($0.width) } ?? .nan)
+  put(.eyeHeight, eye.map { Double($0.height) } ?? .nan)
+  return Int32(ViewerGeometrySlot.count)
 }
 
 /// The scene's video's spherical metadata, read from its MP4 boxes by `MP4SphericalReader`
@@ -185,12 +207,12 @@ nonisolated(unsafe) var spherical: SphericalVideo?
 func fileSize(_ size: Double) -> Int64? { size >= 0 && size < 9_007_199_254_740_992 ? Int64(size) : nil }
 
 /// Starts reading a video's boxes afresh (`size`: the file's length, or −1). Answers the
-/// reader's step: `{"need": [offset, count]}`, `{"video": {…}}` or `{"reason": …}`.
+/// reader's step in the answer numbers and text (`ViewerSphericalSlot`).
 @_cdecl("viewer_spherical_begin")
 public func viewerSphericalBegin(_ size: Double) -> Int32 {
   sphericalReader = MP4SphericalReader(fileSize: fileSize(size))
   spherical = nil
-  return answer(sphericalStep())
+  return sphericalStep()
 }
 
 /// The bytes of the range the last step asked for (fewer where the file ends; `size` as for
@@ -199,42 +221,53 @@ public func viewerSphericalBegin(_ size: Double) -> Int32 {
 public func viewerSphericalFeed(_ data: UnsafePointer<UInt8>?, _ count: Int32, _ size: Double) -> Int32 {
   if sphericalReader.fileSize == nil, let size = fileSize(size) { sphericalReader.fileSize = size }
   sphericalReader.feed(bytes(data, count))
-  return answer(sphericalStep())
+  return sphericalStep()
 }
 
-func sphericalStep() -> JSONValue {
+/// Writes the reader's step into the answer numbers (`ViewerSphericalSlot`); answers the
+/// length of its text.
+func sphericalStep() -> Int32 {
+  func put(_ slot: ViewerSphericalSlot, _ value: Double) { answerRoom[slot.rawValue] = value }
   switch sphericalReader.next {
-  case .need(let offset, let count): return ["need": .array([.number(Double(offset)), .number(Double(count))])]
+  case .need(let offset, let count):
+    put(.step, 0)
+    put(.offset, Double(offset))
+    put(.count, Double(count))
+    return answer("")
   case .done(let video, let reason):
     spherical = video
     // The sample entry's codec, where the boxes were read that far (the viewer asks the
     // browser whether it plays it).
-    let codec: JSONValue = sphericalReader.codec.map { .string($0) } ?? .null
-    guard let v = video else { return ["reason": .string(reason), "codec": codec] }
-    return [
-      "codec": codec,
-      "video": [
-        "source": .string(v.source), "stereo": .string(v.stereo.rawValue), "projection": .string(v.projection.rawValue),
-        "yaw": .number(v.pose.yaw / degree), "pitch": .number(v.pose.pitch / degree), "roll": .number(v.pose.roll / degree),
-        "crop": .array([v.cropTop, v.cropBottom, v.cropLeft, v.cropRight].map { .number($0) }),
-      ],
-    ]
+    let codec = sphericalReader.codec
+    put(.codecLength, codec.map { Double($0.utf8.count) } ?? .nan)
+    guard let v = video else {
+      put(.step, 2)
+      return answer((codec ?? "") + reason)
+    }
+    put(.step, 1)
+    put(.stereo, Double(ViewerSphericalSlot.stereos.firstIndex(of: v.stereo) ?? 0))
+    put(.projection, Double(ViewerSphericalSlot.projections.firstIndex(of: v.projection) ?? 0))
+    put(.yaw, v.pose.yaw / degree)
+    put(.pitch, v.pose.pitch / degree)
+    put(.roll, v.pose.roll / degree)
+    put(.cropTop, v.cropTop)
+    put(.cropBottom, v.cropBottom)
+    put(.cropLeft, v.cropLeft)
+    put(.cropRight, v.cropRight)
+    return answer((codec ?? "") + v.source)
   }
 }
 
 /// Opens the scene's video (`width`×`height` frames): with the metadata the reader found,
 /// one eye of a stereo frame (its top or left half) and that eye's geometry. Answers the
-/// geometry and `eye` ([x, y, width, height] in frame pixels: what to sample).
+/// geometry and the eye (in frame pixels: what to sample) in the answer numbers
+/// (`ViewerGeometrySlot`).
 @_cdecl("viewer_open_video")
 public func viewerOpenVideo(_ width: Int32, _ height: Int32, _ name: UnsafePointer<UInt8>?, _ nameCount: Int32) -> Int32 {
   let w = Int(width), h = Int(height)
   let eye = spherical?.eye(width: w, height: h) ?? (x: 0, y: 0, width: w, height: h)
-  let coverage = tour.open(width: eye.width, height: eye.height, gpano: nil, name: text(name, nameCount), video: spherical)
-  guard case .object(var fields) = geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage) else {
-    return answer(JSONValue.null)
-  }
-  fields.append(("eye", .array([eye.x, eye.y, eye.width, eye.height].map { .number(Double($0)) })))
-  return answer(JSONValue.object(fields))
+  _ = tour.open(width: eye.width, height: eye.height, gpano: nil, name: text(name, nameCount), video: spherical)
+  return answerGeometry(eye: eye)
 }
 
 /// The CPU renderer takes the pixels `web_panorama_buffer` gave room for.
@@ -486,7 +519,8 @@ public func viewerBounds(_ kind: Int32) -> Int32 {
 /// Room for the small answers that are numbers (bounds, a direction, a hotspot's place, the
 /// tiles held): written by the export, read by the JS at `viewer_answer_numbers` before its
 /// next call. The export answers how many it wrote (0: none, where JSON said null).
-nonisolated(unsafe) var answerRoom = UnsafeMutableBufferPointer<Double>.allocate(capacity: 2)
+nonisolated(unsafe) var answerRoom = UnsafeMutableBufferPointer<Double>.allocate(
+  capacity: max(ViewerGeometrySlot.count, ViewerSphericalSlot.slotCount))
 
 @_cdecl("viewer_answer_numbers")
 public func viewerAnswerNumbers() -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(answerRoom.baseAddress) }
@@ -603,7 +637,7 @@ public func viewerMoveHotSpot(_ index: Int32, _ yaw: Double, _ pitch: Double) {
 @_cdecl("viewer_add_scene")
 public func viewerAddScene(_ id: UnsafePointer<UInt8>?, _ idCount: Int32) -> Int32 {
   do throws(InputError) {
-    let warnings = tour.addScene(text(id, idCount), config: try fedJSON("addScene"))
+    let warnings = tour.addScene(text(id, idCount), config: try fedConfig("addScene"))
     return answer(["warnings": .array(warnings.map { .string($0.description) })])
   } catch {
     return answer(["error": .string(error.description)])
@@ -620,7 +654,7 @@ public func viewerRemoveScene(_ id: UnsafePointer<UInt8>?, _ count: Int32) -> In
 @_cdecl("viewer_add_hotspot")
 public func viewerAddHotSpot(_ scene: UnsafePointer<UInt8>?, _ sceneCount: Int32) -> Int32 {
   do throws(InputError) {
-    let (spot, _) = try HotSpot.read(try fedJSON("addHotSpot"), source: "addHotSpot")
+    let (spot, _) = try HotSpot.read(try fedConfig("addHotSpot"), source: "addHotSpot")
     let id = text(scene, sceneCount)
     guard tour.addHotSpot(spot, scene: id.isEmpty ? nil : id) else { return answer("addHotSpot: no scene \"\(id)\"") }
     return answer("")
@@ -684,8 +718,8 @@ public func viewerVersion() -> Int32 { answer(imageStageVersion) }
 
 // MARK: Tiled panoramas (multires)
 
-/// Opens the shown `multires` scene: no image, a tile pyramid. Answers the geometry, or
-/// null when the scene is not a tiled one.
+/// Opens the shown `multires` scene: no image, a tile pyramid. Answers the geometry in the
+/// answer numbers (`ViewerGeometrySlot`), or none (0) when the scene is not a tiled one.
 /// `budget` caps the tiles held; 0 asks for the CPU renderer's cap (the tiles' pixels live in
 /// this module's memory): 96 MB of them, but never under 64 tiles.
 @_cdecl("viewer_open_tiles")
@@ -694,9 +728,9 @@ public func viewerOpenTiles(_ budget: Int32) -> Int32 {
   if cap == 0, let layout = tour.tileLayout {
     cap = 96 << 20 / max(layout.tileResolution * layout.tileResolution * 4, 1)
   }
-  guard let coverage = tour.openTiles(budget: max(cap, 64)) else { return answer(JSONValue.null) }
+  guard tour.openTiles(budget: max(cap, 64)) != nil else { return 0 }
   tour.update { $0.setLens(.rectilinear) }  // tiles are drawn as flat quads
-  return answer(geometryJSON(tour.panorama!.viewer.geometry, coverage: coverage))
+  return answerGeometry(eye: nil)
 }
 
 /// The last tile plan's numbers (`viewer_tile_plan`), owned by this module and grown only

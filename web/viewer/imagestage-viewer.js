@@ -20,7 +20,7 @@ import { Controls } from './viewer-controls.js';
 import { HotSpots, splitFunctions } from './viewer-hotspots.js';
 import { feedConfig, parseConfig } from './viewer-config.js';
 import { Tiles } from './viewer-tiles.js';
-import { LENSES, SLOT } from './viewer-frame.js';
+import { LENSES, SLOT, answerGeometry } from './viewer-frame.js';
 import { wireInput, wirePage } from './viewer-input.js';
 
 /** ImageStage's version (VERSION), e.g. for a bug report. */
@@ -394,7 +394,7 @@ export class Viewer extends ViewerAPI {
     if (this._renderer === 'cpu') await this._useCPU();
     if (this._destroyed || ticket !== this._ticket) return;
     const open = () => this.m.withTwo(head, name, (hp, hn, np, nn) =>
-      this.m.json(this.w.viewer_open(hp, hn, bitmap.width, bitmap.height, np, nn)));
+      answerGeometry(this.w, this.w.viewer_open(hp, hn, bitmap.width, bitmap.height, np, nn)));
     let geometry = open();
     this.w.viewer_layout(this._size.width, this._size.height);
     this._source = { bitmap, width: bitmap.width, height: bitmap.height, geometry };

@@ -25,7 +25,7 @@ export const HOTSPOT_KEYS = 69, MULTIRES_KEYS = 84, URL_KEYS = 91;
 const SCOPES = [[0, HOTSPOT_KEYS], [HOTSPOT_KEYS, MULTIRES_KEYS], [MULTIRES_KEYS, URL_KEYS]].map(([from, to]) =>
   new Map(KEY_NAMES.slice(from, to).map((n, i) => [n, from + i])));
 const [SETTING, HOTSPOT, MULTIRES] = SCOPES;
-// (JSONBuilder's limit: deeper is refused there too; a cycle in a page's object stops here.)
+// (ViewerConfigFeed's limit: deeper is refused there too; a cycle in a page's object stops here.)
 const MAX_DEPTH = 256;
 
 /**

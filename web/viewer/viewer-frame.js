@@ -96,3 +96,63 @@ export class FrameNumbers {
 export function answerNumbers(w, count) {
   return count > 0 ? Array.from(new Float64Array(w.memory.buffer, w.viewer_answer_numbers(), count)) : null;
 }
+
+// The geometry `viewer_open`, `viewer_open_video` and `viewer_open_tiles` leave in the answer
+// numbers: Sources/Scenes/ViewerFrame.swift's `ViewerGeometrySlot` (ViewerFrameTests holds
+// this copy to it), and the projections by index (`SourceProjection`'s raw values).
+export const GEOMETRY = {
+  projection: 0, fullWidth: 1, fullHeight: 2, croppedLeft: 3, croppedTop: 4, croppedWidth: 5, croppedHeight: 6,
+  wraps: 7, eyeX: 8, eyeY: 9, eyeWidth: 10, eyeHeight: 11,
+};
+export const PROJECTIONS = ['equirect', 'cylindrical'];
+
+// A step of the video's metadata reader (`viewer_spherical_begin`, `viewer_spherical_feed`):
+// `ViewerSphericalSlot`, its stereo layouts and projections by index, held alike by
+// ViewerFrameTests.
+export const SPHERICAL = {
+  step: 0, offset: 1, count: 2, codecLength: 3, stereo: 4, projection: 5, yaw: 6, pitch: 7, roll: 8,
+  cropTop: 9, cropBottom: 10, cropLeft: 11, cropRight: 12,
+};
+export const STEREOS = ['mono', 'top-bottom', 'left-right'];
+export const VIDEO_PROJECTIONS = ['equirectangular', 'cubemap', 'mesh', 'other'];
+
+/**
+ * The step a spherical export answered (`length`: its text's), as `{ need: [offset, count] }`,
+ * or `{ codec, video }` (`video`: source, stereo, projection, yaw, pitch, roll degrees, crop),
+ * or `{ codec, reason }`.
+ */
+export function sphericalStep(m, length) {
+  const n = new Float64Array(m.exports.memory.buffer, m.exports.viewer_answer_numbers(), 13);
+  const S = SPHERICAL;
+  if (n[S.step] === 0) return { need: [n[S.offset], n[S.count]] };
+  // The codec's bytes first, then the source's or the reason's.
+  const bytes = new Uint8Array(m.exports.memory.buffer, m.exports.web_out_ptr(), length);
+  const cut = Number.isNaN(n[S.codecLength]) ? 0 : n[S.codecLength], decoder = new TextDecoder();
+  const codec = Number.isNaN(n[S.codecLength]) ? null : decoder.decode(bytes.subarray(0, cut));
+  const rest = decoder.decode(bytes.subarray(cut));
+  if (n[S.step] === 2) return { codec, reason: rest };
+  return {
+    codec,
+    video: {
+      source: rest, stereo: STEREOS[n[S.stereo]], projection: VIDEO_PROJECTIONS[n[S.projection]],
+      yaw: n[S.yaw], pitch: n[S.pitch], roll: n[S.roll], crop: [n[S.cropTop], n[S.cropBottom], n[S.cropLeft], n[S.cropRight]],
+    },
+  };
+}
+
+/**
+ * The image's geometry an open export answered (`count` numbers; null for none), as the
+ * renderers take it: `projection`, the full and cropped sizes, `wraps`, and for a video `eye`.
+ */
+export function answerGeometry(w, count) {
+  const n = answerNumbers(w, count);
+  if (!n) return null;
+  const g = { projection: PROJECTIONS[n[GEOMETRY.projection]], wraps: n[GEOMETRY.wraps] === 1 };
+  for (const k of ['fullWidth', 'fullHeight', 'croppedLeft', 'croppedTop', 'croppedWidth', 'croppedHeight']) {
+    g[k] = n[GEOMETRY[k]];
+  }
+  if (!Number.isNaN(n[GEOMETRY.eyeWidth])) {
+    g.eye = [n[GEOMETRY.eyeX], n[GEOMETRY.eyeY], n[GEOMETRY.eyeWidth], n[GEOMETRY.eyeHeight]];
+  }
+  return g;
+}

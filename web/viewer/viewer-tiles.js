@@ -5,7 +5,7 @@
 // file fetches, decodes and uploads.
 
 import { TileGL } from './tiles-gl.js';
-import { answerNumbers } from './viewer-frame.js';
+import { answerGeometry, answerNumbers } from './viewer-frame.js';
 
 /** A decoded tile's RGBA bytes, read back through a 2D canvas (synchronously). */
 function tilePixels(bitmap) {
@@ -45,7 +45,7 @@ export class Tiles {
     if (v._destroyed || ticket !== v._ticket) return;
     if (fade) v._snapshot();
     if (this.gl) this.gl.clear();
-    const geometry = v.m.json(v.w.viewer_open_tiles(gpu ? 384 : 0));
+    const geometry = answerGeometry(v.w, v.w.viewer_open_tiles(gpu ? 384 : 0));
     v.w.viewer_layout(v._size.width, v._size.height);
     v._source = { tiled: true, width: geometry.croppedWidth, height: geometry.croppedHeight, geometry };
     this.state = { ticket, baseSettled: 0, fade, first: !v._loaded, loadFired: false, failures: 0, cpu: !gpu };

@@ -6,6 +6,7 @@
 // and their checks, are Swift's (ViewerConfig); this file plays and reports.
 
 import { copyPixels } from './wasm.js';
+import { answerGeometry, sphericalStep } from './viewer-frame.js';
 
 /** The texts this file shows; a scene's `strings` override them, as Pannellum's. */
 export const STRINGS = {
@@ -413,13 +414,13 @@ export async function readSpherical(m, w, url, crossOrigin, current) {
   }
   try {
     let total = -1;
-    let step = m.json(w.viewer_spherical_begin(-1));
+    let step = sphericalStep(m, w.viewer_spherical_begin(-1));
     for (let reads = 0; step.need && reads < 80; reads++) {
       const [offset, count] = step.need;
       const range = await fetchRange(url, offset, count, credentials, found);
       if (!current()) return found;
       if (range.total != null) total = range.total;
-      step = m.withBytes(range.bytes, (p, n) => m.json(w.viewer_spherical_feed(p, n, total)));
+      step = m.withBytes(range.bytes, (p, n) => sphericalStep(m, w.viewer_spherical_feed(p, n, total)));
     }
     found.codec = step.codec ?? null;
     found.video = step.video ?? null;
@@ -532,7 +533,7 @@ export async function openVideo(v, gpu, fade, ticket) {
   if (fade) v._snapshot();
   const name = decodeURIComponent(String(s.video).split('/').pop().split('?')[0]);
   // With metadata, the core opens one eye of a stereo frame, with its crop.
-  const geometry = v.m.withBytes(name, (np, nn) => v.m.json(v.w.viewer_open_video(size.width, size.height, np, nn)));
+  const geometry = v.m.withBytes(name, (np, nn) => answerGeometry(v.w, v.w.viewer_open_video(size.width, size.height, np, nn)));
   const eye = geometry.eye;
   v.w.viewer_layout(v._size.width, v._size.height);
   v._source = { video: true, gpu, width: eye[2], height: eye[3], geometry, cpuTimes: [] };
