@@ -79,9 +79,8 @@ def touch_drag(points, hold=0.35, step_ms=30):
 def open_example(name, board_variable):
     """An example page from a clean start (nothing stored), once its board runs."""
     p = page()
-    # Away from the last page, its origin's storage emptied, then one load (test_web.Page.load).
-    p.driver.get("about:blank")
-    p.cdp("Storage.clearDataForOrigin", {"origin": p.base.rstrip("/"), "storageTypes": "local_storage"})
+    p.driver.get(p.base + "examples/" + name)
+    p.js("localStorage.clear()")
     p.driver.get(p.base + "examples/" + name)
     p.driver.execute_async_script(f"{board_variable}.ready.then(() => arguments[0]())")
 

@@ -210,12 +210,10 @@ class Page:
 
     def load(self, query="", clear_storage=True):
         d = self.driver
-        if clear_storage:
-            # Away from the page first (nothing it might save on leaving lands after the clear),
-            # then its origin's storage emptied: one load of the page, not two.
-            d.get("about:blank")
-            self.cdp("Storage.clearDataForOrigin", {"origin": self.base.rstrip("/"), "storageTypes": "local_storage"})
         d.get(self.base + "index.html" + query)
+        if clear_storage:
+            d.execute_script("localStorage.clear()")
+            d.get(self.base + "index.html" + query)
         d.execute_async_script(
             "const done = arguments[0];"
             "const wait = () => window.imagestage ? imagestage.ready.then(() => done(1)) : setTimeout(wait, 20);"
