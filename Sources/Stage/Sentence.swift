@@ -90,7 +90,7 @@ extension Engine {
       ])
   }
 
-  /// An announcement in words, starting as a sentence does (``sentence(_:)``).
+  /// An announcement in words, with a capital first letter unless an item's name leads.
   public func announcement(_ sentence: Sentence) -> String { self.sentence(text(of: sentence)) }
 
   /// `events` as a host that prints words takes them: each ``StageEvent/said(_:)`` as
