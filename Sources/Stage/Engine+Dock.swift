@@ -28,7 +28,10 @@ extension Engine {
       board.slots.indices.contains(moved),
       let content = board.slots[moved].content
     {
-      events.append(.said(Sentence(.moved, item: board.itemIndex(of: content) ?? -1, slot: moved)))
+      let item = board.itemIndex(of: content) ?? -1
+      // The status line names where the moved shortcut landed, not the last slot that shifted.
+      setStatus(Sentence(.slotStatus, item: item, slot: moved), &events)
+      events.append(.said(Sentence(.moved, item: item, slot: moved)))
     }
     return inWords(events)
   }

@@ -71,6 +71,24 @@ struct ShortcutDockTests {
     #expect(Self.contents(s) == ["mail", "camera", "player", nil], "one undo takes the whole reorder back")
   }
 
+  /// Player dragged from the third shortcut to the first: the status line names where Player
+  /// landed, not the last shortcut that slid aside (it said "Shortcut 3: Camera").
+  @Test func theStatusLineNamesWhereTheMovedShortcutLanded() throws {
+    var s = Self.dock(filling: [0, 1, 2])
+    let slots = s.shortcuts.engine.board.slots.map { $0.frame }
+    let a = slots[2].center, b = slots[0].center
+    _ = s.handle(.pointer(.down, id: 0, kind: .mouse, at: a), at: 10)
+    for k in 1...8 {
+      let p = StagePoint(x: a.x + (b.x - a.x) * Double(k) / 8, y: a.y + (b.y - a.y) * Double(k) / 8)
+      _ = s.handle(.pointer(.move, id: 0, kind: .mouse, at: p), at: 10 + 0.02 * Double(k))
+    }
+    _ = s.handle(.pointer(.up, id: 0, kind: .mouse, at: b), at: 10.2)
+    s.advance(to: 11)
+    #expect(Self.contents(s) == ["player", "mail", "camera", nil])
+    #expect(s.shortcuts.engine.status == "Shortcut 1: Player")
+    #expect(Self.texts(s).contains("Shortcut 1: Player"))
+  }
+
   /// Atlas dropped on Camera's leading edge goes between Mail and Camera; Camera moves on
   /// into the empty slot after it. Dropped on Camera's middle it replaces Camera (seed 001).
   @Test func anIconDroppedBetweenTwoShortcutsIsInsertedThere() throws {
