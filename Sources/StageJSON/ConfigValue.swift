@@ -216,7 +216,7 @@ public struct ViewerConfigFeed: Sendable {
 
 /// Walks a ``ConfigValue`` keeping the path, so every type error names its key
 /// (`scenes.hall.hotSpots[2].pitch`), with the messages ``JSONReader`` gives a board's file.
-struct ConfigReader {
+struct ConfigReader: ValueReading {
   let value: ConfigValue
   let location: JSONPath
 
@@ -265,21 +265,6 @@ struct ConfigReader {
     return d
   }
 
-  func nonNegative() throws(InputError) -> Double {
-    let d = try double()
-    guard d >= 0 else { throw fail("must not be negative (found \(JSONText.number(d)))") }
-    return d
-  }
-
-  func int() throws(InputError) -> Int {
-    let d = try double()
-    // `Int(exactly:)`, not `Int(_:)`: on wasm32 `Int` is 32 bits, and 3e9 would trap there.
-    guard abs(d) < 1e15, let n = Int(exactly: d) else {
-      throw fail("expected an integer\(d == d.rounded() ? " in range" : ""), found \(JSONText.number(d))")
-    }
-    return n
-  }
-
   func bool() throws(InputError) -> Bool {
     guard case .flag(let b) = value.value else { throw fail("expected true or false, found \(value.typeName)") }
     return b
@@ -288,12 +273,6 @@ struct ConfigReader {
   func string() throws(InputError) -> String {
     guard case .text(let s) = value.value else { throw fail("expected a string, found \(value.typeName)") }
     return s
-  }
-
-  func oneOf<T>(_ choices: [(String, T)]) throws(InputError) -> T {
-    let s = try string()
-    for (name, value) in choices where name == s { return value }
-    throw fail("unknown value \"\(s)\"; expected one of: \(choices.map { $0.0 }.joined(separator: ", "))")
   }
 
   func array() throws(InputError) -> [ConfigReader] {

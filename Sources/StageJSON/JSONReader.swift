@@ -76,7 +76,7 @@ struct JSONPath {
 }
 
 /// Walks a parsed document keeping the path, so every type error names its field.
-struct JSONReader {
+struct JSONReader: ValueReading {
   let json: JSON
   let location: JSONPath
 
@@ -165,21 +165,6 @@ struct JSONReader {
     }
   }
 
-  func nonNegative() throws(InputError) -> Double {
-    let d = try double()
-    guard d >= 0 else { throw fail("must not be negative (found \(JSONText.number(d)))") }
-    return d
-  }
-
-  func int() throws(InputError) -> Int {
-    let d = try double()
-    // `Int(exactly:)`, not `Int(_:)`: on wasm32 `Int` is 32 bits, and 3e9 would trap there.
-    guard abs(d) < 1e15, let n = Int(exactly: d) else {
-      throw fail("expected an integer\(d == d.rounded() ? " in range" : ""), found \(JSONText.number(d))")
-    }
-    return n
-  }
-
   func bool() throws(InputError) -> Bool {
     guard case .bool(let b) = json.value else { throw fail("expected true or false, found \(json.typeName)") }
     return b
@@ -203,12 +188,6 @@ struct JSONReader {
     default:
       throw fail("expected a string or integer id, found \(json.typeName)")
     }
-  }
-
-  func oneOf<T>(_ choices: [(String, T)]) throws(InputError) -> T {
-    let s = try string()
-    for (name, value) in choices where name == s { return value }
-    throw fail("unknown value \"\(s)\"; expected one of: \(choices.map { $0.0 }.joined(separator: ", "))")
   }
 
   func array() throws(InputError) -> [JSONReader] {
