@@ -1180,7 +1180,11 @@ class BoardOnItsOwnPage(unittest.TestCase):
         self.assertIs(p.js("return window.started"), True)
         self.assertEqual(p.js("return violations"), [])
         self.assertEqual(p.js("return getComputedStyle(document.querySelector('.board-live')).position"), "absolute")
+        # The grab cursor is the hovered item's only.
+        x, y = centre("[data-board-item]")
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
         self.assertEqual(p.js("return getComputedStyle(document.querySelector('[data-board-item]')).cursor"), "grab")
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 1, "y": 1})
 
     def test_options_are_checked_with_messages_in_the_pages_words(self):
         p = page()
