@@ -381,10 +381,18 @@ class SortableBoard(unittest.TestCase):
         marked = p.js(snapshot)
         self.assertEqual([m[1:] for m in marked], [b[1:] for b in before])  # no computed style changed
         self.assertNotEqual([m[0] for m in marked], [b[0] for b in before])  # but the items are marked
+        # One Tab stop, the only item described as sortable until the focus moves.
+        described = ("return [...document.querySelectorAll('.photo')].filter((el) => el.hasAttribute(arguments[0]))"
+                     ".map((el) => [el.dataset.id, el.getAttribute('tabindex')])")
+        self.assertEqual(p.js(described, "tabindex"), [["p1", "0"]])
+        self.assertEqual(p.js(described, "aria-roledescription"), [["p1", "0"]])
         # The first key measures: arrows move the focus on the layout as it is.
         p.js("document.querySelector('[data-id=\"p1\"]').focus()")
         press(Keys.ARROW_DOWN)
         self.assertEqual(p.js("return document.activeElement.dataset.id"), "p5")
+        self.assertEqual(p.js(described, "tabindex"), [["p1", "-1"], ["p5", "0"]])
+        self.assertEqual(p.js("return document.activeElement.getAttribute('aria-describedby')"),
+                         p.js("return document.querySelector('[data-id=\"p1\"]').getAttribute('aria-describedby')"))
         p.js("b2.destroy()")
         after = p.js(snapshot)
         self.assertEqual(after, before)

@@ -69,6 +69,10 @@ export class SortableBoard {
   #given; #started = false; #press = null; #held = null; #moved = new Set(); #live; #help; #view = null;
   /** Attributes this mode added to the page's elements ([element, name, value]), taken back by destroy(). */
   #added = [];
+  /** Items that had no `tabindex` before the roving one: destroy() removes theirs. */
+  #tabbed = new Set();
+  /** Each list's Tab stop (a roving tabindex): the one item of the list with `tabindex="0"`. */
+  #stops = new Map();
 
   constructor(container, options) {
     this.#given = options ?? {};
@@ -158,8 +162,11 @@ export class SortableBoard {
     for (const el of this.#items) if (el) for (const a of ['data-board-held', 'data-board-selected']) el.removeAttribute(a);
     for (const el of this.#items) if (el) el.style.translate = el.style.transition = '';
     // The page's elements as it made them: what this mode added goes, not a value the page set since.
-    for (const [el, name, value] of this.#added) if (value === null || el.getAttribute(name) === value) el.removeAttribute(name);
+    for (const [el, name, value] of this.#added) if (el.getAttribute(name) === value) el.removeAttribute(name);
+    for (const el of this.#tabbed) el.removeAttribute('tabindex');
     this.#added = [];
+    this.#tabbed.clear();
+    this.#stops.clear();
     this.container?.classList.remove('board-dragging');
     this.#x = null;
   }
@@ -387,22 +394,36 @@ export class SortableBoard {
   #mark(listItems) {
     addStyle();
     for (let l = 0; l < this.#lists.length; l++) {
-      for (const el of listItems[l]) {
-        this.#add(el, 'data-board-sortable', '');
-        this.#add(el, 'aria-roledescription', this.#s('draggable'));
-        this.#add(el, 'aria-describedby', this.#help.id);
-      }
-      // One Tab stop a list (a roving tabindex): its first item until the focus moves.
       const items = listItems[l];
-      if (!items.some((el) => el.tabIndex === 0 && el.hasAttribute('data-board-roving'))) {
-        items.forEach((el, k) => {
-          if (!el.hasAttribute('tabindex')) this.#added.push([el, 'tabindex', null]); // whatever the roving left
-          el.tabIndex = k === 0 ? 0 : -1;
-          this.#add(el, 'data-board-roving', '');
-        });
+      // One Tab stop a list (a roving tabindex): its first item until the focus moves. The
+      // others keep no tabindex but -1 where the page made them focusable; `tabIndex` is
+      // read before the writes below, which would have it restyle every item first.
+      if (!items.includes(this.#stops.get(this.#lists[l]))) {
+        items.forEach((el, k) => { if (k > 0 && el.tabIndex >= 0) this.#tabindex(el, -1); });
+        if (items.length) this.#makeStop(items[0]);
       }
+      for (const el of items) this.#add(el, 'data-board-sortable', '');
       for (const img of this.#lists[l].querySelectorAll('img')) this.#add(img, 'draggable', 'false');
     }
+  }
+
+  #tabindex(el, value) {
+    if (!el.hasAttribute('tabindex')) this.#tabbed.add(el);
+    el.tabIndex = value;
+  }
+
+  /**
+   * Makes `el` its list's Tab stop, described as sortable with the instructions. Only the item
+   * that can take the focus is described (here and in #focus): the 2000 attribute writes for
+   * every item were most of set-up's own time at 1000 items.
+   */
+  #makeStop(el) {
+    const list = el.parentElement, old = this.#stops.get(list);
+    if (old && old !== el && old.parentElement === list) this.#tabindex(old, -1);
+    this.#stops.set(list, el);
+    this.#tabindex(el, 0);
+    this.#add(el, 'aria-roledescription', this.#s('draggable'));
+    this.#add(el, 'aria-describedby', this.#help.id);
   }
 
   /** Sets attribute `name` unless the element has one; remembered for destroy(). */
@@ -442,6 +463,11 @@ export class SortableBoard {
     on(window, 'pointerup', (e) => this.#up(e, false));
     on(window, 'pointercancel', (e) => this.#up(e, true));
     on(this.container, 'keydown', (e) => this.#keydown(e));
+    // An item focused another way (a click on a handle-less part, the page's own focus()) becomes the Tab stop.
+    on(this.container, 'focusin', (e) => {
+      const el = e.target;
+      if (this.#lists.includes(el.parentElement) && this.#stops.get(el.parentElement) !== el && this.#items.includes(el)) this.#makeStop(el);
+    });
     on(this.container, 'dragstart', (e) => { if (e.target.closest?.('[data-board-sortable]')) e.preventDefault(); });
     on(window, 'click', (e) => {
       if (!this.swallowClick) return;
@@ -543,8 +569,7 @@ export class SortableBoard {
   }
 
   #focus(el) {
-    const l = this.#lists.indexOf(el.parentElement);
-    for (const other of this.#itemsOf(l)) other.tabIndex = other === el ? 0 : -1;
+    this.#makeStop(el);
     el.focus();
   }
 
@@ -659,6 +684,16 @@ export class SortableBoard {
       for (const el of order) list.insertBefore(el, marker);
       marker.remove();
     });
+    // A list whose Tab stop moved out takes its first item as its stop; the stop that moved is
+    // no second one in its new list.
+    for (const list of this.#lists) {
+      const stop = this.#stops.get(list);
+      if (stop && stop.parentElement !== list && this.#stops.get(stop.parentElement) !== stop) this.#tabindex(stop, -1);
+      if (stop?.parentElement !== list) {
+        const first = this.#itemsOf(this.#lists.indexOf(list))[0];
+        if (first) this.#makeStop(first); else this.#stops.delete(list);
+      }
+    }
     const d = this.#duration();
     for (const el of this.#items) {
       if (!el) continue;
