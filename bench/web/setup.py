@@ -18,7 +18,9 @@ fresh page each time, the HTTP cache on. Each page gives:
   region added), wasm (waiting for the module, fetched and compiled off the main thread beside
   those; the browser draws a frame in this wait, with the restyle and repaint the marks
   cause), created (the description packed, board_create), listening (listeners and
-  observers), ready (elements placed, board_layout).
+  observers), ready (elements placed, board_layout). The sortable mode reads no box at
+  set-up (its first press measures): read is its lists found, described its items marked,
+  created nothing (its engine starts at the first need).
 
 Usage: setup.py SITE_DIR ROUNDS [WEB_DIR...] (SITE_DIR holds web/, sortable/, setup.html).
 WEB_DIRs (directories in SITE_DIR, each a build/web) compare builds of the board, interleaved
