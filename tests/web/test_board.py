@@ -807,6 +807,24 @@ class BoardSetUp(unittest.TestCase):
     any attribute (a read after a write lays the page out again), and the module is fetched
     while the page is read."""
 
+    def test_no_item_is_restyled_at_rest_only_the_hovered_one_shows_grab(self):
+        """Per-item at-rest styles had the browser restyle and repaint every item at set-up:
+        an item away from the pointer keeps the computed style it had, the hovered one shows
+        the grab cursor and takes no text selection, and after destroy() none does."""
+        p = page()
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 1, "y": 1})
+        make(grid(slots=4, items={"a": "s1", "b": "s2"}), {"items": ".item", "slots": ".slot"})
+        style = ("const cs = getComputedStyle(document.querySelector(arguments[0]));"
+                 "return [cs.cursor, cs.userSelect, cs.touchAction]")
+        self.assertEqual(p.js(style, '[data-id="a"]'), ["auto", "auto", "auto"])
+        x, y = centre('[data-id="b"]')
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+        self.assertEqual(p.js(style, '[data-id="b"]'), ["grab", "none", "auto"])
+        self.assertEqual(p.js(style, '[data-id="a"]'), ["auto", "auto", "auto"])
+        p.js("b.destroy()")
+        self.assertEqual(p.js(style, '[data-id="b"]'), ["auto", "auto", "auto"])
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 1, "y": 1})
+
     def count_item_reads(self, options):
         p = page()
         make(grid(slots=12, items={f"i{n}": f"s{n}" for n in range(1, 9)}), {"items": ".item", "slots": ".slot"})
@@ -1162,7 +1180,11 @@ class BoardOnItsOwnPage(unittest.TestCase):
         self.assertIs(p.js("return window.started"), True)
         self.assertEqual(p.js("return violations"), [])
         self.assertEqual(p.js("return getComputedStyle(document.querySelector('.board-live')).position"), "absolute")
+        # The grab cursor is the hovered item's only.
+        x, y = centre("[data-board-item]")
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
         self.assertEqual(p.js("return getComputedStyle(document.querySelector('[data-board-item]')).cursor"), "grab")
+        p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 1, "y": 1})
 
     def test_options_are_checked_with_messages_in_the_pages_words(self):
         p = page()

@@ -337,6 +337,66 @@ class SortableBoard(unittest.TestCase):
         with self.assertRaisesRegex(Exception, r'toArray\(\): no list "nope"'):
             p.js("b.toArray('nope')")
 
+    def test_a_touch_on_an_item_drags_it_and_a_touch_between_items_scrolls(self):
+        """No item has a touch-action at rest (it cost a restyle and repaint of every item at
+        set-up): the page's own scrolling stays, yet a touch drag on an item sorts and does
+        not scroll the page, since the board cancels that touch's moves."""
+        open_page("sortable-gallery", "board")
+        p = page()
+        p.js("document.body.style.minHeight = '4000px'; scrollTo(0, 0)")
+        self.assertEqual(p.js("return getComputedStyle(document.querySelector('[data-id=\"p10\"]')).touchAction"), "auto")
+        # Upwards: a page that took this as a scroll would move down.
+        drag(centre('[data-id="p10"]'), centre('[data-id="p2"]'), kind="touch")
+        self.assertEqual(p.js("return scrollY"), 0)
+        self.assertEqual(p.js("return b.toArray()")[:3], ["p1", "p10", "p2"])
+        # The gallery's padding, beside the items: the page scrolls as it would without a board.
+        x, y = centre('[data-id="p10"]')
+        left = p.js("return document.querySelector('#gallery').getBoundingClientRect().left") + 8
+        p.cdp("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": left, "y": y}]})
+        for k in range(1, 11):
+            p.cdp("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": left, "y": y - 15 * k}]})
+            time.sleep(0.03)
+        p.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        p.until("return scrollY > 0", message="a swipe beside the items scrolls the page")
+        self.assertEqual(p.js("return b.toArray()")[:3], ["p1", "p10", "p2"])
+
+    def test_set_up_reads_no_box_and_destroy_leaves_the_page_as_it_was(self):
+        """Set-up marks the items but reads no layout (the first press or key measures) and
+        changes no item's computed style; destroy() takes back every attribute it added."""
+        p = page()
+        snapshot = ("return [...document.querySelectorAll('.photo')].map((el) => {"
+                    "  const cs = getComputedStyle(el);"
+                    "  return [el.outerHTML, cs.cursor, cs.userSelect, cs.touchAction]; })")
+        p.driver.get(p.base + "pages/sortable-gallery.html?lib=none")  # the items, no board on them
+        p.until("return window.pageReady === true")
+        before = p.js(snapshot)
+        reads = p.driver.execute_async_script(
+            "const done = arguments[0];"
+            "import('/imagestage-board.js').then(async ({ board }) => {"
+            "  const real = Element.prototype.getBoundingClientRect; let reads = 0;"
+            "  Element.prototype.getBoundingClientRect = function () { reads++; return real.call(this); };"
+            "  window.b2 = board('#gallery', { mode: 'sortable', items: '.photo' });"
+            "  await b2.ready; Element.prototype.getBoundingClientRect = real; done(reads); });")
+        self.assertEqual(reads, 0)
+        marked = p.js(snapshot)
+        self.assertEqual([m[1:] for m in marked], [b[1:] for b in before])  # no computed style changed
+        self.assertNotEqual([m[0] for m in marked], [b[0] for b in before])  # but the items are marked
+        # One Tab stop, the only item described as sortable until the focus moves.
+        described = ("return [...document.querySelectorAll('.photo')].filter((el) => el.hasAttribute(arguments[0]))"
+                     ".map((el) => [el.dataset.id, el.getAttribute('tabindex')])")
+        self.assertEqual(p.js(described, "tabindex"), [["p1", "0"]])
+        self.assertEqual(p.js(described, "aria-roledescription"), [["p1", "0"]])
+        # The first key measures: arrows move the focus on the layout as it is.
+        p.js("document.querySelector('[data-id=\"p1\"]').focus()")
+        press(Keys.ARROW_DOWN)
+        self.assertEqual(p.js("return document.activeElement.dataset.id"), "p5")
+        self.assertEqual(p.js(described, "tabindex"), [["p1", "-1"], ["p5", "0"]])
+        self.assertEqual(p.js("return document.activeElement.getAttribute('aria-describedby')"),
+                         p.js("return document.querySelector('[data-id=\"p1\"]').getAttribute('aria-describedby')"))
+        p.js("b2.destroy()")
+        after = p.js(snapshot)
+        self.assertEqual(after, before)
+
     def test_unknown_and_sortablejs_options_are_refused_with_hints(self):
         p = page()
         p.driver.get(p.base + "pages/sortable-kanban.html")

@@ -43,12 +43,20 @@ const px = (v) => parseFloat(v) || 0;
 const mark = (phase) => performance.mark(`imagestage-board:${phase}`);
 
 let styled = false;
+/**
+ * The few rules the mode needs, in one constructed stylesheet. Nothing applies to an item at
+ * rest: a declaration on every item (`cursor`, `user-select`, `touch-action`) had the browser
+ * restyle and repaint all of them at set-up (the most of it at 1000 items). The hovered item
+ * alone shows the grab cursor and takes no text selection; touch drags are kept from
+ * scrolling by cancelling their touchmoves (#listen), not by `touch-action`.
+ */
 function addStyle() {
   if (styled) return;
   styled = true;
   const sheet = new CSSStyleSheet();
-  sheet.replaceSync(`:where([data-board-sortable]) { cursor: grab; touch-action: none; user-select: none; -webkit-user-select: none; }
+  sheet.replaceSync(`:where([data-board-sortable]:hover) { cursor: grab; user-select: none; -webkit-user-select: none; }
 :where([data-board-held]) { cursor: grabbing; z-index: 1000; position: relative; opacity: 0.9; }
+:where(.board-dragging, .board-dragging *) { user-select: none; -webkit-user-select: none; }
 :where([data-board-selected]) { outline: 2px solid Highlight; }
 :where([data-board-refuses]) { opacity: 0.45; cursor: no-drop; }
 :where([data-board-over]) { outline: 3px dashed currentColor; outline-offset: -3px; }
@@ -59,6 +67,12 @@ function addStyle() {
 export class SortableBoard {
   #o; #x; #w; #abort; #listeners = new Map(); #lists = []; #items = []; #groups = [];
   #given; #started = false; #press = null; #held = null; #moved = new Set(); #live; #help; #view = null;
+  /** Attributes this mode added to the page's elements ([element, name, value]), taken back by destroy(). */
+  #added = [];
+  /** Items that had no `tabindex` before the roving one: destroy() removes theirs. */
+  #tabbed = new Set();
+  /** Each list's Tab stop (a roving tabindex): the one item of the list with `tabindex="0"`. */
+  #stops = new Map();
 
   constructor(container, options) {
     this.#given = options ?? {};
@@ -134,18 +148,26 @@ export class SortableBoard {
     }
   }
 
-  undo() { this.#answer(this.#x.sortable_undo()); }
-  redo() { this.#answer(this.#x.sortable_redo()); }
-  canUndo() { return !!(this.#x?.sortable_history() & 1); }
-  canRedo() { return !!(this.#x?.sortable_history() & 2); }
-  refresh() { if (this.#x && !this.#held) this.#build(); return this; }
+  // Before the engine has been needed nothing has moved: nothing to undo, nothing to measure again.
+  undo() { if (this.#started) this.#answer(this.#x.sortable_undo()); }
+  redo() { if (this.#started) this.#answer(this.#x.sortable_redo()); }
+  canUndo() { return !!(this.#started && this.#x?.sortable_history() & 1); }
+  canRedo() { return !!(this.#started && this.#x?.sortable_history() & 2); }
+  refresh() { if (this.#x && this.#started && !this.#held) this.#build(); return this; }
 
   destroy() {
     this.#abort?.abort();
     this.#live?.remove();
     this.#help?.remove();
-    for (const el of this.#items) if (el) for (const a of ['data-board-sortable', 'data-board-held', 'data-board-selected']) el.removeAttribute(a);
+    for (const el of this.#items) if (el) for (const a of ['data-board-held', 'data-board-selected']) el.removeAttribute(a);
     for (const el of this.#items) if (el) el.style.translate = el.style.transition = '';
+    // The page's elements as it made them: what this mode added goes, not a value the page set since.
+    for (const [el, name, value] of this.#added) if (el.getAttribute(name) === value) el.removeAttribute(name);
+    for (const el of this.#tabbed) el.removeAttribute('tabindex');
+    this.#added = [];
+    this.#tabbed.clear();
+    this.#stops.clear();
+    this.container?.classList.remove('board-dragging');
     this.#x = null;
   }
 
@@ -170,13 +192,19 @@ export class SortableBoard {
         const name = k.slice(2).toLowerCase();
         if (k.startsWith('on') && EVENTS.includes(name) && typeof this.#o[k] === 'function') this.on(name, this.#o[k]);
       }
-      const numbers = this.#read();
-      document.body.append(this.#live, this.#help); // after #read's reads, as its attributes are
+      // No box is read here: the layout is measured when it is first needed (a press, a key,
+      // sort()), as SortableJS measures at the press, and then again at every pick-up.
+      this.#lists = this.#findLists();
+      if (!this.#lists.length) throw new Error(`ImageStage board: lists: "${this.#o.lists}" matches nothing`);
+      mark('read');
+      const listItems = this.#lists.map((_, l) => this.#itemsOf(l));
+      this.#items = listItems.flat();
+      this.#mark(listItems);
+      document.body.append(this.#live, this.#help);
       mark('described');
       this.#w = await loading;
       this.#x = this.#w.exports;
       mark('wasm');
-      this.#send(numbers);
       mark('created');
       this.#listen();
       mark('listening');
@@ -333,6 +361,12 @@ export class SortableBoard {
   /** (Re)reads the lists and their items and starts the engine on them; the undo history stays only across refresh of the same items. */
   #build() { this.#send(this.#read()); }
 
+  /** The engine, started on the layout as it is now if nothing has needed it yet. */
+  #engine() {
+    if (!this.#started) this.#build();
+    return this.#x;
+  }
+
   /** The lists' and items' numbers (as `#measure`), their attributes written after every box is read. */
   #read() {
     this.#lists = this.#findLists();
@@ -352,22 +386,51 @@ export class SortableBoard {
     // Every box is read before any attribute is written: the writes would have the browser
     // work out every item's style again before the first read (most of the set-up time).
     const numbers = this.#measure(listItems);
-    if (!this.#started) mark('read');
-    addStyle(); // after the reads: its rules would have the browser work out every item's style first
-    for (let l = 0; l < this.#lists.length; l++) {
-      for (const el of listItems[l]) {
-        el.setAttribute('data-board-sortable', '');
-        if (!el.hasAttribute('aria-roledescription')) el.setAttribute('aria-roledescription', this.#s('draggable'));
-        if (!el.hasAttribute('aria-describedby')) el.setAttribute('aria-describedby', this.#help.id);
-      }
-      // One Tab stop a list (a roving tabindex): its first item until the focus moves.
-      const items = listItems[l];
-      if (!items.some((el) => el.tabIndex === 0 && el.hasAttribute('data-board-roving'))) {
-        items.forEach((el, k) => { el.tabIndex = k === 0 ? 0 : -1; el.setAttribute('data-board-roving', ''); });
-      }
-      for (const img of this.#lists[l].querySelectorAll('img')) img.draggable = false;
-    }
+    this.#mark(listItems);
     return numbers;
+  }
+
+  /** Marks the lists' items (attributes, one Tab stop a list), after any box is read: a read after these writes would have the browser restyle every item first. */
+  #mark(listItems) {
+    addStyle();
+    for (let l = 0; l < this.#lists.length; l++) {
+      const items = listItems[l];
+      // One Tab stop a list (a roving tabindex): its first item until the focus moves. The
+      // others keep no tabindex but -1 where the page made them focusable; `tabIndex` is
+      // read before the writes below, which would have it restyle every item first.
+      if (!items.includes(this.#stops.get(this.#lists[l]))) {
+        items.forEach((el, k) => { if (k > 0 && el.tabIndex >= 0) this.#tabindex(el, -1); });
+        if (items.length) this.#makeStop(items[0]);
+      }
+      for (const el of items) this.#add(el, 'data-board-sortable', '');
+      for (const img of this.#lists[l].querySelectorAll('img')) this.#add(img, 'draggable', 'false');
+    }
+  }
+
+  #tabindex(el, value) {
+    if (!el.hasAttribute('tabindex')) this.#tabbed.add(el);
+    el.tabIndex = value;
+  }
+
+  /**
+   * Makes `el` its list's Tab stop, described as sortable with the instructions. Only the item
+   * that can take the focus is described (here and in #focus): the 2000 attribute writes for
+   * every item were most of set-up's own time at 1000 items.
+   */
+  #makeStop(el) {
+    const list = el.parentElement, old = this.#stops.get(list);
+    if (old && old !== el && old.parentElement === list) this.#tabindex(old, -1);
+    this.#stops.set(list, el);
+    this.#tabindex(el, 0);
+    this.#add(el, 'aria-roledescription', this.#s('draggable'));
+    this.#add(el, 'aria-describedby', this.#help.id);
+  }
+
+  /** Sets attribute `name` unless the element has one; remembered for destroy(). */
+  #add(el, name, value) {
+    if (el.hasAttribute(name)) return;
+    el.setAttribute(name, value);
+    this.#added.push([el, name, value]);
   }
 
   /** Starts the engine on `numbers` (`#read`'s), or gives it new boxes for the same items. */
@@ -390,10 +453,21 @@ export class SortableBoard {
     const opts = { signal: this.#abort.signal };
     const on = (t, type, fn, o = opts) => t.addEventListener(type, fn, o);
     on(this.container, 'pointerdown', (e) => this.#down(e));
+    // A touch on an item drags it rather than scrolling the page. `touch-action: none` on every
+    // item did this at a restyle and repaint of each at set-up (the browser reads touch-action
+    // when the touch starts, so it cannot come from the press): a touchmove cancelled while a
+    // press is held does the same (as SortableJS does); a touch between items still scrolls.
+    on(this.container, 'touchmove', (e) => { if ((this.#press || this.#held) && e.cancelable) e.preventDefault(); },
+      { passive: false, signal: this.#abort.signal });
     on(window, 'pointermove', (e) => this.#pointerMove(e));
     on(window, 'pointerup', (e) => this.#up(e, false));
     on(window, 'pointercancel', (e) => this.#up(e, true));
     on(this.container, 'keydown', (e) => this.#keydown(e));
+    // An item focused another way (a click on a handle-less part, the page's own focus()) becomes the Tab stop.
+    on(this.container, 'focusin', (e) => {
+      const el = e.target;
+      if (this.#lists.includes(el.parentElement) && this.#stops.get(el.parentElement) !== el && this.#items.includes(el)) this.#makeStop(el);
+    });
     on(this.container, 'dragstart', (e) => { if (e.target.closest?.('[data-board-sortable]')) e.preventDefault(); });
     on(window, 'click', (e) => {
       if (!this.swallowClick) return;
@@ -482,7 +556,7 @@ export class SortableBoard {
       return;
     }
     if (e.key in ARROWS) {
-      const next = this.#items[this.#x.sortable_neighbour(i, ARROWS[e.key])];
+      const next = this.#items[this.#engine().sortable_neighbour(i, ARROWS[e.key])];
       if (next) this.#focus(next);
     } else if (e.key === ' ' && e.shiftKey && this.#o.multiDrag) {
       this.#toggleSelected(el, false);
@@ -495,8 +569,7 @@ export class SortableBoard {
   }
 
   #focus(el) {
-    const l = this.#lists.indexOf(el.parentElement);
-    for (const other of this.#itemsOf(l)) other.tabIndex = other === el ? 0 : -1;
+    this.#makeStop(el);
     el.focus();
   }
 
@@ -504,7 +577,7 @@ export class SortableBoard {
     const i = this.#items.indexOf(el);
     const on = !el.hasAttribute('data-board-selected');
     el.toggleAttribute('data-board-selected', on);
-    this.#x.sortable_select(i, on ? 1 : 0);
+    this.#engine().sortable_select(i, on ? 1 : 0);
     if (range && on && this.lastSelected && this.lastSelected.parentElement === el.parentElement) {
       const siblings = [...el.parentElement.children];
       const [a, b] = [siblings.indexOf(this.lastSelected), siblings.indexOf(el)].sort((x, y) => x - y);
@@ -611,6 +684,16 @@ export class SortableBoard {
       for (const el of order) list.insertBefore(el, marker);
       marker.remove();
     });
+    // A list whose Tab stop moved out takes its first item as its stop; the stop that moved is
+    // no second one in its new list.
+    for (const list of this.#lists) {
+      const stop = this.#stops.get(list);
+      if (stop && stop.parentElement !== list && this.#stops.get(stop.parentElement) !== stop) this.#tabindex(stop, -1);
+      if (stop?.parentElement !== list) {
+        const first = this.#itemsOf(this.#lists.indexOf(list))[0];
+        if (first) this.#makeStop(first); else this.#stops.delete(list);
+      }
+    }
     const d = this.#duration();
     for (const el of this.#items) {
       if (!el) continue;
