@@ -231,7 +231,7 @@ size-check: web-min
 # data took the bytes. bench/web.sh prints it beside each component's gzipped totals.
 WEB_NAMES := $(WEB_OBJ)/$(WEB_SIMD)/names
 .PHONY: web-size
-web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_WASM) $(BOARD_WASM))
+web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_WASM) $(BOARD_WASM) $(SORTABLE_WASM))
 	@mkdir -p $(WEB_NAMES)
 	@wasm-ld --no-entry --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(WEB_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
@@ -245,9 +245,13 @@ web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_W
 	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(BOARD_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage StageJSON BoardWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage-board.wasm
+	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(SORTABLE_EXPORTS) \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage SortableWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage-sortable.wasm
 	scripts/wasm-size-report --top $(or $(TOP),20) viewer=$(WEB_NAMES)/imagestage-viewer.wasm \
 	  viewer-cpu=$(WEB_NAMES)/imagestage-viewer-cpu.wasm \
-	  board=$(WEB_NAMES)/imagestage-board.wasm page=$(WEB_NAMES)/imagestage.wasm
+	  board=$(WEB_NAMES)/imagestage-board.wasm sortable=$(WEB_NAMES)/imagestage-sortable.wasm \
+	  page=$(WEB_NAMES)/imagestage.wasm
 
 $(WEB)/examples/%: web/board/examples/%
 	@mkdir -p $(dir $@)
