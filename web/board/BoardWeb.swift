@@ -14,8 +14,9 @@ nonisolated(unsafe) var displaced: [Int] = []
 /// The slot each held item's drag started from (item index → slot index), for `drop`'s `from`.
 nonisolated(unsafe) var origins: [Int] = []
 
-func index(item id: String?) -> Int { id.flatMap { engine?.board.itemIndex(of: $0) } ?? -1 }
-func index(slot id: String?) -> Int { id.flatMap { engine?.board.slotIndex(of: $0) } ?? -1 }
+// Not inlined: each copy of a String-keyed lookup is a few hundred bytes of the module.
+@inline(never) func index(item id: String?) -> Int { id.flatMap { engine?.board.itemIndex(of: $0) } ?? -1 }
+@inline(never) func index(slot id: String?) -> Int { id.flatMap { engine?.board.slotIndex(of: $0) } ?? -1 }
 
 // Answers are records of doubles in one buffer (`board_numbers`), laid out as
 // imagestage-board.js's `#read` takes them. Announcements and the status are codes with
@@ -52,7 +53,7 @@ enum EventCode: Int {
 /// slot and the slot it came from; for an announcement or the status, where its sentence
 /// starts in `sentences` (`putSentence`'s numbers). `redoing`: the answer to a redo, whose
 /// moves are `redo`, not `return`.
-func putEvent(_ event: StageEvent, redoing: Bool, sentences: inout [Sentence]) {
+@inline(never) func putEvent(_ event: StageEvent, redoing: Bool, sentences: inout [Sentence]) {
   var code = EventCode.cancel
   var a = -1, b = -1, c = -1
   switch event {
@@ -316,7 +317,7 @@ public func boardSetOptions() -> Int32 {
 /// A sentence as numbers: the phrase's index in `Phrase.allCases` (imagestage-board.js's
 /// `PHRASES` lists them in that order), item, slot, other, count, the change's phrase index
 /// (−1 none), then the count of `items` and each, the count of `slots` and each.
-func putSentence(_ s: Sentence) {
+@inline(never) func putSentence(_ s: Sentence) {
   put(Phrase.allCases.firstIndex(of: s.phrase) ?? 0)
   put(s.item)
   put(s.slot)
