@@ -189,7 +189,8 @@ $(FRAME_ALLOC_WASM): $(VIEWER_OBJ) $(PANORAMA_SMALL) tests/web/wasm/alloc-counte
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
 
 # The board component's module: only CoreMath, Stage and StageJSON with web/board/BoardWeb.swift,
-# so a page that wants the drag engine does not download the panorama renderer.
+# so a page that wants the drag engine does not download the panorama renderer. Of StageJSON
+# only SavedState's merge is linked: options cross as numbers (board-options.js checks them).
 BOARD_SOURCES := web/board/BoardWeb.swift web/shared/WasmMemory.swift web/shared/WasmRuntime.swift
 BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' $(BOARD_SOURCES))
 $(BOARD_WASM): $(WEB_CORE_STAMP) $(BOARD_SOURCES)
