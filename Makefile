@@ -189,7 +189,8 @@ $(FRAME_ALLOC_WASM): $(VIEWER_OBJ) $(PANORAMA_SMALL) tests/web/wasm/alloc-counte
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $@
 
 # The board component's module: only CoreMath, Stage and StageJSON with web/board/BoardWeb.swift,
-# so a page that wants the drag engine does not download the panorama renderer.
+# so a page that wants the drag engine does not download the panorama renderer. Of StageJSON
+# only SavedState's merge is linked: options cross as numbers (board-options.js checks them).
 BOARD_SOURCES := web/board/BoardWeb.swift web/shared/WasmMemory.swift web/shared/WasmRuntime.swift
 BOARD_EXPORTS := $(shell sed -n 's/^@_cdecl("\([a-z]*_[a-z_]*\)")/--export=\1/p' $(BOARD_SOURCES))
 $(BOARD_WASM): $(WEB_CORE_STAMP) $(BOARD_SOURCES)
@@ -231,7 +232,7 @@ size-check: web-min
 # data took the bytes. bench/web.sh prints it beside each component's gzipped totals.
 WEB_NAMES := $(WEB_OBJ)/$(WEB_SIMD)/names
 .PHONY: web-size
-web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_WASM) $(BOARD_WASM))
+web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_WASM) $(BOARD_WASM) $(SORTABLE_WASM))
 	@mkdir -p $(WEB_NAMES)
 	@wasm-ld --no-entry --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(WEB_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,$(WEB_MODULES) ImageStageWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
@@ -245,9 +246,13 @@ web-size: $(WEB_WASM) $(if $(filter 1,$(WEB_SIMD)),$(VIEWER_WASM) $(VIEWER_CPU_W
 	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(BOARD_EXPORTS) \
 	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage StageJSON BoardWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
 	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage-board.wasm
+	@wasm-ld --no-entry --gc-sections --no-merge-data-segments -z stack-size=$(WASM_STACK) --export=_initialize $(SORTABLE_EXPORTS) \
+	  /usr/lib/wasm32-wasi/crt1-reactor.o $(foreach m,CoreMath Stage SortableWeb,$(WEB_OBJ)/$(WEB_SIMD)/$(m).o) \
+	  $(EMBEDDED_LIB)/*.a -L/usr/lib/wasm32-wasi -lc -o $(WEB_NAMES)/imagestage-sortable.wasm
 	scripts/wasm-size-report --top $(or $(TOP),20) viewer=$(WEB_NAMES)/imagestage-viewer.wasm \
 	  viewer-cpu=$(WEB_NAMES)/imagestage-viewer-cpu.wasm \
-	  board=$(WEB_NAMES)/imagestage-board.wasm page=$(WEB_NAMES)/imagestage.wasm
+	  board=$(WEB_NAMES)/imagestage-board.wasm sortable=$(WEB_NAMES)/imagestage-sortable.wasm \
+	  page=$(WEB_NAMES)/imagestage.wasm
 
 $(WEB)/examples/%: web/board/examples/%
 	@mkdir -p $(dir $@)

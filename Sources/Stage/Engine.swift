@@ -151,9 +151,6 @@ public struct Engine: Sendable {
   /// " " + the options' undo hint, or nothing.
   var undoSuffix: String { options.undoHint.isEmpty ? "" : " " + options.undoHint }
 
-  /// The item named by id `id`, read as its name.
-  func itemName(id: String) -> String { board.itemIndex(of: id).map { name(item: $0) } ?? id }
-
   /// Announcements are sentences: they start with a capital letter ("location #2 …" reads
   /// "Location #2 …"), except where an item's name leads: a file name stays as written.
   func sentence(_ text: String) -> String {

@@ -122,6 +122,20 @@ public enum Phrase: String, Hashable, Sendable, CaseIterable {
   }
 }
 
+extension Phrase {
+  /// Phrases are equal when they are the same case. Written out because a `String`-backed
+  /// enum otherwise compares and hashes its raw value: every `Sentence` comparison (the
+  /// status, at each move) and every `Phrases` lookup hashed a `String`, and the names'
+  /// text stayed in the web board's module.
+  public static func == (a: Phrase, b: Phrase) -> Bool { a.ordinal == b.ordinal }
+
+  /// Hashes the case, not its raw value (see `==`).
+  public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+
+  /// The case's place in `allCases` (declaration order): a case-only enum is stored as it.
+  var ordinal: UInt8 { unsafeBitCast(self, to: UInt8.self) }
+}
+
 /// The templates in use: the engine's English unless a host replaced some.
 public struct Phrases: Hashable, Sendable {
   var replaced: [Phrase: String] = [:]

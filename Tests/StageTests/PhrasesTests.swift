@@ -29,6 +29,18 @@ struct PhrasesTests {
 
   /// The web board's table (imagestage-board.js's `PHRASES`) has every code, in this order
   /// (the wasm sends a phrase's index), each with the English the app and the CLI print.
+  /// Phrases compare and hash by case (not by their names' text): each equals itself only,
+  /// and a table keyed by them keeps every one apart.
+  @Test func everyPhraseIsItselfAndNoOther() {
+    for (k, a) in Phrase.allCases.enumerated() {
+      for (j, b) in Phrase.allCases.enumerated() { #expect((a == b) == (k == j), "\(a) \(b)") }
+    }
+    var phrases = Phrases()
+    for p in Phrase.allCases { phrases[p] = "#\(p.rawValue)" }
+    #expect(Phrase.allCases.allSatisfy { phrases[$0] == "#\($0.rawValue)" })
+    #expect(Set(Phrase.allCases).count == Phrase.allCases.count)
+  }
+
   @Test func theWebBoardsTableHasEveryCodeInOrder() throws {
     let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("web/board/imagestage-board.js")

@@ -14,8 +14,9 @@ nonisolated(unsafe) var displaced: [Int] = []
 /// The slot each held item's drag started from (item index → slot index), for `drop`'s `from`.
 nonisolated(unsafe) var origins: [Int] = []
 
-func index(item id: String?) -> Int { id.flatMap { engine?.board.itemIndex(of: $0) } ?? -1 }
-func index(slot id: String?) -> Int { id.flatMap { engine?.board.slotIndex(of: $0) } ?? -1 }
+// Not inlined: each copy of a String-keyed lookup is a few hundred bytes of the module.
+@inline(never) func index(item id: String?) -> Int { id.flatMap { engine?.board.itemIndex(of: $0) } ?? -1 }
+@inline(never) func index(slot id: String?) -> Int { id.flatMap { engine?.board.slotIndex(of: $0) } ?? -1 }
 
 // Answers are records of doubles in one buffer (`board_numbers`), laid out as
 // imagestage-board.js's `#read` takes them. Announcements and the status are codes with
@@ -52,7 +53,7 @@ enum EventCode: Int {
 /// slot and the slot it came from; for an announcement or the status, where its sentence
 /// starts in `sentences` (`putSentence`'s numbers). `redoing`: the answer to a redo, whose
 /// moves are `redo`, not `return`.
-func putEvent(_ event: StageEvent, redoing: Bool, sentences: inout [Sentence]) {
+@inline(never) func putEvent(_ event: StageEvent, redoing: Bool, sentences: inout [Sentence]) {
   var code = EventCode.cancel
   var a = -1, b = -1, c = -1
   switch event {
@@ -143,10 +144,58 @@ func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
   return Int32(numbersCount)
 }
 
+/// The options the next `board_create` or `board_set_options` applies, set one by one by
+/// `board_options` and `board_option` (no JSON: board-options.js checked every one and names
+/// a wrong one in the page's words).
+nonisolated(unsafe) var pendingOptions = Options.preset(.locations)
+
+/// Starts the next options from mode `mode`'s (0 locations, 1 shortcuts: `Preset.allCases`
+/// order), or from the running board's (−1).
+@_cdecl("board_options")
+public func boardOptions(_ mode: Int32) {
+  if mode < 0, let engine {
+    pendingOptions = engine.options
+    return
+  }
+  let preset: Preset = mode == 1 ? .shortcuts : .locations
+  pendingOptions = .preset(preset)
+  // What a page expects of a grid of big slots: a drop that looks inside one lands there.
+  pendingOptions.snapInsideSlot = preset == .locations
+  pendingOptions.swapOccupied = preset == .locations
+}
+
+/// Sets option `key` of the next options to `value`, keys numbered as board-options.js's
+/// `ENGINE_OPTIONS` lists them (a choice is its index, a boolean 0 or 1). The engine checks
+/// the numbers again (`Options.validate`); an unknown key or choice changes nothing.
+@_cdecl("board_option")
+public func boardOption(_ key: Int32, _ value: Double) {
+  let on = value != 0
+  switch key {
+  case 0:
+    let all = TargetStrategy.allCases
+    if value >= 0, value < Double(all.count) { pendingOptions.strategy = all[Int(value)] }
+  case 1: pendingOptions.snapRadius = value
+  case 2: pendingOptions.snapDuration = value
+  case 3: pendingOptions.returnDuration = value
+  case 4: pendingOptions.swapOccupied = on
+  case 5: pendingOptions.hoverHysteresis = value
+  case 6: pendingOptions.snapInsideSlot = on
+  case 7: pendingOptions.dropOnHoverTarget = on
+  case 8: pendingOptions.reducedMotion = on
+  case 9: pendingOptions.activationDistance = value
+  case 10: pendingOptions.contentDraggable = on
+  case 11:
+    if value == 0 { pendingOptions.curve = .linear }
+    if value == 1 { pendingOptions.curve = .easeInOut }
+    if value == 2 { pendingOptions.curve = .spring(response: 0.35, dampingRatio: 0.8) }
+  case 12: pendingOptions.grid = value > 0 ? value : nil
+  default: break
+  }
+}
+
 /// Starts a board from the component's description in numbers (no JSON for the boxes and
-/// ids: at 1000 items, parsing their text was most of the set-up's time in the module).
-/// - `options`, `optionsCount`: `{"options": {…}}` as JSON text (`PageBoard`'s reader checks
-///   and names them);
+/// ids: at 1000 items, parsing their text was most of the set-up's time in the module), with
+/// the options `board_options` and `board_option` set.
 /// - `strings`: every id, name, tag and `accepts` entry as UTF-8, one after another;
 /// - `records`: for each slot its id, name (offset and length in `strings`; length −1 for
 ///   none), content (an item's index, −1 none) and `accepts` (a count, −1 for every item,
@@ -159,16 +208,11 @@ func report(_ events: [StageEvent], redoing: Bool = false) -> Int32 {
 /// The error naming the option or element, or an empty answer.
 @_cdecl("board_create")
 public func boardCreate(
-  _ options: UnsafePointer<UInt8>?, _ optionsCount: Int32, _ strings: UnsafePointer<UInt8>?, _ stringsCount: Int32,
-  _ records: UnsafePointer<Int32>?, _ recordCount: Int32, _ frames: UnsafePointer<Double>?, _ slotCount: Int32,
-  _ itemCount: Int32, _ width: Double, _ height: Double, _ hidden: Int32
+  _ strings: UnsafePointer<UInt8>?, _ stringsCount: Int32, _ records: UnsafePointer<Int32>?, _ recordCount: Int32,
+  _ frames: UnsafePointer<Double>?, _ slotCount: Int32, _ itemCount: Int32, _ width: Double, _ height: Double,
+  _ hidden: Int32
 ) -> Int32 {
-  let engineOptions: Options
-  do throws(InputError) {
-    engineOptions = try PageBoard.decodeOptions(bytes(options, optionsCount))
-  } catch {
-    return answer(error.description)
-  }
+  let engineOptions = pendingOptions
   // The page always passes `frames` (at least one double); a call without it is no page's.
   guard slotCount >= 0, itemCount >= 0, recordCount >= 0, stringsCount >= 0, let frames else {
     return answer("the board's description is malformed")
@@ -209,14 +253,12 @@ public func boardCreate(
   var slots: [Slot] = []
   slots.reserveCapacity(Int(slotCount))
   var contents: [Int] = []
+  // The page checked every box and capacity and named a wrong one by its element
+  // (imagestage-board.js's `#boxProblem`): one that gets here is no page's, refused without words.
   for s in 0..<Int(slotCount) {
     let frame = rect(s)
-    guard frame.size.width >= 0, frame.size.height >= 0 else {
-      return answer("slots[\(s)].frame: width and height must not be negative")
-    }
-    guard isHidden || (frame.size.width > 0 && frame.size.height > 0) else {
-      return answer(
-        "slots[\(s)].frame: has zero size (\(JSONText.number(frame.size.width))×\(JSONText.number(frame.size.height)) px)")
+    guard frame.size.width >= 0, frame.size.height >= 0, isHidden || (frame.size.width > 0 && frame.size.height > 0) else {
+      return answer("the board's description is malformed")
     }
     var slot = Slot(id: string() ?? "", frame: frame)
     slot.name = string()
@@ -224,10 +266,9 @@ public func boardCreate(
     let accepts = int()
     slot.accepts = accepts < 0 ? nil : list(accepts)
     let capacity = frames[4 * (Int(slotCount) + Int(itemCount)) + s]
-    guard capacity.isFinite, abs(capacity) < 1e15, let whole = Int(exactly: capacity) else {
-      return answer("slots[\(s)].capacity: expected an integer, found \(JSONText.number(capacity))")
+    guard capacity.isFinite, capacity >= 1, capacity < 1e9, let whole = Int(exactly: capacity) else {
+      return answer("the board's description is malformed")
     }
-    guard whole >= 1 else { return answer("slots[\(s)].capacity: must be at least 1") }
     slot.capacity = whole
     slots.append(slot)
   }
@@ -237,9 +278,7 @@ public func boardCreate(
   itemSlots.reserveCapacity(Int(itemCount))
   for i in 0..<Int(itemCount) {
     let frame = rect(Int(slotCount) + i)
-    guard frame.size.width >= 0, frame.size.height >= 0 else {
-      return answer("items[\(i)].frame: width and height must not be negative")
-    }
+    guard frame.size.width >= 0, frame.size.height >= 0 else { return answer("the board's description is malformed") }
     var item = Item(id: string() ?? "", frame: frame)
     item.name = string()
     let s = int()
@@ -262,20 +301,13 @@ public func boardCreate(
   return answer("")
 }
 
-/// Changes options while the board runs (reduced motion turned on, new strings).
+/// Changes options while the board runs (reduced motion turned on): the ones `board_options(-1)`
+/// and `board_option` set. The engine checks them together and keeps its options if it refuses.
 @_cdecl("board_set_options")
-public func boardSetOptions(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
+public func boardSetOptions() -> Int32 {
   guard engine != nil else { return answer("no board") }
-  var options = engine!.options
-  do throws(InputError) {
-    try PageBoard.update(&options, from: bytes(pointer, count))
-  } catch {
-    return answer(error.description)
-  }
-  // The reader checked each value; the engine checks them together and keeps its options
-  // if it refuses.
   do throws(BoardError) {
-    try engine!.setOptions(options)
+    try engine!.setOptions(pendingOptions)
     return answer("")
   } catch {
     return answer(error.description)
@@ -285,7 +317,7 @@ public func boardSetOptions(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) ->
 /// A sentence as numbers: the phrase's index in `Phrase.allCases` (imagestage-board.js's
 /// `PHRASES` lists them in that order), item, slot, other, count, the change's phrase index
 /// (−1 none), then the count of `items` and each, the count of `slots` and each.
-func putSentence(_ s: Sentence) {
+@inline(never) func putSentence(_ s: Sentence) {
   put(Phrase.allCases.firstIndex(of: s.phrase) ?? 0)
   put(s.item)
   put(s.slot)

@@ -10,14 +10,15 @@
 import { instantiate } from './wasm.js';
 import { storedText, store, keepAside } from './storage.js';
 import { SortableBoard } from './board-sortable.js';
+import { boardOptions, describe, BOARD_EVENTS as EVENTS } from './board-options.js';
 
 /** ImageStage's version (VERSION), e.g. for a bug report. */
 export { version } from './version.js';
 
 const WASM = new URL('imagestage-board.wasm', import.meta.url);
 
-// Every option's name, type and range is checked by StageJSON's PageBoard (Swift), which
-// names the option in its error; this file checks only what needs the DOM (selectors).
+// Every option's name, type and range is checked by board-options.js's boardOptions, which
+// names the option in its error; the engine's cross as numbers (board_option).
 /** Strings the page shows itself (the engine's phrases are the rest of `strings`). */
 const PAGE_STRINGS = {
   draggable: 'draggable',
@@ -81,8 +82,6 @@ const MOMENTS = {
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
 /** Event codes as web/board/BoardWeb.swift's `EventCode` numbers them. */
 const EVENT_TYPES = ['pickup', 'hover', 'drop', 'return', 'redo', 'assign', 'swap', 'cancel', 'announce', 'status'];
-const EVENTS = ['pickup', 'hover', 'drop', 'return', 'redo', 'swap', 'cancel', 'assign', 'change', 'status', 'place',
-  'error'];
 /** Controls inside an item that keep working: a press on one never starts a drag. */
 const CONTROLS = 'input, textarea, select, option, button, a[href], label, summary, audio[controls], video[controls],'
   + ' [contenteditable]:not([contenteditable="false"])';
@@ -159,29 +158,6 @@ function isSelector(text) {
 /** One Error for every problem found (each `option: what is wrong`), so a page fixes them in one go. */
 function failure(problems) {
   return new Error(`ImageStage board: ${problems.length > 1 ? `${problems.length} problems:\n- ${problems.join('\n- ')}` : problems[0]}`);
-}
-
-/** A short description of an element for error messages: `div.slot#kitchen`. */
-function describe(el) {
-  if (!el) return '(none)';
-  let text = el.tagName.toLowerCase();
-  if (el.id) text += '#' + el.id;
-  for (const c of el.classList) if (!c.startsWith('board-')) text += '.' + c;
-  if (el.dataset.id) text += `[data-id="${el.dataset.id}"]`;
-  return text;
-}
-
-/**
- * Options as JSON for the engine's checks: what JSON has no word for is written as a marker
- * the Swift side names in its message (a function, an element, NaN, Infinity).
- */
-function encodeOptions(value) {
-  return JSON.stringify(value, (k, v) => {
-    if (typeof v === 'function') return { $function: true };
-    if (typeof Element !== 'undefined' && v instanceof Element) return { $element: describe(v) };
-    if (typeof v === 'number' && !Number.isFinite(v)) return { $number: String(v) };
-    return v;
-  });
 }
 
 /** What JSON calls a value's kind, for a message ("found a number"). */
@@ -316,8 +292,12 @@ export class Board {
   setOptions(changes) {
     if (!this.x) throw new Error('ImageStage board: setOptions: the board is not running (await b.ready first)');
     // Every change is checked (names, types, ranges) before any is applied.
-    const error = this.wasm.out(this.wasm.withBytes(encodeOptions(changes), (p, n) => this.x.board_set_options(p, n)));
-    if (error) throw failure(error.split('\n'));
+    const { problems, values } = boardOptions(changes, true, PHRASE_NAMES, Object.keys(PAGE_STRINGS));
+    if (problems.length) throw failure(problems);
+    this.x.board_options(-1);
+    for (const [k, v] of values) this.x.board_option(k, v);
+    const error = this.wasm.out(this.x.board_set_options());
+    if (error) throw failure([error]);
     if (typeof changes.status === 'string') this.#findStatus(changes.status);
     Object.assign(this.options, changes);
     this.#readPageOptions();
@@ -528,14 +508,14 @@ export class Board {
       const copy = copies.get(el);
       if (copy) slot.content = itemById.get(data(copy, 'board-copy')) ?? -1;
       if (generic(el)) this.#add(el, 'role', 'group'); // a <ul> stays a list, and its <li> list items
-      if (!el.hasAttribute('aria-labelledby')) this.#add(el, 'aria-label', slot.name || `location #${slot.id}`);
+      if (!el.hasAttribute('aria-labelledby')) this.#add(el, 'aria-label', slot.name || fill(this.strings.location ?? PHRASES.location, { id: slot.id }));
       return slot;
     });
     if (o.accepts) this.#acceptsByFunction(items, slots);
     const given = { ...o };
     if (o.reducedMotion === undefined) given.reducedMotion = this.#prefersReducedMotion();
-    // Only the options cross as JSON (PageBoard names a wrong one); the rest crosses as numbers.
-    const options = `{"options":${encodeOptions(given)}}`;
+    // Checked here; the engine's cross as numbers (#send).
+    const options = boardOptions(given, false, PHRASE_NAMES, Object.keys(PAGE_STRINGS));
     return { options, hidden, width: Math.max(1, f.width), height: Math.max(1, f.height), slots, items, slotRects, itemRects };
   }
 
@@ -578,14 +558,37 @@ export class Board {
     slotRects.forEach((r, s) => frames.set(r, 4 * s));
     itemRects.forEach((r, i) => frames.set(r, 4 * (nS + i)));
     slots.forEach((s, j) => { frames[4 * (nS + nI) + j] = s.capacity; });
-    const w = this.wasm;
-    const error = w.out(w.withBytes(options, (po, no) => w.withBytes(bytes.subarray(0, at), (ps, ns) =>
-      w.withBytes(new Uint8Array(ints.buffer), (pr) => w.withBytes(new Uint8Array(frames.buffer), (pf) =>
-        this.x.board_create(po, no, ps, ns, pr, ints.length, pf, nS, nI, width, height, hidden ? 1 : 0))))));
-    // The engine's problems, one a line, after the page's own (selectors).
-    if (error) problems = [...problems, ...error.split('\n').map((line) => this.#nameElements(line))];
+    // The options' problems after the page's own (selectors); the engine is not started with them.
+    problems = [...problems, ...options.problems];
+    const box = problems.length ? null : this.#boxProblem(slotRects, itemRects, slots, hidden);
+    if (box) problems = [this.#nameElements(box)];
     if (problems.length) throw failure(problems);
+    const w = this.wasm;
+    this.x.board_options(options.mode);
+    for (const [k, v] of options.values) this.x.board_option(k, v);
+    const error = w.out(w.withBytes(bytes.subarray(0, at), (ps, ns) =>
+      w.withBytes(new Uint8Array(ints.buffer), (pr) => w.withBytes(new Uint8Array(frames.buffer), (pf) =>
+        this.x.board_create(ps, ns, pr, ints.length, pf, nS, nI, width, height, hidden ? 1 : 0)))));
+    if (error) throw failure([this.#nameElements(error)]);
     if (measure) this.#measure();
+  }
+
+  /**
+   * The first box or capacity the engine would refuse, in words (`slots[3].frame: has zero
+   * size (0×40 px)`), or null: the module refuses them without a message.
+   */
+  #boxProblem(slotRects, itemRects, slots, hidden) {
+    const px = (n) => String(Math.round(n * 1e6) / 1e6);
+    for (const [kind, rects] of [['slots', slotRects], ['items', itemRects]]) {
+      for (const [k, [, , w, h]] of rects.entries()) {
+        if (!(w >= 0 && h >= 0)) return `${kind}[${k}].frame: width and height must not be negative`;
+        if (kind === 'slots' && !hidden && !(w > 0 && h > 0)) return `${kind}[${k}].frame: has zero size (${px(w)}×${px(h)} px)`;
+        const c = kind === 'slots' && slots[k].capacity;
+        if (c !== false && !(Number.isInteger(c) && c < 1e9)) return `${kind}[${k}].capacity: expected an integer, found ${px(c)}`;
+        if (c !== false && c < 1) return `${kind}[${k}].capacity: must be at least 1`;
+      }
+    }
+    return null;
   }
 
   /** `slots[3].frame: …` reads `slots[3] (div.cell#kitchen): …`: the page finds its element. */
@@ -767,7 +770,9 @@ export class Board {
     on(document, 'scroll', (e) => this.#scrolled(e), { capture: true, passive: true, signal: this.abort.signal });
     on(matchMedia('(prefers-reduced-motion: reduce)'), 'change', (e) => {
       if (this.options.reducedMotion === undefined) {
-        this.wasm.withBytes(JSON.stringify({ reducedMotion: e.matches }), (p, n) => this.x.board_set_options(p, n));
+        this.x.board_options(-1);
+        this.x.board_option(8, e.matches ? 1 : 0); // reducedMotion (board-options.js's ENGINE_OPTIONS)
+        this.x.board_set_options();
       }
     });
     // An observer reports every element's size once, a frame after it starts observing: if
