@@ -127,8 +127,11 @@ const decoder = new TextDecoder();
  */
 export class Records {
   constructor(w, count) {
-    this.n = new Float64Array(w.memory.buffer, w.viewer_records(), count);
-    this.bytes = new Uint8Array(w.memory.buffer, w.viewer_record_bytes());
+    // The addresses first: the first call may allocate the room (a Swift global, made on
+    // first use), growing the memory and detaching a buffer taken before it.
+    const at = w.viewer_records(), bytesAt = w.viewer_record_bytes();
+    this.n = new Float64Array(w.memory.buffer, at, count);
+    this.bytes = new Uint8Array(w.memory.buffer, bytesAt);
     this.at = 0;
     this.byteAt = 0;
   }
