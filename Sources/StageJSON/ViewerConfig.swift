@@ -477,17 +477,42 @@ public struct ViewerURLParameters: Sendable {
   /// The parameters Pannellum reads from its URL, and ours (``ViewerKey``'s URL scope).
   public static var names: [String] { ViewerKey.names(in: .url) }
 
+  /// A parameter as the host gives it: its key, where the table has one among the settings'
+  /// and the URL's names (the web viewer's JS looks the names up, so its module does not),
+  /// its name, and its value's text.
+  public struct Given: Sendable {
+    public var key: ViewerKey?
+    public var name: String
+    public var value: String
+    public init(key: ViewerKey?, name: String, value: String) {
+      self.key = key
+      self.name = name
+      self.value = value
+    }
+  }
+
   /// Reads `pairs` (name, value) in order; a later one wins. Values are typed as the JSON
   /// config's are: text parameters stay text; elsewhere `true`/`false` are booleans,
   /// numbers are numbers, the rest strings.
   /// - Throws: `InputError` naming the parameter, when its value has the wrong type.
   public init(_ pairs: [(name: String, value: String)]) throws(InputError) {
-    for (name, text) in pairs {
-      let path = "URL parameter \(name)"
-      switch ViewerKey.named(name, in: .url) {
+    try self.init(given: pairs.map { Given(key: ViewerKey.named($0.name, in: .settingAndURL), name: $0.name, value: $0.value) })
+  }
+
+  /// Reads parameters whose names the host has already found in the key table, as
+  /// ``init(_:)`` reads pairs: a key that is not a URL parameter, or none, is a warning.
+  public init(given: [Given]) throws(InputError) {
+    for p in given {
+      let path = "URL parameter \(p.name)"
+      let text = p.value
+      guard let key = p.key, key.scope.contains(.url) else {
+        warnings.append(ConfigWarning(path: path, message: "not a viewer parameter, ignored"))
+        continue
+      }
+      switch key {
       case .config: config = text
       case .fallback: fallback = text
-      case let key?:
+      default:
         let value: ConfigValue.Value
         if case .text = key.kind {
           value = .text(text)  // a title of "100" is a title
@@ -501,8 +526,6 @@ public struct ViewerURLParameters: Sendable {
           value = .text(text)
         }
         try settings.apply(key, ConfigReader(ConfigValue(value), path: path), warnings: &warnings)
-      case nil:
-        warnings.append(ConfigWarning(path: path, message: "not a viewer parameter, ignored"))
       }
     }
   }

@@ -370,6 +370,31 @@ struct ViewerURLParameterTests {
     #expect(p.warnings.map(\.description) == ["URL parameter utm_source: not a viewer parameter, ignored"])
   }
 
+  /// The web viewer's JS looks the names up in the key table (a config's keys and the URL's)
+  /// and passes the key, so the wasm compares no names: a key found there that is no URL
+  /// parameter (`basePath`, `scenes`) and a name the table lacks are the same warning as from
+  /// names, and the rest read as from names.
+  @Test func parametersGivenByKeyReadAsByName() throws {
+    let pairs: [(name: String, value: String)] = [
+      ("hfov", "75"), ("basePath", "/x/"), ("scenes", "1"), ("utm_source", "mail"), ("title", "100"), ("config", "t.json"),
+    ]
+    let byName = try ViewerURLParameters(pairs)
+    let byKey = try ViewerURLParameters(
+      given: [
+        .init(key: .hfov, name: "hfov", value: "75"), .init(key: .basePath, name: "basePath", value: "/x/"),
+        .init(key: .scenes, name: "scenes", value: "1"), .init(key: nil, name: "utm_source", value: "mail"),
+        .init(key: .title, name: "title", value: "100"), .init(key: .config, name: "config", value: "t.json"),
+      ])
+    #expect(byKey.settings == byName.settings && byKey.config == "t.json" && byName.config == "t.json")
+    #expect(byKey.settings[number: .hfov] == 75 && byKey.settings[text: .title] == "100")
+    #expect(byKey.warnings == byName.warnings)
+    #expect(
+      byKey.warnings.map(\.description) == [
+        "URL parameter basePath: not a viewer parameter, ignored", "URL parameter scenes: not a viewer parameter, ignored",
+        "URL parameter utm_source: not a viewer parameter, ignored",
+      ])
+  }
+
   /// `viewer.html#video=clip.webm&loop=true&muted=false`: the video keys as parameters, the
   /// address kept as text.
   @Test func theVideoKeysAreParameters() throws {

@@ -15,9 +15,6 @@ nonisolated(unsafe) var tour = ViewerTour(
 
 let degree = Elementary.pi / 180
 
-func number(_ d: Double?) -> JSONValue { d.map { .number($0) } ?? .null }
-func flag(_ b: Bool?) -> JSONValue { b.map { .bool($0) } ?? .null }
-
 // MARK: A config in (web/viewer/viewer-config.js walks the page's object and feeds it here)
 
 /// The config being fed: one call per value, member names as `ViewerKey` indices (or their
@@ -26,8 +23,9 @@ func flag(_ b: Bool?) -> JSONValue { b.map { .bool($0) } ?? .null }
 /// `viewer_add_scene` and `viewer_add_hotspot` read what was fed with the reader a file's
 /// config goes through (the same rules and key paths).
 nonisolated(unsafe) var fed = ViewerConfigFeed()
-/// The page's URL parameters, fed one pair a call before `viewer_configure`.
-nonisolated(unsafe) var fedParameters: [(name: String, value: String)] = []
+/// The page's URL parameters, fed one a call before `viewer_configure`: their names found in
+/// the key table by the JS (web/viewer/viewer-config.js), so this module looks no name up.
+nonisolated(unsafe) var fedParameters: [ViewerURLParameters.Given] = []
 
 /// Starts a config (or a scene, a hotspot) afresh.
 @_cdecl("viewer_feed_begin")
@@ -66,12 +64,15 @@ public func viewerFeedOpen(_ array: Int32) { fed.open(array: array != 0) }
 @_cdecl("viewer_feed_close")
 public func viewerFeedClose() { fed.close() }
 
-/// One URL parameter (name, value), in the page's order.
+/// One URL parameter, in the page's order: `ViewerKey` case `index` (its name, found by the JS
+/// among the settings' and the URL's), or −1 and its `name` for one the table lacks, and its
+/// value's text.
 @_cdecl("viewer_feed_parameter")
 public func viewerFeedParameter(
-  _ name: UnsafePointer<UInt8>?, _ nameCount: Int32, _ value: UnsafePointer<UInt8>?, _ valueCount: Int32
+  _ index: Int32, _ name: UnsafePointer<UInt8>?, _ nameCount: Int32, _ value: UnsafePointer<UInt8>?, _ valueCount: Int32
 ) {
-  fedParameters.append((text(name, nameCount), text(value, valueCount)))
+  let key = index >= 0 ? ViewerKey(rawValue: Int(index)) : nil
+  fedParameters.append(.init(key: key, name: key?.name ?? text(name, nameCount), value: text(value, valueCount)))
 }
 
 /// What was fed, or the error that says the JS fed it out of order (a bug of ours).
@@ -83,8 +84,8 @@ func fedConfig(_ source: String) throws(InputError) -> ConfigValue {
 
 /// Reads the config fed and the URL parameters fed over it; `source` names the config in
 /// messages, and `folder` (the config file's, when it came from a URL) is the `basePath` of
-/// scenes that set none, as in Pannellum's standalone viewer. Answers `{"error": …}` or
-/// `{"warnings": […]}`.
+/// scenes that set none, as in Pannellum's standalone viewer. Answers records
+/// (`recordOutcome`): the error, or none and the warnings.
 @_cdecl("viewer_configure")
 public func viewerConfigure(
   _ source: UnsafePointer<UInt8>?, _ sourceCount: Int32, _ folder: UnsafePointer<UInt8>?, _ folderCount: Int32
@@ -99,72 +100,65 @@ public func viewerConfigure(
       }
       if c.defaults[text: .basePath] == nil { c.defaults[text: .basePath] = base }
     }
-    var warnings = c.warnings.map { JSONValue.string($0.description) }
+    var warnings = c.warnings.map { $0.description }
     if !fedParameters.isEmpty {
-      let url = try ViewerURLParameters(fedParameters)
+      let url = try ViewerURLParameters(given: fedParameters)
       fedParameters = []
-      warnings += url.warnings.map { .string($0.description) }
+      warnings += url.warnings.map { $0.description }
       if let first = url.settings[text: .firstScene] {
         if c.scene(first) != nil {
           c.firstScene = first
         } else {
-          warnings.append(.string("URL parameter firstScene: names no scene (\"\(first)\"); showing \"\(c.firstScene)\""))
+          warnings.append("URL parameter firstScene: names no scene (\"\(first)\"); showing \"\(c.firstScene)\"")
         }
       }
       c.override(with: url.settings)
       var dropped: [ConfigWarning] = []
       for k in c.scenes.indices { c.scenes[k].dropVideoIfTiled(warnings: &dropped) }
-      warnings += dropped.map { .string($0.description) }
+      warnings += dropped.map { $0.description }
     }
     tour = ViewerTour(config: c)
-    return answer(["warnings": .array(warnings)])
+    return recordOutcome(error: nil, warnings: warnings)
   } catch {
     fedParameters = []
-    return answer(["error": .string(error.description)])
+    return recordOutcome(error: error.description, warnings: [])
   }
 }
 
-/// The shown scene, for the host to paint around the view: its texts, controls, image,
-/// hotspots (with their accessible names and Tab order) and the scenes it links to.
+/// The shown scene, for the host to paint around the view, as records (read by `readScene`
+/// in web/viewer/viewer-frame.js): its id, its settings (`recordSettings`), its image's
+/// address, why it cannot be shown (or none), whether it is tiled, its preview's and video's
+/// addresses; its hotspots (`recordHotSpot`, each with its accessible name), their Tab
+/// order, the scenes it links to (id, image address) and every scene's id, each list after
+/// its count.
 @_cdecl("viewer_scene")
 public func viewerScene() -> Int32 {
-  let s = tour.settings
-  let spots = tour.scene.hotSpots.enumerated().map { k, h -> JSONValue in
-    [
-      "index": .number(k), "id": .string(h.id), "kind": .string(h.kind.rawValue), "text": .string(h.text),
-      "url": .string(h.url), "sceneId": .string(h.sceneId), "cssClass": .string(h.cssClass), "draggable": .bool(h.draggable),
-      "name": .string(tour.name(ofHotSpot: k)), "yaw": .number(h.yaw), "pitch": .number(h.pitch),
-    ]
+  beginRecords()
+  record(text: tour.sceneID)
+  recordSettings(tour.settings)
+  record(text: tour.imageURL)
+  record(text: tour.unsupported)
+  record(tour.tileLayout != nil)
+  record(text: tour.previewURL)
+  record(text: tour.videoURL)
+  let spots = tour.scene.hotSpots
+  record(Double(spots.count))
+  for k in spots.indices {
+    recordHotSpot(spots[k])
+    record(text: tour.name(ofHotSpot: k))
   }
-  var strings: [(String, JSONValue)] = []
-  for key in (s[texts: .strings] ?? [:]).keys.sorted() { strings.append((key, .string(s[texts: .strings]![key]!))) }
-  return answer([
-    "id": .string(tour.sceneID), "title": .string(s[text: .title]), "author": .string(s[text: .author]),
-    "authorURL": .string(s[text: .authorURL]),
-    "image": .string(tour.imageURL), "problem": .string(tour.unsupported), "tiled": .bool(tour.tileLayout != nil),
-    "type": .string(s.type?.rawValue),
-    "preview": .string(tour.previewURL), "video": .string(tour.videoURL), "loop": flag(s[flag: .loop]),
-    "muted": flag(s[flag: .muted]),
-    "autoplay": flag(s[flag: .autoplay]),
-    "previewTitle": .string(s[text: .previewTitle]), "previewAuthor": .string(s[text: .previewAuthor]),
-    "autoLoad": flag(s[flag: .autoLoad]),
-    "sceneFadeDuration": number(s[number: .sceneFadeDuration]), "showControls": flag(s[flag: .showControls]),
-    "showZoomCtrl": flag(s[flag: .showZoomCtrl]), "showFullscreenCtrl": flag(s[flag: .showFullscreenCtrl]),
-    "compass": flag(s[flag: .compass]),
-    "showLensCtrl": flag(s[flag: .showLensCtrl]), "showRecenterCtrl": flag(s[flag: .showRecenterCtrl]),
-    "northOffset": number(s[number: .northOffset]), "horizonPitch": number(s[number: .horizonPitch]),
-    "horizonRoll": number(s[number: .horizonRoll]),
-    "backgroundColor": s[numbers: .backgroundColor].map { .array($0.map { .number($0) }) } ?? .null,
-    "orientationOnByDefault": flag(s[flag: .orientationOnByDefault]), "mouseZoom": .string(s[text: .mouseZoom]),
-    "doubleClickZoom": flag(s[flag: .doubleClickZoom]), "crossOrigin": .string(s[text: .crossOrigin]),
-    "escapeHTML": flag(s[flag: .escapeHTML]),
-    "targetBlank": flag(s[flag: .targetBlank]), "renderer": .string(s[text: .renderer]),
-    "dragConfirm": .string(s[text: .dragConfirm]),
-    "strings": .object(strings), "hotSpots": .array(spots), "order": .array(tour.tabOrder.map { .number($0) }),
-    "linked": .array(
-      tour.linkedScenes.map { ["id": .string($0), "image": .string(tour.imageURL(ofScene: $0))] }),
-    "scenes": .array(tour.config.scenes.map { .string($0.id) }),
-  ])
+  let order = tour.tabOrder
+  record(Double(order.count))
+  for k in order { record(Double(k)) }
+  let linked = tour.linkedScenes
+  record(Double(linked.count))
+  for id in linked {
+    record(text: id)
+    record(text: tour.imageURL(ofScene: id))
+  }
+  record(Double(tour.config.scenes.count))
+  for scene in tour.config.scenes { record(text: scene.id) }
+  return Int32(recordCount)
 }
 
 /// Opens the scene's decoded image (`width`×`height`; `head`: its file's first bytes, for
@@ -355,15 +349,15 @@ func keyName(_ code: Int32) -> KeyName? {
 }
 
 /// What the last key asked of the scene's video, taken (the page's `<video>` carries it
-/// out): `{"play": "toggle"}`, `{"frames": n}` (pause, step n frames) or `{"seconds": s}`
-/// (skip), or `null`.
+/// out), in the answer numbers: [1, 0] play or pause, [2, n] pause and step n frames,
+/// [3, s] skip s seconds; none (0) for nothing.
 @_cdecl("viewer_video_command")
 public func viewerVideoCommand() -> Int32 {
   switch tour.takeVideoCommand() {
-  case .togglePlay: answer(["play": .string("toggle")])
-  case .stepFrames(let n): answer(["frames": .number(Double(n))])
-  case .skip(let seconds): answer(["seconds": .number(seconds)])
-  case nil: answer(.null)
+  case .togglePlay: answerNumbers(1, 0)
+  case .stepFrames(let n): answerNumbers(2, Double(n))
+  case .skip(let seconds): answerNumbers(3, seconds)
+  case nil: 0
   }
 }
 
@@ -555,15 +549,12 @@ public func viewerAutoRotate(_ speed: Double, _ pitch: Double) {
 @_cdecl("viewer_stop_movement")
 public func viewerStopMovement() { tour.update { $0.stopMovement() } }
 
-/// Sets the lens by name; the problem, or an empty answer.
+/// Sets the lens: `ViewerFrameSlot.lenses`' `index` (the JS names them: `LENSES`, and says
+/// what is wrong with a name it lacks).
 @_cdecl("viewer_set_lens")
-public func viewerSetLens(_ name: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
-  let n = text(name, count)
-  guard let lens = Lens(rawValue: n) else {
-    return answer("unknown lens \"\(n)\"; expected one of: \(Lens.allCases.map { $0.rawValue }.joined(separator: ", "))")
-  }
-  tour.update { $0.setLens(lens) }
-  return answer("")
+public func viewerSetLens(_ index: Int32) {
+  guard index >= 0, Int(index) < ViewerFrameSlot.lenses.count else { return }
+  tour.update { $0.setLens(ViewerFrameSlot.lenses[Int(index)]) }
 }
 
 @_cdecl("viewer_cycle_lens")
@@ -632,15 +623,15 @@ public func viewerMoveHotSpot(_ index: Int32, _ yaw: Double, _ pitch: Double) {
   tour.move(hotSpot: Int(index), yaw: yaw, pitch: pitch)
 }
 
-/// Adds scene `id` from its config fed (`viewer_feed_…`): `{"warnings": […]}`, or
-/// `{"error": …}` when the feed was out of order.
+/// Adds scene `id` from its config fed (`viewer_feed_…`): records (`recordOutcome`), its
+/// warnings, or the error when the feed was out of order.
 @_cdecl("viewer_add_scene")
 public func viewerAddScene(_ id: UnsafePointer<UInt8>?, _ idCount: Int32) -> Int32 {
   do throws(InputError) {
     let warnings = tour.addScene(text(id, idCount), config: try fedConfig("addScene"))
-    return answer(["warnings": .array(warnings.map { .string($0.description) })])
+    return recordOutcome(error: nil, warnings: warnings.map { $0.description })
   } catch {
-    return answer(["error": .string(error.description)])
+    return recordOutcome(error: error.description, warnings: [])
   }
 }
 
@@ -671,33 +662,49 @@ public func viewerRemoveHotSpot(
   return tour.removeHotSpot(id: text(id, idCount), scene: s.isEmpty ? nil : s) ? 1 : 0
 }
 
-/// The shown scene's settings as Pannellum's JSON (`getConfig`), with its hotspots, the
-/// view now, and `scenes` (ids).
+/// What `getConfig` is made of (web/viewer/viewer-frame.js's `readConfig` builds Pannellum's
+/// object from it), as records: the view now (yaw, pitch, hfov) and the limits in use (yaw,
+/// pitch, hfov: lowest, highest), degrees; the shown scene's settings (`recordSettings`) and
+/// hotspots (a count, then `recordHotSpot` each); Pannellum's defaults for the keys a page
+/// reads back (``ViewerKey/pannellumDefault``: a count, then each as `recordValue`); the scene's id; and the tour's
+/// scenes (a count, 0 for a config without `scenes`; each its id, settings and hotspots).
 @_cdecl("viewer_config")
 public func viewerConfig() -> Int32 {
-  guard case .object(var members) = tour.settings.json else { return answer(JSONValue.null) }
+  beginRecords()
   let d = tour.currentDegrees
-  members.removeAll { ["yaw", "pitch", "hfov"].contains($0.0) }
-  members += [("yaw", .number(d.yaw)), ("pitch", .number(d.pitch)), ("hfov", .number(d.hfov))]
-  // As Pannellum's: every key a page may read back, its default where the scene sets none,
-  // the limits those in use (getPitchBounds' and the like).
-  for (key, which) in [("Yaw", ViewerTour.BoundsKind.yaw), ("Pitch", .pitch), ("Hfov", .hfov)] {
+  record(d.yaw)
+  record(d.pitch)
+  record(d.hfov)
+  for which in [ViewerTour.BoundsKind.yaw, .pitch, .hfov] {
     let b = tour.bounds(which)
-    members.removeAll { $0.0 == "min\(key)" || $0.0 == "max\(key)" }
-    members += [("min\(key)", .number(b.0)), ("max\(key)", .number(b.1))]
+    record(b.0)
+    record(b.1)
   }
-  for (key, value) in ViewerSettings.pannellumDefaults where !members.contains(where: { $0.0 == key }) {
-    members.append((key, value))
+  recordSettings(tour.settings)
+  recordHotSpots(tour.scene.hotSpots)
+  let at = recordCount
+  record(0)
+  var count = 0
+  for key in ViewerKey.allCases {
+    guard let value = key.pannellumDefault else { continue }
+    count += 1
+    recordValue(value, of: key)
   }
-  members.append(("hotSpots", .array(tour.scene.hotSpots.map { $0.json })))
-  // A tour's scene id (Pannellum has none for a config without scenes).
-  if !tour.sceneID.isEmpty { members.append(("scene", .string(tour.sceneID))) }
-  // A tour's scenes by id, as Pannellum's `scenes` (pages build scene menus from their titles).
+  recordNumbers[at] = Double(count)
+  record(text: tour.sceneID)
+  // A tour's scenes by id, as Pannellum's `scenes` (pages build scene menus from their
+  // titles); Pannellum has none for a config without scenes.
   let scenes = tour.config.scenes
-  if scenes.count > 1 || scenes.first?.id.isEmpty == false {
-    members.append(("scenes", .object(scenes.map { ($0.id, $0.json) })))
+  let isTour = scenes.count > 1 || scenes.first?.id.isEmpty == false
+  record(isTour ? Double(scenes.count) : 0)
+  if isTour {
+    for scene in scenes {
+      record(text: scene.id)
+      recordSettings(scene.settings)
+      recordHotSpots(scene.hotSpots)
+    }
   }
-  return answer(.object(members))
+  return Int32(recordCount)
 }
 
 /// Sets `northOffset` (0), `horizonPitch` (1) or `horizonRoll` (2), degrees.
@@ -847,4 +854,174 @@ public func viewerRenderTiles(_ width: Int32, _ height: Int32) -> UnsafeMutableR
 public func viewerTileMemory() -> Int32 {
   let bytes = tour.tilePixels.values.reduce(0) { $0 + $1.pixels.count * 4 }
   return answerNumbers(Double(tour.tilePixels.count), Double(bytes))
+}
+
+// MARK: Records (the answers longer than a few numbers)
+
+/// Room for the answers that are more than a few numbers (the scene, `getConfig`'s parts, a
+/// config's warnings): numbers at `viewer_records` and the UTF-8 bytes of their texts at
+/// `viewer_record_bytes`, written in an order the JS reads back in the same order
+/// (web/viewer/viewer-frame.js's `Records`), so no JSON is written. Each is owned here and
+/// grown by doubling; their addresses hold until the next export that writes records.
+nonisolated(unsafe) var recordNumbers = UnsafeMutableBufferPointer<Double>.allocate(capacity: 1024)
+nonisolated(unsafe) var recordCount = 0
+nonisolated(unsafe) var recordBytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 8192)
+nonisolated(unsafe) var recordByteCount = 0
+
+@_cdecl("viewer_records")
+public func viewerRecords() -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(recordNumbers.baseAddress) }
+
+@_cdecl("viewer_record_bytes")
+public func viewerRecordBytes() -> UnsafeMutableRawPointer? { UnsafeMutableRawPointer(recordBytes.baseAddress) }
+
+func beginRecords() {
+  recordCount = 0
+  recordByteCount = 0
+}
+
+/// A number, to 6 decimals as the JSON answers had them (`getConfig()` reads back a
+/// `maxHfov` of 120, not the 119.99999999999999 the radians leave). (Not inlined: the
+/// writers call these hundreds of times, each copy bytes of the viewer's download.)
+@inline(never)
+func record(_ x: Double) {
+  let x = x.isFinite && x.magnitude < 1e9 ? (x * 1e6).rounded() / 1e6 : x
+  if recordCount == recordNumbers.count {
+    let grown = UnsafeMutableBufferPointer<Double>.allocate(capacity: recordNumbers.count * 2)
+    _ = grown.update(fromContentsOf: recordNumbers)
+    recordNumbers.deallocate()
+    recordNumbers = grown
+  }
+  recordNumbers[recordCount] = x
+  recordCount += 1
+}
+
+/// A flag: 1 or 0, NaN for none.
+func record(_ flag: Bool?) { record(flag.map { $0 ? 1 : 0 } ?? .nan) }
+
+/// A text: its length in bytes (−1 for none), its bytes after the ones written before it.
+@inline(never)
+func record(text: String?) {
+  guard var s = text else { return record(-1) }
+  s.withUTF8 { u in
+    record(Double(u.count))
+    if recordByteCount + u.count > recordBytes.count {
+      let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(recordBytes.count * 2, recordByteCount + u.count))
+      _ = grown.update(fromContentsOf: recordBytes)
+      recordBytes.deallocate()
+      recordBytes = grown
+    }
+    guard let from = u.baseAddress, let to = recordBytes.baseAddress else { return }
+    (to + recordByteCount).update(from: from, count: u.count)
+    recordByteCount += u.count
+  }
+}
+
+/// A config's outcome (`viewer_configure`, `viewer_add_scene`): the error (or none), then how
+/// many warnings and each one.
+func recordOutcome(error: String?, warnings: [String]) -> Int32 {
+  beginRecords()
+  record(text: error)
+  record(Double(warnings.count))
+  for w in warnings { record(text: w) }
+  return Int32(recordCount)
+}
+
+/// The settings that are set: how many, then each one's `ViewerKey` index and value, in the
+/// table's order. A value is its kind and what it holds: 0 a number; 1 a flag (and
+/// `mouseZoom`'s or `dragConfirm`'s true or false); 2 a text; 3 numbers, 5 texts (none for
+/// a cube face given as null), each after their count; 4 names and texts (`strings`, by
+/// name), after their count; 6 `multiRes`: its base path (or none), path, fallback path (or
+/// none), extension, tile resolution, levels and cube resolution.
+func recordSettings(_ s: ViewerSettings) {
+  let at = recordCount
+  record(0)
+  var count = 0
+  for key in ViewerKey.allCases where key.isSetting {
+    guard let value = s[key] else { continue }
+    count += 1
+    recordValue(value, of: key)
+  }
+  recordNumbers[at] = Double(count)
+}
+
+/// Setting `key` and its value, as `recordSettings` lays them out.
+func recordValue(_ value: ViewerSettings.Value, of key: ViewerKey) {
+  record(Double(key.rawValue))
+  switch value {
+  case .number(let d):
+    record(0)
+    record(d)
+  case .flag(let b):
+    record(1)
+    record(b)
+  case .text(let t):
+    if case .flagOrWord = key.kind, t == "true" || t == "false" {
+      record(1)
+      record(t == "true")
+    } else {
+      record(2)
+      record(text: t)
+    }
+  case .numbers(let n):
+    record(3)
+    record(Double(n.count))
+    for x in n { record(x) }
+  case .texts(let t):
+    record(4)
+    record(Double(t.count))
+    for name in t.keys.sorted() {
+      record(text: name)
+      record(text: t[name])
+    }
+  case .list(let l):
+    record(5)
+    record(Double(l.count))
+    for x in l { record(text: x.isEmpty ? nil : x) }
+  case .multires(let m):
+    record(6)
+    record(text: m.basePath)
+    record(text: m.path)
+    record(text: m.fallbackPath)
+    record(text: m.fileExtension)
+    record(Double(m.tileResolution))
+    record(Double(m.maxLevel))
+    record(Double(m.cubeResolution))
+  }
+}
+
+/// Hotspots: how many, then each one (`recordHotSpot`).
+func recordHotSpots(_ spots: [HotSpot]) {
+  record(Double(spots.count))
+  for h in spots { recordHotSpot(h) }
+}
+
+/// A hotspot: pitch, yaw (degrees), whether it leads to a scene; its text, URL and scene id
+/// (each or none); its targets (pitch, yaw, hfov: each a kind, 0 none, 1 degrees, 2 "same",
+/// 3 "sameAzimuth", and the degrees); its id and CSS class (or none); whether it is draggable.
+func recordHotSpot(_ h: HotSpot) {
+  record(h.pitch)
+  record(h.yaw)
+  record(h.kind == .scene)
+  record(text: h.text)
+  record(text: h.url)
+  record(text: h.sceneId)
+  for t in [h.targetPitch, h.targetYaw, h.targetHfov] {
+    switch t {
+    case nil:
+      record(0)
+      record(0)
+    case .degrees(let d)?:
+      record(1)
+      record(d)
+    case .same?:
+      record(2)
+      record(0)
+    case .sameAzimuth?:
+      record(3)
+      record(0)
+    }
+  }
+  record(text: h.id)
+  record(text: h.cssClass)
+  record(h.draggable)
 }

@@ -18,7 +18,7 @@ import { STRINGS, el, safeURL, startingView } from './viewer-dom.js';
 import { ViewerAPI } from './viewer-api.js';
 import { Controls } from './viewer-controls.js';
 import { HotSpots, splitFunctions } from './viewer-hotspots.js';
-import { feedConfig, parseConfig } from './viewer-config.js';
+import { feedConfig, feedParameters, parseConfig, readOutcome, readScene } from './viewer-config.js';
 import { Tiles } from './viewer-tiles.js';
 import { LENSES, SLOT, answerGeometry } from './viewer-frame.js';
 import { wireInput, wirePage } from './viewer-input.js';
@@ -277,12 +277,10 @@ export class Viewer extends ViewerAPI {
     // JSON text (a file's) is read here, once, so its syntax error shows as the core's do.
     if (typeof this._config === 'string') this._config = parseConfig(this._config, options.source || 'config');
     feedConfig(this.m, this._config);
-    for (const [name, value] of options.parameters || []) {
-      this.m.withTwo(String(name), String(value), (np, nn, vp, vn) => this.w.viewer_feed_parameter(np, nn, vp, vn));
-    }
+    feedParameters(this.m, options.parameters || []);
     const answer = this.m.withTwo(options.source || 'config', options.folder || '', (sp, sn, fp, fn) =>
-      this.m.json(this.w.viewer_configure(sp, sn, fp, fn)));
-    for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
+      readOutcome(this.w, this.w.viewer_configure(sp, sn, fp, fn)));
+    for (const w of answer.warnings) console.warn(`ImageStage viewer: ${w}`);
     if (this._fullscreen) this.w.viewer_set_fullscreen(1);
     if (answer.error) throw new Error(answer.error);
   }
@@ -334,7 +332,7 @@ export class Viewer extends ViewerAPI {
 
   /** Reads the shown scene from the core and lays out its texts, controls and hotspots. */
   _refreshScene() {
-    const s = this._scene = this.m.json(this.w.viewer_scene());
+    const s = this._scene = readScene(this.w, this.w.viewer_scene());
     this._controls.show(s);
     this._fullscreenToCore();
     const bg = s.backgroundColor;

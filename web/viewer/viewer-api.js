@@ -7,8 +7,8 @@
 // (web/viewer/ViewerWeb.swift over Scenes' ViewerTour).
 
 import { splitFunctions } from './viewer-hotspots.js';
-import { feedConfig } from './viewer-config.js';
-import { FrameNumbers, SLOT, answerNumbers } from './viewer-frame.js';
+import { feedConfig, readConfig, readOutcome, readScene } from './viewer-config.js';
+import { FrameNumbers, LENSES, SLOT, answerNumbers } from './viewer-frame.js';
 import { listenToOrientation, requestMotionPermission } from './motion.js';
 
 const BOUNDS = { yaw: 0, pitch: 1, hfov: 2 };
@@ -123,7 +123,7 @@ export class ViewerAPI {
     if (!finite(`set${name[0].toUpperCase()}${name.slice(1)}`, [d])) return this;
     this._ready(() => {
       this.w.viewer_set_angle(ANGLES[name], Number(d));
-      this._scene = this.m.json(this.w.viewer_scene());
+      this._scene = readScene(this.w, this.w.viewer_scene());
       this._placeHotSpots(true);
     });
     return this;
@@ -138,7 +138,7 @@ export class ViewerAPI {
     });
     return this;
   }
-  _configSpeed() { return this.m.json(this.w.viewer_config()).autoRotate; }
+  _configSpeed() { return readConfig(this.w, this.w.viewer_config()).autoRotate; }
   stopAutoRotate() { this._ready(() => this.w.viewer_auto_rotate(NaN, NaN)); return this; }
   stopMovement() { this._ready(() => this.w.viewer_stop_movement()); return this; }
 
@@ -163,8 +163,8 @@ export class ViewerAPI {
   addScene(sceneId, config) {
     this._ready(() => {
       feedConfig(this.m, splitFunctions(config || {}).plain);
-      const answer = this.m.withBytes(String(sceneId), (p, n) => this.m.json(this.w.viewer_add_scene(p, n)));
-      for (const w of answer.warnings || []) console.warn(`ImageStage viewer: ${w}`);
+      const answer = this.m.withBytes(String(sceneId), (p, n) => readOutcome(this.w, this.w.viewer_add_scene(p, n)));
+      for (const w of answer.warnings) console.warn(`ImageStage viewer: ${w}`);
       if (answer.error) console.error(`ImageStage viewer: ${answer.error}`);
     });
     return this;
@@ -230,7 +230,7 @@ export class ViewerAPI {
   /** The shown scene's settings as Pannellum's JSON, with its hotspots and the view now. */
   getConfig() {
     if (!this.w) return undefined;
-    const c = this.m.json(this.w.viewer_config());
+    const c = readConfig(this.w, this.w.viewer_config());
     // As Pannellum's: each shown hotspot's element as `div`, with the page's functions.
     for (const spot of this._hotSpots.spots) {
       const h = c.hotSpots[spot.index];
@@ -253,7 +253,7 @@ export class ViewerAPI {
       feedConfig(this.m, rest, true);
       const error = this.m.withBytes(sceneId == null ? '' : scene, (p, n) => this.m.out(this.w.viewer_add_hotspot(p, n)));
       if (error) { console.error(`ImageStage viewer: ${error}`); return; }
-      const count = this.m.json(this.w.viewer_config()).hotSpots.length;
+      const count = readConfig(this.w, this.w.viewer_config()).hotSpots.length;
       if (Object.keys(f).length) this._hotSpots.functions.set(`${scene}\u0000${scene === this._scene.id ? count - 1 : '?'}`, f);
       if (scene === this._scene.id) { this._refreshScene(); this._placeHotSpots(true); }
     });
@@ -356,8 +356,9 @@ export class ViewerAPI {
   getLens() { return this.w ? this._frame.lens() : this._early?.lens; }
   setLens(name) {
     this._ready(() => {
-      const problem = this.m.withBytes(String(name), (p, n) => this.m.out(this.w.viewer_set_lens(p, n)));
-      if (problem) console.error(`ImageStage viewer: setLens: ${problem}`);
+      const index = LENSES.indexOf(String(name));
+      if (index < 0) console.error(`ImageStage viewer: setLens: unknown lens "${name}"; expected one of: ${LENSES.join(', ')}`);
+      else this.w.viewer_set_lens(index);
       this._invalidate();
     });
     return this;

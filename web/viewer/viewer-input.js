@@ -5,6 +5,7 @@
 // `touchstart` and `touchend` are fired here, as Pannellum's.
 
 import { POINTER_KINDS, keyCode, modifiers, wheelDelta } from './input.js';
+import { answerNumbers } from './viewer-frame.js';
 
 const now = () => performance.now() / 1000;
 
@@ -41,15 +42,18 @@ function confirmHint(v, phase, e) {
 function videoCommand(v, c) {
   const p = v._player;
   if (!c || !p?.video) return;
-  if (c.play) {
+  // The core's answer numbers (`viewer_video_command`): [1, 0] play or pause, [2, n] step n
+  // frames, [3, s] skip s seconds.
+  const [kind, n] = c;
+  if (kind === 1) {
     if (p.video.paused || p.video.ended) v.play(); else v.pause();
-  } else if (c.frames) {
+  } else if (kind === 2) {
     // From the frame shown (its media time), to the middle of the one n frames on.
     v.pause();
     const step = p.frameDuration ?? 1 / 30, shown = p.lastFrame >= 0 ? p.lastFrame : p.time;
-    v.seek(Math.max(0, shown + (c.frames + 0.5) * step));
-  } else if (c.seconds) {
-    v.seek(p.time + c.seconds);
+    v.seek(Math.max(0, shown + (n + 0.5) * step));
+  } else if (kind === 3) {
+    v.seek(p.time + n);
   }
 }
 
@@ -98,7 +102,7 @@ export function wireInput(v) {
     if (v.w.viewer_key(code, modifiers(e), down ? 1 : 0, e.repeat ? 1 : 0, now())) {
       e.preventDefault();
       v._invalidate();
-      if (down) videoCommand(v, v.m.json(v.w.viewer_video_command()));
+      if (down) videoCommand(v, answerNumbers(v.w, v.w.viewer_video_command()));
     }
   };
   v._on(view, 'keydown', (e) => key(e, true));

@@ -1,16 +1,16 @@
 // Reads each config of a JSON list with the viewer's module (fed by viewer-config.js's
-// feedConfig, then viewer_configure, as the page does) and prints what the core said of each: `{"error": …}` or `{"warnings": […]}`, one
-// JSON list. tests/web/test_declarations.py holds the types to these answers.
+// feedConfig, then viewer_configure, as the page does) and prints what the core said of each
+// (read by viewer-config.js's readOutcome): `{"error": …}` or `{"warnings": […]}`, one JSON list. tests/web/test_declarations.py holds the types to these answers.
 //
 // node tests/web/wasm/viewer-configure.mjs MODULE.wasm CONFIGS.json
 import { readFileSync } from 'node:fs';
 
 const module = await WebAssembly.compile(readFileSync(process.argv[2]));
 const configs = JSON.parse(readFileSync(process.argv[3], 'utf8'));
-const encoder = new TextEncoder(), decoder = new TextDecoder();
+const encoder = new TextEncoder();
 // (A data: URL: node reads a .js file outside a module package as CommonJS.)
 const configScript = readFileSync(new URL('../../../web/viewer/viewer-config.js', import.meta.url), 'utf8');
-const { feedConfig } = await import(`data:text/javascript,${encodeURIComponent(configScript)}`);
+const { feedConfig, readOutcome } = await import(`data:text/javascript,${encodeURIComponent(configScript)}`);
 const answers = [];
 for (const config of configs) {
   // A fresh instance for each: one config's state never reaches the next.
@@ -26,6 +26,7 @@ for (const config of configs) {
   };
   feedConfig({ exports: w, withBytes }, config);
   const length = withBytes('config', (sp, sn) => w.viewer_configure(sp, sn, 0, 0));
-  answers.push(JSON.parse(decoder.decode(new Uint8Array(memory.buffer, w.web_out_ptr(), length))));
+  const { error, warnings } = readOutcome(w, length);
+  answers.push(error !== null ? { error } : { warnings });
 }
 console.log(JSON.stringify(answers));

@@ -34,11 +34,11 @@ for (let k = 0; k < 20; k++) hotSpots.push({ pitch: (k % 5) * 20 - 40, yaw: k * 
 // The config fed as the page feeds it (viewer-config.js; a data: URL: node reads a .js file
 // outside a module package as CommonJS).
 const configScript = readFileSync(new URL('../../../web/viewer/viewer-config.js', import.meta.url), 'utf8');
-const { feedConfig } = await import(`data:text/javascript,${encodeURIComponent(configScript)}`);
+const { feedConfig, readOutcome } = await import(`data:text/javascript,${encodeURIComponent(configScript)}`);
 feedConfig({ exports: w, withBytes }, { panorama: 'p.jpg', yaw: 10, pitch: 5, hfov: 100, hotSpots });
 const answer = withBytes('test', (sp, sn) => w.viewer_configure(sp, sn, 0, 0));
-const text = new TextDecoder().decode(new Uint8Array(memory.buffer, w.web_out_ptr(), answer));
-if (!text.includes('"warnings":[]')) throw new Error(`configure: ${text}`);
+const outcome = readOutcome(w, answer);
+if (outcome.error !== null || outcome.warnings.length) throw new Error(`configure: ${JSON.stringify(outcome)}`);
 withBytes('p.jpg', (np, nn) => w.viewer_open(0, 0, 4096, 2048, np, nn));
 w.viewer_layout(800, 600);
 
