@@ -209,6 +209,16 @@ class BoardLocations(unittest.TestCase):
         self.assertEqual(spoken(), "A dans case s1 pris. Flèches pour déplacer, Espace pour poser.")
         item.send_keys(Keys.ESCAPE)
 
+    def test_a_template_name_that_is_no_value_stays_as_written(self):
+        # As Stage's Phrases.fill leaves it: not Object.prototype's `constructor` ("function
+        # Object() { [native code] }") or `__proto__` ("[object Object]") through `in`.
+        make(grid(), {"items": ".item", "slots": ".slot", "strings": {
+            "pickedUp": "{item} {constructor} {__proto__} {toString}", "itemInSlot": "{item}"}})
+        item = page().driver.find_element("css selector", '[data-id="a"]')
+        item.send_keys(Keys.SPACE)
+        self.assertEqual(spoken(), "A {constructor} {__proto__} {toString}")
+        item.send_keys(Keys.ESCAPE)
+
     def test_a_page_resize_reflows_the_grid_and_every_item_stays_in_its_slot(self):
         make(grid(slots=8, items={"a": "s1", "b": "s4", "c": "s7"}), {"items": ".item", "slots": ".slot"})
         page().drag(path(centre('[data-id="a"]'), centre('[data-id="s6"]')))

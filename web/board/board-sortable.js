@@ -37,7 +37,7 @@ const SORTABLEJS = [
   [['scroll', 'scrollSensitivity', 'scrollSpeed', 'bubbleScroll', 'easing', 'preventOnFilter', 'removeCloneOnHide'], 'not taken'],
 ];
 const CONTROLS = 'input, textarea, select, option, button, a[href], label, summary, [contenteditable]:not([contenteditable="false"])';
-const fill = (t, v) => t.replace(/\{(\w+)\}/g, (m, k) => (k in v ? v[k] : m));
+const fill = (t, v) => t.replace(/\{(\w+)\}/g, (m, k) => (Object.hasOwn(v, k) ? v[k] : m));
 const px = (v) => parseFloat(v) || 0;
 /** Set-up's phases as User Timing marks, as imagestage-board.js's (bench/web/setup.py prints them). */
 const mark = (phase) => performance.mark(`imagestage-board:${phase}`);

@@ -78,7 +78,8 @@ const MOMENTS = {
   onDragCancel: ['cancelled', 'cancelledHome'],
 };
 /** `template` with each `{name}` of `values` filled in; an unknown name stays as written, so a typo shows. */
-const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+// Own names only: `{constructor}` stays as written (as Stage's Phrases.fill leaves it), not Object's.
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (Object.hasOwn(values, k) ? values[k] : m));
 /** Event codes as web/board/BoardWeb.swift's `EventCode` numbers them. */
 const EVENT_TYPES = ['pickup', 'hover', 'drop', 'return', 'redo', 'assign', 'swap', 'cancel', 'announce', 'status'];
 const EVENTS = ['pickup', 'hover', 'drop', 'return', 'redo', 'swap', 'cancel', 'assign', 'change', 'status', 'place',
