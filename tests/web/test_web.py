@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 import unittest
+import urllib.parse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -2152,6 +2153,17 @@ class PannellumPage(unittest.TestCase):
         time.sleep(0.5)
         self.assertIsNone(PAGE.js("return viewer.loadedAt ?? null"), "no load event")
         self.assertEqual(PAGE.js("return viewer.getError()"), message)
+
+    def test_a_files_name_in_a_message_is_shown_as_written(self):
+        # `$&` and `$'` in a face's name were String.replace's patterns: the message read "The
+        # file …/no-such-%s- could not be accessed.-face.jpg could not be accessed."
+        config = json.loads(open(os.path.join(ROOT, "tests/web/pages/cube-missing-face.json")).read())
+        config["cubeMap"][3] = "/pannellum/examples/no-such-$&-$'-face.jpg"
+        text = urllib.parse.quote("data:application/json," + json.dumps(config), safe="")
+        open_viewer(f"viewer.html#config={text}&autoLoad=true", wait_loaded=False)
+        message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=15,
+                             message="the missing face's message")
+        self.assertEqual(message, "The file /pannellum/examples/no-such-$&-$'-face.jpg could not be accessed.")
 
     def tiled_view(self, name, more=""):
         PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?dir={name}{more}")
