@@ -250,6 +250,16 @@ struct ViewerTourTests {
     #expect(once.panorama!.viewer.autoRotation == nil && !once.panorama!.viewer.isMoving)
   }
 
+  /// A config's `autoRotate` of 1e308 °/s: the yaw grew past Double's range and became NaN
+  /// (`getYaw()` answered `null`). A turn per tick or more turns by its remainder.
+  @Test(arguments: [1e308, -1e308, 1e300, 1e12])
+  func anAbsurdAutorotateSpeedKeepsTheYawFinite(speed: Double) throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "autoRotate": \#(speed)}"#)
+    for k in 0...120 { t.advance(to: Double(k) / 60) }
+    let yaw = t.currentDegrees.yaw
+    #expect(yaw.isFinite && abs(yaw) <= 180, "\(yaw)")
+  }
+
   @Test func lookAtGlidesTheShortWayAndSaysWhenItIsThere() throws {
     var t = try Self.tour(#"{"panorama": "p.jpg", "yaw": 170}"#)
     t.update { $0.look(yaw: -170 * Self.degree, pitch: 10 * Self.degree, hfov: 60 * Self.degree, duration: 1) }
