@@ -699,6 +699,20 @@ class BoardAsThePageMadeIt(unittest.TestCase):
         self.assertEqual(slot_of("a"), "s5")
         self.assertEqual(slot_of("b"), "s2", "a slot the page lacks leaves the item where it was")
         self.assertNotEqual(p.js("return b.state()"), before)
+        # Before `ready` (and after destroy) it says so, as sort() does: it answered "Cannot read
+        # properties of undefined (reading 'map')".
+        saved = p.js("return b.state()")
+        early = p.driver.execute_async_script("""const done = arguments[arguments.length - 1];
+            import('/imagestage-board.js').then(({ board }) => {
+              const c = document.createElement('div');
+              c.innerHTML = '<div class="slot" data-id="s1"><div class="item" data-id="a">A</div></div>';
+              document.body.append(c);
+              const early = board(c, { items: '.item', slots: '.slot' });
+              let said;
+              try { early.restore(arguments[0]); } catch (e) { said = e.message; }
+              early.ready.then(() => { early.destroy(); c.remove(); done(said); });
+            });""", saved)
+        self.assertEqual(early, "ImageStage board: restore(): the board is not ready yet (await b.ready)")
 
     def test_destroy_leaves_the_page_exactly_as_it_was(self):
         p = page()

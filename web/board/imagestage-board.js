@@ -295,6 +295,7 @@ export class Board {
 
   /** Restores a state line; throws an Error naming the field when it does not read. */
   restore(text) {
+    if (!this.wasm) throw new Error('ImageStage board: restore(): the board is not ready yet (await b.ready)');
     const error = this.#restore(text, 'restore()');
     if (error) throw new Error(`ImageStage board: ${error}`);
     this.#changed();
