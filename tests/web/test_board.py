@@ -692,6 +692,11 @@ class BoardAsThePageMadeIt(unittest.TestCase):
                 ('{"items": [', "restore(): invalid JSON")):
             error = p.js("try { b.restore(arguments[0]); return null; } catch (e) { return e.message; }", text)
             self.assertIn(message, error or "", text)
+        # A long name or value is shown clipped: a 1 MB key was a 1 MB message.
+        for text in ('{"type": "' + "x" * 1000000 + '", "items": []}', '{"items": [], "' + "k" * 1000000 + '": 1}'):
+            error = p.js("try { b.restore(arguments[0]); return null; } catch (e) { return e.message; }", text)
+            self.assertIn("… (1000000 characters)", error or "")
+            self.assertLess(len(error), 300)
         before = p.js("return b.state()")
         p.js("b.restore(arguments[0])", json.dumps({"type": "state", "items": [
             {"id": "gone", "slot": "s4"}, {"id": "a", "slot": "s5"}, {"id": "b", "slot": "nowhere"}]}))

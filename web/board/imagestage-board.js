@@ -189,12 +189,15 @@ const kind = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeo
  */
 function readState(text, source, itemIds, slotIds) {
   const fail = (path, message) => { throw new Error(`${source}: ${path ? `${path}: ` : ''}${message}`); };
+  // A name or value from the text, shown at most 80 characters long: a stored board's 10 MB key
+  // would otherwise be a 10 MB message.
+  const clip = (t) => (t.length > 80 ? `${t.slice(0, 80)}… (${t.length} characters)` : t);
   let state;
   try { state = JSON.parse(text); } catch (e) { fail('', `invalid JSON: ${e.message}`); }
   const object = (v, path, allowed) => {
     if (kind(v) !== 'an object') fail(path, `expected an object, found ${kind(v)}`);
     for (const k of Object.keys(v)) {
-      if (!allowed.includes(k)) fail(path ? `${path}.${k}` : k, `unknown key; expected one of: ${allowed.join(', ')}`);
+      if (!allowed.includes(k)) fail(path ? `${path}.${clip(k)}` : clip(k), `unknown key; expected one of: ${allowed.join(', ')}`);
     }
   };
   const array = (v, path) => {
@@ -213,7 +216,7 @@ function readState(text, source, itemIds, slotIds) {
   // "{}" is no state: it would put nothing anywhere and say nothing.
   if (state.items == null && state.slots == null) fail('', 'missing "items" and "slots": not a board state (state() writes both)');
   if (state.type != null && state.type !== 'state') {
-    fail('type', typeof state.type === 'string' ? `expected "state", found "${state.type}"` : `expected a string, found ${kind(state.type)}`);
+    fail('type', typeof state.type === 'string' ? `expected "state", found "${clip(state.type)}"` : `expected a string, found ${kind(state.type)}`);
   }
   const items = new Map(itemIds.map((v, i) => [v, i])), slots = new Map(slotIds.map((v, s) => [v, s]));
   const placements = [], contents = [];
