@@ -315,7 +315,10 @@ extension PanoramaViewer {
     if !r.turning, let delay = r.inactivityDelay, t - (lastInteraction ?? t) >= delay { r.turning = true }
     if r.turning && glide == nil && dt > 0 {
       let before = offset.yaw
-      offset.yaw += r.speed * dt
+      // A turn or more per tick turns by its remainder: a config's 1e308 °/s overflowed the
+      // yaw to NaN.
+      let step = r.speed * dt
+      offset.yaw += step.isFinite ? step.truncatingRemainder(dividingBy: Elementary.twoPi) : 0
       offset = clampedOffset(offset)
       // At a yaw limit it turns back, as Pannellum's does.
       if offset.yaw == before { r.speed = -r.speed }

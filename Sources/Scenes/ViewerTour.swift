@@ -227,11 +227,20 @@ public struct ViewerTour: Sendable {
       let fullHeight = Double(height) * 180 / vaov
       let pixelsPerDegree = Double(height) / vaov
       let top = (fullHeight - Double(height)) / 2 - (s[number: .vOffset] ?? 0) * pixelsPerDegree
-      geometry = PanoramaGeometry(
-        projection: .equirectangular, fullWidth: fullWidth, fullHeight: fullHeight,
-        croppedLeft: (fullWidth - Double(width)) / 2, croppedTop: top, croppedWidth: Double(width),
-        croppedHeight: Double(height))
-      coverage = "from the config's haov \(JSONText.number(haov))°, vaov \(JSONText.number(vaov))°"
+      // GPano's rule (`GPano.geometry`): the image lies on the sphere and the panorama is under
+      // 16 M pixels. A tiny haov or vaov, or a vOffset past the pole, gave an infinite panorama
+      // or a crop off it, and a camera of NaN.
+      let limit = Double(1 << 24)
+      // (Half a pixel of slack: vaov 90 with vOffset 45 lands on the pole up to rounding.)
+      if fullWidth <= limit, fullHeight <= limit, top >= -0.5, top <= fullHeight - Double(height) + 0.5 {
+        geometry = PanoramaGeometry(
+          projection: .equirectangular, fullWidth: fullWidth, fullHeight: fullHeight,
+          croppedLeft: (fullWidth - Double(width)) / 2, croppedTop: top, croppedWidth: Double(width),
+          croppedHeight: Double(height))
+        coverage = "from the config's haov \(JSONText.number(haov))°, vaov \(JSONText.number(vaov))°"
+      } else {
+        coverage += "; the config's haov, vaov and vOffset are ignored (they put the image off the sphere)"
+      }
     }
     if s.type != .multires && s.type != .cubemap { tiles = nil }
     var scene = PanoramaScene(geometry: geometry, name: s[text: .title] ?? name)

@@ -60,8 +60,10 @@ public enum SavedState {
   public static func apply(placements: [(Int, Int?)], contents: [(Int, Int?)], to board: inout Board)
     throws(InputError)
   {
+    // `nil` is "none"; an index is checked against its own count (a board may have none).
+    func fits(_ index: Int?, _ count: Int) -> Bool { index.map { $0 >= 0 && $0 < count } ?? true }
     for (i, s) in placements {
-      guard i >= 0, i < board.items.count, (s ?? 0) >= 0, (s ?? 0) < max(board.slots.count, 1) else {
+      guard fits(i, board.items.count), fits(s, board.slots.count) else {
         throw InputError(path: "items", message: "item \(i) or slot \(s ?? -1) is not the board's")
       }
     }
@@ -73,7 +75,7 @@ public enum SavedState {
       }
     }
     for (s, i) in contents {
-      guard s >= 0, s < board.slots.count, (i ?? 0) >= 0, (i ?? 0) < max(board.items.count, 1) else {
+      guard fits(s, board.slots.count), fits(i, board.items.count) else {
         throw InputError(path: "slots", message: "slot \(s) or item \(i ?? -1) is not the board's")
       }
       do throws(BoardError) { try board.setContent(i.map { board.items[$0].id }, of: s) } catch {

@@ -30,6 +30,15 @@ enum BoardCommand {
         // A drag held over a long gap would print a frame line at every tick.
         throw CommandError(message: "--frames: \(file) spans \(last.t) s, over a million frames at \(frameRate) Hz")
       }
+      // So would an animation started by the last event: it may run its whole duration after it.
+      let o = scenario.options
+      let longest =
+        o.reducedMotion
+        ? 0 : max(o.curve.settlingDuration(default: o.snapDuration), o.curve.settlingDuration(default: o.returnDuration))
+      if let frameRate, ((scenario.events.last?.t ?? 0) + longest) * frameRate > 1_000_000 {
+        throw CommandError(
+          message: "--frames: \(file)'s animations last up to \(longest) s, over a million frames at \(frameRate) Hz")
+      }
       let statePath = parsed.value("state")
       if let statePath, FileIO.exists(statePath) {
         try SavedState.apply(try FileIO.read(statePath), to: &scenario.board, file: statePath)

@@ -1,4 +1,5 @@
 import CoreMath
+import Panorama
 import Scenes
 import Stage
 import StageJSON
@@ -249,6 +250,16 @@ struct ViewerTourTests {
     #expect(once.panorama!.viewer.autoRotation == nil && !once.panorama!.viewer.isMoving)
   }
 
+  /// A config's `autoRotate` of 1e308 °/s: the yaw grew past Double's range and became NaN
+  /// (`getYaw()` answered `null`). A turn per tick or more turns by its remainder.
+  @Test(arguments: [1e308, -1e308, 1e300, 1e12])
+  func anAbsurdAutorotateSpeedKeepsTheYawFinite(speed: Double) throws {
+    var t = try Self.tour(#"{"panorama": "p.jpg", "autoRotate": \#(speed)}"#)
+    for k in 0...120 { t.advance(to: Double(k) / 60) }
+    let yaw = t.currentDegrees.yaw
+    #expect(yaw.isFinite && abs(yaw) <= 180, "\(yaw)")
+  }
+
   @Test func lookAtGlidesTheShortWayAndSaysWhenItIsThere() throws {
     var t = try Self.tour(#"{"panorama": "p.jpg", "yaw": 170}"#)
     t.update { $0.look(yaw: -170 * Self.degree, pitch: 10 * Self.degree, hfov: 60 * Self.degree, duration: 1) }
@@ -353,6 +364,23 @@ struct ViewerTourTests {
     #expect(abs(g.horizontalFOV - 180 * Self.degree) < 1e-9 && abs(g.verticalFOV - 60 * Self.degree) < 1e-9)
     let lat = t.panorama!.viewer.coveredLatitudes
     #expect(abs(lat.top / Self.degree - 40) < 1e-9 && abs(lat.bottom / Self.degree - -20) < 1e-9, "centred 10° up")
+    // An image that reaches a pole exactly is on the sphere.
+    let toThePole = try Self.tour(#"{"panorama": "p.jpg", "vaov": 90, "vOffset": 45}"#, width: 3000, height: 1000)
+    #expect(abs(toThePole.panorama!.viewer.coveredLatitudes.top / Self.degree - 90) < 1e-9)
+  }
+
+  /// Finite but extreme values (a page's URL: `#vaov=10&vOffset=1e308`) made an infinite
+  /// panorama or a crop off the sphere: the camera's pitch became NaN and the view went black.
+  /// They are ignored as a GPano crop outside its panorama is, and the camera stays finite.
+  @Test(arguments: [
+    #""haov": 1e-300"#, #""vaov": 1e-300"#, #""vaov": 10, "vOffset": 1e308"#, #""vOffset": -100"#,
+    #""haov": 1e-10, "vaov": 1e-10"#,
+  ])
+  func aPartialPanoramaOffTheSphereIsIgnored(keys: String) throws {
+    let t = try Self.tour(#"{"panorama": "p.jpg", \#(keys)}"#, width: 3000, height: 1500)
+    #expect(t.panorama?.viewer.geometry == PanoramaGeometry(width: 3000, height: 1500), "the image's own geometry")
+    let d = t.currentDegrees
+    #expect(d.yaw.isFinite && d.pitch.isFinite && d.hfov.isFinite && d.hfov > 0, "\(d)")
   }
 }
 

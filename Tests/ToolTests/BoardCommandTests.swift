@@ -102,6 +102,26 @@ struct BoardCommandTests {
     #expect(result.stderr.contains("over a million frames"))
   }
 
+  /// An animation that lasts 1e308 s printed frame lines for ever (92 MB in 20 s) after the
+  /// last event: the check counted the events' span only.
+  @Test(arguments: [#""snapDuration": 1e308"#, #""returnDuration": 20000"#])
+  func framesOverALongAnimationAreRefused(option: String) throws {
+    let dir = try Tool.temporaryDirectory()
+    let file = dir.appendingPathComponent("slow.json")
+    try #"""
+    {"preset": "locations", "canvas": {"width": 400, "height": 200}, "options": {\#(option)},
+     "slots": [{"id": "s1", "frame": [0, 0, 100, 100]}, {"id": "s2", "frame": [200, 0, 100, 100]}],
+     "items": [{"id": "a", "frame": [10, 10, 80, 80], "slot": "s1"}],
+     "events": [{"t": 0, "type": "down", "x": 50, "y": 50}, {"t": 0.1, "type": "move", "x": 250, "y": 50},
+                {"t": 0.2, "type": "up", "x": 250, "y": 50}]}
+    """#.write(to: file, atomically: true, encoding: .utf8)
+    let result = try Tool.run("imagestage", ["board", "run", file.path, "--frames", "60"])
+    #expect(result.status == 2 && result.stdout.isEmpty)
+    #expect(result.stderr.contains("over a million frames"), "\(result.stderr)")
+    // Without --frames it runs: the state is written at once, however long the animation.
+    #expect(try Tool.run("imagestage", ["board", "run", file.path]).status == 0)
+  }
+
   @Test func stateIsSavedAtomicallyAndLoadedNextRun() throws {
     let dir = try Tool.temporaryDirectory()
     let state = dir.appendingPathComponent("state.json").path

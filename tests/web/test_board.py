@@ -212,6 +212,16 @@ class BoardLocations(unittest.TestCase):
         self.assertEqual(spoken(), "A dans case s1 pris. Flèches pour déplacer, Espace pour poser.")
         item.send_keys(Keys.ESCAPE)
 
+    def test_a_template_name_that_is_no_value_stays_as_written(self):
+        # As Stage's Phrases.fill leaves it: not Object.prototype's `constructor` ("function
+        # Object() { [native code] }") or `__proto__` ("[object Object]") through `in`.
+        make(grid(), {"items": ".item", "slots": ".slot", "strings": {
+            "pickedUp": "{item} {constructor} {__proto__} {toString}", "itemInSlot": "{item}"}})
+        item = page().driver.find_element("css selector", '[data-id="a"]')
+        item.send_keys(Keys.SPACE)
+        self.assertEqual(spoken(), "A {constructor} {__proto__} {toString}")
+        item.send_keys(Keys.ESCAPE)
+
     def test_a_page_resize_reflows_the_grid_and_every_item_stays_in_its_slot(self):
         make(grid(slots=8, items={"a": "s1", "b": "s4", "c": "s7"}), {"items": ".item", "slots": ".slot"})
         page().drag(path(centre('[data-id="a"]'), centre('[data-id="s6"]')))
@@ -686,6 +696,11 @@ class BoardAsThePageMadeIt(unittest.TestCase):
                 ('{"items": [', "restore(): invalid JSON")):
             error = p.js("try { b.restore(arguments[0]); return null; } catch (e) { return e.message; }", text)
             self.assertIn(message, error or "", text)
+        # A long name or value is shown clipped: a 1 MB key was a 1 MB message.
+        for text in ('{"type": "' + "x" * 1000000 + '", "items": []}', '{"items": [], "' + "k" * 1000000 + '": 1}'):
+            error = p.js("try { b.restore(arguments[0]); return null; } catch (e) { return e.message; }", text)
+            self.assertIn("… (1000000 characters)", error or "")
+            self.assertLess(len(error), 300)
         before = p.js("return b.state()")
         p.js("b.restore(arguments[0])", json.dumps({"type": "state", "items": [
             {"id": "gone", "slot": "s4"}, {"id": "a", "slot": "s5"}, {"id": "b", "slot": "nowhere"}]}))
@@ -693,6 +708,20 @@ class BoardAsThePageMadeIt(unittest.TestCase):
         self.assertEqual(slot_of("a"), "s5")
         self.assertEqual(slot_of("b"), "s2", "a slot the page lacks leaves the item where it was")
         self.assertNotEqual(p.js("return b.state()"), before)
+        # Before `ready` (and after destroy) it says so, as sort() does: it answered "Cannot read
+        # properties of undefined (reading 'map')".
+        saved = p.js("return b.state()")
+        early = p.driver.execute_async_script("""const done = arguments[arguments.length - 1];
+            import('/imagestage-board.js').then(({ board }) => {
+              const c = document.createElement('div');
+              c.innerHTML = '<div class="slot" data-id="s1"><div class="item" data-id="a">A</div></div>';
+              document.body.append(c);
+              const early = board(c, { items: '.item', slots: '.slot' });
+              let said;
+              try { early.restore(arguments[0]); } catch (e) { said = e.message; }
+              early.ready.then(() => { early.destroy(); c.remove(); done(said); });
+            });""", saved)
+        self.assertEqual(early, "ImageStage board: restore(): the board is not ready yet (await b.ready)")
 
     def test_destroy_leaves_the_page_exactly_as_it_was(self):
         p = page()

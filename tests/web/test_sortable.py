@@ -257,6 +257,29 @@ class SortableBoard(unittest.TestCase):
         self.assertEqual(dict(p.js("return order()"))["done"], ["todo-1"])
         self.assertEqual(dict(p.js("return order()"))["todo"], ["todo-2", "todo-3", "todo-4"])
 
+    def test_a_hostile_stored_order_is_read_in_linear_time_and_the_board_keeps_working(self):
+        # A stored order is input the page did not write: 200 000 ids, one repeated. Each id was
+        # looked up by a scan of the list, and every one, repeats included, was written into the
+        # engine's buffer of 1024 numbers without asking it to grow (past its end into the wasm heap,
+        # or a RangeError out of restore()).
+        open_page("sortable-kanban", "board")
+        p = page()
+        took = p.js("""const ids = Array(200000).fill('todo-3').concat(['todo-2', 'nope', 7]);
+            const t0 = performance.now();
+            b.restore(JSON.stringify({ order: { todo: ids, done: ['todo-4'] } }));
+            return performance.now() - t0;""")
+        self.assertEqual(p.js("return b.toArray('todo')"), ["todo-3", "todo-2", "todo-1"])
+        self.assertEqual(p.js("return b.toArray('done')"), ["todo-4"])
+        self.assertLess(took, 1500, "restore() of 200 000 ids (ms)")
+        # The engine still answers: a drag and its undo.
+        drag(card("todo-1"), centre("#done"))
+        self.assertEqual(p.js("return b.toArray('done')"), ["todo-4", "todo-1"])
+        p.js("b.undo()")
+        self.assertEqual(p.js("return b.toArray('todo')"), ["todo-3", "todo-2", "todo-1"])
+        # An order that is null is named, not a TypeError from Object.entries.
+        with self.assertRaisesRegex(Exception, r"restore\(\): order: missing"):
+            p.js("b.restore('{\"order\": null}')")
+
     def test_sortablejs_restore_recipe_moves_cards_between_lists(self):
         # SortableJS's way: each card put back in its saved list, then sort(order, list) per list.
         open_page("sortable-kanban", "board")

@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 import unittest
+import urllib.parse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -2152,6 +2153,35 @@ class PannellumPage(unittest.TestCase):
         time.sleep(0.5)
         self.assertIsNone(PAGE.js("return viewer.loadedAt ?? null"), "no load event")
         self.assertEqual(PAGE.js("return viewer.getError()"), message)
+
+    def test_extreme_finite_numbers_from_the_address_leave_a_finite_camera(self):
+        # `vOffset=1e308` put the image past the pole and `haov=1e-300` made it infinitely wide:
+        # the pitch became NaN (getPitch() null) and the view black. `autoRotate` 1e308 °/s
+        # overflowed the yaw to NaN within a second.
+        for extra in ("vaov=10&vOffset=1e308", "haov=1e-300"):
+            open_viewer(f"viewer.html#panorama=sample.jpg&autoLoad=true&{extra}")
+            self.assertTrue(PAGE.js("return [viewer.getYaw(), viewer.getPitch(), viewer.getHfov()].every(Number.isFinite)"),
+                            extra)
+            lit = PAGE.js("const c = document.querySelector('.isv-canvas'), g = c.getContext('2d');"
+                          "const d = g.getImageData(0, 0, c.width, c.height).data; let s = 0;"
+                          "for (let i = 0; i < d.length; i += 4) s += d[i] + d[i + 1] + d[i + 2]; return s / (d.length / 4)")
+            self.assertGreater(lit, 100, f"{extra}: the panorama is drawn")
+        config = urllib.parse.quote('data:application/json,{"panorama": "/sample.jpg", "autoRotate": 1e308}', safe="")
+        open_viewer(f"viewer.html#config={config}&autoLoad=true")
+        time.sleep(1)
+        yaw = PAGE.js("return viewer.getYaw()")
+        self.assertTrue(yaw is not None and -180 <= yaw <= 180, yaw)
+
+    def test_a_files_name_in_a_message_is_shown_as_written(self):
+        # `$&` and `$'` in a face's name were String.replace's patterns: the message read "The
+        # file …/no-such-%s- could not be accessed.-face.jpg could not be accessed."
+        config = json.loads(open(os.path.join(ROOT, "tests/web/pages/cube-missing-face.json")).read())
+        config["cubeMap"][3] = "/pannellum/examples/no-such-$&-$'-face.jpg"
+        text = urllib.parse.quote("data:application/json," + json.dumps(config), safe="")
+        open_viewer(f"viewer.html#config={text}&autoLoad=true", wait_loaded=False)
+        message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=15,
+                             message="the missing face's message")
+        self.assertEqual(message, "The file /pannellum/examples/no-such-$&-$'-face.jpg could not be accessed.")
 
     def tiled_view(self, name, more=""):
         PAGE.driver.get(PAGE.base + f"pages/viewer-tiles.html?dir={name}{more}")

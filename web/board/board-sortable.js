@@ -37,7 +37,7 @@ const SORTABLEJS = [
   [['scroll', 'scrollSensitivity', 'scrollSpeed', 'bubbleScroll', 'easing', 'preventOnFilter', 'removeCloneOnHide'], 'not taken'],
 ];
 const CONTROLS = 'input, textarea, select, option, button, a[href], label, summary, [contenteditable]:not([contenteditable="false"])';
-const fill = (t, v) => t.replace(/\{(\w+)\}/g, (m, k) => (k in v ? v[k] : m));
+const fill = (t, v) => t.replace(/\{(\w+)\}/g, (m, k) => (Object.hasOwn(v, k) ? v[k] : m));
 const px = (v) => parseFloat(v) || 0;
 /** Set-up's phases as User Timing marks, as imagestage-board.js's (bench/web/setup.py prints them). */
 const mark = (phase) => performance.mark(`imagestage-board:${phase}`);
@@ -104,19 +104,29 @@ export class SortableBoard {
   sort(order, list = 0) {
     if (!this.#x) throw new Error('ImageStage board: sort(): the board is not ready yet (await b.ready)');
     let l = this.#known(list, 'sort');
+    // Each id once, looked up in maps built once: a stored order may be long or repeat an id,
+    // and the engine's buffer holds one number per item of the list, not per id given.
+    const wanted = [...new Set(Array.from(order, String))];
     if (!this.#held) {
       const target = this.#lists[l];
-      for (const id of order) {
-        const el = this.#items.find((e) => e?.dataset.id === String(id) && e.parentElement !== target && this.#lists.includes(e.parentElement));
+      const byId = new Map();
+      for (const e of this.#items) {
+        if (e && !byId.has(e.dataset.id)) byId.set(e.dataset.id, []);
+        if (e) byId.get(e.dataset.id).push(e);
+      }
+      for (const id of wanted) {
+        const el = byId.get(id)?.find((e) => e.parentElement !== target && this.#lists.includes(e.parentElement));
         if (el) target.append(el);
       }
       // The page may have moved items itself (SortableJS's restore recipe): the engine reads the DOM again.
       this.#build();
       l = this.#known(list, 'sort');
     }
-    const ids = order.map((id) => this.#itemsOf(l).findIndex((el) => el.dataset.id === id)).filter((k) => k >= 0)
-      .map((k) => this.#items.indexOf(this.#itemsOf(l)[k]));
-    this.#buffer().set(ids);
+    const index = new Map(this.#items.map((e, i) => [e, i]));
+    const at = new Map();
+    for (const el of this.#itemsOf(l)) if (!at.has(el.dataset.id)) at.set(el.dataset.id, index.get(el));
+    const ids = wanted.map((id) => at.get(id)).filter((i) => i !== undefined);
+    this.#buffer(ids.length).set(ids);
     this.#answer(this.#x.sortable_sort(l, ids.length));
   }
 
@@ -131,13 +141,15 @@ export class SortableBoard {
   restore(text) {
     let value;
     try { value = JSON.parse(text); } catch { throw new Error('ImageStage board: restore(): not JSON'); }
-    if (!value || typeof value.order !== 'object') throw new Error('ImageStage board: restore(): order: missing');
+    if (!value || typeof value.order !== 'object' || value.order === null) throw new Error('ImageStage board: restore(): order: missing');
     // Items go to the list the state names them in first, then each list is sorted.
+    const first = new Map();
+    for (const e of this.#items) if (e && !first.has(e.dataset.id)) first.set(e.dataset.id, e);
     for (const [listId, ids] of Object.entries(value.order)) {
       const l = this.#lists.findIndex((el, k) => this.#listId(k) === listId);
       if (l < 0 || !Array.isArray(ids)) continue;
       for (const id of ids) {
-        const el = this.#items.find((e) => e?.dataset.id === String(id));
+        const el = first.get(String(id));
         if (el && el.parentElement !== this.#lists[l]) this.#lists[l].append(el);
       }
     }

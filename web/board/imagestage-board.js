@@ -79,7 +79,8 @@ const MOMENTS = {
   onDragCancel: ['cancelled', 'cancelledHome'],
 };
 /** `template` with each `{name}` of `values` filled in; an unknown name stays as written, so a typo shows. */
-const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+// Own names only: `{constructor}` stays as written (as Stage's Phrases.fill leaves it), not Object's.
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (m, k) => (Object.hasOwn(values, k) ? values[k] : m));
 /** Event codes as web/board/BoardWeb.swift's `EventCode` numbers them. */
 const EVENT_TYPES = ['pickup', 'hover', 'drop', 'return', 'redo', 'assign', 'swap', 'cancel', 'announce', 'status'];
 /** Controls inside an item that keep working: a press on one never starts a drag. */
@@ -172,12 +173,15 @@ const kind = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeo
  */
 function readState(text, source, itemIds, slotIds) {
   const fail = (path, message) => { throw new Error(`${source}: ${path ? `${path}: ` : ''}${message}`); };
+  // A name or value from the text, shown at most 80 characters long: a stored board's 10 MB key
+  // would otherwise be a 10 MB message.
+  const clip = (t) => (t.length > 80 ? `${t.slice(0, 80)}… (${t.length} characters)` : t);
   let state;
   try { state = JSON.parse(text); } catch (e) { fail('', `invalid JSON: ${e.message}`); }
   const object = (v, path, allowed) => {
     if (kind(v) !== 'an object') fail(path, `expected an object, found ${kind(v)}`);
     for (const k of Object.keys(v)) {
-      if (!allowed.includes(k)) fail(path ? `${path}.${k}` : k, `unknown key; expected one of: ${allowed.join(', ')}`);
+      if (!allowed.includes(k)) fail(path ? `${path}.${clip(k)}` : clip(k), `unknown key; expected one of: ${allowed.join(', ')}`);
     }
   };
   const array = (v, path) => {
@@ -196,7 +200,7 @@ function readState(text, source, itemIds, slotIds) {
   // "{}" is no state: it would put nothing anywhere and say nothing.
   if (state.items == null && state.slots == null) fail('', 'missing "items" and "slots": not a board state (state() writes both)');
   if (state.type != null && state.type !== 'state') {
-    fail('type', typeof state.type === 'string' ? `expected "state", found "${state.type}"` : `expected a string, found ${kind(state.type)}`);
+    fail('type', typeof state.type === 'string' ? `expected "state", found "${clip(state.type)}"` : `expected a string, found ${kind(state.type)}`);
   }
   const items = new Map(itemIds.map((v, i) => [v, i])), slots = new Map(slotIds.map((v, s) => [v, s]));
   const placements = [], contents = [];
@@ -278,6 +282,7 @@ export class Board {
 
   /** Restores a state line; throws an Error naming the field when it does not read. */
   restore(text) {
+    if (!this.wasm) throw new Error('ImageStage board: restore(): the board is not ready yet (await b.ready)');
     const error = this.#restore(text, 'restore()');
     if (error) throw new Error(`ImageStage board: ${error}`);
     this.#changed();

@@ -229,7 +229,8 @@ export class Viewer extends ViewerAPI {
     const own = this._scene ? this._scene.strings[name] : this._early?.strings[name];
     let s = own ?? STRINGS[name] ?? this._video?.STRINGS[name] ?? name;
     s = String(s).replace(/<br\s*\/?>/gi, '\n');
-    for (const a of args) s = s.replace('%s', a);
+    // A function, so `$&` or `$'` in a file's name is not read as a replacement pattern.
+    for (const a of args) s = s.replace('%s', () => a);
     return s;
   }
 
