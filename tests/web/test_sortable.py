@@ -444,7 +444,7 @@ class SortableBoard(unittest.TestCase):
         p.cdp("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": left, "y": y}]})
         for k in range(1, 11):
             p.cdp("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": left, "y": y - 15 * k}]})
-            time.sleep(0.03)  # a finger's pace: the page scrolls by the swipe's speed, which needs real time
+            time.sleep(0.03)  # a finger's pace: while the page scrolls, the browser throttles the touchmoves it sends the page (no event a move to wait on)
         p.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         p.until("return scrollY > 0", message="a swipe beside the items scrolls the page")
         self.assertEqual(p.js("return b.toArray()")[:3], ["p1", "p10", "p2"])
