@@ -383,10 +383,14 @@ class BoardShortcuts(unittest.TestCase):
         # A miss: the ghost flies home in 0.5 s, then goes.
         c = centre('[data-id="cam"]')
         page().drag(path(c, (c[0] + 300, c[1] + 300)))
-        self.assertTrue(page().js("return !!document.querySelector('.board-ghost')"))
-        page().frames()  # a few frames into its 0.5 s flight
-        halfway = page().js("const g = document.querySelector('.board-ghost')?.getBoundingClientRect();"
-                            "return g ? [g.left + g.width / 2, g.top + g.height / 2] : null")
+        ghost = ("const g = document.querySelector('.board-ghost')?.getBoundingClientRect();"
+                 "return g ? [g.left + g.width / 2, g.top + g.height / 2] : null")
+        dropped = page().js(ghost)
+        self.assertIsNotNone(dropped)
+        # On its way: moved from where it was dropped (or gone), yet not home.
+        page().until(f"const at = (() => {{ {ghost} }})(); return !at || at[0] !== {dropped[0]} || at[1] !== {dropped[1]}",
+                     message="the ghost's flight")
+        halfway = page().js(ghost)
         self.assertIsNotNone(halfway)
         self.assertGreater(abs(halfway[0] - c[0]), 5)
         settled(timeout=2)
