@@ -90,6 +90,16 @@ def parent_of(selector):
                      selector)
 
 
+def still_scroll(timeout=5.0):
+    """Waits until the page's scroll position stays put three frames in a row (a fling ended)."""
+    if not page().driver.execute_async_script(
+            "const end = performance.now() + arguments[0], done = arguments[1]; let last = null, still = 0;"
+            "const step = () => { still = scrollY === last ? still + 1 : 0; last = scrollY;"
+            "  if (still >= 3) done(true); else if (performance.now() > end) done(false); else requestAnimationFrame(step); };"
+            "requestAnimationFrame(step);", timeout * 1000):
+        raise AssertionError("timed out waiting for the page's scrolling to stop")
+
+
 def settled(timeout=3.0):
     page().until("return !document.querySelector('.board-lifted') && !document.querySelector('.board-ghost')",
                  timeout=timeout, message="the board at rest")
@@ -228,8 +238,11 @@ class BoardLocations(unittest.TestCase):
         settled()
         try:
             for width in (480, 900):
+                was = page().js("return innerWidth")
                 page().driver.set_window_size(width, 700)
-                time.sleep(0.4)
+                page().until(f"return innerWidth !== {was}", message="the new window size")
+                # Its resize event and the ResizeObserver come in one frame, the measure they ask for in the next.
+                page().frames(4)
                 for item, slot in (("a", "s6"), ("b", "s4"), ("c", "s7")):
                     i, s = centre(f'[data-id="{item}"]'), centre(f'[data-id="{slot}"]')
                     self.assertLess(abs(i[0] - s[0]) + abs(i[1] - s[1]), 1, (width, item))
@@ -260,12 +273,12 @@ class BoardLocations(unittest.TestCase):
         limit = page().js(f"return {scroller}.scrollHeight - {scroller}.clientHeight")
         # Scrolled by the page first: a drop still lands on the slot under the pointer.
         page().js(f"{scroller}.scrollTop = 90")
-        time.sleep(0.2)
+        page().frames()  # the scroll event comes at the next frame, the board's measure at the one after
         page().drag(path(centre('[data-id="s9"]'), centre('[data-id="s17"]')), step_ms=20)
         settled()
         self.assertEqual(parent_of('[data-id="a"]'), "s17")
         page().js(f"{scroller}.scrollTop = 0")
-        time.sleep(0.2)
+        page().frames()
         # Held at the bottom edge, the container scrolls, and no further than its content.
         box = page().js(f"return {scroller}.getBoundingClientRect().toJSON()")
         a = centre('[data-id="a"]')
@@ -341,22 +354,14 @@ class BoardLocations(unittest.TestCase):
             a = centre('[data-id="a"]')
             # A quick swipe up that starts on the item: the page scrolls, nothing is picked up.
             touch_drag(path(a, (a[0], a[1] - 250), steps=6), hold=0, step_ms=16)
-            time.sleep(0.5)
+            still_scroll()
             self.assertGreater(page().js("return scrollY"), 50)
             self.assertEqual(events("pickup"), [])
             self.assertEqual(parent_of('[data-id="a"]'), "s9")
-            # A held touch drags instead, and the page stays where it is. (First let the swipe's
-            # fling end: on a loaded machine it was still scrolling after the scrollTo.)
-            last, still = None, 0
-            for _ in range(50):  # 5 s at most
-                time.sleep(0.1)
-                y = page().js("return scrollY")
-                still = still + 1 if y == last else 0
-                last = y
-                if still >= 3:
-                    break
+            # A held touch drags instead, and the page stays where it is. (The swipe's fling ended
+            # above: on a loaded machine it was still scrolling after the scrollTo.)
             page().js("window.scrollTo(0, 0)")
-            time.sleep(0.2)
+            page().frames()
             self.assertEqual(page().js("return scrollY"), 0)
             touch_drag(path(centre('[data-id="a"]'), centre('[data-id="s12"]')))
             settled()
@@ -393,10 +398,14 @@ class BoardShortcuts(unittest.TestCase):
         # A miss: the ghost flies home in 0.5 s, then goes.
         c = centre('[data-id="cam"]')
         page().drag(path(c, (c[0] + 300, c[1] + 300)))
-        self.assertTrue(page().js("return !!document.querySelector('.board-ghost')"))
-        time.sleep(0.25)
-        halfway = page().js("const g = document.querySelector('.board-ghost')?.getBoundingClientRect();"
-                            "return g ? [g.left + g.width / 2, g.top + g.height / 2] : null")
+        ghost = ("const g = document.querySelector('.board-ghost')?.getBoundingClientRect();"
+                 "return g ? [g.left + g.width / 2, g.top + g.height / 2] : null")
+        dropped = page().js(ghost)
+        self.assertIsNotNone(dropped)
+        # On its way: moved from where it was dropped (or gone), yet not home.
+        page().until(f"const at = (() => {{ {ghost} }})(); return !at || at[0] !== {dropped[0]} || at[1] !== {dropped[1]}",
+                     message="the ghost's flight")
+        halfway = page().js(ghost)
         self.assertIsNotNone(halfway)
         self.assertGreater(abs(halfway[0] - c[0]), 5)
         settled(timeout=2)
@@ -764,7 +773,7 @@ class BoardAsThePageMadeIt(unittest.TestCase):
                 .key_up(Keys.CONTROL).perform()
             self.assertEqual(p.js(value, field), original + " soon", f"the field's own redo in {field}")
             ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
-            time.sleep(0.3)
+            p.frames()  # a redo the board took would show by now: it answers a key at once
             self.assertEqual([e["type"] for e in logged() if e["type"] in ("return", "redo")], [])
 
         for field, original in (('[data-id="call"] input', "Call the plumber"), ('[data-id="call"] textarea', "")):
@@ -1097,7 +1106,8 @@ class BoardOnItsOwnPage(unittest.TestCase):
         c = box('[data-id="milk"]')
         body = (c["left"] + c["width"] - 6, c["bottom"] - 4)
         mouse([body])
-        time.sleep(0.3)
+        p = page()
+        p.frames()  # a drag the board began would show by now: it answers a press at once
         self.assertEqual(logged(), [])
         # Dragged about and dropped back on its own cell: a drop, but no change.
         mouse(path(body, (body[0] + 30, body[1] + 20)) + [body])
@@ -1115,7 +1125,7 @@ class BoardOnItsOwnPage(unittest.TestCase):
             page().js(show)
             page().until("return document.querySelector('[data-id=%s]').getBoundingClientRect().width > 0" % target,
                          message="shown")
-            time.sleep(0.1)  # the ResizeObserver's frame
+            page().frames()  # the ResizeObserver's frame, and the measure it asks for
             mouse(path(centre(f'[data-id="{item}"]'), centre(f'[data-id="{target}"]')))
             settled()
             self.assertEqual(parent_of(f'[data-id="{item}"]'), target, container)
@@ -1160,7 +1170,7 @@ class BoardOnItsOwnPage(unittest.TestCase):
         w = centre('[data-id="wed"]')
         mouse(path((c["left"] + c["width"] - 6, c["bottom"] - 4), (w[0] + 20, w[1] + 10)))
         settled()
-        time.sleep(0.1)
+        p.frames()  # a few frames at rest recorded too
         frames = p.js("return frames")
         rest = box('[data-id="milk"]')
         cell = box('[data-id="wed"]')
@@ -1286,7 +1296,7 @@ class BoardOnItsOwnPage(unittest.TestCase):
         self.assertEqual(parent_of('[data-id="milk"]'), "tue")
         # Thursday starts taking only urgent cards: the page changes data-accepts at run time.
         p.js("document.querySelector('[data-id=thu]').dataset.accepts = 'urgent'")
-        time.sleep(0.1)
+        p.frames()  # the board rebuilds on the MutationObserver's record, and measures by the next frame
         m = box('[data-id="milk"]')
         mouse(path((m["left"] + m["width"] - 6, m["bottom"] - 4), centre('[data-id="thu"]')), release=False)
         self.assertTrue(p.js("return document.querySelector('[data-id=thu]').hasAttribute('data-board-refuses')"))
@@ -1296,7 +1306,7 @@ class BoardOnItsOwnPage(unittest.TestCase):
         self.assertEqual(parent_of('[data-id="milk"]'), "tue")
         self.assertFalse(p.js("return !!document.querySelector('[data-board-refuses]')"))
         p.js("document.querySelector('[data-id=milk]').dataset.tags = 'urgent'")
-        time.sleep(0.1)
+        p.frames()
         m = box('[data-id="milk"]')
         mouse(path((m["left"] + m["width"] - 6, m["bottom"] - 4), centre('[data-id="thu"]')))
         settled()

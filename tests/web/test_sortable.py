@@ -45,10 +45,85 @@ def centre(selector):
     return (r["x"] + r["width"] / 2, r["y"] + r["height"] / 2)
 
 
+# What the tests wait on (issue 37: waits, not sleeps). A probe in the page counts the input
+# events it has handled, so a step waits until its event arrived rather than a fixed time.
+PROBE = """if (!window.seen) {
+  window.seen = { pointermove: 0, pointerup: 0, keydown: 0 };
+  for (const kind of Object.keys(seen)) addEventListener(kind, (e) => {
+    seen[kind]++;
+    // SortableJS (forceFallback) takes a move only once its drag has a ghost; it reads the
+    // position later, at its next 50 ms poll.
+    if (kind === 'pointermove') seen.move = { x: e.clientX, y: e.clientY, ghost: !!window.Sortable?.ghost };
+  }, true);
+}
+return seen;"""
+
+# Nothing animates any more: the board's settle (CSS transitions on `translate`) and SortableJS's
+# (CSS transitions on `transform`, each item `animated` until its timer ends) are over, and no
+# drag is held by either.
+AT_REST = ("!window.Sortable?.active && !document.querySelector('[data-board-held]')"
+           " && !document.getAnimations().some((a) => a.playState === 'running')"
+           " && ![...document.querySelectorAll('[data-id]')].some((el) => el.animated)")
+
+
+def seen(kind):
+    return page().js(PROBE)[kind]
+
+
+def wait_in_page(condition, *args, result="true", timeout=5.0, message="condition"):
+    """Waits in the page itself until `condition` (JS over `args`) holds, checking every 4 ms,
+    and returns `result` (JS) then: the wait lasts as long as the event it waits for, not a
+    polling round trip."""
+    answer = page().driver.execute_async_script(
+        "const args = arguments, done = arguments[arguments.length - 1];"
+        f"const end = performance.now() + {timeout * 1000};"
+        f"const check = () => {{ if ({condition}) done([{result}]); else if (performance.now() > end) done(null);"
+        " else setTimeout(check, 4); }; check();", *args)
+    if answer is None:
+        raise AssertionError(f"timed out waiting for {message}: {condition}")
+    return answer[0]
+
+
+def at_rest():
+    wait_in_page(AT_REST, message="both libraries' animations to end")
+
+
+def moved(before):
+    """Waits until the page has handled the move after `before` moves, and, on SortableJS's page,
+    its poll has read that position (as a 60 ms step once made sure of); returns the moves seen."""
+    return wait_in_page("seen.pointermove > args[0] && (!location.search.includes('lib=sortablejs')"
+                 " || !!Sortable.active && (!seen.move.ghost"
+                 " || Sortable.active._lastX === seen.move.x && Sortable.active._lastY === seen.move.y))",
+                 before, result="seen.pointermove", message="the move handled")
+
+
+# SortableJS at rest under a still pointer: two polls in a row found nothing animating, so the
+# first of them moved nothing (a move starts a 150 ms animation; its 30 ms silence ends before
+# the next poll). Its poll writes `_lastX` every 50 ms: a setter there counts them. The board
+# answers every move at once and needs no such wait.
+HOLD = """const done = arguments[arguments.length - 1];
+const s = location.search.includes('lib=sortablejs') && Sortable.active;
+if (!s) { done(true); return; }
+const animating = () => [...document.querySelectorAll('[data-id]')].some((el) => el.animated);
+let value = s._lastX, quiet = 0;
+const finish = (ok) => { clearTimeout(timer); delete s._lastX; s._lastX = value; done(ok); };
+const timer = setTimeout(() => finish(false), 5000);
+Object.defineProperty(s, '_lastX', { configurable: true, get: () => value, set: (x) => {
+  value = x;
+  quiet = animating() ? 0 : quiet + 1;
+  if (quiet >= 2) finish(true);
+} });"""
+
+
+def hold():
+    if not page().driver.execute_async_script(HOLD):
+        raise AssertionError("timed out waiting for SortableJS at rest under the pointer")
+
+
 def drag(start, end, kind="mouse", steps=16, dy=0.0):
-    """A real drag over CDP: press, `steps` moves 60 ms apart along a straight line, release
-    after a pause. SortableJS (forceFallback) looks at the pointer every 50 ms, the board at
-    every move: 60 ms apart, both see every position."""
+    """A real drag over CDP: press, `steps` moves along a straight line, each sent once the
+    last was handled (and, with SortableJS, read by its poll), a hold until both libraries are
+    at rest, release, and a wait for the drop's animations to end."""
     p = page()
     (x0, y0), (x1, y1) = start, (end[0], end[1] + dy)
     points = [(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps) for k in range(steps + 1)]
@@ -56,22 +131,27 @@ def drag(start, end, kind="mouse", steps=16, dy=0.0):
         p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y0})
         p.cdp("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x0, "y": y0, "button": "left", "buttons": 1,
                                            "clickCount": 1})
+        moves = seen("pointermove")
         for x, y in points[1:]:
             p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y, "button": "left", "buttons": 1})
-            time.sleep(0.06)
-        time.sleep(0.3)
+            moves = moved(moves)
+        hold()
+        ups = seen("pointerup")
         p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x1, "y": y1, "button": "left", "buttons": 1})
         p.cdp("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x1, "y": y1, "button": "left", "buttons": 0,
                                            "clickCount": 1})
     else:
         p.cdp("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+        moves = seen("pointermove")
         for x, y in points[1:]:
             p.cdp("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-            time.sleep(0.06)
-        time.sleep(0.3)
+            moves = moved(moves)
+        hold()
+        ups = seen("pointerup")
         p.cdp("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x1, "y": y1}]})
         p.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    time.sleep(0.35)  # both libraries' 150 ms settle
+    wait_in_page("seen.pointerup > args[0]", ups, message="the release handled")
+    at_rest()
 
 
 def orders_after(name, moves, lib):
@@ -87,10 +167,11 @@ def both(name, moves):
 
 
 def press(*keys):
-    """Real key presses wherever the focus is."""
+    """Real key presses wherever the focus is, each once the page has handled the last."""
     for k in keys:
+        before = seen("keydown")
         ActionChains(page().driver).send_keys(k).perform()
-        time.sleep(0.05)
+        wait_in_page("seen.keydown > args[0]", before, message=f"the key {k!r} handled")
 
 
 def card(item_id):
@@ -156,18 +237,22 @@ class SortableBoard(unittest.TestCase):
         p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y0})
         p.cdp("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x0, "y": y0, "button": "left", "buttons": 1,
                                            "clickCount": 1})
+        moves = seen("pointermove")
         for k in range(1, 13):
             p.cdp("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y0 + (y1 - y0) * k / 12,
                                                "button": "left", "buttons": 1})
-            time.sleep(0.06)
-        time.sleep(0.3)
+            moves = moved(moves)
+        # The neighbours' slides end (CSS transitions on `translate`), as a held drag rests.
+        wait_in_page("!document.getAnimations().some((a) => a.playState === 'running')", message="the slides")
         # todo-2 and todo-3 slid up by one card (44 px + 6 px margin) while todo-1 is held.
         self.assertEqual(p.js("return document.querySelector('[data-id=\"todo-2\"]').style.translate"), "0px -50px")
         self.assertEqual(p.js("return document.querySelector('[data-id=\"todo-3\"]').style.translate"), "0px -50px")
         self.assertIn(p.js("return document.querySelector('[data-id=\"todo-4\"]').style.translate"), ("", "0px 0px"))
+        ups = seen("pointerup")
         p.cdp("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x1, "y": y1, "button": "left", "buttons": 0,
                                            "clickCount": 1})
-        time.sleep(0.35)
+        wait_in_page("seen.pointerup > args[0]", ups, message="the release handled")
+        at_rest()
         ends = [e for e in p.js("return log") if e["type"] == "end"]
         self.assertEqual(ends, [{"type": "end", "item": "todo-1", "from": "todo", "to": "todo", "oldIndex": 0,
                                  "newIndex": 2, "clone": False}])
@@ -188,26 +273,24 @@ class SortableBoard(unittest.TestCase):
         p.driver.execute_async_script("kanban.ready.then(() => arguments[0]())")
         handle = centre('[data-id="bug"] .handle')
         drag(handle, centre("#done"))
-        time.sleep(0.4)
         self.assertEqual(p.js("return kanban.toArray('done')"), ["bug"])
         self.assertEqual(p.js("return document.getElementById('last').textContent"),
                          "Fix the login bug: todo → done, position 1")
         # A press on the card's text, not its handle, moves nothing.
         text = centre('[data-id="spec"]')
         drag((text[0] + 40, text[1]), centre("#done"))
-        time.sleep(0.4)
         self.assertEqual(p.js("return kanban.toArray('todo')"), ["spec", "review"])
         p.driver.refresh()
         p.driver.execute_async_script("kanban.ready.then(() => arguments[0]())")
         self.assertEqual(p.js("return kanban.toArray('done')"), ["bug"])
         p.js("document.querySelector('[data-id=\"spec\"]').focus()")
         press(" ", Keys.ARROW_RIGHT, " ")
-        time.sleep(0.4)
+        at_rest()
         # Arrow right keeps the card's position, first, in the next column.
         self.assertEqual(p.js("return kanban.toArray('doing')"), ["spec", "design"])
         p.until("return !document.getElementById('undo').disabled", message="Undo enabled")
         p.driver.find_element("id", "undo").click()
-        time.sleep(0.4)
+        at_rest()
         self.assertEqual(p.js("return kanban.toArray('todo')"), ["spec", "review"])
 
     def test_keyboard_moves_with_announcements(self):
@@ -222,13 +305,13 @@ class SortableBoard(unittest.TestCase):
         press(Keys.ARROW_RIGHT)
         self.assertEqual(p.js(live), "Write spec, position 3 of 3 in Doing")
         press(" ")
-        time.sleep(0.3)
+        at_rest()
         self.assertEqual(p.js(live), "Dropped Write spec, position 3 of 3 in Doing")
         self.assertEqual(p.js("return b.toArray('doing')"), ["doing-1", "doing-2", "todo-1"])
         self.assertEqual(p.js("return document.activeElement.dataset.id"), "todo-1")
         # Escape puts it back; arrows without a held card move the focus (one Tab stop a list).
         press(" ", Keys.ARROW_UP, Keys.ESCAPE)
-        time.sleep(0.3)
+        at_rest()
         self.assertEqual(p.js("return b.toArray('doing')"), ["doing-1", "doing-2", "todo-1"])
         press(Keys.ARROW_UP)
         self.assertEqual(p.js("return document.activeElement.dataset.id"), "doing-2")
@@ -289,11 +372,11 @@ class SortableBoard(unittest.TestCase):
             for (const [list, ids] of Object.entries(saved))
               for (const id of ids) document.getElementById(list).append(document.querySelector(`[data-id="${id}"]`));
             for (const [list, ids] of Object.entries(saved)) b.sort(ids, list);""", saved)
-        time.sleep(0.3)
+        at_rest()
         self.assertEqual({k: v for k, v in p.js("return order()") if k in saved}, saved)
         # sort() alone moves an id from another list too, as SortableJS's sort moves the element.
         p.js("b.sort(['todo-3', 'todo-2', 'todo-4'], 'todo')")
-        time.sleep(0.3)
+        at_rest()
         self.assertEqual(dict(p.js("return order()"))["todo"], ["todo-3", "todo-2", "todo-4"])
         self.assertEqual(dict(p.js("return order()"))["done"], [])
         with self.assertRaisesRegex(Exception, r'sort\(\): no list "nope"'):
@@ -304,21 +387,27 @@ class SortableBoard(unittest.TestCase):
         p = page()
         p.js("document.querySelector('[data-id=\"todo-1\"]').focus()")
         press(" ", Keys.ARROW_DOWN, " ")
-        time.sleep(0.3)
+        at_rest()
         self.assertEqual(p.js("return b.toArray('todo')")[:2], ["todo-2", "todo-1"])
+        keys = seen("keydown")
         ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
-        time.sleep(0.3)
+        wait_in_page("seen.keydown >= args[0] + 2", keys, message="Ctrl+Z handled")
+        at_rest()
         self.assertEqual(p.js("return b.toArray('todo')")[:2], ["todo-1", "todo-2"])
         self.assertEqual(p.js("return document.activeElement.dataset.id"), "todo-1")
+        keys = seen("keydown")
         ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("y").key_up(Keys.CONTROL).perform()
-        time.sleep(0.3)
+        wait_in_page("seen.keydown >= args[0] + 2", keys, message="Ctrl+Y handled")
+        at_rest()
         self.assertEqual(p.js("return b.toArray('todo')")[:2], ["todo-2", "todo-1"])
         # In a card's field, Ctrl+Z is the field's own: the order stays.
         field = p.driver.find_element("css selector", '[data-id="todo-3"] input')
         field.click()
         field.send_keys("x")
+        keys = seen("keydown")
         ActionChains(p.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
-        time.sleep(0.3)
+        wait_in_page("seen.keydown >= args[0] + 2", keys, message="Ctrl+Z handled")
+        at_rest()
         self.assertEqual(p.js("return b.toArray('todo')")[:2], ["todo-2", "todo-1"])
         self.assertEqual(field.get_attribute("value"), "note 3")
 
@@ -378,7 +467,7 @@ class SortableBoard(unittest.TestCase):
         p.cdp("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": left, "y": y}]})
         for k in range(1, 11):
             p.cdp("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": left, "y": y - 15 * k}]})
-            time.sleep(0.03)
+            time.sleep(0.03)  # a finger's pace: while the page scrolls, the browser throttles the touchmoves it sends the page (no event a move to wait on)
         p.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         p.until("return scrollY > 0", message="a swipe beside the items scrolls the page")
         self.assertEqual(p.js("return b.toArray()")[:3], ["p1", "p10", "p2"])

@@ -110,7 +110,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             while chunk := source.read(16384):
                 outputfile.write(chunk)
                 outputfile.flush()
-                time.sleep(0.1)
+                time.sleep(0.1)  # a slow network's pace, in real time: what the test is about
             return None
         if left is None:
             return super().copyfile(source, outputfile)
@@ -124,7 +124,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             if self.throttle is not None:
                 outputfile.flush()
                 self.throttle[1] += len(chunk)
-                time.sleep(0.04)
+                time.sleep(0.04)  # a slow network's pace, in real time: what the test is about
 
     def log_message(self, *args):
         pass
@@ -236,7 +236,7 @@ class Page:
             value = self.js(script)
             if value:
                 return value
-            time.sleep(0.05)
+            time.sleep(0.05)  # the poll's interval: each look is a round trip to the page
         raise AssertionError(f"timed out waiting for {message}: {script}")
 
     def frames(self, n=3):
@@ -270,7 +270,7 @@ class Page:
         canvas = self.driver.find_element("id", "stage")
         for k in keys:
             canvas.send_keys(k)
-            time.sleep(0.05)
+            self.frames(1)  # each key in a frame of its own, as a person's keys come
 
     def spoken(self):
         return self.js("return document.getElementById('live-assertive').textContent + ' | '"
@@ -292,7 +292,7 @@ class Page:
             self.cdp("DeviceOrientation.setDeviceOrientationOverride",
                      {"alpha": alpha % 360 + jitter, "beta": beta, "gamma": gamma})
             k += 1
-            time.sleep(0.02)
+            time.sleep(0.02)  # a real sensor's interval: the smoothing works in real time
 
 
 def console_log(kind):
@@ -1250,7 +1250,7 @@ class Viewer(unittest.TestCase):
         # handler never runs (test_hotspot_text_shows_a_safe_subset_of_html has the rest).
         self.assertEqual(PAGE.js(f"return {spot('xss')}.textContent"), '')
         self.assertEqual(PAGE.js("return document.querySelectorAll('#first .isv-hotspot img').length"), 0)
-        time.sleep(0.2)
+        time.sleep(0.2)  # time for an image's onerror to run, had one been made (a network event, not a frame)
         self.assertIsNone(PAGE.js("return window.injected ?? null"))
         self.assertEqual(PAGE.js(f"return {spot('xss')}.getAttribute('aria-label')"), '<img src=x onerror="window.injected = 1">')
         # Behind the camera: hidden; straight ahead: at the view's centre.
@@ -1452,7 +1452,7 @@ class Viewer(unittest.TestCase):
         # A missing panorama is asked for once (viewer.html fetches it ahead; the load takes that).
         open_viewer("viewer.html#panorama=missing-once.jpg&autoLoad=true", wait_loaded=False)
         PAGE.until("return document.querySelector('.isv-message:not([hidden])')", timeout=10, message="the error")
-        time.sleep(0.3)
+        time.sleep(0.3)  # a second request would start in this time: nothing to wait for
         asked = PAGE.js("return performance.getEntriesByType('resource').filter((r) => r.name.endsWith('missing-once.jpg')).length")
         self.assertEqual(asked, 1, "fetched once")
 
@@ -1493,7 +1493,7 @@ class Viewer(unittest.TestCase):
                 message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent",
                                      timeout=10, message=f"the message with fallback={fallback}")
                 self.assertIn("WebAssembly", message)
-                time.sleep(0.3)
+                time.sleep(0.3)  # a fallback page would start loading in this time: nothing to wait for
                 self.assertEqual(PAGE.driver.current_url, url, "still on the viewer")
                 self.assertIsNone(PAGE.js("return window.ran ?? null"), "the fallback's script did not run")
                 self.assertEqual(PAGE.js("return [viewer.getYaw(), viewer.getPitch(), viewer.getHfov()]"), [30, -10, 100])
@@ -1534,8 +1534,8 @@ class Viewer(unittest.TestCase):
             while time.time() < end and not message:
                 message = driver.execute_script("return document.querySelector('.isv-message:not([hidden])')?.textContent"
                                                 " || (window.viewer && viewer.isLoaded && viewer.isLoaded() ? 'loaded' : null)")
-                time.sleep(0.1)
-            time.sleep(0.3)
+                time.sleep(0.1)  # the poll's interval (this driver is not PAGE's: no PAGE.until)
+            time.sleep(0.3)  # a fallback page would start loading in this time: nothing to wait for
             self.assertEqual(driver.current_url, url, "still on the viewer")
             self.assertIsNone(driver.execute_script("return window.ran ?? null"), "the fallback's script did not run")
             self.assertEqual(driver.execute_script("return [viewer.getYaw(), viewer.getPitch(), viewer.getHfov()]"),
@@ -1935,7 +1935,10 @@ class PannellumPage(unittest.TestCase):
         self.assertGreater(score, 24)
         # And a wrong orientation would not pass: the same comparison 90° off.
         PAGE.js("viewer.setYaw(120, false)")
-        time.sleep(1.0)
+        # Drawn there with every tile of the view in (Pannellum's renderer.isLoading()).
+        PAGE.frames()
+        PAGE.until("return !viewer.getRenderer().isLoading()", timeout=20, message="Pannellum's tiles")
+        PAGE.frames()
         shot = PAGE.driver.find_element("id", "pano").screenshot_as_base64
         off = PAGE.driver.execute_async_script(
             "psnr('data:image/png;base64,' + arguments[0], '/fixtures/tiles-view.png').then(arguments[1])", shot)
@@ -1951,7 +1954,7 @@ class PannellumPage(unittest.TestCase):
         self.assertLess(memory["tiles"], 60)
         self.assertGreater(memory["textureBytes"], 0)
         PAGE.js("viewer.setYaw(120, false)")
-        time.sleep(1.0)
+        PAGE.driver.execute_async_script("settled().then(arguments[0])")  # every tile of the new view in
         off = self.psnr_now()
         self.assertLess(off, score - 6)
 
@@ -1970,7 +1973,7 @@ class PannellumPage(unittest.TestCase):
         self.assertLess(memory["tiles"], 60)
         # It follows the camera: 90° off no longer matches.
         PAGE.js("viewer.setYaw(120, false)")
-        time.sleep(1.0)
+        PAGE.driver.execute_async_script("settled().then(arguments[0])")  # every tile of the new view in
         self.assertLess(self.psnr_now(), score - 6)
         # Broken tiles there too: warnings, then the coarser level.
         self.broken_tiles()
@@ -2150,7 +2153,7 @@ class PannellumPage(unittest.TestCase):
         message = PAGE.until("return document.querySelector('.isv-message:not([hidden])')?.textContent", timeout=15,
                              message="the missing face's message")
         self.assertEqual(message, "The file /pannellum/examples/no-such-face.jpg could not be accessed.")
-        time.sleep(0.5)
+        time.sleep(0.5)  # a load event would come in this time: nothing to wait for
         self.assertIsNone(PAGE.js("return viewer.loadedAt ?? null"), "no load event")
         self.assertEqual(PAGE.js("return viewer.getError()"), message)
 
@@ -2380,7 +2383,7 @@ class PannellumSwitch(unittest.TestCase):
         # The stale link is inert: the tour stays where it is, with no error.
         PAGE.js(click, "Cellar")
         PAGE.js(click, "Typo")
-        time.sleep(0.3)
+        time.sleep(0.3)  # a scene change the clicks started would show in this time: nothing to wait for
         self.assertEqual(PAGE.js("return v.getScene()"), "hall")
         self.assertIsNone(PAGE.js("return v.getError()"))
         # The scene added through the API is where its link leads.
@@ -2463,7 +2466,7 @@ class PannellumSwitch(unittest.TestCase):
         PAGE.until("return viewer.getScene() === 'garden' && viewer.isLoaded()", message="garden")
         PAGE.js("viewer.loadScene('hall')")
         PAGE.until("return viewer.getScene() === 'hall' && viewer.isLoaded()", message="hall again")
-        time.sleep(0.3)
+        PAGE.frames()  # the hotspots placed by the scene's first frames
         view_element().click()
         view_element().send_keys(Keys.TAB)  # the painting, left of the link
         PAGE.driver.switch_to.active_element.send_keys(Keys.TAB)
