@@ -1,3 +1,4 @@
+import Foundation
 import Stage
 import StageJSON
 import Testing
@@ -232,5 +233,48 @@ struct PageBoardTests {
     let state = SavedState.encode(engine, numericIDs: [])
     #expect(state.contains("\"id\":\"a\",\"slot\":\"2\",\"center\":[170,50]"))
     #expect(state.contains("\"id\":\"b\",\"slot\":\"1\",\"center\":[50,50]"))
+  }
+}
+
+/// The web board checks its options in JS (`boardOptions` in web/board/board-options.js), no
+/// longer through `PageBoard`, which stays for the Swift tests and the fuzzer. These hold the
+/// two lists in step, so an option, an event or a choice added on one side fails here until
+/// the other has it.
+@Suite("PageBoard and board-options.js")
+struct PageBoardMatchesTheWebTests {
+  static func js() throws -> String {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("web/board/board-options.js")
+    return try String(contentsOf: file, encoding: .utf8)
+  }
+
+  /// The text of `const NAME = [ … ];` (or `export const`).
+  static func block(_ name: String, in js: String) throws -> Substring {
+    let start = try #require(js.range(of: "const \(name) = [")).lowerBound
+    let end = try #require(js.range(of: "];", range: start..<js.endIndex)).upperBound
+    return js[start..<end]
+  }
+
+  /// Every single-quoted string in `text`, in order.
+  static func quoted(_ text: Substring) -> [String] {
+    text.split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
+      .map { String($0.element) }
+  }
+
+  @Test func theOptionsAndEventsAreTheSameOnBothSides() throws {
+    let js = try Self.js()
+    #expect(Self.quoted(try Self.block("PAGE_OPTIONS", in: js)) == PageBoard.pageOptionNames)
+    #expect(Self.quoted(try Self.block("BOARD_EVENTS", in: js)) == PageBoard.eventNames)
+    // ENGINE_OPTIONS is [[name, kind or choices], …].
+    let engine = try Self.block("ENGINE_OPTIONS", in: js)
+    let names = engine.components(separatedBy: "['").dropFirst().compactMap { part -> String? in
+      let name = part.prefix { $0 != "'" }
+      let rest = part.dropFirst(name.count + 1)
+      // A pair's name is followed by its kind ('n', 'b') or by its list of choices, whose own
+      // "['" ended this part.
+      return rest == ", " || rest.hasPrefix(", 'n'") || rest.hasPrefix(", 'b'") ? String(name) : nil
+    }
+    #expect(["mode"] + names + ["strings"] == PageBoard.optionNames)
+    #expect(engine.contains(TargetStrategy.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")))
   }
 }
