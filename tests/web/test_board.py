@@ -499,6 +499,20 @@ class BoardOptions(unittest.TestCase):
         self.assertEqual(answers[1:5], ["the board's description is malformed"] * 4)
         self.assertEqual(answers[5], 'slots[1].id: duplicate id "s1"')
 
+    def test_the_module_refuses_restore_counts_that_do_not_add_up(self):
+        # board_restore takes pairs of indices and their counts (web/board/BoardWeb.swift): counts
+        # whose sum or offsets overflow 32 bits trapped the module; they are refused with words,
+        # and the board still answers after.
+        make(grid(), {"items": ".item", "slots": ".slot"})
+        answers = page().js("""
+            const w = b.wasm, x = w.exports;
+            const restore = (placements, contents) => w.out(
+              w.withBytes(new Uint8Array(new Int32Array([0, 1, 0]).buffer), (p) => x.board_restore(p, placements, contents)));
+            return [restore(2147483647, 1), restore(1 << 30, 0), restore(-1, 0), restore(1, 0)];""")
+        self.assertEqual(answers[:3], ["the state's numbers are malformed"] * 3)
+        self.assertEqual(answers[3], "")
+        self.assertEqual(events("error"), [])
+
     def test_the_classic_script(self):
         p = page()
         p.driver.get(p.base + "pages/board-classic.html")

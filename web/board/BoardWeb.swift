@@ -447,7 +447,12 @@ public func boardRests() -> Int32 {
 @_cdecl("board_restore")
 public func boardRestore(_ records: UnsafePointer<Int32>?, _ placements: Int32, _ contents: Int32) -> Int32 {
   guard let current = engine else { return answer("no board") }
-  guard placements >= 0, contents >= 0, placements + contents == 0 || records != nil else {
+  // Capped so the offsets below (2 × count, on wasm32's 32-bit Int) cannot overflow, a trap;
+  // the page passes one pair for each entry of a state it read.
+  let most: Int32 = 1 << 24
+  guard (0...most).contains(placements), (0...most).contains(contents),
+    placements == 0 && contents == 0 || records != nil
+  else {
     return answer("the state's numbers are malformed")
   }
   func pairs(from start: Int, count: Int) -> [(Int, Int?)] {

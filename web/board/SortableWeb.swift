@@ -263,7 +263,8 @@ public func sortableOrder(_ list: Int32) -> Int32 {
 @_cdecl("sortable_sort")
 public func sortableSort(_ list: Int32, _ count: Int32) -> Int32 {
   guard sorter != nil, count >= 0, Int(count) <= sharedCount else { return 0 }
-  let order = (0..<Int(count)).map { id(Int(shared[$0].isFinite ? shared[$0] : -1)) }
+  // `Int(exactly:)` within 32 bits: a huge or fractional number is no item (Int(_:) traps).
+  let order = (0..<Int(count)).map { k in id(Int32(exactly: shared[k]).map { Int($0) } ?? -1) }
   return writeAnswer((try? sorter!.sort(list: Int(list), order: order)) ?? [])
 }
 
