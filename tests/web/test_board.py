@@ -324,6 +324,19 @@ class BoardLocations(unittest.TestCase):
         finally:
             page().cdp("Emulation.setEmulatedMedia", {"features": []})
 
+    def test_reduced_motion_turned_on_while_the_board_runs_lands_at_once(self):
+        # The page's media listener sets the engine's reducedMotion by its key (engineKey).
+        make(grid(), {"items": ".item", "slots": ".slot"})
+        page().cdp("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            page().until("return matchMedia('(prefers-reduced-motion: reduce)').matches", message="the emulated media")
+            page().js("return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            page().drag(path(centre('[data-id="a"]'), centre('[data-id="s2"]')))
+            self.assertEqual(parent_of('[data-id="a"]'), "s2")
+            self.assertFalse(page().js("return !!document.querySelector('.board-lifted')"))
+        finally:
+            page().cdp("Emulation.setEmulatedMedia", {"features": []})
+
     def test_bad_options_name_the_option(self):
         cases = [
             ({"items": ".item", "slots": ".nothing"}, 'slots: ".nothing" matches nothing inside div#board'),

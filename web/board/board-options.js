@@ -69,6 +69,8 @@ const ENGINE_OPTIONS = [['strategy', ['nearest-center', 'largest-overlap', 'poin
   ['maxDistance', 'n'], ['snapDuration', 'n'], ['returnDuration', 'n'], ['swap', 'b'], ['hysteresis', 'n'],
   ['snapInside', 'b'], ['dropOnHover', 'b'], ['reducedMotion', 'b'], ['activationDistance', 'n'],
   ['contentDraggable', 'b'], ['curve', ['linear', 'ease-in-out', 'spring']], ['grid', 'n']];
+/** The engine's key of option `name` (its place in ENGINE_OPTIONS), for a value the page sets itself. */
+export const engineKey = (name) => ENGINE_OPTIONS.findIndex(([k]) => k === name);
 const MODES = ['locations', 'shortcuts'];
 const BOARD_OPTIONS = ['mode', ...ENGINE_OPTIONS.map(([k]) => k), 'strings', ...PAGE_OPTIONS];
 /** The events a board page can listen to, also as `onNAME` options. */

@@ -10,7 +10,7 @@
 import { instantiate } from './wasm.js';
 import { storedText, store, keepAside } from './storage.js';
 import { SortableBoard } from './board-sortable.js';
-import { boardOptions, describe, BOARD_EVENTS as EVENTS } from './board-options.js';
+import { boardOptions, describe, engineKey, BOARD_EVENTS as EVENTS } from './board-options.js';
 
 /** ImageStage's version (VERSION), e.g. for a bug report. */
 export { version } from './version.js';
@@ -776,7 +776,7 @@ export class Board {
     on(matchMedia('(prefers-reduced-motion: reduce)'), 'change', (e) => {
       if (this.options.reducedMotion === undefined) {
         this.x.board_options(-1);
-        this.x.board_option(8, e.matches ? 1 : 0); // reducedMotion (board-options.js's ENGINE_OPTIONS)
+        this.x.board_option(engineKey('reducedMotion'), e.matches ? 1 : 0);
         this.x.board_set_options();
       }
     });
